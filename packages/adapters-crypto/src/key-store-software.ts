@@ -1,0 +1,100 @@
+/**
+ * The software KeyStore: keys made with Web Crypto, private halves sealed with AES-256-GCM
+ * under the master key before they reach storage. The master key lives only in the
+ * process (configuration), never in the database; the key id is bound as associated data
+ * so a sealed key cannot be swapped under another id.
+ */
+import { KeyNotFound, KeyRecords, KeyStore, fromBase64, toBase64, utf8, type KeyAlgorithm, type KeyInfo, type StoredKey } from "@signet/core"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+
+/** The 32-byte master key that seals private keys at rest. */
+export class MasterKey extends Context.Tag("@signet/adapters-crypto/MasterKey")<MasterKey, Uint8Array>() {}
+
+/** The master key is missing or not 32 bytes. */
+export class InvalidMasterKey extends Error {
+  override readonly name = "InvalidMasterKey"
+}
+
+/** Parses a master key given as 64 hex characters or base64(url) of 32 bytes. */
+export const parseMasterKey = (text: string): Uint8Array => {
+  const trimmed = text.trim()
+  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Uint8Array.from(trimmed.match(/../g)!.map((h) => parseInt(h, 16)))
+    : fromBase64(trimmed)
+  if (bytes === undefined || bytes.length !== 32) {
+    throw new InvalidMasterKey("master key must be 32 bytes, as 64 hex characters or base64")
+  }
+  return bytes
+}
+
+const EC = { name: "ECDSA", namedCurve: "P-256" } as const
+const SIGN = { name: "ECDSA", hash: "SHA-256" } as const
+const subtle = () => globalThis.crypto.subtle
+
+const seal = async (master: CryptoKey, keyId: string, plain: ArrayBuffer): Promise<string> => {
+  const iv = globalThis.crypto.getRandomValues(new Uint8Array(12))
+  const sealed = await subtle().encrypt({ name: "AES-GCM", iv, additionalData: new Uint8Array(utf8(keyId)) }, master, plain)
+  const out = new Uint8Array(12 + sealed.byteLength)
+  out.set(iv)
+  out.set(new Uint8Array(sealed), 12)
+  return toBase64(out)
+}
+
+const unseal = async (master: CryptoKey, keyId: string, text: string): Promise<ArrayBuffer> => {
+  const bytes = fromBase64(text) ?? new Uint8Array()
+  return subtle().decrypt(
+    { name: "AES-GCM", iv: new Uint8Array(bytes.slice(0, 12)), additionalData: new Uint8Array(utf8(keyId)) },
+    master, new Uint8Array(bytes.slice(12)))
+}
+
+const infoOf = (stored: StoredKey): KeyInfo => ({
+  keyId: stored.keyId,
+  algorithm: stored.algorithm as KeyAlgorithm,
+  publicJwk: JSON.parse(stored.publicJwk) as KeyInfo["publicJwk"],
+  createdAt: stored.createdAt,
+})
+
+/** The software KeyStore over the `KeyRecords` repository; unsealed keys are cached as non-extractable handles. */
+export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterKey> = Layer.effect(KeyStore, Effect.gen(function* () {
+  const records = yield* KeyRecords
+  const masterBytes = yield* MasterKey
+  const master = yield* Effect.promise(() =>
+    subtle().importKey("raw", new Uint8Array(masterBytes), { name: "AES-GCM" }, false, ["encrypt", "decrypt"]))
+  const signers = new Map<string, CryptoKey>()
+
+  const find = (keyId: string) => records.findById(keyId).pipe(
+    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new KeyNotFound({ keyId })), onSome: Effect.succeed })))
+
+  const create = (keyId: string, algorithm: KeyAlgorithm) => Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const stored = yield* Effect.promise(async (): Promise<StoredKey> => {
+      const pair = await subtle().generateKey(EC, true, ["sign", "verify"]) as CryptoKeyPair
+      const { kty, crv, x, y } = await subtle().exportKey("jwk", pair.publicKey)
+      const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
+      return { keyId, algorithm, publicJwk: JSON.stringify({ kty, crv, x, y }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
+    })
+    // Another node may have created it first: theirs wins, ours is dropped unseen.
+    return yield* records.insert(stored).pipe(
+      Effect.as(infoOf(stored)),
+      Effect.catchTag("UniqueViolation", () => find(keyId).pipe(Effect.map(infoOf), Effect.orDie)))
+  })
+
+  const signer = (keyId: string) => Effect.gen(function* () {
+    const cached = signers.get(keyId)
+    if (cached !== undefined) return cached
+    const stored = yield* find(keyId)
+    const key = yield* Effect.promise(async () =>
+      subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), EC, false, ["sign"]))
+    signers.set(keyId, key)
+    return key
+  })
+
+  return {
+    ensure: (keyId, algorithm) => find(keyId).pipe(
+      Effect.map(infoOf),
+      Effect.catchTag("KeyNotFound", () => create(keyId, algorithm))),
+    get: (keyId) => find(keyId).pipe(Effect.map(infoOf)),
+    sign: (keyId, data) => signer(keyId).pipe(Effect.flatMap((key) =>
+      Effect.promise(() => subtle().sign(SIGN, key, new Uint8Array(data))).pipe(Effect.map((sig) => new Uint8Array(sig))))),
+  }
+}))

@@ -1,0 +1,392 @@
+/**
+ * The error catalogue: every failure the engine reports, with the exact message of the
+ * interface spec ("Messages by condition") and its HTTP status. Nothing else in the
+ * code base writes an error message; the HTTP adapter only reads `status` and `message`.
+ */
+import { Schema } from "effect"
+
+/** HTTP status carried by every catalogued error. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500
+
+// ---------------------------------------------------------------- authentication
+
+/** 401: a bearer endpoint was called without an Authorization header. */
+export class MissingAuthorizationHeader extends Schema.TaggedError<MissingAuthorizationHeader>()(
+  "MissingAuthorizationHeader", {}) {
+  readonly status = 401 as const
+  override get message() { return "Missing Authorization header" }
+}
+
+/** 401: the bearer token is malformed, forged, from another environment or expired. */
+export class InvalidOrExpiredToken extends Schema.TaggedError<InvalidOrExpiredToken>()(
+  "InvalidOrExpiredToken", {}) {
+  readonly status = 401 as const
+  override get message() { return "Invalid or expired token" }
+}
+
+/** 401: a valid token without `sub` (a client-credentials token) on a user endpoint. */
+export class TokenMissingSubject extends Schema.TaggedError<TokenMissingSubject>()(
+  "TokenMissingSubject", {}) {
+  readonly status = 401 as const
+  override get message() { return "Token missing subject claim" }
+}
+
+/** 403: a cookie-authenticated state change without a valid CSRF token or Authorization header. */
+export class CsrfValidationFailed extends Schema.TaggedError<CsrfValidationFailed>()(
+  "CsrfValidationFailed", {}) {
+  readonly status = 403 as const
+  override get message() { return "CSRF token validation failed" }
+}
+
+/** 401: HTTP Basic with an unknown client id or a wrong client secret (KYC, token endpoint). */
+export class InvalidClient extends Schema.TaggedError<InvalidClient>()("InvalidClient", {}) {
+  readonly status = 401 as const
+  override get message() { return "invalid_client" }
+}
+
+/** 403: the bearer token lacks a scope the endpoint needs (`basic` for `/v2/*`). */
+export class InsufficientScope extends Schema.TaggedError<InsufficientScope>()(
+  "InsufficientScope", { scope: Schema.String }) {
+  readonly status = 403 as const
+  override get message() { return `Token lacks required scope: ${this.scope}` }
+}
+
+// ---------------------------------------------------------------- relying parties and LOA
+
+/** 403: `/ssc/token` (and sign-in) for a client id the engine does not know. */
+export class UnknownRpClientId extends Schema.TaggedError<UnknownRpClientId>()(
+  "UnknownRpClientId", {}) {
+  readonly status = 403 as const
+  override get message() { return "Unknown RP client_id" }
+}
+
+/** 403: the RP exists but is `pending`, `rejected` or `suspended`. */
+export class RpNotApproved extends Schema.TaggedError<RpNotApproved>()(
+  "RpNotApproved", { rpStatus: Schema.String }) {
+  readonly status = 403 as const
+  override get message() { return `RP registration not approved. Status: ${this.rpStatus}` }
+}
+
+/** 403: `/ssc/token` with a wrong SSC secret. */
+export class InvalidClientCredentials extends Schema.TaggedError<InvalidClientCredentials>()(
+  "InvalidClientCredentials", {}) {
+  readonly status = 403 as const
+  override get message() { return "Invalid client credentials" }
+}
+
+/** 403: the requested LOA is above what the RP may grant. */
+export class LoaExceedsMaximum extends Schema.TaggedError<LoaExceedsMaximum>()(
+  "LoaExceedsMaximum", { requested: Schema.String, maximum: Schema.String }) {
+  readonly status = 403 as const
+  override get message() { return `Requested LOA ${this.requested} exceeds RP maximum ${this.maximum}` }
+}
+
+/** 403: LOA-4 asked of an RP whose organisation is not KYC-verified. */
+export class Loa4RequiresKycVerifiedRp extends Schema.TaggedError<Loa4RequiresKycVerifiedRp>()(
+  "Loa4RequiresKycVerifiedRp", {}) {
+  readonly status = 403 as const
+  override get message() { return "LOA-4 requires KYC-verified RP" }
+}
+
+/** 404: LOA-4 token for a signer e-mail with no account. */
+export class UserNotFoundForEmail extends Schema.TaggedError<UserNotFoundForEmail>()(
+  "UserNotFoundForEmail", { email: Schema.String }) {
+  readonly status = 404 as const
+  override get message() { return `User not found for email: ${this.email}` }
+}
+
+/** 404: LOA-4 token for a signer with no passkey. */
+export class NoCredentialForUser extends Schema.TaggedError<NoCredentialForUser>()(
+  "NoCredentialForUser", {}) {
+  readonly status = 404 as const
+  override get message() { return "No credential found for user" }
+}
+
+/** 403: `/ssc/challenge` from an origin the RP did not authorise. */
+export class RpOriginNotAuthorized extends Schema.TaggedError<RpOriginNotAuthorized>()(
+  "RpOriginNotAuthorized", { origin: Schema.String }) {
+  readonly status = 403 as const
+  override get message() { return `RP origin not authorized: ${this.origin}` }
+}
+
+// ---------------------------------------------------------------- passkey assertions
+
+/** 403: the assertion signature does not verify with the registered public key. */
+export class PasskeySignatureInvalid extends Schema.TaggedError<PasskeySignatureInvalid>()(
+  "PasskeySignatureInvalid", {}) {
+  readonly status = 403 as const
+  override get message() { return "Passkey signature verification failed" }
+}
+
+/** 403: the assertion was made over another challenge (dynamic linking). */
+export class ChallengeMismatch extends Schema.TaggedError<ChallengeMismatch>()(
+  "ChallengeMismatch", {}) {
+  readonly status = 403 as const
+  override get message() { return "Challenge mismatch — dynamic linking failed" }
+}
+
+/** 403: clientDataJSON names an origin the engine does not serve for this RP. */
+export class OriginMismatch extends Schema.TaggedError<OriginMismatch>()("OriginMismatch", {}) {
+  readonly status = 403 as const
+  override get message() { return "Origin mismatch — possible phishing attack" }
+}
+
+/** 403: the authenticator did not verify the user (UV flag off). */
+export class UserVerificationRequired extends Schema.TaggedError<UserVerificationRequired>()(
+  "UserVerificationRequired", {}) {
+  readonly status = 403 as const
+  override get message() { return "User verification required — biometric or PIN not confirmed" }
+}
+
+/** 403: the authenticator data is scoped to another RP id. */
+export class RpIdMismatch extends Schema.TaggedError<RpIdMismatch>()("RpIdMismatch", {}) {
+  readonly status = 403 as const
+  override get message() { return "Passkey was created for a different site (RP ID mismatch)" }
+}
+
+/** 403: the credential id is not registered (or not the expected user's). */
+export class CredentialNotRegistered extends Schema.TaggedError<CredentialNotRegistered>()(
+  "CredentialNotRegistered", {}) {
+  readonly status = 403 as const
+  override get message() { return "Credential not registered" }
+}
+
+/** 403: the signature counter went backwards: a sign of a cloned authenticator (engine decision). */
+export class SignatureCounterRegressed extends Schema.TaggedError<SignatureCounterRegressed>()(
+  "SignatureCounterRegressed", {}) {
+  readonly status = 403 as const
+  override get message() { return "Passkey signature counter did not increase — possible cloned authenticator" }
+}
+
+/** 410: the operation (or ceremony) is unknown, already used or past its lifetime. */
+export class OperationExpired extends Schema.TaggedError<OperationExpired>()("OperationExpired", {}) {
+  readonly status = 410 as const
+  override get message() { return "Operation expired or not found" }
+}
+
+// ---------------------------------------------------------------- hash signing
+
+/** 400: `/v2/sign/single` without `documentHash` or `credentialId`. */
+export class DocumentHashAndCredentialRequired extends Schema.TaggedError<DocumentHashAndCredentialRequired>()(
+  "DocumentHashAndCredentialRequired", {}) {
+  readonly status = 400 as const
+  override get message() { return "documentHash and credentialId required" }
+}
+
+/** 404: the signed-in user holds no passkey with that id. */
+export class NoSigningCredential extends Schema.TaggedError<NoSigningCredential>()(
+  "NoSigningCredential", {}) {
+  readonly status = 404 as const
+  override get message() { return "No signing credential found for user" }
+}
+
+/** 404: completion of an unknown or already completed signing request. */
+export class SigningRequestNotFound extends Schema.TaggedError<SigningRequestNotFound>()(
+  "SigningRequestNotFound", {}) {
+  readonly status = 404 as const
+  override get message() { return "Signing request not found or already processed" }
+}
+
+/** 429: the RP's daily signature allowance is used up until 00:00 UTC. */
+export class DailySigningLimitExceeded extends Schema.TaggedError<DailySigningLimitExceeded>()(
+  "DailySigningLimitExceeded", { used: Schema.Number, maximum: Schema.Number, resetsAt: Schema.String }) {
+  readonly status = 429 as const
+  override get message() {
+    return `Daily signing limit exceeded (${this.used}/${this.maximum} used, resets at ${this.resetsAt})`
+  }
+}
+
+/** 429: a per-minute window is full. */
+export class RateLimitExceeded extends Schema.TaggedError<RateLimitExceeded>()("RateLimitExceeded", {}) {
+  readonly status = 429 as const
+  override get message() { return "Rate limit exceeded. Please try again later." }
+}
+
+/** 429: a batch larger than the plan allows. */
+export class BatchSizeExceeded extends Schema.TaggedError<BatchSizeExceeded>()(
+  "BatchSizeExceeded", { size: Schema.Number, maximum: Schema.Number }) {
+  readonly status = 429 as const
+  override get message() { return `Batch size ${this.size} exceeds maximum ${this.maximum}` }
+}
+
+// ---------------------------------------------------------------- identity verification
+
+/** 404: unknown verification, or a capture that did not go through the session url. */
+export class KycVerificationNotFound extends Schema.TaggedError<KycVerificationNotFound>()(
+  "KycVerificationNotFound", {}) {
+  readonly status = 404 as const
+  override get message() { return "KYC verification not found" }
+}
+
+/** 409: document or face step on a verification that is already `verified`. */
+export class AlreadyVerified extends Schema.TaggedError<AlreadyVerified>()("AlreadyVerified", {}) {
+  readonly status = 409 as const
+  override get message() { return "This verification is already verified" }
+}
+
+/** 409: face step before any document was accepted. */
+export class SubmitDocumentFirst extends Schema.TaggedError<SubmitDocumentFirst>()(
+  "SubmitDocumentFirst", {}) {
+  readonly status = 409 as const
+  override get message() { return "Submit the document before the liveness step" }
+}
+
+/** 409: face step after the document was refused; a new document is needed. */
+export class ResubmitDocumentFirst extends Schema.TaggedError<ResubmitDocumentFirst>()(
+  "ResubmitDocumentFirst", {}) {
+  readonly status = 409 as const
+  override get message() { return "Resubmit the document before the liveness step" }
+}
+
+/** 409: the `rp_urn` names another customer of this RP. */
+export class RpUrnNotOwned extends Schema.TaggedError<RpUrnNotOwned>()(
+  "RpUrnNotOwned", { urn: Schema.String, detail: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `rp_urn ${this.urn} does not belong to this customer_id: ${this.detail}` }
+}
+
+/** 409: the phone number (or `rp_urn`) is held by another customer, or the customer holds another. */
+export class PhoneNumberTaken extends Schema.TaggedError<PhoneNumberTaken>()(
+  "PhoneNumberTaken", { phoneNumber: Schema.String, detail: Schema.String }) {
+  readonly status = 409 as const
+  override get message() {
+    return `phone_number ${this.phoneNumber} already belongs to another customer: ${this.detail}`
+  }
+}
+
+/** 422: document step without images. */
+export class DocumentImageRequired extends Schema.TaggedError<DocumentImageRequired>()(
+  "DocumentImageRequired", {}) {
+  readonly status = 422 as const
+  override get message() { return "At least one document image is required" }
+}
+
+/** 422: face step without `livenessTransactionId`. */
+export class LivenessTransactionIdRequired extends Schema.TaggedError<LivenessTransactionIdRequired>()(
+  "LivenessTransactionIdRequired", {}) {
+  readonly status = 422 as const
+  override get message() { return "A liveness transaction id is required" }
+}
+
+/** 422: a KYC call without `customer_id`. */
+export class CustomerIdRequired extends Schema.TaggedError<CustomerIdRequired>()("CustomerIdRequired", {}) {
+  readonly status = 422 as const
+  override get message() { return "customer_id is required" }
+}
+
+/** 422: `/kyc/verifications` without `phone_number`. */
+export class PhoneNumberRequired extends Schema.TaggedError<PhoneNumberRequired>()("PhoneNumberRequired", {}) {
+  readonly status = 422 as const
+  override get message() { return "phone_number is required" }
+}
+
+/** Why a phone number or customer e-mail was refused. */
+export const InvalidIdentifierReason = Schema.Literal(
+  "no_country_code", "wrong_digit_count", "unused_range", "email_without_tld")
+
+/** 422: a phone number or e-mail identifier in a wrong format. */
+export class InvalidIdentifierFormat extends Schema.TaggedError<InvalidIdentifierFormat>()(
+  "InvalidIdentifierFormat", { value: Schema.String, reason: InvalidIdentifierReason }) {
+  readonly status = 422 as const
+  override get message() {
+    switch (this.reason) {
+      case "no_country_code": return `phone_number ${this.value} must include a country code (e.g. +254...)`
+      case "wrong_digit_count": return `phone_number ${this.value} has the wrong number of digits for its country`
+      case "unused_range": return `phone_number ${this.value} is not in a number range in use`
+      case "email_without_tld": return `customer_id ${this.value} is an e-mail address without a top-level domain`
+    }
+  }
+}
+
+// ---------------------------------------------------------------- decided by the engine (docs/errors.md)
+
+/** 400: a required field is missing or has the wrong format; `detail` names it. */
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
+  "InvalidRequest", { detail: Schema.String }) {
+  readonly status = 400 as const
+  override get message() { return this.detail }
+}
+
+/** 400: the body is not parseable JSON. */
+export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", { detail: Schema.String }) {
+  readonly status = 400 as const
+  override get message() { return `Malformed JSON body: ${this.detail}` }
+}
+
+/** 415: a body with a content type the endpoint does not take. */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType", { expected: Schema.String }) {
+  readonly status = 415 as const
+  override get message() { return `Unsupported content type; expected ${this.expected}` }
+}
+
+/** 413: a body above the endpoint's limit (base64 expansion included). */
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", { limit: Schema.Number }) {
+  readonly status = 413 as const
+  override get message() { return `Request body too large; the limit is ${this.limit} bytes` }
+}
+
+/** 408: the server's processing deadline passed; the operation's state tells whether it took effect. */
+export class ProcessingDeadlineExceeded extends Schema.TaggedError<ProcessingDeadlineExceeded>()(
+  "ProcessingDeadlineExceeded", {}) {
+  readonly status = 408 as const
+  override get message() { return "Processing deadline exceeded; read the operation state before retrying" }
+}
+
+/** 404: no route, or a resource the caller may not see. */
+export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", { what: Schema.String }) {
+  readonly status = 404 as const
+  override get message() { return `${this.what} not found` }
+}
+
+/** 405: the path exists but not with this method. */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", { method: Schema.String }) {
+  readonly status = 405 as const
+  override get message() { return `Method ${this.method} not allowed` }
+}
+
+/** 409: a unique identifier (e-mail, client id, key id) is already taken. */
+export class AlreadyExists extends Schema.TaggedError<AlreadyExists>()("AlreadyExists", { what: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `${this.what} already exists` }
+}
+
+/** 403: adding a passkey to an account that has one needs that account's bearer token. */
+export class EnrolmentRequiresSignIn extends Schema.TaggedError<EnrolmentRequiresSignIn>()(
+  "EnrolmentRequiresSignIn", {}) {
+  readonly status = 403 as const
+  override get message() { return "Sign in to add a passkey to an existing account" }
+}
+
+/** 403: the registration response did not verify (attestation, algorithm or format). */
+export class RegistrationRejected extends Schema.TaggedError<RegistrationRejected>()(
+  "RegistrationRejected", { detail: Schema.String }) {
+  readonly status = 403 as const
+  override get message() { return `Passkey registration failed: ${this.detail}` }
+}
+
+/** 409: an RP status move the approval rules do not allow (e.g. suspending a pending RP). */
+export class RpTransitionNotAllowed extends Schema.TaggedError<RpTransitionNotAllowed>()(
+  "RpTransitionNotAllowed", { from: Schema.String, command: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `RP in status ${this.from} cannot be ${this.command}` }
+}
+
+/** Every catalogued error; the HTTP adapter maps exactly these. */
+export type CataloguedError =
+  | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
+  | InvalidClient | InsufficientScope | UnknownRpClientId | RpNotApproved | InvalidClientCredentials
+  | LoaExceedsMaximum | Loa4RequiresKycVerifiedRp | UserNotFoundForEmail | NoCredentialForUser
+  | RpOriginNotAuthorized | PasskeySignatureInvalid | ChallengeMismatch | OriginMismatch
+  | UserVerificationRequired | RpIdMismatch | CredentialNotRegistered | SignatureCounterRegressed
+  | OperationExpired | DocumentHashAndCredentialRequired | NoSigningCredential | SigningRequestNotFound
+  | DailySigningLimitExceeded | RateLimitExceeded | BatchSizeExceeded | KycVerificationNotFound
+  | AlreadyVerified | SubmitDocumentFirst | ResubmitDocumentFirst | RpUrnNotOwned | PhoneNumberTaken
+  | DocumentImageRequired | LivenessTransactionIdRequired | CustomerIdRequired | PhoneNumberRequired
+  | InvalidIdentifierFormat | InvalidRequest | MalformedJson | UnsupportedMediaType | PayloadTooLarge
+  | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
+  | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed
+
+/** True for any error of the catalogue (they all carry a numeric `status`). */
+export const isCatalogued = (u: unknown): u is CataloguedError =>
+  typeof u === "object" && u !== null && "_tag" in u && "status" in u && typeof (u as { status: unknown }).status === "number"

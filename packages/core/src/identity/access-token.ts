@@ -1,0 +1,115 @@
+/**
+ * Access tokens: ES256 JWTs (RFC 9068 `at+jwt`) signed inside the KeyStore and verified with
+ * `jose`. jose cannot sign here because the private key never leaves the KeyStore, so the
+ * compact serialisation is assembled around `KeyStore.sign`; every token is checked by jose.
+ */
+import { Clock, Effect, Option } from "effect"
+import { base64url, importJWK, jwtVerify, type JWTPayload } from "jose"
+import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, TokenMissingSubject } from "../errors/catalogue.ts"
+import { utf8 } from "../kernel/encoding.ts"
+import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
+import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
+import { uuid } from "../ports/random.ts"
+
+/** Claims the engine puts in (and reads from) an access token. */
+export interface AccessClaims {
+  readonly sub: string | undefined
+  readonly clientId: string
+  readonly scope: ReadonlyArray<string>
+  readonly issuedAt: number
+  readonly expiresAt: number
+}
+
+/** A signed-in user as the bearer endpoints see them. */
+export interface BearerUser {
+  readonly userId: string
+  readonly clientId: string
+  readonly scope: ReadonlyArray<string>
+}
+
+/** The KeyStore id of this environment's token-signing key; the environment in it keeps sandbox and production apart. */
+export const accessTokenKeyId = (s: Pick<EngineSettings, "environment">): string => `${s.environment}/access-token/1`
+
+/** Keys whose tokens this engine accepts (rotation will add more). */
+const acceptedKeyIds = (s: EngineSettings): ReadonlyArray<string> => [accessTokenKeyId(s)]
+
+/** The JWKS document: the public halves of the accepted token keys. */
+export const jwks = Effect.gen(function* () {
+  const settings = yield* EngineConfig
+  const store = yield* KeyStore
+  const keys: Array<KeyInfo> = []
+  for (const id of acceptedKeyIds(settings)) {
+    keys.push(yield* store.ensure(id, "ES256"))
+  }
+  return { keys: keys.map((k) => ({ ...k.publicJwk, kid: k.keyId, alg: k.algorithm, use: "sig" })) }
+})
+
+/** Issues an access token for a user (`sub`) or, without `sub`, for the RP's own backend. */
+export const issueAccessToken = (input: { readonly sub?: string; readonly clientId: string; readonly scope: ReadonlyArray<string> }) =>
+  Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const store = yield* KeyStore
+    const keyId = accessTokenKeyId(settings)
+    yield* store.ensure(keyId, "ES256")
+    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    const issuer = issuerOf(settings)
+    const header = { alg: "ES256", typ: "at+jwt", kid: keyId }
+    const payload = {
+      iss: issuer,
+      ...(input.sub !== undefined ? { sub: input.sub } : {}),
+      aud: issuer,
+      client_id: input.clientId,
+      scope: input.scope.join(" "),
+      iat: now,
+      exp: now + settings.accessTokenTtlSeconds,
+      jti: yield* uuid,
+    }
+    const signingInput = `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}`
+    const signature = yield* store.sign(keyId, utf8(signingInput)).pipe(Effect.orDie)
+    return { token: `${signingInput}.${base64url.encode(signature)}`, expiresIn: settings.accessTokenTtlSeconds }
+  })
+
+/** Verifies a token's signature, issuer, audience, type and lifetime (at the Clock's time). */
+export const verifyAccessToken = (token: string) =>
+  Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const store = yield* KeyStore
+    const nowMs = yield* Clock.currentTimeMillis
+    const accepted = acceptedKeyIds(settings)
+    const issuer = issuerOf(settings)
+    const payload = yield* Effect.tryPromise({
+      try: async () => {
+        const { payload } = await jwtVerify(token, async (header) => {
+          if (header.kid === undefined || !accepted.includes(header.kid)) throw new Error("unknown key")
+          const info = await Effect.runPromise(store.get(header.kid))
+          return importJWK({ ...info.publicJwk }, "ES256")
+        }, { issuer, audience: issuer, algorithms: ["ES256"], typ: "at+jwt", currentDate: new Date(nowMs) })
+        return payload
+      },
+      catch: () => new InvalidOrExpiredToken(),
+    })
+    return claimsOf(payload)
+  })
+
+const claimsOf = (p: JWTPayload): AccessClaims => ({
+  sub: typeof p.sub === "string" && p.sub.length > 0 ? p.sub : undefined,
+  clientId: typeof p["client_id"] === "string" ? p["client_id"] : "",
+  scope: typeof p["scope"] === "string" ? p["scope"].split(" ").filter((s) => s.length > 0) : [],
+  issuedAt: p.iat ?? 0,
+  expiresAt: p.exp ?? 0,
+})
+
+/**
+ * Bearer authentication with the spec's exact messages: no header, a token that does not
+ * verify, a token without `sub`; then the `basic` scope a user endpoint needs.
+ */
+export const authenticateBearer = (authorization: Option.Option<string>, requiredScope = "basic") =>
+  Effect.gen(function* () {
+    if (Option.isNone(authorization) || authorization.value.trim() === "") return yield* new MissingAuthorizationHeader()
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.value)
+    if (match === null) return yield* new InvalidOrExpiredToken()
+    const claims = yield* verifyAccessToken(match[1]!)
+    if (claims.sub === undefined) return yield* new TokenMissingSubject()
+    if (!claims.scope.includes(requiredScope)) return yield* new InsufficientScope({ scope: requiredScope })
+    return { userId: claims.sub, clientId: claims.clientId, scope: claims.scope } satisfies BearerUser
+  })

@@ -1,0 +1,23 @@
+/** The checks shared by both ceremonies, each failing with its own spec message. */
+import { Effect } from "effect"
+import { ChallengeMismatch, OriginMismatch, RpIdMismatch, UserVerificationRequired } from "../../errors/catalogue.ts"
+import { sha256 } from "../../kernel/digest.ts"
+import { constantTimeEqual, utf8 } from "../../kernel/encoding.ts"
+import type { AuthenticatorDataHead, ClientData } from "./parse.ts"
+
+/** What a ceremony expects of a response. */
+export interface Expectation {
+  readonly challenge: string
+  readonly origins: ReadonlyArray<string>
+  readonly rpId: string
+}
+
+/** Challenge, origin, RP id and user verification, in that order. */
+export const checkBinding = (clientData: ClientData, authData: AuthenticatorDataHead, expected: Expectation) =>
+  Effect.gen(function* () {
+    if (!constantTimeEqual(utf8(clientData.challenge), utf8(expected.challenge))) return yield* new ChallengeMismatch()
+    if (!expected.origins.includes(clientData.origin)) return yield* new OriginMismatch()
+    const rpIdHash = yield* sha256(utf8(expected.rpId))
+    if (!constantTimeEqual(rpIdHash, authData.rpIdHash)) return yield* new RpIdMismatch()
+    if (!authData.userPresent || !authData.userVerified) return yield* new UserVerificationRequired()
+  })

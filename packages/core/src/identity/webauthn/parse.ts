@@ -1,0 +1,48 @@
+/** Reads the parts of a WebAuthn response the engine checks itself, one check per spec message. */
+import { Effect } from "effect"
+import { InvalidRequest } from "../../errors/catalogue.ts"
+import { fromBase64 } from "../../kernel/encoding.ts"
+
+/** The fields of clientDataJSON the engine checks. */
+export interface ClientData {
+  readonly type: string
+  readonly challenge: string
+  readonly origin: string
+}
+
+/** The fixed head of authenticatorData (WebAuthn §6.1). */
+export interface AuthenticatorDataHead {
+  readonly rpIdHash: Uint8Array
+  readonly userPresent: boolean
+  readonly userVerified: boolean
+  readonly signCount: number
+}
+
+/** Decodes base64url `value` of field `field`, or a 400 naming the field. */
+export const base64UrlField = (field: string, value: string): Effect.Effect<Uint8Array, InvalidRequest> => {
+  const bytes = fromBase64(value)
+  return bytes === undefined || bytes.length === 0
+    ? Effect.fail(new InvalidRequest({ detail: `${field} must be base64url` }))
+    : Effect.succeed(bytes)
+}
+
+/** Parses clientDataJSON. */
+export const parseClientData = (field: string, value: string): Effect.Effect<ClientData, InvalidRequest> =>
+  base64UrlField(field, value).pipe(Effect.flatMap((bytes) => Effect.try({
+    try: () => {
+      const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes))
+      if (typeof parsed !== "object" || parsed === null) throw new Error("not an object")
+      const { type, challenge, origin } = parsed as Record<string, unknown>
+      if (typeof type !== "string" || typeof challenge !== "string" || typeof origin !== "string") throw new Error("fields")
+      return { type, challenge, origin }
+    },
+    catch: () => new InvalidRequest({ detail: `${field} is not a WebAuthn client data JSON` }),
+  })))
+
+/** Parses the first 37 bytes of authenticatorData. */
+export const parseAuthenticatorData = (bytes: Uint8Array, field: string): Effect.Effect<AuthenticatorDataHead, InvalidRequest> => {
+  if (bytes.length < 37) return Effect.fail(new InvalidRequest({ detail: `${field} is too short` }))
+  const flags = bytes[32]!
+  const signCount = new DataView(bytes.buffer, bytes.byteOffset + 33, 4).getUint32(0)
+  return Effect.succeed({ rpIdHash: bytes.slice(0, 32), userPresent: (flags & 0x01) !== 0, userVerified: (flags & 0x04) !== 0, signCount })
+}

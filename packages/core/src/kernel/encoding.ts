@@ -1,0 +1,58 @@
+/** Byte encodings used across the engine (no Buffer: core runs on any web-standard runtime). */
+
+/** Lower-case hexadecimal of bytes. */
+export const toHex = (bytes: Uint8Array): string =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+
+/** Bytes of a hexadecimal string; undefined when it is not hex of whole bytes. */
+export const fromHex = (hex: string): Uint8Array | undefined => {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return undefined
+  const out = new Uint8Array(hex.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16)
+  return out
+}
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+/** Standard base64 with padding. */
+export const toBase64 = (bytes: Uint8Array): string => {
+  let out = ""
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0)
+    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]!
+    out += i + 1 < bytes.length ? B64[(n >> 6) & 63]! : "="
+    out += i + 2 < bytes.length ? B64[n & 63]! : "="
+  }
+  return out
+}
+
+/** base64url without padding (RFC 4648 §5), as WebAuthn and JOSE use. */
+export const toBase64Url = (bytes: Uint8Array): string =>
+  toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+
+/** Bytes of base64 or base64url text; undefined when it is not valid. */
+export const fromBase64 = (text: string): Uint8Array | undefined => {
+  const s = text.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "")
+  if (!/^[A-Za-z0-9+/]*$/.test(s) || s.length % 4 === 1) return undefined
+  const out = new Uint8Array(Math.floor((s.length * 3) / 4))
+  let o = 0
+  for (let i = 0; i < s.length; i += 4) {
+    const n = (B64.indexOf(s[i]!) << 18) | (B64.indexOf(s[i + 1]!) << 12) |
+      ((i + 2 < s.length ? B64.indexOf(s[i + 2]!) : 0) << 6) | (i + 3 < s.length ? B64.indexOf(s[i + 3]!) : 0)
+    out[o++] = (n >> 16) & 255
+    if (i + 2 < s.length) out[o++] = (n >> 8) & 255
+    if (i + 3 < s.length) out[o++] = n & 255
+  }
+  return out
+}
+
+/** UTF-8 bytes of a string. */
+export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+
+/** Compares two byte strings in time that depends only on their lengths. */
+export const constantTimeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
+  let diff = a.length ^ b.length
+  const n = Math.max(a.length, b.length)
+  for (let i = 0; i < n; i++) diff |= (a[i % (a.length || 1)] ?? 0) ^ (b[i % (b.length || 1)] ?? 0)
+  return diff === 0
+}

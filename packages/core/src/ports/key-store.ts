@@ -1,0 +1,29 @@
+/** KeyStore port: signing keys whose private half never leaves the store. */
+import { Context, Effect, Schema } from "effect"
+
+/** Signature algorithms the store can hold keys for. */
+export const KeyAlgorithm = Schema.Literal("ES256")
+/** Signature algorithms the store can hold keys for. */
+export type KeyAlgorithm = typeof KeyAlgorithm.Type
+
+/** Public facts about a stored key. */
+export interface KeyInfo {
+  readonly keyId: string
+  readonly algorithm: KeyAlgorithm
+  /** Public key as a JWK (kty, crv, x, y). */
+  readonly publicJwk: { readonly kty: string; readonly crv?: string; readonly x?: string; readonly y?: string; readonly n?: string; readonly e?: string }
+  readonly createdAt: number
+}
+
+/** The key id is unknown to the store. */
+export class KeyNotFound extends Schema.TaggedError<KeyNotFound>()("KeyNotFound", { keyId: Schema.String }) {}
+
+/** Creates keys, tells their public half and signs with them. */
+export class KeyStore extends Context.Tag("@signet/core/KeyStore")<KeyStore, {
+  /** Creates the key if `keyId` is new; returns the existing key otherwise (idempotent under races). */
+  readonly ensure: (keyId: string, algorithm: KeyAlgorithm) => Effect.Effect<KeyInfo>
+  /** Public facts of a key. */
+  readonly get: (keyId: string) => Effect.Effect<KeyInfo, KeyNotFound>
+  /** Signs `data`: for ES256 the IEEE P1363 (r||s) ECDSA signature over SHA-256(data), as JWS wants. */
+  readonly sign: (keyId: string, data: Uint8Array) => Effect.Effect<Uint8Array, KeyNotFound>
+}>() {}

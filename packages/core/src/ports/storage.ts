@@ -1,0 +1,77 @@
+/**
+ * Storage ports: one repository per aggregate plus a unit of work. Infrastructure failures
+ * are defects (the HTTP edge answers 500 and logs them); domain outcomes are values.
+ */
+import { Context, Effect, Option, Schema } from "effect"
+import type { Ceremony, HostedSession, Passkey, User } from "../identity/model.ts"
+import type { NewRelyingParty, RelyingParty } from "../rp/relying-party.ts"
+
+/** A unique key (e-mail, client id, credential id, key id) is already taken. */
+export class UniqueViolation extends Schema.TaggedError<UniqueViolation>()("UniqueViolation", { what: Schema.String }) {}
+
+/** The unit of work: everything inside `transaction` commits together or not at all. */
+export class Storage extends Context.Tag("@signet/core/Storage")<Storage, {
+  /** Runs `effect` in one database transaction; a failure or defect rolls it back. Nested calls join the outer one. */
+  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}>() {}
+
+/** Relying parties. */
+export class RelyingParties extends Context.Tag("@signet/core/RelyingParties")<RelyingParties, {
+  readonly insert: (rp: NewRelyingParty) => Effect.Effect<RelyingParty, UniqueViolation>
+  readonly update: (rp: RelyingParty) => Effect.Effect<void>
+  readonly findById: (id: number) => Effect.Effect<Option.Option<RelyingParty>>
+  readonly findByClientId: (clientId: string) => Effect.Effect<Option.Option<RelyingParty>>
+  /** All RPs, oldest first. */
+  readonly list: () => Effect.Effect<ReadonlyArray<RelyingParty>>
+}>() {}
+
+/** Users. */
+export class Users extends Context.Tag("@signet/core/Users")<Users, {
+  readonly insert: (user: User) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
+  /** Looks up by e-mail, case-insensitively (e-mails are stored lower-case). */
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>
+}>() {}
+
+/** Registered passkeys. */
+export class Passkeys extends Context.Tag("@signet/core/Passkeys")<Passkeys, {
+  readonly insert: (passkey: Passkey) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (credentialId: string) => Effect.Effect<Option.Option<Passkey>>
+  /** A user's passkeys, oldest first. */
+  readonly listByUser: (userId: string) => Effect.Effect<ReadonlyArray<Passkey>>
+  /** Records a successful assertion: the new counter and when. */
+  readonly recordUse: (credentialId: string, counter: number, at: number) => Effect.Effect<void>
+}>() {}
+
+/** WebAuthn ceremonies in flight. */
+export class Ceremonies extends Context.Tag("@signet/core/Ceremonies")<Ceremonies, {
+  readonly insert: (ceremony: Ceremony) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Ceremony>>
+  /** Marks the ceremony used at `at` if it was not used yet; None when it was (or is unknown). Atomic. */
+  readonly consume: (id: string, at: number) => Effect.Effect<Option.Option<Ceremony>>
+}>() {}
+
+/** Hosted-page sessions. */
+export class HostedSessions extends Context.Tag("@signet/core/HostedSessions")<HostedSessions, {
+  readonly insert: (session: HostedSession) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<HostedSession>>
+}>() {}
+
+/** A private key as the software KeyStore keeps it: encrypted, never in the clear. */
+export interface StoredKey {
+  readonly keyId: string
+  readonly algorithm: string
+  /** JSON of the public JWK */
+  readonly publicJwk: string
+  /** base64 of AES-GCM(iv || ciphertext) of the PKCS#8 private key, under the master key */
+  readonly encryptedPrivateKey: string
+  readonly createdAt: number
+}
+
+/** Encrypted key records for the software KeyStore. */
+export class KeyRecords extends Context.Tag("@signet/core/KeyRecords")<KeyRecords, {
+  readonly insert: (key: StoredKey) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (keyId: string) => Effect.Effect<Option.Option<StoredKey>>
+  /** Every key, oldest first. */
+  readonly list: () => Effect.Effect<ReadonlyArray<StoredKey>>
+}>() {}

@@ -1,0 +1,43 @@
+/** The relying-party aggregate: an application registered with the engine. */
+import { Schema } from "effect"
+import { Environment } from "../ports/engine-config.ts"
+import { Loa } from "./loa.ts"
+import { PlanId } from "./plans.ts"
+
+/** Approval status; only `approved` RPs may obtain tokens. */
+export const RpStatus = Schema.Literal("pending", "approved", "rejected", "suspended")
+/** Approval status; only `approved` RPs may obtain tokens. */
+export type RpStatus = typeof RpStatus.Type
+
+/** Custom allowance agreed with sales (Enterprise). */
+export const AllowanceSchema = Schema.Struct({
+  signaturesPerDay: Schema.Int,
+  documentsPerBatch: Schema.Int,
+  requestsPerMinute: Schema.Int,
+  highestLoa: Loa,
+})
+
+/** A relying party as the domain sees it; secrets only as SHA-256 hashes (hex). */
+export const RelyingParty = Schema.Struct({
+  id: Schema.Int,
+  clientId: Schema.String,
+  name: Schema.String,
+  environment: Environment,
+  clientSecretHash: Schema.String,
+  sscSecretHash: Schema.String,
+  status: RpStatus,
+  maxLoa: Loa,
+  kycVerified: Schema.Boolean,
+  signingOrigins: Schema.Array(Schema.String),
+  webauthnRpId: Schema.String,
+  plan: Schema.NullOr(PlanId),
+  customAllowance: Schema.NullOr(AllowanceSchema),
+  contactUserId: Schema.NullOr(Schema.String),
+  createdAt: Schema.Number,
+  updatedAt: Schema.Number,
+})
+/** A relying party as the domain sees it; secrets only as SHA-256 hashes (hex). */
+export type RelyingParty = typeof RelyingParty.Type
+
+/** A relying party before storage gives it an id. */
+export type NewRelyingParty = Omit<RelyingParty, "id">
