@@ -1,0 +1,115 @@
+/**
+ * The admin CLI: the same RP operations as core's `registerRelyingParty`, `administerRelyingParty`
+ * and `rotateSecrets`, against the database the server uses (same configuration).
+ */
+import { parseMasterKey } from "@signet/adapters-crypto"
+import {
+  administerRelyingParty, getRelyingParty, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
+  type RelyingParty, type RpCommand,
+} from "@signet/core"
+import { Effect, LogLevel, Schema } from "effect"
+import { loadConfig } from "../config.ts"
+import { demoMasterKey } from "../demo.ts"
+import { makeEngine } from "../engine.ts"
+import { storageFor } from "../storage.ts"
+
+const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
+
+  rp list
+  rp show <clientId>
+  rp create --name <name> [--origin <origin>]... [--rp-id <host>] [--plan starter|business|enterprise]
+            [--max-loa LOA-2|LOA-4] [--contact <userId>] [--approve]
+  rp approve|reject|suspend <clientId>
+  rp set-plan <clientId> starter|business|enterprise|none
+  rp set-max-loa <clientId> LOA-2|LOA-4
+  rp set-kyc-verified <clientId> true|false
+  rp set-origins <clientId> <origin>...
+  rp set-rp-id <clientId> <host>
+  rp set-contact <clientId> <userId>|none
+  rp rotate-secrets <clientId> [client|ssc|both]
+
+Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
+Secrets are printed once; the engine keeps only their hashes.`
+
+/** An RP without its secret hashes, as the CLI prints it. */
+const view = ({ clientSecretHash: _c, sscSecretHash: _s, ...rest }: RelyingParty) => rest
+
+const flags = (args: ReadonlyArray<string>, name: string): Array<string> =>
+  args.flatMap((a, i) => (a === name && args[i + 1] !== undefined ? [args[i + 1]!] : []))
+
+const decode = <A, I>(schema: Schema.Schema<A, I>, value: string | undefined, what: string): A => {
+  const r = Schema.decodeUnknownEither(schema)(value)
+  if (r._tag === "Left") throw new Error(`${what}: ${value ?? "(missing)"} is not valid`)
+  return r.right
+}
+
+const main = async () => {
+  const argv = process.argv.slice(2)
+  const args = argv.filter((a, i) => a !== "--demo" && a !== "--config" && argv[i - 1] !== "--config")
+  const [group, command, clientId, ...rest] = args
+  if (group !== "rp" || command === undefined) {
+    process.stdout.write(`${USAGE}\n`)
+    process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
+  }
+  const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
+  const { storage } = storageFor(config.database)
+  const engine = await makeEngine({
+    settings: config.settings, storage, masterKey: parseMasterKey(config.masterKey ?? demoMasterKey(config.database)), logLevel: LogLevel.None,
+  })
+  const need = () => {
+    if (clientId === undefined) throw new Error(`rp ${command} needs a client id`)
+    return clientId
+  }
+  const admin = (c: RpCommand) => engine.run(administerRelyingParty(need(), c).pipe(Effect.map((r) => view(r.rp))))
+  try {
+    let out: unknown
+    switch (command) {
+      case "list": out = (await engine.run(Effect.flatMap(RelyingParties, (r) => r.list()))).map(view); break
+      case "show": out = view(await engine.run(getRelyingParty(need()))); break
+      case "create": {
+        const all = [clientId ?? "", ...rest]
+        const plan = flags(all, "--plan")[0]
+        const maxLoa = flags(all, "--max-loa")[0]
+        const rpId = flags(all, "--rp-id")[0]
+        const contact = flags(all, "--contact")[0]
+        const created = await engine.run(registerRelyingParty({
+          name: flags(all, "--name")[0] ?? "",
+          signingOrigins: flags(all, "--origin"),
+          ...(rpId ? { webauthnRpId: rpId } : {}),
+          ...(plan ? { plan: decode(PlanId, plan, "--plan") } : {}),
+          ...(maxLoa ? { maxLoa: decode(Loa, maxLoa, "--max-loa") } : {}),
+          ...(contact ? { contactUserId: contact } : {}),
+          status: all.includes("--approve") ? "approved" : "pending",
+        }))
+        out = { ...view(created.rp), clientSecret: created.clientSecret, sscSecret: created.sscSecret }
+        break
+      }
+      case "approve": out = await admin({ _tag: "Approve" }); break
+      case "reject": out = await admin({ _tag: "Reject" }); break
+      case "suspend": out = await admin({ _tag: "Suspend" }); break
+      case "set-plan": out = await admin({ _tag: "SetPlan", plan: rest[0] === "none" ? null : decode(PlanId, rest[0], "plan") }); break
+      case "set-max-loa": out = await admin({ _tag: "SetMaxLoa", loa: decode(Loa, rest[0], "LOA") }); break
+      case "set-kyc-verified": out = await admin({ _tag: "SetKycVerified", kycVerified: rest[0] === "true" }); break
+      case "set-origins": out = await admin({ _tag: "SetSigningOrigins", origins: rest }); break
+      case "set-rp-id": out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" }); break
+      case "set-contact": out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] }); break
+      case "rotate-secrets": {
+        const which = (rest[0] ?? "both") as "client" | "ssc" | "both"
+        if (!["client", "ssc", "both"].includes(which)) throw new Error("rotate-secrets takes client, ssc or both")
+        const r = await engine.run(rotateSecrets(need(), which))
+        out = { ...view(r.rp), ...("clientSecret" in r ? { clientSecret: r.clientSecret } : {}), ...("sscSecret" in r ? { sscSecret: r.sscSecret } : {}) }
+        break
+      }
+      default: throw new Error(`unknown command rp ${command}\n\n${USAGE}`)
+    }
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
+  } finally {
+    await engine.dispose()
+  }
+}
+
+main().catch((e: unknown) => {
+  const message = e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
+  process.stderr.write(`signet admin: ${message}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,53 @@
+/** The Signet server: `pnpm start` (configured) or `pnpm demo` (SQLite, demo RP, sandbox). */
+import { parseMasterKey } from "@signet/adapters-crypto"
+import { ConfigError, loadConfig } from "../config.ts"
+import { demoMasterKey, ensureDemoRp } from "../demo.ts"
+import { makeEngine } from "../engine.ts"
+import { listen, nodeClientIp } from "../node-server.ts"
+import { storageFor } from "../storage.ts"
+
+const main = async () => {
+  const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
+  const masterKey = parseMasterKey(config.masterKey ?? demoMasterKey(config.database))
+  const { storage, eventBus } = storageFor(config.database)
+  const engine = await makeEngine({ settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp })
+  const base = config.settings.basePath
+  const server = await listen(engine.handler, config.port, config.host, (req, res) => {
+    if (req.url === "/" && base !== "") {
+      res.writeHead(302, { location: `${base}/` }).end()
+      return true
+    }
+    return false
+  })
+  const origin = config.settings.publicOrigin
+  const lines = [`Signet ${config.settings.environment} listening on ${config.host}:${server.port} (database: ${config.database})`]
+  if (config.demo) {
+    const rp = await ensureDemoRp(engine, config.database)
+    lines.push(
+      "",
+      "Demo relying party (approved, Business plan):",
+      `  client_id      ${rp.clientId}`,
+      `  client_secret  ${rp.clientSecret}`,
+      `  ssc_secret     ${rp.sscSecret}`,
+      "",
+      `1. Enrol a passkey:   ${origin}${base}/enrol`,
+      `2. Sign in with it:   ${origin}${base}/signin?client_id=${rp.clientId}`,
+      `3. Call the API:      curl -H "Authorization: Bearer <access token from step 2>" ${origin}${base}/v2/me`,
+      `   Client token:      curl -u ${rp.clientId}:<client_secret> -d grant_type=client_credentials ${origin}${base}/oauth/token`,
+      `   OpenAPI document:  ${origin}${base}/openapi.json`,
+    )
+  }
+  process.stdout.write(`${lines.join("\n")}\n`)
+  const stop = async () => {
+    await server.close()
+    await engine.dispose()
+    process.exit(0)
+  }
+  process.on("SIGINT", () => void stop())
+  process.on("SIGTERM", () => void stop())
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`signet: ${e instanceof ConfigError || e instanceof Error ? e.message : String(e)}\n`)
+  process.exit(1)
+})

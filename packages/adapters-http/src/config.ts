@@ -1,0 +1,86 @@
+/** Server configuration from a JSON file and the environment (the environment wins), checked before start. */
+import { Environment, type EngineSettings } from "@signet/core"
+import { Schema } from "effect"
+import { readFileSync } from "node:fs"
+
+/** Everything the server binary needs. */
+export interface ServerConfig {
+  readonly port: number
+  readonly host: string
+  /** SQLite file path (or `:memory:`), or a `postgres://` URL */
+  readonly database: string
+  /** 32 bytes as hex or base64; required outside demo mode */
+  readonly masterKey: string | undefined
+  readonly demo: boolean
+  readonly deadlineMs: number
+  readonly settings: EngineSettings
+}
+
+/** The configuration is unusable; the message says which setting and why. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError"
+}
+
+const FileConfig = Schema.partial(Schema.Struct({
+  port: Schema.Int, host: Schema.String, database: Schema.String, masterKey: Schema.String, publicOrigin: Schema.String,
+  basePath: Schema.String, environment: Environment, demo: Schema.Boolean, deadlineMs: Schema.Int,
+  accessTokenTtlSeconds: Schema.Int, ceremonyTtlSeconds: Schema.Int, sessionTtlSeconds: Schema.Int,
+}))
+
+const ENV_KEYS = {
+  SIGNET_PORT: "port", SIGNET_HOST: "host", SIGNET_DATABASE: "database", SIGNET_MASTER_KEY: "masterKey",
+  SIGNET_PUBLIC_ORIGIN: "publicOrigin", SIGNET_BASE_PATH: "basePath", SIGNET_ENVIRONMENT: "environment",
+  SIGNET_DEMO: "demo", SIGNET_DEADLINE_MS: "deadlineMs", SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
+} as const
+const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds"])
+
+/** Reads `--config <file>` (or SIGNET_CONFIG) and SIGNET_* variables; `demo` forces demo mode on. */
+export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, defaults: { readonly demo?: boolean } = {}): ServerConfig => {
+  const fileArg = argv.indexOf("--config")
+  const file = fileArg >= 0 ? argv[fileArg + 1] : env["SIGNET_CONFIG"]
+  let raw: Record<string, unknown> = {}
+  if (file !== undefined) {
+    try {
+      raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>
+    } catch (e) {
+      throw new ConfigError(`cannot read config file ${file}: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
+  for (const [key, field] of Object.entries(ENV_KEYS)) {
+    const value = env[key]
+    if (value === undefined || value === "") continue
+    raw[field] = NUMERIC.has(field) ? Number(value) : field === "demo" ? value === "1" || value === "true" : value
+  }
+  const decoded = Schema.decodeUnknownEither(FileConfig)(raw)
+  if (decoded._tag === "Left") throw new ConfigError(`invalid configuration: ${decoded.left.message}`)
+  const c = decoded.right
+  const demo = defaults.demo === true || c.demo === true
+  const port = c.port ?? 3000
+  const publicOrigin = (c.publicOrigin ?? `http://localhost:${port}`).replace(/\/+$/, "")
+  try {
+    if (new URL(publicOrigin).origin !== publicOrigin) throw new Error("not an origin")
+  } catch {
+    throw new ConfigError(`publicOrigin ${publicOrigin} must be an origin such as https://signet.example.com`)
+  }
+  const basePath = (c.basePath ?? "/api").replace(/\/+$/, "")
+  if (basePath !== "" && !/^\/[A-Za-z0-9/_-]*$/.test(basePath)) throw new ConfigError(`basePath ${basePath} must start with / (or be empty)`)
+  if (!demo && (c.masterKey === undefined || c.masterKey === "")) {
+    throw new ConfigError("SIGNET_MASTER_KEY is not set: give 32 random bytes as 64 hex characters (e.g. `openssl rand -hex 32`); it seals the engine's private keys and is never stored in the database")
+  }
+  return {
+    port,
+    host: c.host ?? "0.0.0.0",
+    database: c.database ?? (demo ? ".signet/demo.db" : "signet.db"),
+    masterKey: c.masterKey,
+    demo,
+    deadlineMs: c.deadlineMs ?? 30_000,
+    settings: {
+      environment: c.environment ?? (demo ? "sandbox" : "production"),
+      publicOrigin,
+      basePath,
+      accessTokenTtlSeconds: c.accessTokenTtlSeconds ?? 3600,
+      ceremonyTtlSeconds: c.ceremonyTtlSeconds ?? 300,
+      sessionTtlSeconds: c.sessionTtlSeconds ?? 3600,
+    },
+  }
+}

@@ -1,0 +1,46 @@
+/** Demo mode: a persistent master key and a demo RP on first start, and what to open or call. */
+import { getRelyingParty, registerRelyingParty } from "@signet/core"
+import { Effect } from "effect"
+import { randomBytes } from "node:crypto"
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import type { Engine } from "./engine.ts"
+
+/** The demo's master key: made once, kept beside the demo database (demo only; production passes its own). */
+export const demoMasterKey = (database: string): string => {
+  const file = join(dirname(database === ":memory:" ? ".signet/x" : database), "demo-master.key")
+  if (existsSync(file)) return readFileSync(file, "utf8").trim()
+  mkdirSync(dirname(file), { recursive: true })
+  const key = randomBytes(32).toString("hex")
+  writeFileSync(file, `${key}\n`, { mode: 0o600 })
+  return key
+}
+
+/** The demo RP's credentials as the demo keeps them. */
+export interface DemoRp {
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly sscSecret: string
+}
+
+/** Creates the demo RP on first start (approved, Business plan, engine origin as signing origin) and remembers its secrets. */
+export const ensureDemoRp = async (engine: Engine, database: string): Promise<DemoRp> => {
+  const file = join(dirname(database === ":memory:" ? ".signet/x" : database), "demo-rp.json")
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, "utf8")) as DemoRp
+    const stillThere = await engine.run(getRelyingParty(saved.clientId).pipe(Effect.as(true), Effect.catchAll(() => Effect.succeed(false))))
+    if (stillThere) return saved
+  }
+  const created = await engine.run(registerRelyingParty({
+    name: "Demo RP",
+    signingOrigins: [engine.settings.publicOrigin],
+    plan: "business",
+    maxLoa: "LOA-4",
+    status: "approved",
+  }))
+  const demo = { clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret }
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 })
+  chmodSync(file, 0o600)
+  return demo
+}
+

@@ -1,0 +1,163 @@
+/** Enrolment, sign-in, client credentials, the account endpoint and the JWKS. */
+import {
+  Assertion, completeEnrolment, completeSignIn, describeAccount, InvalidClient, issueClientToken, jwks,
+  openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig, fromBase64,
+} from "@signet/core"
+import { Effect, Schema } from "effect"
+import { endpoint } from "../http/endpoint.ts"
+import { json } from "../http/respond.ts"
+import { SESSION_COOKIE } from "../http/handler.ts"
+import { readBody } from "../http/body.ts"
+
+const Email = Schema.String.annotations({ description: "e-mail address", examples: ["ada@example.com"] })
+const CreationOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  identifier: "PublicKeyCredentialCreationOptionsJSON", description: "options for navigator.credentials.create() (WebAuthn L3 JSON)" })
+const RequestOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  identifier: "PublicKeyCredentialRequestOptionsJSON", description: "options for navigator.credentials.get() (WebAuthn L3 JSON)" })
+const TokenResponse = Schema.Struct({
+  access_token: Schema.String, token_type: Schema.Literal("Bearer"), expires_in: Schema.Int, scope: Schema.String,
+}).annotations({ identifier: "TokenResponse" })
+
+/** `GET /session`: opens a hosted-page session (cookie) and returns its CSRF token. */
+export const openSession = endpoint({
+  method: "GET", path: "/session", tag: "Hosted pages", auth: "none",
+  summary: "Open a hosted-page session: sets the session cookie and returns the CSRF token to echo in X-CSRF-Token",
+  response: Schema.Struct({ csrfToken: Schema.String, expiresAt: Schema.Int }),
+  handle: ({ requestId }) => Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const s = yield* openHostedSession
+    const secure = settings.publicOrigin.startsWith("https:") ? "; Secure" : ""
+    const cookie = `${SESSION_COOKIE}=${s.sessionId}; Path=${settings.basePath || "/"}; HttpOnly; SameSite=Strict; Max-Age=${settings.sessionTtlSeconds}${secure}`
+    return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": cookie })
+  }),
+})
+
+/** `POST /enrolment/request`. */
+export const enrolmentRequest = endpoint({
+  method: "POST", path: "/enrolment/request", tag: "Identity", auth: "bearer-optional",
+  summary: "Start passkey enrolment for a new account, or (with the account's bearer token) add a passkey",
+  body: Schema.Struct({
+    email: Email,
+    displayName: Schema.optional(Schema.String),
+    clientId: Schema.optional(Schema.String).annotations({ description: "RP whose WebAuthn RP id and origins apply; the engine's own when absent" }),
+  }),
+  response: Schema.Struct({ enrolmentId: Schema.String, options: CreationOptions }),
+  errors: [
+    { status: 403, description: "`Sign in to add a passkey to an existing account`, `Unknown RP client_id`, `RP registration not approved. Status: <status>`" },
+  ],
+  handle: ({ body, user }) => requestEnrolment({
+    email: body.email,
+    ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
+    ...(body.clientId !== undefined ? { clientId: body.clientId } : {}),
+    ...(user !== undefined ? { signedInUserId: user.userId } : {}),
+  }),
+})
+
+/** `POST /enrolment/verify`. */
+export const enrolmentVerify = endpoint({
+  method: "POST", path: "/enrolment/verify", tag: "Identity", auth: "none",
+  summary: "Finish enrolment: verify the attestation and store the passkey",
+  body: Schema.Struct({ enrolmentId: Schema.String, credential: RegistrationCredential }),
+  response: Schema.Struct({ userId: Schema.String, email: Schema.String, credentialId: Schema.String }),
+  errors: [
+    { status: 403, description: "the binding checks (`Challenge mismatch — dynamic linking failed`, `Origin mismatch — possible phishing attack`, `Passkey was created for a different site (RP ID mismatch)`, `User verification required — biometric or PIN not confirmed`) or `Passkey registration failed: <why>`" },
+    { status: 409, description: "`passkey already exists` or `account for <email> already exists`" },
+    { status: 410, description: "`Operation expired or not found`: the enrolment is unknown, used or older than five minutes" },
+  ],
+  handle: ({ body }) => completeEnrolment(body),
+})
+
+/** `POST /signin/request`. */
+export const signinRequest = endpoint({
+  method: "POST", path: "/signin/request", tag: "Identity", auth: "none",
+  summary: "Start passkey sign-in for an RP",
+  body: Schema.Struct({ clientId: Schema.String, email: Schema.optional(Email) }),
+  response: Schema.Struct({ signinId: Schema.String, options: RequestOptions }),
+  errors: [{ status: 403, description: "`Unknown RP client_id` or `RP registration not approved. Status: <status>`" }],
+  handle: ({ body }) => requestSignIn({ clientId: body.clientId, ...(body.email !== undefined ? { email: body.email } : {}) }),
+})
+
+/** `POST /signin/verify`. */
+export const signinVerify = endpoint({
+  method: "POST", path: "/signin/verify", tag: "Identity", auth: "none",
+  summary: "Finish sign-in: verify the passkey assertion and issue a user access token (scope `openid basic`)",
+  body: Schema.Struct({ signinId: Schema.String, assertion: Assertion }),
+  response: Schema.extend(TokenResponse, Schema.Struct({ sub: Schema.String })),
+  errors: [
+    { status: 403, description: "one of the assertion messages: `Passkey signature verification failed`, `Challenge mismatch — dynamic linking failed`, `Origin mismatch — possible phishing attack`, `User verification required — biometric or PIN not confirmed`, `Passkey was created for a different site (RP ID mismatch)`, `Credential not registered`, `Passkey signature counter did not increase — possible cloned authenticator`" },
+    { status: 410, description: "`Operation expired or not found`" },
+  ],
+  handle: ({ body }) => completeSignIn(body),
+})
+
+const basicCredentials = (request: Request): { id: string; secret: string } | undefined => {
+  const m = /^Basic\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")
+  if (m === null) return undefined
+  const decoded = fromBase64(m[1]!)
+  if (decoded === undefined) return undefined
+  const text = new TextDecoder().decode(decoded)
+  const i = text.indexOf(":")
+  if (i < 0) return undefined
+  return { id: decodeURIComponent(text.slice(0, i)), secret: decodeURIComponent(text.slice(i + 1)) }
+}
+
+/** `POST /oauth/token`: the client-credentials grant (form-encoded, RFC 6749 §4.4). */
+export const oauthToken = endpoint({
+  method: "POST", path: "/oauth/token", tag: "Identity", auth: "none",
+  summary: "Client credentials grant for the RP's backend (client_secret_basic or client_secret_post); the token has no `sub`",
+  response: TokenResponse,
+  errors: [
+    { status: 400, description: "`unsupported_grant_type` or a malformed form" },
+    { status: 401, description: "`invalid_client`" },
+  ],
+  handle: ({ request, requestId }) => Effect.gen(function* () {
+    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
+    if (type !== "application/x-www-form-urlencoded") {
+      return json(415, { error: "invalid_request", error_description: "use application/x-www-form-urlencoded" }, requestId)
+    }
+    const form = new URLSearchParams(new TextDecoder().decode(yield* readBody(request, 16 * 1024)))
+    if (form.get("grant_type") !== "client_credentials") {
+      return json(400, { error: "unsupported_grant_type", error_description: "only client_credentials is offered here" }, requestId)
+    }
+    const basic = basicCredentials(request)
+    const id = basic?.id ?? form.get("client_id")
+    const secret = basic?.secret ?? form.get("client_secret")
+    if (!id || !secret) return yield* new InvalidClient()
+    const scope = (form.get("scope") ?? "").split(" ").filter((s) => s.length > 0)
+    return yield* issueClientToken(id, secret, scope)
+  }).pipe(Effect.catchTag("InvalidClient", () =>
+    Effect.succeed(json(401, { error: "invalid_client", error_description: "client authentication failed" }, requestId, { "www-authenticate": 'Basic realm="signet"' })))),
+})
+
+/** `GET /.well-known/jwks.json`. */
+export const jwksEndpoint = endpoint({
+  method: "GET", path: "/.well-known/jwks.json", tag: "Identity", auth: "none",
+  summary: "Public keys that verify this engine's access tokens",
+  response: Schema.Struct({ keys: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) }),
+  handle: () => jwks,
+})
+
+/** `GET /v2/me`: the smallest bearer-protected endpoint. */
+export const me = endpoint({
+  method: "GET", path: "/v2/me", tag: "Identity", auth: "bearer",
+  summary: "The signed-in user and their passkeys",
+  response: Schema.Struct({
+    sub: Schema.String, email: Schema.String, displayName: Schema.String, clientId: Schema.String, scope: Schema.String,
+    passkeys: Schema.Array(Schema.Struct({
+      id: Schema.String, rpId: Schema.String, algorithm: Schema.Int, backedUp: Schema.Boolean,
+      createdAt: Schema.Int, lastUsedAt: Schema.NullOr(Schema.Int),
+    })),
+  }),
+  handle: ({ user }) => Effect.gen(function* () {
+    const u = user!
+    const account = yield* describeAccount(u.userId)
+    return {
+      sub: account.user.id, email: account.user.email, displayName: account.user.displayName,
+      clientId: u.clientId, scope: u.scope.join(" "), passkeys: account.passkeys,
+    }
+  }),
+})
+
+/** Identity endpoints in the order they appear in the document. */
+export const identityEndpoints = [openSession, enrolmentRequest, enrolmentVerify, signinRequest, signinVerify, oauthToken, jwksEndpoint, me] as const
+

@@ -1,0 +1,90 @@
+/** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
+import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
+import {
+  EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
+  type Ceremonies, type EngineSettings, type HostedSessions, type KeyRecords, type Passkeys, type RelyingParties, type Storage,
+} from "@signet/core"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { identityEndpoints } from "./endpoints/identity.ts"
+import { health, openApi } from "./endpoints/system.ts"
+import { hostedPages } from "./pages/pages.ts"
+import type { Endpoint } from "./http/endpoint.ts"
+import { makeHandler } from "./http/handler.ts"
+
+/** Every storage service the engine needs; `StorageSqlite` and `StoragePostgres` provide them all. */
+export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
+
+/** Every service an engine runtime provides. */
+export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus
+
+/** How to build an engine. */
+export interface EngineOptions {
+  readonly settings: EngineSettings
+  readonly storage: Layer.Layer<StorageServices, unknown>
+  readonly masterKey: Uint8Array
+  /** defaults to the in-process bus (one node) */
+  readonly eventBus?: Layer.Layer<EventBus, unknown>
+  /** processing deadline per request, default 30 s */
+  readonly deadlineMs?: number
+  /** log level of the JSON logs, default Info; `None` silences them */
+  readonly logLevel?: LogLevel.LogLevel
+  /** client address of a request, when the host knows it (rate limits by IP) */
+  readonly clientIp?: (request: Request) => string
+  /** more endpoints (tests, embedding hosts) */
+  readonly extraEndpoints?: ReadonlyArray<Endpoint<any, EngineServices>>
+}
+
+/** A running engine: its handler, a way to run core programs against it, and its shutdown. */
+export interface Engine {
+  readonly settings: EngineSettings
+  readonly handler: (request: Request) => Promise<Response>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, EngineServices>) => Promise<A>
+  readonly endpoints: ReadonlyArray<Endpoint<any, EngineServices>>
+  readonly dispose: () => Promise<void>
+}
+
+/** The engine's layer: storage first, then the KeyStore over it, then the rest. */
+export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices, unknown> => {
+  const storage = options.storage
+  const keyStore = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, Layer.succeed(MasterKey, options.masterKey))))
+  const logger = Layer.merge(
+    Logger.replace(Logger.defaultLogger, Logger.jsonLogger),
+    Logger.minimumLogLevel(options.logLevel ?? LogLevel.Info))
+  return Layer.mergeAll(
+    storage,
+    keyStore,
+    RandomWebCrypto,
+    options.eventBus ?? EventBusInProcess,
+    Layer.succeed(EngineConfig, options.settings),
+    logger,
+  )
+}
+
+/** Builds and starts an engine; storage migrations run here, so a bad database fails now, not on the first request. */
+export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
+  const runtime = ManagedRuntime.make(engineLayer(options) as Layer.Layer<EngineServices, never>)
+  await runtime.runtime()
+  const probe = Effect.flatMap(Users, (u) => u.findById("health-probe")).pipe(Effect.asVoid)
+  const endpoints: Array<Endpoint<any, EngineServices>> = []
+  endpoints.push(
+    health(probe), openApi(() => endpoints),
+    ...identityEndpoints,
+    ...hostedPages,
+    ...(options.extraEndpoints ?? []),
+  )
+  const handler = makeHandler<EngineServices>({
+    endpoints,
+    runtime,
+    basePath: options.settings.basePath,
+    deadlineMs: options.deadlineMs ?? 30_000,
+    newRequestId: () => globalThis.crypto.randomUUID(),
+    ...(options.clientIp ? { clientIp: options.clientIp } : {}),
+  })
+  return {
+    settings: options.settings,
+    handler,
+    run: (effect) => runtime.runPromise(effect),
+    endpoints,
+    dispose: () => runtime.dispose(),
+  }
+}

@@ -1,0 +1,51 @@
+/** Reading request bodies: content type, size limit (before buffering it all) and JSON syntax. */
+import { MalformedJson, PayloadTooLarge, UnsupportedMediaType } from "@signet/core"
+import { Effect } from "effect"
+
+/** Default body limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+/** Reads at most `limit` bytes of the body; more is 413 without reading the rest. */
+export const readBody = (request: Request, limit: number): Effect.Effect<Uint8Array, PayloadTooLarge> =>
+  Effect.tryPromise({
+    try: async () => {
+      const declared = Number(request.headers.get("content-length") ?? "0")
+      if (declared > limit) throw new PayloadTooLarge({ limit })
+      if (request.body === null) return new Uint8Array()
+      const reader = request.body.getReader()
+      const chunks: Array<Uint8Array> = []
+      let size = 0
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        size += value.byteLength
+        if (size > limit) {
+          await reader.cancel()
+          throw new PayloadTooLarge({ limit })
+        }
+        chunks.push(value)
+      }
+      const out = new Uint8Array(size)
+      let offset = 0
+      for (const c of chunks) {
+        out.set(c, offset)
+        offset += c.byteLength
+      }
+      return out
+    },
+    catch: (e) => (e instanceof PayloadTooLarge ? e : new PayloadTooLarge({ limit })),
+  })
+
+/** Parses a JSON body; the content type must be `application/json` (415 otherwise). */
+export const readJson = (request: Request, limit: number): Effect.Effect<unknown, PayloadTooLarge | UnsupportedMediaType | MalformedJson> =>
+  Effect.gen(function* () {
+    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
+    if (type !== "application/json" && !type.endsWith("+json")) return yield* new UnsupportedMediaType({ expected: "application/json" })
+    const bytes = yield* readBody(request, limit)
+    const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes)
+    if (text.trim() === "") return yield* new MalformedJson({ detail: "the body is empty" })
+    return yield* Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (e) => new MalformedJson({ detail: e instanceof Error ? e.message : "not JSON" }),
+    })
+  })

@@ -1,0 +1,54 @@
+/** An endpoint: one table row that drives routing, authentication, validation and the OpenAPI document. */
+import type { BearerUser, CataloguedError } from "@signet/core"
+import type { Effect, Schema } from "effect"
+
+/** How an endpoint authenticates its caller. */
+export type AuthScheme =
+  /** no credential header (the body carries the proof, or the endpoint is public) */
+  | "none"
+  /** a user access token with `sub` and the `basic` scope */
+  | "bearer"
+  /** a user access token if one is sent; anonymous otherwise */
+  | "bearer-optional"
+
+/** What a handler receives. */
+export interface EndpointContext<B> {
+  readonly body: B
+  readonly params: Readonly<Record<string, string>>
+  readonly query: URLSearchParams
+  readonly request: Request
+  readonly requestId: string
+  /** the bearer user (`bearer`, and `bearer-optional` when a token was sent) */
+  readonly user: BearerUser | undefined
+  /** the client IP as the host reported it */
+  readonly clientIp: string
+}
+
+/** A documented failure of an endpoint, for the OpenAPI document. */
+export interface DocumentedError {
+  readonly status: number
+  readonly description: string
+}
+
+/** One endpoint of the interface. */
+export interface Endpoint<B = unknown, R = never> {
+  readonly method: "GET" | "POST" | "DELETE" | "PUT" | "PATCH"
+  /** path relative to the mount point, with `{name}` parameters */
+  readonly path: string
+  readonly summary: string
+  readonly tag: string
+  readonly auth: AuthScheme
+  /** JSON body schema; undefined for endpoints without a body */
+  readonly body?: Schema.Schema<B, any, never>
+  /** largest accepted body in bytes (default 1 MiB) */
+  readonly maxBodyBytes?: number
+  /** success body schema (JSON), or a media type for non-JSON answers */
+  readonly response: Schema.Schema<any, any, never> | { readonly mediaType: string }
+  readonly errors?: ReadonlyArray<DocumentedError>
+  /** left out of the OpenAPI document (hosted pages) */
+  readonly hidden?: boolean
+  readonly handle: (ctx: EndpointContext<B>) => Effect.Effect<unknown, CataloguedError, R>
+}
+
+/** Declares an endpoint with its body type inferred from its schema. */
+export const endpoint = <B = undefined, R = never>(e: Endpoint<B, R>): Endpoint<B, R> => e

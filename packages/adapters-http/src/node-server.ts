@@ -1,0 +1,83 @@
+/** Mounts a web-standard handler on Node's `http` server, streaming bodies both ways. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { Readable } from "node:stream"
+
+const clientIps = new WeakMap<Request, string>()
+
+/** The peer address of a request that came through `nodeListener`. */
+export const nodeClientIp = (request: Request): string => clientIps.get(request) ?? "unknown"
+
+/** Converts Node's request to a web `Request`. */
+const toRequest = (req: IncomingMessage): Request => {
+  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`)
+  const headers = new Headers()
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue
+    for (const value of Array.isArray(v) ? v : [v]) headers.append(k, value)
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD"
+  const request = new Request(url, {
+    method: req.method ?? "GET",
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+  } as RequestInit)
+  clientIps.set(request, req.socket.remoteAddress ?? "unknown")
+  return request
+}
+
+/** A Node request listener over `handler`. */
+export const nodeListener = (handler: (request: Request) => Promise<Response>) =>
+  async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let response: Response
+    try {
+      response = await handler(toRequest(req))
+    } catch {
+      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "Internal server error" }))
+      return
+    }
+    const headers: Record<string, string | Array<string>> = {}
+    response.headers.forEach((value, key) => {
+      if (key !== "set-cookie") headers[key] = value
+    })
+    const cookies = response.headers.getSetCookie()
+    if (cookies.length > 0) headers["set-cookie"] = cookies
+    res.writeHead(response.status, headers)
+    if (response.body === null || req.method === "HEAD") {
+      res.end()
+      return
+    }
+    const reader = response.body.getReader()
+    res.on("close", () => void reader.cancel().catch(() => undefined))
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        res.write(value)
+      }
+    } finally {
+      res.end()
+    }
+  }
+
+/** Starts a Node server for `handler`; resolves once it listens (port 0 picks a free port). */
+export const listen = (handler: (request: Request) => Promise<Response>, port: number, host = "127.0.0.1", extra?: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<{ server: Server; port: number; close: () => Promise<void> }> =>
+  new Promise((resolve, reject) => {
+    const listener = nodeListener(handler)
+    const server = createServer((req, res) => {
+      if (extra?.(req, res)) return
+      void listener(req, res)
+    })
+    server.on("error", reject)
+    server.listen(port, host, () => {
+      const address = server.address()
+      const actual = typeof address === "object" && address !== null ? address.port : port
+      resolve({
+        server,
+        port: actual,
+        close: () => new Promise((done) => {
+          server.closeAllConnections()
+          server.close(() => done())
+        }),
+      })
+    })
+  })

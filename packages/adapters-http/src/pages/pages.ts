@@ -1,0 +1,69 @@
+/** Hosted pages: enrolment and sign-in with a passkey, and a landing page that links them. */
+import { EngineConfig, INTERFACE_VERSION } from "@signet/core"
+import { Effect } from "effect"
+import { endpoint } from "../http/endpoint.ts"
+import { baseHeaders } from "../http/respond.ts"
+import { WEBAUTHN_CLIENT_JS } from "./webauthn-client.ts"
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+const page = (api: string, title: string, body: string, requestId: string) => new Response(`<!doctype html>
+<html lang="en" data-api="${escape(api)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escape(title)} · Signet</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
+label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
+button{margin-top:1rem;padding:.6rem 1.2rem;font:inherit;cursor:pointer}.ok{color:#116329}.err{color:#b42318}
+textarea{width:100%;height:6rem;font:12px monospace;margin-top:1rem}small{color:#57606a}</style></head>
+<body>${body}<p id="result" role="status"></p><p><small>Signet · interface ${INTERFACE_VERSION}</small></p>
+<script src="${escape(api)}/pages/webauthn.js" defer></script></body></html>`, {
+  status: 200,
+  headers: {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    ...baseHeaders(requestId),
+  },
+})
+
+const htmlResponse = { mediaType: "text/html" } as const
+
+/** `GET /`: links to the hosted pages. */
+export const landingPage = endpoint({
+  method: "GET", path: "/", tag: "Hosted pages", auth: "none", hidden: true, summary: "Landing page", response: htmlResponse,
+  handle: ({ requestId }) => Effect.map(EngineConfig, (s) => page(s.basePath, "Signet", `<h1>Signet</h1>
+<p>Identity verification and passkey-approved signing (${escape(s.environment)}).</p>
+<ul><li><a href="${escape(s.basePath)}/enrol">Enrol a passkey</a></li><li><a href="${escape(s.basePath)}/signin">Sign in with a passkey</a></li>
+<li><a href="${escape(s.basePath)}/openapi.json">OpenAPI document</a></li></ul>`, requestId)),
+})
+
+/** `GET /enrol`: hosted passkey enrolment. */
+export const enrolPage = endpoint({
+  method: "GET", path: "/enrol", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted enrolment", response: htmlResponse,
+  handle: ({ requestId, query }) => Effect.map(EngineConfig, (s) => page(s.basePath, "Enrol a passkey", `<h1>Enrol a passkey</h1>
+<form id="enrol"><label for="email">E-mail</label><input id="email" name="email" type="email" required autocomplete="username webauthn">
+<label for="displayName">Name</label><input id="displayName" name="displayName" autocomplete="name">
+<input type="hidden" name="clientId" value="${escape(query.get("client_id") ?? "")}">
+<button type="submit">Create passkey</button></form>`, requestId)),
+})
+
+/** `GET /signin`: hosted passkey sign-in for an RP (`?client_id=`). */
+export const signinPage = endpoint({
+  method: "GET", path: "/signin", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted sign-in", response: htmlResponse,
+  handle: ({ requestId, query }) => Effect.map(EngineConfig, (s) => page(s.basePath, "Sign in", `<h1>Sign in with a passkey</h1>
+<form id="signin"><label for="clientId">RP client id</label><input id="clientId" name="clientId" required value="${escape(query.get("client_id") ?? "")}">
+<label for="email">E-mail (optional)</label><input id="email" name="email" type="email" autocomplete="username webauthn">
+<button type="submit">Sign in</button></form><label for="token">Access token</label><textarea id="token" readonly></textarea>`, requestId)),
+})
+
+/** `GET /pages/webauthn.js`: the pages' script. */
+export const pageScript = endpoint({
+  method: "GET", path: "/pages/webauthn.js", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted page script",
+  response: { mediaType: "text/javascript" },
+  handle: ({ requestId }) => Effect.succeed(new Response(WEBAUTHN_CLIENT_JS, {
+    headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=300", ...baseHeaders(requestId) },
+  })),
+})
+
+/** All hosted pages. */
+export const hostedPages = [landingPage, enrolPage, signinPage, pageScript] as const

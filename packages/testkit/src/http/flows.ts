@@ -1,0 +1,16 @@
+/** Whole flows over HTTP with a software passkey: enrol, then sign in. */
+import type { PasskeyFault, SoftwarePasskey } from "../passkey/software-passkey.ts"
+import { ok, type SignetClient, type TokenAnswer, type ErrorBody, type Answer } from "./client.ts"
+
+/** Enrols `passkey` for `email` (a new account, or an existing one with its token). */
+export const enrol = async (client: SignetClient, passkey: SoftwarePasskey, input: { email: string; displayName?: string; clientId?: string }, accessToken?: string) => {
+  const started = ok(await client.enrolmentRequest(input, accessToken))
+  return ok(await client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) }))
+}
+
+/** Signs in with `passkey` for an RP; a fault breaks exactly one check of the assertion. */
+export const signIn = async (client: SignetClient, passkey: SoftwarePasskey, input: { clientId: string; email?: string }, fault?: PasskeyFault): Promise<Answer<TokenAnswer | ErrorBody>> => {
+  const started = ok(await client.signinRequest(input))
+  const assertion = passkey.assert(started.options, fault === undefined ? {} : { fault })
+  return client.signinVerify({ signinId: started.signinId, assertion })
+}
