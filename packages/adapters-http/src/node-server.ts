@@ -41,6 +41,9 @@ export const nodeListener = (handler: (request: Request) => Promise<Response>) =
     })
     const cookies = response.headers.getSetCookie()
     if (cookies.length > 0) headers["set-cookie"] = cookies
+    // An answer given before the body was read (413, 415, early errors) leaves bytes on the
+    // socket that would corrupt the next request on it: close the connection instead.
+    if (!req.complete) headers["connection"] = "close"
     res.writeHead(response.status, headers)
     if (response.body === null || req.method === "HEAD") {
       res.end()

@@ -69,9 +69,20 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
     return { rp, clientSecret, sscSecret } satisfies RelyingPartyWithSecrets
   })
 
+/**
+ * The RP with this client id in this engine's environment. An RP of the other environment
+ * (a shared database) is as unknown as a missing one: sandbox and production never mix.
+ */
+export const findRelyingParty = (clientId: string) =>
+  Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const found = yield* Effect.flatMap(RelyingParties, (repo) => repo.findByClientId(clientId))
+    return Option.filter(found, (rp) => rp.environment === settings.environment)
+  })
+
 /** The RP with this client id, or 404. */
 export const getRelyingParty = (clientId: string) =>
-  Effect.flatMap(RelyingParties, (repo) => repo.findByClientId(clientId)).pipe(
+  findRelyingParty(clientId).pipe(
     Effect.flatMap(Option.match({
       onNone: () => Effect.fail(new ResourceNotFound({ what: `RP ${clientId}` })),
       onSome: Effect.succeed,
@@ -117,8 +128,7 @@ export const rotateSecrets = (clientId: string, which: "client" | "ssc" | "both"
 /** HTTP Basic client authentication (KYC, token endpoint): any failure is `invalid_client`; only approved RPs pass. */
 export const authenticateClient = (clientId: string, clientSecret: string) =>
   Effect.gen(function* () {
-    const repo = yield* RelyingParties
-    const found = yield* repo.findByClientId(clientId)
+    const found = yield* findRelyingParty(clientId)
     // Hash even for an unknown id so timing does not tell which ids exist.
     const matches = yield* secretMatches(clientSecret, Option.match(found, { onNone: () => "", onSome: (rp) => rp.clientSecretHash }))
     if (Option.isNone(found) || !matches || found.value.status !== "approved") return yield* new InvalidClient()
@@ -131,8 +141,7 @@ export const authenticateClient = (clientId: string, clientSecret: string) =>
  */
 export const authenticateSsc = (clientId: string, sscSecret: string) =>
   Effect.gen(function* () {
-    const repo = yield* RelyingParties
-    const found = yield* repo.findByClientId(clientId)
+    const found = yield* findRelyingParty(clientId)
     if (Option.isNone(found)) return yield* new UnknownRpClientId()
     if (!(yield* secretMatches(sscSecret, found.value.sscSecretHash))) return yield* new InvalidClientCredentials()
     if (found.value.status !== "approved") return yield* new RpNotApproved({ rpStatus: found.value.status })
@@ -142,8 +151,7 @@ export const authenticateSsc = (clientId: string, sscSecret: string) =>
 /** An approved RP by client id, for flows that name an RP without a secret (sign-in). */
 export const approvedRelyingParty = (clientId: string) =>
   Effect.gen(function* () {
-    const repo = yield* RelyingParties
-    const found = yield* repo.findByClientId(clientId)
+    const found = yield* findRelyingParty(clientId)
     if (Option.isNone(found)) return yield* new UnknownRpClientId()
     if (found.value.status !== "approved") return yield* new RpNotApproved({ rpStatus: found.value.status })
     return found.value

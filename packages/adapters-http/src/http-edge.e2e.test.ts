@@ -1,0 +1,158 @@
+/** What every caller meets at the HTTP edge: errors as `{ "error": ... }`, CSRF, limits, deadline, version, OpenAPI. */
+import { INTERFACE_VERSION } from "@signet/core"
+import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { Effect, Schema } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { endpoint } from "./http/endpoint.ts"
+import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
+
+let env: RunningEngine
+beforeAll(async () => {
+  env = await startEngine()
+})
+afterAll(async () => env?.stop())
+
+describe("bad input is a 4xx with a clear message and changes nothing", () => {
+  it("malformed JSON is 400", async () => {
+    const r = await env.client.raw("POST", "/enrolment/request", { body: "{\"email\": " })
+    expect(r.status).toBe(400)
+    expect((r.body as { error: string }).error).toMatch(/^Malformed JSON body: /)
+  })
+
+  it("a wrong content type is 415", async () => {
+    const r = await env.client.raw("POST", "/enrolment/request", { body: "email=a@b.co", headers: { "content-type": "text/plain" } })
+    expect(r).toMatchObject({ status: 415, body: { error: "Unsupported content type; expected application/json" } })
+  })
+
+  it("an oversized body is 413, whether declared or streamed", async () => {
+    const big = JSON.stringify({ email: "a@b.co", displayName: "x".repeat(2 * 1024 * 1024) })
+    const r = await env.client.raw("POST", "/enrolment/request", { body: big })
+    expect(r).toMatchObject({ status: 413, body: { error: "Request body too large; the limit is 1048576 bytes" } })
+  })
+
+  it("a missing or mistyped field is 400 naming the field", async () => {
+    const missing = await env.client.raw("POST", "/enrolment/request", { body: {} })
+    expect(missing).toMatchObject({ status: 400, body: { error: "email is required" } })
+    const typed = await env.client.raw("POST", "/signin/request", { body: { clientId: 42 } })
+    expect(typed.status).toBe(400)
+    expect((typed.body as { error: string }).error).toMatch(/^clientId: /)
+    const notEmail = await env.client.raw("POST", "/enrolment/request", { body: { email: "nobody@localhost" } })
+    expect(notEmail).toMatchObject({ status: 400, body: { error: "email must be an e-mail address with a top-level domain" } })
+  })
+
+  it("unknown paths are 404 and wrong methods 405, as JSON", async () => {
+    expect(await env.client.raw("GET", "/nowhere")).toMatchObject({ status: 404, body: { error: "Route not found" } })
+    expect(await env.client.raw("DELETE", "/v2/me")).toMatchObject({ status: 405, body: { error: "Method DELETE not allowed" } })
+    const outside = await fetch(`${env.origin}/elsewhere`)
+    expect(outside.status).toBe(404)
+  })
+})
+
+describe("hosted-page sessions and CSRF", () => {
+  const session = async () => {
+    const r = await fetch(`${env.origin}/api/session`)
+    const cookie = r.headers.getSetCookie()[0]!.split(";")[0]!
+    const { csrfToken } = (await r.json()) as { csrfToken: string }
+    return { cookie, csrfToken }
+  }
+
+  it("the session cookie is HttpOnly, SameSite=Strict and scoped to the mount path", async () => {
+    const r = await fetch(`${env.origin}/api/session`)
+    expect(r.headers.getSetCookie()[0]).toMatch(/^signet_session=[\w-]+; Path=\/api; HttpOnly; SameSite=Strict; Max-Age=3600$/)
+  })
+
+  it("a cookie-carrying state change without a valid CSRF token or Authorization header is 403", async () => {
+    const { cookie, csrfToken } = await session()
+    const body = { email: "csrf@example.com" }
+    for (const headers of [{ cookie }, { cookie, "x-csrf-token": "wrong" }, { cookie: "signet_session=unknown", "x-csrf-token": csrfToken }]) {
+      const r = await env.client.raw("POST", "/enrolment/request", { body, headers })
+      expect(r).toMatchObject({ status: 403, body: { error: "CSRF token validation failed" } })
+    }
+    expect((await env.client.raw("POST", "/enrolment/request", { body, headers: { cookie, "x-csrf-token": csrfToken } })).status).toBe(200)
+  })
+
+  it("a backend call with an Authorization header is not asked for a CSRF token", async () => {
+    const passkey = SoftwarePasskey.create({ origin: env.origin })
+    await enrol(env.client, passkey, { email: "backend@example.com" })
+    const token = ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer
+    const { cookie } = await session()
+    const r = await env.client.raw("POST", "/enrolment/request", {
+      body: { email: "backend@example.com" }, headers: { cookie, authorization: `Bearer ${token.access_token}` },
+    })
+    expect(r.status).toBe(200)
+  })
+})
+
+describe("version, health and the OpenAPI document", () => {
+  it("every answer carries the interface version and a request id", async () => {
+    for (const r of [await env.client.raw("GET", "/health"), await env.client.me(), await env.client.raw("GET", "/nowhere")]) {
+      expect(r.headers.get("signet-version")).toBe(INTERFACE_VERSION)
+      expect(r.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    }
+    const echoed = await env.client.raw("GET", "/health", { headers: { "x-request-id": "trace-123" } })
+    expect(echoed.headers.get("x-request-id")).toBe("trace-123")
+  })
+
+  it("health answers with the environment", async () => {
+    expect(await env.client.raw("GET", "/health")).toMatchObject({ status: 200, body: { status: "ok", environment: "sandbox", version: INTERFACE_VERSION } })
+  })
+
+  it("the OpenAPI 3.1 document is generated from the validating schemas", async () => {
+    const doc = ok(await env.client.raw<{ openapi: string; info: { version: string }; servers: Array<{ url: string }>; paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: unknown } } } }>> }>("GET", "/openapi.json"))
+    expect(doc.openapi).toBe("3.1.0")
+    expect(doc.info.version).toBe(INTERFACE_VERSION)
+    expect(doc.servers[0]!.url).toBe(`${env.origin}/api`)
+    for (const path of ["/enrolment/request", "/enrolment/verify", "/signin/request", "/signin/verify", "/oauth/token", "/v2/me", "/health", "/.well-known/jwks.json"]) {
+      expect(Object.keys(doc.paths)).toContain(path)
+    }
+    expect(Object.keys(doc.paths)).not.toContain("/enrol")
+    const schema = JSON.stringify(doc.paths["/signin/verify"]!["post"]!.requestBody!.content["application/json"].schema)
+    expect(schema).toContain("Assertion")
+    expect(JSON.stringify(doc)).toContain("\"required\":[\"email\"]")
+  })
+})
+
+describe("processing deadline", () => {
+  it("a request past the deadline is 408 with an error body", async () => {
+    const slow = endpoint({
+      method: "POST", path: "/test/slow", tag: "Test", auth: "none", summary: "sleeps",
+      body: Schema.Struct({}), response: Schema.Struct({}),
+      handle: () => Effect.sleep("2 seconds").pipe(Effect.as({})),
+    })
+    const short = await startEngine({ deadlineMs: 100, extraEndpoints: [slow] })
+    try {
+      const r = await short.client.raw("POST", "/test/slow", { body: {} })
+      expect(r).toMatchObject({ status: 408, body: { error: "Processing deadline exceeded; read the operation state before retrying" } })
+    } finally {
+      await short.stop()
+    }
+  })
+})
+
+describe("sandbox and production refuse each other", () => {
+  it("a sandbox token, client secret or RP is refused by a production engine on the same database", async () => {
+    const { storageFor } = await import("./storage.ts")
+    const { mkdtempSync } = await import("node:fs")
+    const { join } = await import("node:path")
+    const { tmpdir } = await import("node:os")
+    const file = join(mkdtempSync(join(tmpdir(), "signet-env-")), "shared.db")
+    const masterKey = globalThis.crypto.getRandomValues(new Uint8Array(32))
+    const sandbox = await startEngine({ storage: storageFor(file).storage, masterKey })
+    const production = await startEngine({ environment: "production", storage: storageFor(file).storage, masterKey })
+    try {
+      expect(sandbox.rp.clientId).toMatch(/^rp_sbx_/)
+      expect(production.rp.clientId).toMatch(/^rp_prd_/)
+      expect(sandbox.rp.clientSecret).toMatch(/^sk_sbx_/)
+      const passkey = SoftwarePasskey.create({ origin: sandbox.origin })
+      await enrol(sandbox.client, passkey, { email: "env@example.com" })
+      const token = ok(await signIn(sandbox.client, passkey, { clientId: sandbox.rp.clientId })) as TokenAnswer
+      expect((await sandbox.client.me(token.access_token)).status).toBe(200)
+      expect(await production.client.me(token.access_token)).toMatchObject({ status: 401, body: { error: "Invalid or expired token" } })
+      expect((await production.client.clientToken(sandbox.rp.clientId, sandbox.rp.clientSecret)).status).toBe(401)
+      expect(await production.client.signinRequest({ clientId: sandbox.rp.clientId })).toMatchObject({ status: 403, body: { error: "Unknown RP client_id" } })
+    } finally {
+      await sandbox.stop()
+      await production.stop()
+    }
+  })
+})

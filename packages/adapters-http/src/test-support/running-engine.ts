@@ -1,0 +1,59 @@
+/** Test support: an engine behind a real Node HTTP server on a free loopback port. */
+import { registerRelyingParty, type Environment } from "@signet/core"
+import { SignetClient } from "@signet/testkit"
+import { LogLevel } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { makeEngine, type Engine, type EngineOptions, type StorageServices } from "../engine.ts"
+import { listen } from "../node-server.ts"
+import { storageFor } from "../storage.ts"
+import type { Layer } from "effect"
+
+/** A started engine, its URL, a client and the demo-like RP it was given. */
+export interface RunningEngine {
+  readonly engine: Engine
+  readonly origin: string
+  readonly client: SignetClient
+  readonly rp: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
+  readonly stop: () => Promise<void>
+}
+
+/** Starts an engine on a temp SQLite file (or the given storage), listening on 127.0.0.1, mounted at `/api`. */
+export const startEngine = async (options: {
+  readonly environment?: Environment
+  readonly storage?: Layer.Layer<StorageServices, unknown>
+  readonly deadlineMs?: number
+  readonly extraEndpoints?: EngineOptions["extraEndpoints"]
+  readonly masterKey?: Uint8Array
+} = {}): Promise<RunningEngine> => {
+  let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
+  const server = await listen((r) => target(r), 0, "127.0.0.1")
+  const origin = `http://localhost:${server.port}`
+  const storage = options.storage ?? storageFor(join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")).storage
+  const engine = await makeEngine({
+    settings: {
+      environment: options.environment ?? "sandbox", publicOrigin: origin, basePath: "/api",
+      accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
+    },
+    storage,
+    masterKey: options.masterKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
+    logLevel: LogLevel.None,
+    ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+    ...(options.extraEndpoints !== undefined ? { extraEndpoints: options.extraEndpoints } : {}),
+  })
+  target = engine.handler
+  const created = await engine.run(registerRelyingParty({
+    name: "Test RP", signingOrigins: [origin], plan: "business", maxLoa: "LOA-4", status: "approved",
+  }))
+  return {
+    engine,
+    origin,
+    client: new SignetClient(`${origin}/api`),
+    rp: { clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret },
+    stop: async () => {
+      await server.close()
+      await engine.dispose()
+    },
+  }
+}
