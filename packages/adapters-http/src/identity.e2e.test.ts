@@ -1,6 +1,6 @@
 /** Enrol a passkey, sign in, call a bearer endpoint: over real HTTP, with real WebAuthn responses. */
-import { administerRelyingParty, issueAccessToken, type PasskeyFault } from "@signet/core"
-import { enrol, ok, passkeyFaults, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
+import { administerRelyingParty, issueAccessToken } from "@signet/core"
+import { enrol, ok, passkeyFaults, signIn, SoftwarePasskey, type Account, type ErrorBody, type PasskeyFault, type TokenAnswer } from "@signet/testkit"
 import { Effect, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"

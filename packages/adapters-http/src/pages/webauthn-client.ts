@@ -35,7 +35,8 @@ function assertionJSON(c) {
 }
 const out = (text, ok) => { const el = document.getElementById("result"); el.textContent = text; el.className = ok ? "ok" : "err"; };
 const form = document.querySelector("form");
-form.addEventListener("submit", async (ev) => {
+// The landing page has no form; only the enrol and sign-in pages do.
+if (form) form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = new FormData(form);
   try {

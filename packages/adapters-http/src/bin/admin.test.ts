@@ -1,0 +1,49 @@
+/** The admin CLI and the server binary, run as a user runs them. */
+import { execFile } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { describe, expect, it } from "vitest"
+
+const run = promisify(execFile)
+const tsx = new URL("../../../../node_modules/.bin/tsx", import.meta.url).pathname
+const bin = (name: string) => new URL(`./${name}.ts`, import.meta.url).pathname
+const env = { ...process.env, SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-cli-")), "cli.db"), SIGNET_MASTER_KEY: "cd".repeat(32), SIGNET_ENVIRONMENT: "sandbox" }
+const admin = async (...args: Array<string>) => JSON.parse((await run(tsx, [bin("admin"), ...args], { env })).stdout) as Record<string, unknown>
+
+describe("admin CLI", () => {
+  it("creates an RP, shows its secrets once, and administers it", async () => {
+    const created = await admin("rp", "create", "--name", "Acme", "--origin", "https://app.acme.example", "--plan", "business", "--max-loa", "LOA-4")
+    expect(created).toMatchObject({ name: "Acme", status: "pending", plan: "business", maxLoa: "LOA-4", signingOrigins: ["https://app.acme.example"] })
+    expect(created["clientSecret"]).toMatch(/^sk_sbx_/)
+    expect(created["sscSecret"]).toMatch(/^ssc_sbx_/)
+    expect(created).not.toHaveProperty("clientSecretHash")
+    const id = created["clientId"] as string
+    expect(await admin("rp", "approve", id)).toMatchObject({ status: "approved" })
+    expect(await admin("rp", "set-kyc-verified", id, "true")).toMatchObject({ kycVerified: true })
+    expect(await admin("rp", "suspend", id)).toMatchObject({ status: "suspended" })
+    const rotated = await admin("rp", "rotate-secrets", id, "ssc")
+    expect(rotated["sscSecret"]).toMatch(/^ssc_sbx_/)
+    expect(rotated).not.toHaveProperty("clientSecret")
+    const shown = await admin("rp", "show", id)
+    expect(shown).toMatchObject({ clientId: id, status: "suspended", kycVerified: true })
+    expect(shown).not.toHaveProperty("sscSecret")
+  }, 60_000)
+
+  it("a refused move or an unknown RP is a clear error with exit code 1", async () => {
+    const created = await admin("rp", "create", "--name", "Pending Co")
+    await expect(run(tsx, [bin("admin"), "rp", "suspend", created["clientId"] as string], { env }))
+      .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP in status pending cannot be suspended\n" })
+    await expect(run(tsx, [bin("admin"), "rp", "show", "rp_sbx_nobody"], { env }))
+      .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP rp_sbx_nobody not found\n" })
+  }, 60_000)
+})
+
+describe("server binary", () => {
+  it("refuses to start without a master key outside demo mode", async () => {
+    const { SIGNET_MASTER_KEY: _, ...noKey } = env
+    await expect(run(tsx, [bin("server")], { env: { ...noKey, SIGNET_PORT: "0" } }))
+      .rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^signet: SIGNET_MASTER_KEY is not set/) })
+  }, 60_000)
+})

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest"
+import { ConfigError, loadConfig } from "./config.ts"
+
+const key = "ab".repeat(32)
+
+describe("server configuration", () => {
+  it("outside demo mode a missing master key is a clear start-up error", () => {
+    expect(() => loadConfig({}, [])).toThrow(ConfigError)
+    expect(() => loadConfig({}, [])).toThrow(/SIGNET_MASTER_KEY is not set/)
+  })
+
+  it("demo mode defaults to sandbox, SQLite under .signet and the /api mount", () => {
+    const c = loadConfig({}, [], { demo: true })
+    expect(c).toMatchObject({ demo: true, port: 3000, database: ".signet/demo.db" })
+    expect(c.settings).toMatchObject({ environment: "sandbox", publicOrigin: "http://localhost:3000", basePath: "/api" })
+  })
+
+  it("environment variables set every field and production is the default environment", () => {
+    const c = loadConfig({
+      SIGNET_MASTER_KEY: key, SIGNET_PORT: "8080", SIGNET_DATABASE: "postgres://db/signet",
+      SIGNET_PUBLIC_ORIGIN: "https://signet.example.com/", SIGNET_BASE_PATH: "/signet", SIGNET_DEADLINE_MS: "5000",
+    }, [])
+    expect(c).toMatchObject({ port: 8080, database: "postgres://db/signet", deadlineMs: 5000, masterKey: key })
+    expect(c.settings).toMatchObject({ environment: "production", publicOrigin: "https://signet.example.com", basePath: "/signet" })
+  })
+
+  it("refuses an origin with a path, a bad environment and a bad port", () => {
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_PUBLIC_ORIGIN: "https://x.example/app" }, [])).toThrow(/must be an origin/)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_ENVIRONMENT: "staging" }, [])).toThrow(/invalid configuration/)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_PORT: "eighty" }, [])).toThrow(/invalid configuration/)
+  })
+})

@@ -1,0 +1,20 @@
+/** @signet/adapters-sql: the one schema, migrations and repositories shared by the SQLite and PostgreSQL adapters. */
+export type {
+  BigIntColumn, CeremoniesTable, Database, FlagColumn, HostedSessionsTable, KeysTable, NullableBigIntColumn,
+  PasskeysTable, RelyingPartiesTable, UsersTable,
+} from "./schema.ts"
+export { migrateToLatest, migrations } from "./migrations.ts"
+export type { MigrateOptions, SqlDialect } from "./migrations.ts"
+export {
+  guardedWrite, makeSqlDatabase, query, SqlDatabase, StorageSql, transaction, uniqueViolationColumns,
+} from "./sql-database.ts"
+export type { ActiveTransaction, SqlDatabaseService } from "./sql-database.ts"
+export { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "./rows.ts"
+export { CeremoniesSql, CeremonyFromRow } from "./repositories/ceremonies.ts"
+export { HostedSessionFromRow, HostedSessionsSql } from "./repositories/hosted-sessions.ts"
+export { KeyRecordsSql, StoredKeyFromRow } from "./repositories/key-records.ts"
+export { PasskeyFromRow, PasskeysSql } from "./repositories/passkeys.ts"
+export { RelyingPartiesSql, RelyingPartyFromRow } from "./repositories/relying-parties.ts"
+export { UsersSql, UserFromRow } from "./repositories/users.ts"
+export { SqlStorageLive } from "./storage.ts"
+export type { StorageServices } from "./storage.ts"

@@ -1,0 +1,138 @@
+/**
+ * Versioned in-code migrations. Kysely cannot tell the dialect inside a migration, so the
+ * migrations are built for one: column types differ (SQLite `integer` vs PostgreSQL
+ * `bigint` for ms timestamps), the statements do not.
+ */
+import { Effect } from "effect"
+import type { Database } from "./schema.ts"
+import { type ColumnDataType, type Expression, type Kysely, type Migration, Migrator, sql } from "kysely"
+
+/** The two databases the engine runs on. */
+export type SqlDialect = "sqlite" | "postgres"
+
+type DataTypeExpression = ColumnDataType | Expression<unknown>
+
+interface ColumnTypes {
+  /** text; on PostgreSQL with the byte-wise "C" collation so ordering matches SQLite's BINARY */
+  readonly text: DataTypeExpression
+  /** 64-bit integer: ms timestamps, counters */
+  readonly bigint: DataTypeExpression
+  /** 0/1 flags and small integers, `integer` on both so the row code is shared */
+  readonly int: DataTypeExpression
+}
+
+const typesOf = (dialect: SqlDialect): ColumnTypes =>
+  dialect === "postgres"
+    ? { text: sql`text collate "C"` as Expression<unknown>, bigint: "bigint", int: "integer" }
+    : { text: "text", bigint: "integer", int: "integer" }
+
+// Migrations are frozen once released: a schema change is a new entry, never an edit.
+// `Kysely<any>` is what kysely's Migration interface takes; migrations must not depend on the current `Database` type.
+type AnyDb = Kysely<any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const foundation = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.createTable("relying_parties")
+        .addColumn("id", "integer", (c) =>
+          dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement())
+        .addColumn("client_id", t.text, (c) => c.notNull().unique())
+        .addColumn("name", t.text, (c) => c.notNull())
+        .addColumn("environment", t.text, (c) => c.notNull())
+        .addColumn("client_secret_hash", t.text, (c) => c.notNull())
+        .addColumn("ssc_secret_hash", t.text, (c) => c.notNull())
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("max_loa", t.text, (c) => c.notNull())
+        .addColumn("kyc_verified", t.int, (c) => c.notNull())
+        .addColumn("signing_origins", t.text, (c) => c.notNull())
+        .addColumn("webauthn_rp_id", t.text, (c) => c.notNull())
+        .addColumn("plan", t.text)
+        .addColumn("custom_allowance", t.text)
+        .addColumn("contact_user_id", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("updated_at", t.bigint, (c) => c.notNull())
+        .execute()
+
+      await db.schema.createTable("users")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("email", t.text, (c) => c.notNull().unique())
+        .addColumn("display_name", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+
+      await db.schema.createTable("passkeys")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("public_key", t.text, (c) => c.notNull())
+        .addColumn("algorithm", t.int, (c) => c.notNull())
+        .addColumn("counter", t.bigint, (c) => c.notNull())
+        .addColumn("rp_id", t.text, (c) => c.notNull())
+        .addColumn("transports", t.text, (c) => c.notNull())
+        .addColumn("backed_up", t.int, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("last_used_at", t.bigint)
+        .execute()
+      await db.schema.createIndex("passkeys_user_id_idx").on("passkeys").column("user_id").execute()
+
+      await db.schema.createTable("ceremonies")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("kind", t.text, (c) => c.notNull())
+        .addColumn("challenge", t.text, (c) => c.notNull())
+        .addColumn("user_id", t.text)
+        .addColumn("email", t.text)
+        .addColumn("display_name", t.text)
+        .addColumn("client_id", t.text)
+        .addColumn("rp_id", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+
+      await db.schema.createTable("hosted_sessions")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("csrf_token_hash", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .execute()
+
+      await db.schema.createTable("keys")
+        .addColumn("key_id", t.text, (c) => c.primaryKey())
+        .addColumn("algorithm", t.text, (c) => c.notNull())
+        .addColumn("public_jwk", t.text, (c) => c.notNull())
+        .addColumn("encrypted_private_key", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+    },
+  }
+}
+
+/** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
+export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
+  "0001_foundation": foundation(dialect),
+})
+
+/** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */
+export interface MigrateOptions {
+  readonly migrationTableSchema?: string
+}
+
+/**
+ * Brings the database to the latest migration. Safe when several processes start at
+ * once: kysely's migration lock (PostgreSQL advisory lock; SQLite write lock taken by the
+ * dialect's `begin immediate`) serialises them and the late ones find nothing to do.
+ * A failed migration is a defect: the engine must not run on a half-known schema.
+ */
+export const migrateToLatest = (db: Kysely<Database>, dialect: SqlDialect, options: MigrateOptions = {}): Effect.Effect<void> =>
+  Effect.promise(async () => {
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => migrations(dialect) },
+      ...(options.migrationTableSchema === undefined ? {} : { migrationTableSchema: options.migrationTableSchema }),
+    })
+    const { error, results } = await migrator.migrateToLatest()
+    if (error !== undefined) {
+      const failed = results?.find((r) => r.status === "Error")?.migrationName
+      throw new Error(`migration ${failed ?? "(setup)"} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    }
+  })

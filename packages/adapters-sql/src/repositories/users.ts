@@ -1,0 +1,43 @@
+/** `Users` over the `users` table; e-mails are stored and looked up lower-case. */
+import { Effect, Layer, Schema } from "effect"
+import { UniqueViolation, User, Users } from "@signet/core"
+import { DbBigInt, decodeRow } from "../rows.ts"
+import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
+
+/** A `users` row decoded to the domain `User`. */
+export const UserFromRow = Schema.transform(
+  Schema.Struct({ id: Schema.String, email: Schema.String, display_name: Schema.String, created_at: DbBigInt }),
+  User,
+  {
+    strict: true,
+    decode: (r) => ({ id: r.id, email: r.email, displayName: r.display_name, createdAt: r.created_at }),
+    encode: (u) => ({ id: u.id, email: u.email, display_name: u.displayName, created_at: u.createdAt }),
+  },
+)
+
+const decode = decodeRow(UserFromRow)
+const what = (columns: ReadonlyArray<string>): string => (columns.includes("email") ? "email" : "user id")
+
+/** `Users` on the SQL database. */
+export const UsersSql: Layer.Layer<Users, never, SqlDatabase> = Layer.effect(Users, Effect.gen(function* () {
+  const service = yield* SqlDatabase
+  const run = query(service)
+  const write = guardedWrite(service)
+  const decodeFirst = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
+  return Users.of({
+    insert: (user) => write(what, (db) => db.insertInto("users").values({
+      id: user.id, email: user.email.toLowerCase(), display_name: user.displayName, created_at: user.createdAt,
+    }).execute()).pipe(
+      Effect.asVoid,
+      // When both keys are taken the databases name different ones (PostgreSQL the primary key, SQLite either):
+      // report the e-mail whenever it is taken, so the answer does not depend on the database.
+      Effect.catchTag("UniqueViolation", (e) =>
+        run((db) => db.selectFrom("users").select("id").where("email", "=", user.email.toLowerCase()).executeTakeFirst())
+          .pipe(Effect.flatMap((row) => Effect.fail(row === undefined ? e : new UniqueViolation({ what: "email" })))))),
+    findById: (id) => run((db) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst())
+      .pipe(Effect.flatMap(decodeFirst)),
+    findByEmail: (email) =>
+      run((db) => db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst())
+        .pipe(Effect.flatMap(decodeFirst)),
+  })
+}))

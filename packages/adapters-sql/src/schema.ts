@@ -1,0 +1,102 @@
+/**
+ * The kysely view of the tables. Row types are not domain types: a `bigint` column reads
+ * back as a number on SQLite and a string on PostgreSQL, JSON is text and booleans are
+ * 0/1, so every row is decoded through a Schema (see `rows.ts`) before the domain sees it.
+ */
+import type { ColumnType, Generated } from "kysely"
+
+/** A `bigint` column (ms timestamps, counters): number on SQLite, string on PostgreSQL; written as a number. */
+export type BigIntColumn = ColumnType<number | string, number, number>
+
+/** A nullable `bigint` column. */
+export type NullableBigIntColumn = ColumnType<number | string | null, number | null, number | null>
+
+/** A boolean stored as integer 0/1 on both databases. */
+export type FlagColumn = ColumnType<number, number, number>
+
+/** `relying_parties`: one row per registered application. */
+export interface RelyingPartiesTable {
+  readonly id: Generated<number>
+  readonly client_id: string
+  readonly name: string
+  readonly environment: string
+  readonly client_secret_hash: string
+  readonly ssc_secret_hash: string
+  readonly status: string
+  readonly max_loa: string
+  readonly kyc_verified: FlagColumn
+  /** JSON array of origins */
+  readonly signing_origins: string
+  readonly webauthn_rp_id: string
+  readonly plan: string | null
+  /** JSON of the custom allowance */
+  readonly custom_allowance: string | null
+  readonly contact_user_id: string | null
+  readonly created_at: BigIntColumn
+  readonly updated_at: BigIntColumn
+}
+
+/** `users`: e-mail stored lower-case and unique. */
+export interface UsersTable {
+  readonly id: string
+  readonly email: string
+  readonly display_name: string
+  readonly created_at: BigIntColumn
+}
+
+/** `passkeys`: primary key is the credential id. */
+export interface PasskeysTable {
+  readonly id: string
+  readonly user_id: string
+  readonly public_key: string
+  readonly algorithm: number
+  readonly counter: BigIntColumn
+  readonly rp_id: string
+  /** JSON array of transports */
+  readonly transports: string
+  readonly backed_up: FlagColumn
+  readonly created_at: BigIntColumn
+  readonly last_used_at: NullableBigIntColumn
+}
+
+/** `ceremonies`: WebAuthn challenges in flight, consumed once. */
+export interface CeremoniesTable {
+  readonly id: string
+  readonly kind: string
+  readonly challenge: string
+  readonly user_id: string | null
+  readonly email: string | null
+  readonly display_name: string | null
+  readonly client_id: string | null
+  readonly rp_id: string
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly consumed_at: NullableBigIntColumn
+}
+
+/** `hosted_sessions`: hosted-page cookies and their CSRF token hashes. */
+export interface HostedSessionsTable {
+  readonly id: string
+  readonly csrf_token_hash: string
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+}
+
+/** `keys`: the software KeyStore's encrypted key records. */
+export interface KeysTable {
+  readonly key_id: string
+  readonly algorithm: string
+  readonly public_jwk: string
+  readonly encrypted_private_key: string
+  readonly created_at: BigIntColumn
+}
+
+/** Every table of the engine, as kysely's `DB` type parameter. */
+export interface Database {
+  readonly relying_parties: RelyingPartiesTable
+  readonly users: UsersTable
+  readonly passkeys: PasskeysTable
+  readonly ceremonies: CeremoniesTable
+  readonly hosted_sessions: HostedSessionsTable
+  readonly keys: KeysTable
+}

@@ -1,0 +1,140 @@
+/**
+ * The database handle the shared repositories run on, and the unit of work over it.
+ *
+ * Inside `Storage.transaction` every query must go through the transaction's connection:
+ * on SQLite kysely has one connection behind a mutex, so a query on the pool from inside a
+ * transaction would wait for the transaction to end (a deadlock). The current transaction
+ * lives in a FiberRef, which forked child fibers inherit, so repositories pick it up
+ * wherever they run.
+ */
+import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import type { ControlledTransaction, Kysely } from "kysely"
+import { sql } from "kysely"
+import { Storage, UniqueViolation } from "@signet/core"
+import type { SqlDialect } from "./migrations.ts"
+import type { Database } from "./schema.ts"
+
+/** A transaction in progress and the lock that keeps each repository call in it atomic. */
+export interface ActiveTransaction {
+  readonly trx: ControlledTransaction<Database>
+  /**
+   * One repository call at a time per transaction: on PostgreSQL a guarded write is three
+   * statements (savepoint, write, release) that a concurrent fiber must not interleave with.
+   */
+  readonly lock: Effect.Semaphore
+  /**
+   * Set when a statement failed with a database error (a defect) that the caller then caught:
+   * PostgreSQL has aborted the transaction and would answer COMMIT with a silent ROLLBACK,
+   * so the commit refuses instead (on both databases, so they behave alike).
+   */
+  poisoned: boolean
+}
+
+/** What the shared repositories need: kysely, which dialect it speaks, and the current transaction. */
+export interface SqlDatabaseService {
+  readonly db: Kysely<Database>
+  readonly dialect: SqlDialect
+  /** The transaction the current fiber runs in (inherited by forked fibers); None outside one. */
+  readonly currentTransaction: FiberRef.FiberRef<Option.Option<ActiveTransaction>>
+}
+
+/** The database the SQL repositories run on; provided by `StorageSqlite` / `StoragePostgres`. */
+export class SqlDatabase extends Context.Tag("@signet/adapters-sql/SqlDatabase")<SqlDatabase, SqlDatabaseService>() {}
+
+/** Builds the service for an open kysely instance (each instance gets its own transaction FiberRef). */
+export const makeSqlDatabase = (db: Kysely<Database>, dialect: SqlDialect): Effect.Effect<SqlDatabaseService> =>
+  Effect.sync(() => ({ db, dialect, currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()) }))
+
+/** The unique-key columns named by a database error, e.g. `["email"]`; None when it is not a unique violation. */
+export const uniqueViolationColumns = (error: unknown): Option.Option<ReadonlyArray<string>> => {
+  if (typeof error !== "object" || error === null) return Option.none()
+  const { code, message, detail, constraint } = error as {
+    readonly code?: unknown; readonly message?: unknown; readonly detail?: unknown; readonly constraint?: unknown
+  }
+  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+    // "UNIQUE constraint failed: users.email" (or "t.a, t.b" for a composite key)
+    const list = typeof message === "string" ? /constraint failed: (.*)$/.exec(message)?.[1] : undefined
+    return Option.some(list === undefined ? [] : list.split(",").map((c) => c.trim().replace(/^.*\./, "")))
+  }
+  if (code === "23505") {
+    // "Key (email)=(a@b.c) already exists."; the constraint name when the detail is withheld
+    const list = typeof detail === "string" ? /^Key \(([^)]*)\)=/.exec(detail)?.[1] : undefined
+    if (list !== undefined) return Option.some(list.split(",").map((c) => c.trim().replace(/^"|"$/g, "")))
+    return Option.some(typeof constraint === "string" ? [constraint] : [])
+  }
+  return Option.none()
+}
+
+/**
+ * Runs `run` on the current transaction's connection, or on the database outside one.
+ * Database failures are defects (the caller cannot do anything about them).
+ */
+export const query = (service: SqlDatabaseService) =>
+<A>(run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A> =>
+  Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) =>
+    Option.match(tx, {
+      onNone: () => Effect.promise(() => run(service.db)),
+      onSome: (active) => active.lock.withPermits(1)(poisonOnDefect(active, Effect.promise(() => run(active.trx)))),
+    }))
+
+const poisonOnDefect = <A, E>(active: ActiveTransaction, effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+  Effect.tapDefect(effect, () => Effect.sync(() => { active.poisoned = true }))
+
+/**
+ * Like `query`, for a write that can hit a unique key: the violation becomes
+ * `UniqueViolation` with `what` naming the key. On PostgreSQL inside a transaction the
+ * write runs under a savepoint, because a failed statement would otherwise abort the whole
+ * transaction while SQLite carries on: with the savepoint both behave the same.
+ */
+export const guardedWrite = (service: SqlDatabaseService) =>
+<A>(what: (columns: ReadonlyArray<string>) => string, run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A, UniqueViolation> => {
+  const attempt = (db: Kysely<Database>): Effect.Effect<A, UniqueViolation> =>
+    Effect.tryPromise({ try: () => run(db), catch: (e) => e }).pipe(
+      Effect.catchAll((e) => Option.match(uniqueViolationColumns(e), {
+        onNone: () => Effect.die(e),
+        onSome: (columns) => Effect.fail(new UniqueViolation({ what: what(columns) })),
+      })))
+  return Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
+    if (Option.isNone(tx)) return attempt(service.db)
+    const active = tx.value
+    const { trx, lock } = active
+    if (service.dialect !== "postgres") return lock.withPermits(1)(poisonOnDefect(active, attempt(trx)))
+    const savepoint = (statement: ReturnType<typeof sql>) => Effect.promise(() => statement.execute(trx))
+    return lock.withPermits(1)(Effect.gen(function* () {
+      yield* savepoint(sql`savepoint signet_guarded_write`)
+      const exit = yield* Effect.exit(poisonOnDefect(active, attempt(trx)))
+      yield* savepoint(Exit.isSuccess(exit)
+        ? sql`release savepoint signet_guarded_write`
+        : sql`rollback to savepoint signet_guarded_write`)
+      return yield* exit
+    }))
+  })
+}
+
+/**
+ * Runs `effect` in one transaction (kysely controlled transaction): commit on success,
+ * rollback on failure, defect or interruption. A nested call joins the outer transaction.
+ */
+export const transaction = (service: SqlDatabaseService) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(FiberRef.get(service.currentTransaction), (current) =>
+    Option.isSome(current)
+      ? effect
+      : Effect.acquireUseRelease(
+        Effect.promise(() => service.db.startTransaction().execute()).pipe(
+          Effect.map((trx): ActiveTransaction => ({ trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: false }))),
+        (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
+        ({ trx, poisoned }, exit) =>
+          Exit.isSuccess(exit)
+            // A failed commit leaves kysely's connection checked out: roll back to return it, then report the failure.
+            ? Effect.suspend(() => poisoned
+              ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
+              : Effect.promise(() => trx.commit().execute())).pipe(Effect.catchAllDefect((defect) =>
+              Effect.promise(() => trx.rollback().execute()).pipe(
+                Effect.catchAllDefect(() => Effect.void), Effect.zipRight(Effect.die(defect)))))
+            : Effect.promise(() => trx.rollback().execute()),
+      ))
+
+/** `Storage` (the unit of work) over the SQL database. */
+export const StorageSql: Layer.Layer<Storage, never, SqlDatabase> = Layer.effect(Storage,
+  Effect.map(SqlDatabase, (service) => Storage.of({ transaction: transaction(service) })))

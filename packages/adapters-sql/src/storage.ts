@@ -1,0 +1,18 @@
+/** Every storage port over one SQL database, shared by SQLite and PostgreSQL. */
+import { Layer } from "effect"
+import type { Ceremonies, HostedSessions, KeyRecords, Passkeys, RelyingParties, Storage, Users } from "@signet/core"
+import { CeremoniesSql } from "./repositories/ceremonies.ts"
+import { HostedSessionsSql } from "./repositories/hosted-sessions.ts"
+import { KeyRecordsSql } from "./repositories/key-records.ts"
+import { PasskeysSql } from "./repositories/passkeys.ts"
+import { RelyingPartiesSql } from "./repositories/relying-parties.ts"
+import { UsersSql } from "./repositories/users.ts"
+import { type SqlDatabase, StorageSql } from "./sql-database.ts"
+
+/** Every tag the storage adapters provide. */
+export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
+
+/** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
+export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
+  StorageSql, RelyingPartiesSql, UsersSql, PasskeysSql, CeremoniesSql, HostedSessionsSql, KeyRecordsSql,
+)

@@ -1,0 +1,41 @@
+/**
+ * kysely's SQLite dialect with two changes that matter when more than one process opens
+ * the same file: transactions start with `begin immediate`, taking the write lock up front
+ * (a deferred transaction that reads and then writes fails with SQLITE_BUSY when another
+ * process wrote in between, and busy_timeout cannot help it), and DDL runs in a transaction,
+ * so kysely's migrator holds that lock while it reads and applies migrations (kysely's
+ * own SQLite migration lock is a no-op).
+ */
+import {
+  CompiledQuery, type DatabaseConnection, type Driver, SqliteAdapter, SqliteDialect, type SqliteDialectConfig, SqliteDriver,
+} from "kysely"
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"))
+  }
+}
+
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true
+  }
+}
+
+/** SQLite dialect whose transactions (and migrations) take the write lock when they begin. */
+export class SqliteImmediateDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig
+
+  constructor(config: SqliteDialectConfig) {
+    super(config)
+    this.#config = config
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config)
+  }
+
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter()
+  }
+}

@@ -1,0 +1,429 @@
+/**
+ * The storage contract as a test suite: any adapter of the storage ports (SQLite,
+ * PostgreSQL, in-memory, yours) runs `storageConformance(name, makeLayer)` and must pass it.
+ * Each test gets a fresh layer from `makeLayer`, so tests never see each other's rows.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
+import {
+  Ceremonies, HostedSessions, KeyRecords, Passkeys, RelyingParties, Storage, UniqueViolation, Users,
+} from "@signet/core"
+import {
+  bareRelyingParty, FAR_FUTURE_MS, sampleCeremony, sampleHostedSession, samplePasskey, sampleRelyingParty,
+  sampleStoredKey, sampleUser,
+} from "./fixtures.ts"
+
+/** Every tag a storage adapter provides. */
+export type StorageTags = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
+
+/** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
+export const storageConformance = (name: string, makeLayer: () => Layer.Layer<StorageTags, unknown>): void => {
+  const test = <A, E>(title: string, body: () => Effect.Effect<A, E, StorageTags>) =>
+    it.effect(title, () => Effect.provide(body(), makeLayer()))
+
+  const uniqueViolation = <A, E>(effect: Effect.Effect<A, E>) =>
+    Effect.flip(effect).pipe(Effect.map((e) => {
+      expect(e).toBeInstanceOf(UniqueViolation)
+      return e as unknown as UniqueViolation
+    }))
+
+  describe(`storage: ${name}`, () => {
+    describe("RelyingParties", () => {
+      test("insert assigns an id and every field round-trips by id and by client id", () => Effect.gen(function* () {
+        const rps = yield* RelyingParties
+        const input = sampleRelyingParty()
+        const rp = yield* rps.insert(input)
+        expect(rp).toEqual({ ...input, id: rp.id })
+        expect(Number.isInteger(rp.id)).toBe(true)
+        expect(yield* rps.findById(rp.id)).toEqual(Option.some(rp))
+        expect(yield* rps.findByClientId(input.clientId)).toEqual(Option.some(rp))
+      }))
+
+      test("null fields, an empty origin list and false flags round-trip", () => Effect.gen(function* () {
+        const rps = yield* RelyingParties
+        const input = bareRelyingParty()
+        const rp = yield* rps.insert(input)
+        expect(rp).toEqual({ ...input, id: rp.id })
+        expect(yield* rps.findById(rp.id)).toEqual(Option.some(rp))
+      }))
+
+      test("a taken client id is a UniqueViolation and changes nothing", () => Effect.gen(function* () {
+        const rps = yield* RelyingParties
+        const first = yield* rps.insert(sampleRelyingParty())
+        const e = yield* uniqueViolation(rps.insert(sampleRelyingParty({ name: "other" })))
+        expect(e.what).toBe("client id")
+        expect(yield* rps.list()).toEqual([first])
+      }))
+
+      test("update replaces every field but the id; an unknown id is a no-op", () => Effect.gen(function* () {
+        const rps = yield* RelyingParties
+        const rp = yield* rps.insert(sampleRelyingParty())
+        const changed = {
+          ...bareRelyingParty({ clientId: "sbx_client_renamed", createdAt: rp.createdAt, updatedAt: FAR_FUTURE_MS + 99 }),
+          id: rp.id,
+        }
+        yield* rps.update(changed)
+        expect(yield* rps.findById(rp.id)).toEqual(Option.some(changed))
+        expect(yield* rps.findByClientId(rp.clientId)).toEqual(Option.none())
+        yield* rps.update({ ...changed, id: rp.id + 1000, name: "ghost" })
+        yield* rps.update({ ...changed, id: FAR_FUTURE_MS, name: "ghost" })
+        expect(yield* rps.list()).toEqual([changed])
+      }))
+
+      test("list is oldest first; unknown ids and client ids are None", () => Effect.gen(function* () {
+        const rps = yield* RelyingParties
+        const late = yield* rps.insert(sampleRelyingParty({ clientId: "c_late", createdAt: 3000 }))
+        const early = yield* rps.insert(sampleRelyingParty({ clientId: "c_early", createdAt: 1000 }))
+        const middle = yield* rps.insert(sampleRelyingParty({ clientId: "c_middle", createdAt: 2000 }))
+        expect(new Set([late.id, early.id, middle.id]).size).toBe(3)
+        expect(yield* rps.list()).toEqual([early, middle, late])
+        expect(yield* rps.findById(late.id + early.id + middle.id + 1)).toEqual(Option.none())
+        expect(yield* rps.findById(FAR_FUTURE_MS)).toEqual(Option.none())
+        expect(yield* rps.findById(-1)).toEqual(Option.none())
+        expect(yield* rps.findByClientId("nope")).toEqual(Option.none())
+      }))
+
+      test("list is empty on a new store", () => Effect.gen(function* () {
+        expect(yield* (yield* RelyingParties).list()).toEqual([])
+      }))
+    })
+
+    describe("Users", () => {
+      test("insert and find by id round-trip; the e-mail is stored lower-case", () => Effect.gen(function* () {
+        const users = yield* Users
+        yield* users.insert(sampleUser({ email: "Alice@Example.COM" }))
+        expect(yield* users.findById("usr_0001")).toEqual(Option.some(sampleUser({ email: "alice@example.com" })))
+        expect(yield* users.findById("usr_none")).toEqual(Option.none())
+      }))
+
+      test("find by e-mail ignores case", () => Effect.gen(function* () {
+        const users = yield* Users
+        yield* users.insert(sampleUser({ email: "Alice@Example.com" }))
+        const expected = Option.some(sampleUser({ email: "alice@example.com" }))
+        expect(yield* users.findByEmail("alice@example.com")).toEqual(expected)
+        expect(yield* users.findByEmail("ALICE@EXAMPLE.COM")).toEqual(expected)
+        expect(yield* users.findByEmail("aLiCe@example.Com")).toEqual(expected)
+        expect(yield* users.findByEmail("bob@example.com")).toEqual(Option.none())
+      }))
+
+      test("a taken e-mail (in any case) or id is a UniqueViolation", () => Effect.gen(function* () {
+        const users = yield* Users
+        yield* users.insert(sampleUser())
+        expect((yield* uniqueViolation(users.insert(sampleUser({ id: "usr_0002", email: "ALICE@example.com" })))).what)
+          .toBe("email")
+        expect((yield* uniqueViolation(users.insert(sampleUser({ email: "other@example.com" })))).what).toBe("user id")
+        expect(yield* users.findById("usr_0002")).toEqual(Option.none())
+        expect(yield* users.findByEmail("other@example.com")).toEqual(Option.none())
+      }))
+
+      test("when both the id and the e-mail are taken, the e-mail is reported", () => Effect.gen(function* () {
+        // Found by the SQLite/PostgreSQL equivalence property (seed 773555040): the databases named different keys.
+        const users = yield* Users
+        yield* users.insert(sampleUser())
+        expect((yield* uniqueViolation(users.insert(sampleUser({ email: "ALICE@EXAMPLE.COM" })))).what).toBe("email")
+      }))
+    })
+
+    describe("Passkeys", () => {
+      test("insert and find round-trip every field (large counter, transports, flags, null last use)", () =>
+        Effect.gen(function* () {
+          const passkeys = yield* Passkeys
+          const used = samplePasskey({ id: "cred-used", transports: [], backedUp: false, lastUsedAt: FAR_FUTURE_MS, counter: 0, algorithm: -257 })
+          yield* passkeys.insert(samplePasskey())
+          yield* passkeys.insert(used)
+          expect(yield* passkeys.findById(samplePasskey().id)).toEqual(Option.some(samplePasskey()))
+          expect(yield* passkeys.findById("cred-used")).toEqual(Option.some(used))
+          expect(yield* passkeys.findById("cred-none")).toEqual(Option.none())
+        }))
+
+      test("listByUser returns that user's passkeys, oldest first", () => Effect.gen(function* () {
+        const passkeys = yield* Passkeys
+        const b = samplePasskey({ id: "cred-b", createdAt: 2000 })
+        const a = samplePasskey({ id: "cred-a", createdAt: 1000 })
+        const c = samplePasskey({ id: "cred-c", createdAt: 3000 })
+        const other = samplePasskey({ id: "cred-other", userId: "usr_other", createdAt: 1500 })
+        for (const p of [b, c, other, a]) yield* passkeys.insert(p)
+        expect(yield* passkeys.listByUser("usr_0001")).toEqual([a, b, c])
+        expect(yield* passkeys.listByUser("usr_other")).toEqual([other])
+        expect(yield* passkeys.listByUser("usr_none")).toEqual([])
+      }))
+
+      test("recordUse sets the counter and the last use; an unknown id is a no-op", () => Effect.gen(function* () {
+        const passkeys = yield* Passkeys
+        yield* passkeys.insert(samplePasskey({ counter: 5 }))
+        yield* passkeys.recordUse(samplePasskey().id, 4_294_967_295, FAR_FUTURE_MS + 7)
+        expect(yield* passkeys.findById(samplePasskey().id))
+          .toEqual(Option.some(samplePasskey({ counter: 4_294_967_295, lastUsedAt: FAR_FUTURE_MS + 7 })))
+        yield* passkeys.recordUse("cred-none", 1, 1)
+        expect(yield* passkeys.findById("cred-none")).toEqual(Option.none())
+      }))
+
+      test("a taken credential id is a UniqueViolation", () => Effect.gen(function* () {
+        const passkeys = yield* Passkeys
+        yield* passkeys.insert(samplePasskey())
+        expect((yield* uniqueViolation(passkeys.insert(samplePasskey({ userId: "usr_other" })))).what).toBe("credential id")
+        expect(yield* passkeys.listByUser("usr_other")).toEqual([])
+      }))
+    })
+
+    describe("Ceremonies", () => {
+      test("insert and find round-trip, with every nullable field set and with all null", () => Effect.gen(function* () {
+        const ceremonies = yield* Ceremonies
+        const full = sampleCeremony()
+        const bare = sampleCeremony({
+          id: "cer_bare", kind: "sign-in", userId: null, email: null, displayName: null, clientId: null,
+          createdAt: 0, expiresAt: 1, consumedAt: null,
+        })
+        const consumed = sampleCeremony({ id: "cer_consumed", consumedAt: FAR_FUTURE_MS + 1 })
+        for (const c of [full, bare, consumed]) yield* ceremonies.insert(c)
+        expect(yield* ceremonies.findById(full.id)).toEqual(Option.some(full))
+        expect(yield* ceremonies.findById(bare.id)).toEqual(Option.some(bare))
+        expect(yield* ceremonies.findById(consumed.id)).toEqual(Option.some(consumed))
+        expect(yield* ceremonies.findById("cer_none")).toEqual(Option.none())
+      }))
+
+      test("consume succeeds once, returns the consumed ceremony, and None after", () => Effect.gen(function* () {
+        const ceremonies = yield* Ceremonies
+        yield* ceremonies.insert(sampleCeremony())
+        const at = FAR_FUTURE_MS + 10
+        const expected = sampleCeremony({ consumedAt: at })
+        expect(yield* ceremonies.consume("cer_0001", at)).toEqual(Option.some(expected))
+        expect(yield* ceremonies.consume("cer_0001", at + 1)).toEqual(Option.none())
+        expect(yield* ceremonies.findById("cer_0001")).toEqual(Option.some(expected))
+        expect(yield* ceremonies.consume("cer_none", at)).toEqual(Option.none())
+      }))
+
+      test("a ceremony stored as consumed cannot be consumed", () => Effect.gen(function* () {
+        const ceremonies = yield* Ceremonies
+        yield* ceremonies.insert(sampleCeremony({ consumedAt: 5 }))
+        expect(yield* ceremonies.consume("cer_0001", 6)).toEqual(Option.none())
+        expect(yield* ceremonies.findById("cer_0001")).toEqual(Option.some(sampleCeremony({ consumedAt: 5 })))
+      }))
+
+      test("10 concurrent consumes: exactly one gets the ceremony", () => Effect.gen(function* () {
+        const ceremonies = yield* Ceremonies
+        yield* ceremonies.insert(sampleCeremony())
+        const results = yield* Effect.forEach(
+          Array.from({ length: 10 }, (_, i) => i),
+          (i) => ceremonies.consume("cer_0001", 1000 + i),
+          { concurrency: "unbounded" },
+        )
+        const winners = results.filter(Option.isSome)
+        expect(winners).toHaveLength(1)
+        const winner = winners[0]!.value
+        expect(yield* ceremonies.findById("cer_0001")).toEqual(Option.some(winner))
+      }))
+
+      test("10 concurrent consumes, each in its own transaction: exactly one gets the ceremony", () =>
+        Effect.gen(function* () {
+          const ceremonies = yield* Ceremonies
+          const storage = yield* Storage
+          yield* ceremonies.insert(sampleCeremony())
+          const results = yield* Effect.forEach(
+            Array.from({ length: 10 }, (_, i) => i),
+            (i) => storage.transaction(ceremonies.consume("cer_0001", 1000 + i)),
+            { concurrency: "unbounded" },
+          )
+          expect(results.filter(Option.isSome)).toHaveLength(1)
+        }))
+
+      test("a taken ceremony id is a UniqueViolation", () => Effect.gen(function* () {
+        const ceremonies = yield* Ceremonies
+        yield* ceremonies.insert(sampleCeremony())
+        expect((yield* uniqueViolation(ceremonies.insert(sampleCeremony({ challenge: "other" })))).what).toBe("ceremony id")
+        expect(yield* ceremonies.findById("cer_0001")).toEqual(Option.some(sampleCeremony()))
+      }))
+    })
+
+    describe("HostedSessions", () => {
+      test("insert and find round-trip; unknown is None; a taken id is a UniqueViolation", () => Effect.gen(function* () {
+        const sessions = yield* HostedSessions
+        yield* sessions.insert(sampleHostedSession())
+        expect(yield* sessions.findById("hs_0001")).toEqual(Option.some(sampleHostedSession()))
+        expect(yield* sessions.findById("hs_none")).toEqual(Option.none())
+        expect((yield* uniqueViolation(sessions.insert(sampleHostedSession({ csrfTokenHash: "d" })))).what).toBe("session id")
+        expect(yield* sessions.findById("hs_0001")).toEqual(Option.some(sampleHostedSession()))
+      }))
+    })
+
+    describe("KeyRecords", () => {
+      test("insert, find and list (oldest first) round-trip; a taken key id is a UniqueViolation", () =>
+        Effect.gen(function* () {
+          const keys = yield* KeyRecords
+          const late = sampleStoredKey({ keyId: "key_late", createdAt: FAR_FUTURE_MS })
+          const early = sampleStoredKey({ keyId: "key_early", algorithm: "RS256", createdAt: 1 })
+          expect(yield* keys.list()).toEqual([])
+          yield* keys.insert(late)
+          yield* keys.insert(early)
+          expect(yield* keys.findById("key_late")).toEqual(Option.some(late))
+          expect(yield* keys.findById("key_none")).toEqual(Option.none())
+          expect(yield* keys.list()).toEqual([early, late])
+          expect((yield* uniqueViolation(keys.insert(sampleStoredKey({ keyId: "key_late", createdAt: 5 })))).what)
+            .toBe("key id")
+          expect(yield* keys.list()).toEqual([early, late])
+        }))
+    })
+
+    describe("Storage.transaction", () => {
+      /** Writes one row in every repository and consumes a ceremony stored before. */
+      const writeEverything = Effect.gen(function* () {
+        const rp = yield* (yield* RelyingParties).insert(sampleRelyingParty())
+        yield* (yield* Users).insert(sampleUser())
+        yield* (yield* Passkeys).insert(samplePasskey())
+        yield* (yield* Passkeys).recordUse("cred-before", 9, 9)
+        yield* (yield* Ceremonies).insert(sampleCeremony())
+        const consumed = yield* (yield* Ceremonies).consume("cer_before", 42)
+        expect(Option.isSome(consumed)).toBe(true)
+        yield* (yield* HostedSessions).insert(sampleHostedSession())
+        yield* (yield* KeyRecords).insert(sampleStoredKey())
+        return rp
+      })
+
+      const seedBefore = Effect.gen(function* () {
+        yield* (yield* Ceremonies).insert(sampleCeremony({ id: "cer_before" }))
+        yield* (yield* Passkeys).insert(samplePasskey({ id: "cred-before", counter: 1 }))
+      })
+
+      const expectNothingWritten = Effect.gen(function* () {
+        expect(yield* (yield* RelyingParties).list()).toEqual([])
+        expect(yield* (yield* Users).findById(sampleUser().id)).toEqual(Option.none())
+        expect(yield* (yield* Passkeys).findById(samplePasskey().id)).toEqual(Option.none())
+        expect(yield* (yield* Passkeys).findById("cred-before"))
+          .toEqual(Option.some(samplePasskey({ id: "cred-before", counter: 1 })))
+        expect(yield* (yield* Ceremonies).findById(sampleCeremony().id)).toEqual(Option.none())
+        expect(yield* (yield* Ceremonies).findById("cer_before")).toEqual(Option.some(sampleCeremony({ id: "cer_before" })))
+        expect(yield* (yield* HostedSessions).findById(sampleHostedSession().id)).toEqual(Option.none())
+        expect(yield* (yield* KeyRecords).list()).toEqual([])
+      })
+
+      test("commit keeps every write", () => Effect.gen(function* () {
+        yield* seedBefore
+        const storage = yield* Storage
+        const rp = yield* storage.transaction(writeEverything)
+        expect(yield* (yield* RelyingParties).list()).toEqual([rp])
+        expect(yield* (yield* Users).findByEmail("ALICE@example.com")).toEqual(Option.some(sampleUser()))
+        expect(yield* (yield* Passkeys).findById(samplePasskey().id)).toEqual(Option.some(samplePasskey()))
+        expect(yield* (yield* Passkeys).findById("cred-before"))
+          .toEqual(Option.some(samplePasskey({ id: "cred-before", counter: 9, lastUsedAt: 9 })))
+        expect(yield* (yield* Ceremonies).findById(sampleCeremony().id)).toEqual(Option.some(sampleCeremony()))
+        expect(yield* (yield* Ceremonies).consume("cer_before", 43)).toEqual(Option.none())
+        expect(yield* (yield* HostedSessions).findById(sampleHostedSession().id)).toEqual(Option.some(sampleHostedSession()))
+        expect(yield* (yield* KeyRecords).list()).toEqual([sampleStoredKey()])
+      }))
+
+      test("a failure rolls every write back and is returned as is", () => Effect.gen(function* () {
+        yield* seedBefore
+        const storage = yield* Storage
+        const exit = yield* Effect.exit(storage.transaction(writeEverything.pipe(Effect.zipRight(Effect.fail("boom" as const)))))
+        expect(exit).toEqual(Exit.fail("boom"))
+        yield* expectNothingWritten
+      }))
+
+      test("a defect rolls every write back", () => Effect.gen(function* () {
+        yield* seedBefore
+        const storage = yield* Storage
+        const exit = yield* Effect.exit(storage.transaction(writeEverything.pipe(Effect.zipRight(Effect.dieMessage("bug")))))
+        expect(Exit.isFailure(exit)).toBe(true)
+        yield* expectNothingWritten
+      }))
+
+      test("a UniqueViolation that fails the transaction rolls back the writes before it", () => Effect.gen(function* () {
+        const storage = yield* Storage
+        const users = yield* Users
+        yield* users.insert(sampleUser())
+        const exit = yield* Effect.exit(storage.transaction(Effect.gen(function* () {
+          yield* (yield* KeyRecords).insert(sampleStoredKey())
+          yield* users.insert(sampleUser({ id: "usr_0002" }))
+        })))
+        expect(Exit.isFailure(exit)).toBe(true)
+        expect(yield* (yield* KeyRecords).list()).toEqual([])
+        expect(yield* users.findById("usr_0002")).toEqual(Option.none())
+      }))
+
+      test("a UniqueViolation caught inside the transaction leaves it usable, and it commits", () => Effect.gen(function* () {
+        const storage = yield* Storage
+        const users = yield* Users
+        yield* users.insert(sampleUser())
+        const caught = yield* storage.transaction(Effect.gen(function* () {
+          yield* (yield* KeyRecords).insert(sampleStoredKey())
+          const e = yield* Effect.flip(users.insert(sampleUser({ id: "usr_0002" })))
+          yield* users.insert(sampleUser({ id: "usr_0003", email: "carol@example.com" }))
+          return e
+        }))
+        expect(caught).toBeInstanceOf(UniqueViolation)
+        expect(yield* (yield* KeyRecords).list()).toEqual([sampleStoredKey()])
+        expect(yield* users.findById("usr_0003")).toEqual(Option.some(sampleUser({ id: "usr_0003", email: "carol@example.com" })))
+        expect(yield* users.findById("usr_0002")).toEqual(Option.none())
+      }))
+
+      test("reads inside the transaction see its writes, also from forked fibers", () => Effect.gen(function* () {
+        const storage = yield* Storage
+        const users = yield* Users
+        const ids = Array.from({ length: 8 }, (_, i) => `usr_${i}`)
+        const seen = yield* storage.transaction(Effect.gen(function* () {
+          yield* Effect.forEach(ids, (id) => users.insert(sampleUser({ id, email: `${id}@example.com` })), { concurrency: "unbounded" })
+          const fiber = yield* Effect.fork(Effect.forEach(ids, (id) => users.findById(id), { concurrency: "unbounded" }))
+          return yield* Fiber.join(fiber)
+        }))
+        expect(seen.every(Option.isSome)).toBe(true)
+        for (const id of ids) expect(Option.isSome(yield* users.findById(id))).toBe(true)
+      }))
+
+      test("nested transactions join the outer one: the outer failure rolls back the inner writes", () =>
+        Effect.gen(function* () {
+          const storage = yield* Storage
+          const users = yield* Users
+          const exit = yield* Effect.exit(storage.transaction(Effect.gen(function* () {
+            yield* users.insert(sampleUser())
+            yield* storage.transaction(users.insert(sampleUser({ id: "usr_inner", email: "inner@example.com" })))
+            return yield* Effect.fail("outer")
+          })))
+          expect(exit).toEqual(Exit.fail("outer"))
+          expect(yield* users.findById(sampleUser().id)).toEqual(Option.none())
+          expect(yield* users.findById("usr_inner")).toEqual(Option.none())
+        }))
+
+      test("nested transactions join the outer one: an inner failure caught outside it keeps the outer going", () =>
+        Effect.gen(function* () {
+          const storage = yield* Storage
+          const users = yield* Users
+          yield* storage.transaction(Effect.gen(function* () {
+            yield* users.insert(sampleUser())
+            const inner = yield* Effect.exit(storage.transaction(
+              users.insert(sampleUser({ id: "usr_inner", email: "inner@example.com" })).pipe(Effect.zipRight(Effect.fail("inner")))))
+            expect(inner).toEqual(Exit.fail("inner"))
+          }))
+          expect(yield* users.findById(sampleUser().id)).toEqual(Option.some(sampleUser()))
+          // Joined, not a savepoint: the inner write belongs to the outer transaction, which committed.
+          expect(yield* users.findById("usr_inner")).toEqual(Option.some(sampleUser({ id: "usr_inner", email: "inner@example.com" })))
+        }))
+
+      test("concurrent transactions all commit", () => Effect.gen(function* () {
+        const storage = yield* Storage
+        const users = yield* Users
+        const ids = Array.from({ length: 6 }, (_, i) => `usr_${i}`)
+        yield* Effect.forEach(ids, (id) => storage.transaction(Effect.gen(function* () {
+          yield* users.insert(sampleUser({ id, email: `${id}@example.com` }))
+          yield* users.findById(id)
+        })), { concurrency: "unbounded" })
+        for (const id of ids) expect(Option.isSome(yield* users.findById(id))).toBe(true)
+      }))
+
+      test("interrupting a transaction rolls it back, and the store stays usable", () => Effect.gen(function* () {
+        const storage = yield* Storage
+        const users = yield* Users
+        const written = yield* Deferred.make<void>()
+        const fiber = yield* Effect.fork(storage.transaction(Effect.gen(function* () {
+          yield* users.insert(sampleUser())
+          yield* Deferred.succeed(written, undefined)
+          return yield* Effect.never
+        })))
+        yield* Deferred.await(written)
+        yield* Fiber.interrupt(fiber)
+        expect(yield* users.findById(sampleUser().id)).toEqual(Option.none())
+        yield* users.insert(sampleUser())
+        expect(yield* users.findById(sampleUser().id)).toEqual(Option.some(sampleUser()))
+      }))
+    })
+  })
+}
