@@ -1,4 +1,5 @@
 /** The storage contract on PostgreSQL (a fresh schema per test); plus what only PostgreSQL shows. */
+import { relyingPartyModel } from "@signet/testkit/models"
 import { expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { sql } from "kysely"
@@ -59,4 +60,8 @@ describePostgres(url, "StoragePostgres", (connectionString) => {
     await expect(Effect.runPromise(Layer.launch(StoragePostgres({ connectionString, schema: "Bad-Name" }))))
       .rejects.toThrow(/invalid PostgreSQL schema name/)
   })
+})
+
+describePostgres(url, "StoragePostgres models", (connectionString) => {
+  relyingPartyModel("postgres", () => withFreshSchema(connectionString, StoragePostgres))
 })

@@ -1,4 +1,5 @@
 /** The storage contract on SQLite, in memory and in a WAL file; plus what only a file shows. */
+import { relyingPartyModel } from "@signet/testkit/models"
 import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -78,3 +79,5 @@ describe("StorageSqlite file", () => {
     expect(found.every(Option.isSome)).toBe(true)
   }), 60_000)
 })
+
+relyingPartyModel("sqlite", () => StorageSqlite({ filename: ":memory:" }))
