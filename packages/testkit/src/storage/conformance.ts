@@ -4,7 +4,7 @@
  * Each test gets a fresh layer from `makeLayer`, so tests never see each other's rows.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import {
   Ceremonies, HostedSessions, KeyRecords, Passkeys, RelyingParties, Storage, UniqueViolation, Users,
 } from "@signet/core"
@@ -407,6 +407,21 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
           yield* users.findById(id)
         })), { concurrency: "unbounded" })
         for (const id of ids) expect(Option.isSome(yield* users.findById(id))).toBe(true)
+      }))
+
+      test("a database error caught inside a transaction stops the commit (all or nothing)", () => Effect.gen(function* () {
+        const storage = yield* Storage
+        const rps = yield* RelyingParties
+        const taken = yield* rps.insert(sampleRelyingParty({ clientId: "c_taken" }))
+        const other = yield* rps.insert(sampleRelyingParty({ clientId: "c_other" }))
+        const exit = yield* Effect.exit(storage.transaction(Effect.gen(function* () {
+          yield* (yield* Users).insert(sampleUser())
+          // Renaming onto a taken client id is a database error (a defect); catching it must not let the rest commit.
+          yield* Effect.catchAllDefect(rps.update({ ...other, clientId: taken.clientId }), () => Effect.void)
+        })))
+        expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+        expect(yield* (yield* Users).findById(sampleUser().id)).toEqual(Option.none())
+        expect(yield* rps.list()).toEqual([taken, other])
       }))
 
       test("interrupting a transaction rolls it back, and the store stays usable", () => Effect.gen(function* () {
