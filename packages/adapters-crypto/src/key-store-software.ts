@@ -28,7 +28,6 @@ export const parseMasterKey = (text: string): Uint8Array => {
 }
 
 const EC = { name: "ECDSA", namedCurve: "P-256" } as const
-const SIGN = { name: "ECDSA", hash: "SHA-256" } as const
 const subtle = () => globalThis.crypto.subtle
 
 const seal = async (master: CryptoKey, keyId: string, plain: ArrayBuffer): Promise<string> => {
@@ -94,7 +93,7 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
       Effect.map(infoOf),
       Effect.catchTag("KeyNotFound", () => create(keyId, algorithm))),
     get: (keyId) => find(keyId).pipe(Effect.map(infoOf)),
-    sign: (keyId, data) => signer(keyId).pipe(Effect.flatMap((key) =>
-      Effect.promise(() => subtle().sign(SIGN, key, new Uint8Array(data))).pipe(Effect.map((sig) => new Uint8Array(sig))))),
+    sign: (keyId, data, hash = "SHA-256") => signer(keyId).pipe(Effect.flatMap((key) =>
+      Effect.promise(() => subtle().sign({ name: "ECDSA", hash }, key, new Uint8Array(data))).pipe(Effect.map((sig) => new Uint8Array(sig))))),
   }
 }))

@@ -1,18 +1,17 @@
 /** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
-import {
-  EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
-  type Ceremonies, type EngineSettings, type HostedSessions, type KeyRecords, type Passkeys, type RelyingParties, type Storage,
-} from "@signet/core"
+import type { StorageServices } from "@signet/adapters-sql"
+import { EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users, type EngineSettings } from "@signet/core"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
+import { signingEndpoints } from "./endpoints/signing.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
 
 /** Every storage service the engine needs; `StorageSqlite` and `StoragePostgres` provide them all. */
-export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
+export type { StorageServices }
 
 /** Every service an engine runtime provides. */
 export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus
@@ -69,6 +68,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
   endpoints.push(
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
+    ...signingEndpoints,
     ...hostedPages,
     ...(options.extraEndpoints ?? []),
   )

@@ -1,7 +1,8 @@
 /** @signet/adapters-sql: the one schema, migrations and repositories shared by the SQLite and PostgreSQL adapters. */
 export type {
   BigIntColumn, CeremoniesTable, Database, FlagColumn, HostedSessionsTable, KeysTable, NullableBigIntColumn,
-  PasskeysTable, RelyingPartiesTable, UsersTable,
+  PasskeysTable, RelyingPartiesTable, UsersTable, CertificatesTable, SigningRequestsTable, BatchesTable,
+  SigningEventsTable, QuotaCountersTable,
 } from "./schema.ts"
 export { migrateToLatest, migrations } from "./migrations.ts"
 export type { MigrateOptions, SqlDialect } from "./migrations.ts"
@@ -9,7 +10,11 @@ export {
   guardedWrite, makeSqlDatabase, query, SqlDatabase, StorageSql, transaction, uniqueViolationColumns,
 } from "./sql-database.ts"
 export type { ActiveTransaction, SqlDatabaseService } from "./sql-database.ts"
-export { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "./rows.ts"
+export { DbBigInt, DbFlag, DbStringArray, decodeRow, flag, rowEncoder } from "./rows.ts"
+export { CertificateFromRow, CertificatesSql } from "./repositories/certificates.ts"
+export {
+  BatchesSql, BatchFromRow, QuotaCountersSql, SigningEventFromRow, SigningEventsSql, SigningRequestFromRow, SigningRequestsSql,
+} from "./repositories/signing.ts"
 export { CeremoniesSql, CeremonyFromRow } from "./repositories/ceremonies.ts"
 export { HostedSessionFromRow, HostedSessionsSql } from "./repositories/hosted-sessions.ts"
 export { KeyRecordsSql, StoredKeyFromRow } from "./repositories/key-records.ts"

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import type { Database } from "./schema.ts"
-import { type ColumnDataType, type Expression, type Kysely, type Migration, Migrator, sql } from "kysely"
+import { type ColumnDataType, type ColumnDefinitionBuilder, type Expression, type Kysely, type Migration, Migrator, sql } from "kysely"
 
 /** The two databases the engine runs on. */
 export type SqlDialect = "sqlite" | "postgres"
@@ -107,9 +107,102 @@ const foundation = (dialect: SqlDialect): Migration => {
   }
 }
 
+const signing = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  const autoId = (c: ColumnDefinitionBuilder) =>
+    dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.createTable("certificates")
+        .addColumn("serial", t.text, (c) => c.primaryKey())
+        .addColumn("kind", t.text, (c) => c.notNull())
+        .addColumn("environment", t.text, (c) => c.notNull())
+        .addColumn("user_id", t.text)
+        .addColumn("key_id", t.text, (c) => c.notNull())
+        .addColumn("subject", t.text, (c) => c.notNull())
+        .addColumn("issuer_serial", t.text)
+        .addColumn("der", t.text, (c) => c.notNull())
+        .addColumn("not_before", t.bigint, (c) => c.notNull())
+        .addColumn("not_after", t.bigint, (c) => c.notNull())
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("revoked_at", t.bigint)
+        .addColumn("revocation_reason", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("certificates_kind_idx").on("certificates").columns(["kind", "environment", "created_at"]).execute()
+      await db.schema.createIndex("certificates_user_idx").on("certificates").columns(["user_id", "created_at"]).execute()
+
+      await db.schema.createTable("signing_requests")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("credential_id", t.text, (c) => c.notNull())
+        .addColumn("document_hash", t.text, (c) => c.notNull())
+        .addColumn("document_name", t.text)
+        .addColumn("signature_format", t.text, (c) => c.notNull())
+        .addColumn("loa", t.text, (c) => c.notNull())
+        .addColumn("callback_url", t.text)
+        .addColumn("rp_origin", t.text)
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("nonce", t.text, (c) => c.notNull())
+        .addColumn("failed_attempts", t.int, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("completed_at", t.bigint)
+        .addColumn("signature", t.text)
+        .addColumn("certificate_serial", t.text)
+        .addColumn("error_message", t.text)
+        .execute()
+      await db.schema.createIndex("signing_requests_user_idx").on("signing_requests").columns(["user_id", "created_at"]).execute()
+
+      await db.schema.createTable("batches")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("credential_id", t.text, (c) => c.notNull())
+        .addColumn("documents", t.text, (c) => c.notNull())
+        .addColumn("callback_url", t.text)
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("nonce", t.text, (c) => c.notNull())
+        .addColumn("failed_attempts", t.int, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("completed_at", t.bigint)
+        .addColumn("results", t.text)
+        .addColumn("error_message", t.text)
+        .execute()
+
+      await db.schema.createTable("signing_events")
+        .addColumn("seq", "integer", autoId)
+        .addColumn("type", t.text, (c) => c.notNull())
+        .addColumn("subject_id", t.text, (c) => c.notNull())
+        .addColumn("subject_kind", t.text, (c) => c.notNull())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("document_hash", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("signed_at", t.bigint)
+        .addColumn("error_message", t.text)
+        .addColumn("recorded_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("signing_events_user_idx").on("signing_events").columns(["user_id", "seq"]).execute()
+      await db.schema.createIndex("signing_events_subject_idx").on("signing_events").columns(["subject_id", "seq"]).execute()
+
+      await db.schema.createTable("quota_counters")
+        .addColumn("key", t.text, (c) => c.primaryKey())
+        .addColumn("count", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("quota_counters_expiry_idx").on("quota_counters").column("expires_at").execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
+  "0002_signing": signing(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

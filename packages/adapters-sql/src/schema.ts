@@ -99,4 +99,92 @@ export interface Database {
   readonly ceremonies: CeremoniesTable
   readonly hosted_sessions: HostedSessionsTable
   readonly keys: KeysTable
+  readonly certificates: CertificatesTable
+  readonly signing_requests: SigningRequestsTable
+  readonly batches: BatchesTable
+  readonly signing_events: SigningEventsTable
+  readonly quota_counters: QuotaCountersTable
+}
+
+/** `certificates`: everything the engine's CA issued. */
+export interface CertificatesTable {
+  readonly serial: string
+  readonly kind: string
+  readonly environment: string
+  readonly user_id: string | null
+  readonly key_id: string
+  readonly subject: string
+  readonly issuer_serial: string | null
+  /** base64 DER */
+  readonly der: string
+  readonly not_before: BigIntColumn
+  readonly not_after: BigIntColumn
+  readonly status: string
+  readonly revoked_at: NullableBigIntColumn
+  readonly revocation_reason: string | null
+  readonly created_at: BigIntColumn
+}
+
+/** `signing_requests`: single hash signing requests. */
+export interface SigningRequestsTable {
+  readonly id: string
+  readonly user_id: string
+  readonly client_id: string
+  readonly credential_id: string
+  readonly document_hash: string
+  readonly document_name: string | null
+  readonly signature_format: string
+  readonly loa: string
+  readonly callback_url: string | null
+  readonly rp_origin: string | null
+  readonly status: string
+  readonly nonce: string
+  readonly failed_attempts: number
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly completed_at: NullableBigIntColumn
+  readonly signature: string | null
+  readonly certificate_serial: string | null
+  readonly error_message: string | null
+}
+
+/** `batches`: batch signing requests; documents and results are JSON text. */
+export interface BatchesTable {
+  readonly id: string
+  readonly user_id: string
+  readonly client_id: string
+  readonly credential_id: string
+  readonly documents: string
+  readonly callback_url: string | null
+  readonly status: string
+  readonly nonce: string
+  readonly failed_attempts: number
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly completed_at: NullableBigIntColumn
+  readonly results: string | null
+  readonly error_message: string | null
+}
+
+/** `signing_events`: the append-only event log; `seq` orders it. */
+export interface SigningEventsTable {
+  readonly seq: Generated<number>
+  readonly type: string
+  readonly subject_id: string
+  readonly subject_kind: string
+  readonly user_id: string
+  readonly client_id: string
+  readonly status: string
+  readonly document_hash: string
+  readonly created_at: BigIntColumn
+  readonly signed_at: NullableBigIntColumn
+  readonly error_message: string | null
+  readonly recorded_at: BigIntColumn
+}
+
+/** `quota_counters`: one row per counter window. */
+export interface QuotaCountersTable {
+  readonly key: string
+  readonly count: BigIntColumn
+  readonly expires_at: BigIntColumn
 }

@@ -1,6 +1,11 @@
 /** Every storage port over one SQL database, shared by SQLite and PostgreSQL. */
 import { Layer } from "effect"
-import type { Ceremonies, HostedSessions, KeyRecords, Passkeys, RelyingParties, Storage, Users } from "@signet/core"
+import type {
+  Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
+  SigningRequests, Storage, Users,
+} from "@signet/core"
+import { CertificatesSql } from "./repositories/certificates.ts"
+import { BatchesSql, QuotaCountersSql, SigningEventsSql, SigningRequestsSql } from "./repositories/signing.ts"
 import { CeremoniesSql } from "./repositories/ceremonies.ts"
 import { HostedSessionsSql } from "./repositories/hosted-sessions.ts"
 import { KeyRecordsSql } from "./repositories/key-records.ts"
@@ -11,8 +16,10 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 
 /** Every tag the storage adapters provide. */
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
+  | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
   StorageSql, RelyingPartiesSql, UsersSql, PasskeysSql, CeremoniesSql, HostedSessionsSql, KeyRecordsSql,
+  CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql,
 )

@@ -15,6 +15,9 @@ export interface KeyInfo {
   readonly createdAt: number
 }
 
+/** The hash an ECDSA signature is made over (CMS signs with the hash of its digest algorithm). */
+export type SignatureHash = "SHA-256" | "SHA-384" | "SHA-512"
+
 /** The key id is unknown to the store. */
 export class KeyNotFound extends Schema.TaggedError<KeyNotFound>()("KeyNotFound", { keyId: Schema.String }) {}
 
@@ -24,6 +27,6 @@ export class KeyStore extends Context.Tag("@signet/core/KeyStore")<KeyStore, {
   readonly ensure: (keyId: string, algorithm: KeyAlgorithm) => Effect.Effect<KeyInfo>
   /** Public facts of a key. */
   readonly get: (keyId: string) => Effect.Effect<KeyInfo, KeyNotFound>
-  /** Signs `data`: for ES256 the IEEE P1363 (r||s) ECDSA signature over SHA-256(data), as JWS wants. */
-  readonly sign: (keyId: string, data: Uint8Array) => Effect.Effect<Uint8Array, KeyNotFound>
+  /** Signs `data`: the IEEE P1363 (r||s) ECDSA signature over the hash of `data` (SHA-256 unless told), as JWS and WebCrypto give it. */
+  readonly sign: (keyId: string, data: Uint8Array, hash?: SignatureHash) => Effect.Effect<Uint8Array, KeyNotFound>
 }>() {}

@@ -4,7 +4,9 @@
  */
 import { Context, Effect, Option, Schema } from "effect"
 import type { Ceremony, HostedSession, Passkey, User } from "../identity/model.ts"
+import type { StoredCertificate, CertificateKind } from "../pki/model.ts"
 import type { NewRelyingParty, RelyingParty } from "../rp/relying-party.ts"
+import type { Batch, BatchStatus, NewSigningEvent, SigningEvent, SigningRequest, SigningRequestStatus } from "../signing/model.ts"
 
 /** A unique key (e-mail, client id, credential id, key id) is already taken. */
 export class UniqueViolation extends Schema.TaggedError<UniqueViolation>()("UniqueViolation", { what: Schema.String }) {}
@@ -74,4 +76,53 @@ export class KeyRecords extends Context.Tag("@signet/core/KeyRecords")<KeyRecord
   readonly findById: (keyId: string) => Effect.Effect<Option.Option<StoredKey>>
   /** Every key, oldest first. */
   readonly list: () => Effect.Effect<ReadonlyArray<StoredKey>>
+}>() {}
+
+/** Certificates issued by the engine's CA. */
+export class Certificates extends Context.Tag("@signet/core/Certificates")<Certificates, {
+  readonly insert: (certificate: StoredCertificate) => Effect.Effect<void, UniqueViolation>
+  readonly findBySerial: (serial: string) => Effect.Effect<Option.Option<StoredCertificate>>
+  /** The oldest valid CA certificate of a kind in an environment: every node settles on the same one. */
+  readonly findCurrentCa: (kind: Exclude<CertificateKind, "signer">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
+  /** A user's signer certificates, newest first. */
+  readonly listByUser: (userId: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
+  /** Marks a certificate revoked (no-op when already revoked). */
+  readonly revoke: (serial: string, at: number, reason: string) => Effect.Effect<void>
+}>() {}
+
+/** Hash signing requests. */
+export class SigningRequests extends Context.Tag("@signet/core/SigningRequests")<SigningRequests, {
+  readonly insert: (request: SigningRequest) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<SigningRequest>>
+  /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
+  readonly update: (next: SigningRequest, expected: SigningRequestStatus) => Effect.Effect<boolean>
+}>() {}
+
+/** Batches. */
+export class Batches extends Context.Tag("@signet/core/Batches")<Batches, {
+  readonly insert: (batch: Batch) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Batch>>
+  /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
+  readonly update: (next: Batch, expected: BatchStatus) => Effect.Effect<boolean>
+}>() {}
+
+/** The append-only log of signing events. */
+export class SigningEvents extends Context.Tag("@signet/core/SigningEvents")<SigningEvents, {
+  /** Appends an event; returns it with its position. */
+  readonly append: (event: NewSigningEvent) => Effect.Effect<SigningEvent>
+  /** A user's events after position `afterSeq`, oldest first, at most `limit`. */
+  readonly listForUser: (userId: string, afterSeq: number, limit: number) => Effect.Effect<ReadonlyArray<SigningEvent>>
+  /** The events of one request or batch, oldest first. */
+  readonly listForSubject: (subjectId: string) => Effect.Effect<ReadonlyArray<SigningEvent>>
+}>() {}
+
+/** Counters for quotas: exact under concurrency on every adapter. */
+export class QuotaCounters extends Context.Tag("@signet/core/QuotaCounters")<QuotaCounters, {
+  /**
+   * Adds `amount` to counter `key` if the total stays within `limit`, atomically; the new
+   * total, or None (and no change) when it would exceed. `expiresAt` (ms) lets old windows be purged.
+   */
+  readonly consume: (key: string, amount: number, limit: number, expiresAt: number) => Effect.Effect<Option.Option<number>>
+  /** The current total of `key` (0 when absent). */
+  readonly peek: (key: string) => Effect.Effect<number>
 }>() {}

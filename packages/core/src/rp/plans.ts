@@ -58,3 +58,7 @@ export const allowanceOf = (rp: { readonly plan: PlanId | null; readonly customA
   if (rp.plan === null) return DEFAULT_ALLOWANCE
   return PLANS[rp.plan].allowance ?? DEFAULT_ALLOWANCE
 }
+
+/** The highest LOA an RP's plan (or agreed allowance) allows. */
+export const planMaximumLoa = (rp: { readonly plan: PlanId | null; readonly customAllowance: Allowance | null }): Loa =>
+  rp.customAllowance?.highestLoa ?? (rp.plan === null ? DEFAULT_ALLOWANCE.highestLoa : PLANS[rp.plan].highestLoa)

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import {
-  Ceremonies, HostedSessions, KeyRecords, Passkeys, RelyingParties, Storage, UniqueViolation, Users,
+  Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
+  SigningRequests, Storage, UniqueViolation, Users, type Batch, type SigningRequest, type StoredCertificate,
 } from "@signet/core"
 import {
   bareRelyingParty, FAR_FUTURE_MS, sampleCeremony, sampleHostedSession, samplePasskey, sampleRelyingParty,
@@ -15,6 +16,7 @@ import {
 
 /** Every tag a storage adapter provides. */
 export type StorageTags = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
+  | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters
 
 /** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
 export const storageConformance = (name: string, makeLayer: () => Layer.Layer<StorageTags, unknown>): void => {
@@ -262,6 +264,116 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
             .toBe("key id")
           expect(yield* keys.list()).toEqual([early, late])
         }))
+    })
+
+    describe("Certificates", () => {
+      const cert = (over: Partial<StoredCertificate> = {}): StoredCertificate => ({
+        serial: "0a1b", kind: "signer", environment: "sandbox", userId: "u1", keyId: "sandbox/signer/u1/1",
+        subject: "CN=Ada, OU=SANDBOX", issuerSerial: "99", der: "MIIB", notBefore: 1_700_000_000_000, notAfter: FAR_FUTURE_MS,
+        status: "valid", revokedAt: null, revocationReason: null, createdAt: 1_700_000_000_000, ...over,
+      })
+      test("round-trips, finds the oldest valid CA of a kind and environment, lists a user's newest first", () => Effect.gen(function* () {
+        const certs = yield* Certificates
+        yield* certs.insert(cert())
+        yield* certs.insert(cert({ serial: "0a1c", createdAt: 1_800_000_000_000 }))
+        yield* certs.insert(cert({ serial: "01", kind: "root", userId: null, issuerSerial: null, createdAt: 5 }))
+        yield* certs.insert(cert({ serial: "02", kind: "root", userId: null, issuerSerial: null, createdAt: 6 }))
+        yield* certs.insert(cert({ serial: "03", kind: "root", userId: null, issuerSerial: null, environment: "production", createdAt: 1 }))
+        expect(yield* certs.findBySerial("0a1b")).toEqual(Option.some(cert()))
+        expect(Option.map(yield* certs.findCurrentCa("root", "sandbox"), (c) => c.serial)).toEqual(Option.some("01"))
+        expect(yield* certs.findCurrentCa("issuing", "sandbox")).toEqual(Option.none())
+        expect((yield* certs.listByUser("u1")).map((c) => c.serial)).toEqual(["0a1c", "0a1b"])
+        yield* uniqueViolation(certs.insert(cert()))
+      }))
+      test("revoke marks a valid certificate once and records when and why", () => Effect.gen(function* () {
+        const certs = yield* Certificates
+        yield* certs.insert(cert())
+        yield* certs.revoke("0a1b", 1_900_000_000_000, "keyCompromise")
+        yield* certs.revoke("0a1b", 2_000_000_000_000, "superseded")
+        expect(yield* certs.findBySerial("0a1b")).toEqual(Option.some(cert({ status: "revoked", revokedAt: 1_900_000_000_000, revocationReason: "keyCompromise" })))
+      }))
+    })
+
+    describe("SigningRequests and Batches", () => {
+      const request: SigningRequest = {
+        id: "7b0c6a3e-0000-4000-8000-000000000001", userId: "u1", clientId: "rp_sbx_x", credentialId: "cred", documentHash: "ab".repeat(32),
+        documentName: null, signatureFormat: "CAdES-BASELINE-B", loa: "LOA-2", callbackUrl: "https://rp.example/cb", rpOrigin: null,
+        status: "pending_auth", nonce: "n0nce", failedAttempts: 0, createdAt: 1_700_000_000_000, expiresAt: FAR_FUTURE_MS,
+        completedAt: null, signature: null, certificateSerial: null, errorMessage: null,
+      }
+      test("a request round-trips and updates only from the expected status (compare-and-set)", () => Effect.gen(function* () {
+        const requests = yield* SigningRequests
+        yield* requests.insert(request)
+        expect(yield* requests.findById(request.id)).toEqual(Option.some(request))
+        const done = { ...request, status: "completed" as const, completedAt: FAR_FUTURE_MS - 1, signature: "MIIC", certificateSerial: "0a" }
+        expect(yield* requests.update(done, "pending_auth")).toBe(true)
+        expect(yield* requests.update({ ...done, status: "failed" }, "pending_auth")).toBe(false)
+        expect(yield* requests.findById(request.id)).toEqual(Option.some(done))
+        yield* uniqueViolation(requests.insert(request))
+      }))
+      test("a batch keeps its documents in order and its results", () => Effect.gen(function* () {
+        const batches = yield* Batches
+        const batch: Batch = {
+          id: "b1", userId: "u1", clientId: "rp_sbx_x", credentialId: "cred",
+          documents: [{ id: "z", hash: "00", hash_algo: "2.16.840.1.101.3.4.2.1" }, { id: "a", hash: "ff", hash_algo: "1.2" }],
+          callbackUrl: null, status: "pending_auth", nonce: "n", failedAttempts: 2, createdAt: 1, expiresAt: FAR_FUTURE_MS,
+          completedAt: null, results: null, errorMessage: null,
+        }
+        yield* batches.insert(batch)
+        expect(yield* batches.findById("b1")).toEqual(Option.some(batch))
+        const done: Batch = { ...batch, status: "partial", completedAt: 9, results: [{ documentId: "z", status: "signed", signature: "MII" }, { documentId: "a", status: "failed", error: "Invalid document hash" }] }
+        expect(yield* batches.update(done, "pending_auth")).toBe(true)
+        expect(yield* batches.findById("b1")).toEqual(Option.some(done))
+        expect(yield* batches.update(done, "pending_auth")).toBe(false)
+      }))
+    })
+
+    describe("SigningEvents", () => {
+      test("append assigns increasing positions; reads are per user after a position, and per subject", () => Effect.gen(function* () {
+        const log = yield* SigningEvents
+        const base = {
+          type: "signing_request_created" as const, subjectId: "r1", subjectKind: "request" as const, userId: "u1", clientId: "c",
+          status: "pending_auth", documentHash: "ab", createdAt: 1, signedAt: null, errorMessage: null, recordedAt: 2,
+        }
+        const a = yield* log.append(base)
+        const b = yield* log.append({ ...base, userId: "u2", subjectId: "r2" })
+        const c = yield* log.append({ ...base, type: "signing_request_completed", status: "signed", signedAt: FAR_FUTURE_MS })
+        expect(a.seq).toBeLessThan(b.seq)
+        expect(b.seq).toBeLessThan(c.seq)
+        expect(yield* log.listForUser("u1", 0, 10)).toEqual([a, c])
+        expect(yield* log.listForUser("u1", a.seq, 10)).toEqual([c])
+        expect(yield* log.listForUser("u1", 0, 1)).toEqual([a])
+        expect(yield* log.listForSubject("r1")).toEqual([a, c])
+      }))
+    })
+
+    describe("QuotaCounters", () => {
+      test("consume adds within the limit and refuses beyond it without changing the count", () => Effect.gen(function* () {
+        const q = yield* QuotaCounters
+        expect(yield* q.peek("k")).toBe(0)
+        expect(yield* q.consume("k", 3, 5, FAR_FUTURE_MS)).toEqual(Option.some(3))
+        expect(yield* q.consume("k", 3, 5, FAR_FUTURE_MS)).toEqual(Option.none())
+        expect(yield* q.consume("k", 2, 5, FAR_FUTURE_MS)).toEqual(Option.some(5))
+        expect(yield* q.consume("k", 1, 5, FAR_FUTURE_MS)).toEqual(Option.none())
+        expect(yield* q.consume("new", 6, 5, FAR_FUTURE_MS)).toEqual(Option.none())
+        expect(yield* q.peek("k")).toBe(5)
+        expect(yield* q.peek("new")).toBe(0)
+      }))
+      test("60 concurrent consumers of a limit of 25 get exactly 25 grants, in transactions too", () => Effect.gen(function* () {
+        const q = yield* QuotaCounters
+        const storage = yield* Storage
+        const grants = yield* Effect.all(Array.from({ length: 60 }, (_, i) =>
+          (i % 2 === 0 ? q.consume("race", 1, 25, FAR_FUTURE_MS) : storage.transaction(q.consume("race", 1, 25, FAR_FUTURE_MS)))),
+        { concurrency: "unbounded" })
+        expect(grants.filter(Option.isSome).length).toBe(25)
+        expect(yield* q.peek("race")).toBe(25)
+      }))
+      test("a consumption inside a rolled-back transaction is given back", () => Effect.gen(function* () {
+        const q = yield* QuotaCounters
+        const storage = yield* Storage
+        yield* Effect.exit(storage.transaction(q.consume("rb", 2, 5, FAR_FUTURE_MS).pipe(Effect.zipRight(Effect.fail("no")))))
+        expect(yield* q.peek("rb")).toBe(0)
+      }))
     })
 
     describe("Storage.transaction", () => {

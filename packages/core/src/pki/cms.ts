@@ -1,0 +1,135 @@
+/**
+ * Detached CMS SignedData (RFC 5652, CAdES-BES / PAdES baseline attributes) over a document
+ * digest, signed by the signer's KeyStore key: pkijs holds the structure, the signature over the
+ * DER SET of signed attributes comes from `KeyStore.sign`, converted from P1363 to DER.
+ */
+import * as asn1js from "asn1js"
+import { Effect } from "effect"
+import * as pkijs from "pkijs"
+import { sha256 } from "../kernel/digest.ts"
+import { toBase64 } from "../kernel/encoding.ts"
+import { KeyStore } from "../ports/key-store.ts"
+import { p1363ToDer } from "./ecdsa-signature.ts"
+import { derOf } from "./issue-certificate.ts"
+import type { SigningIdentity } from "./signer-certificate.ts"
+
+/** Hash algorithms a document digest may be made with. */
+export type DigestAlgorithm = "SHA-256" | "SHA-384" | "SHA-512"
+
+const DIGESTS: Record<DigestAlgorithm, { readonly oid: string; readonly ecdsaOid: string; readonly length: number }> = {
+  "SHA-256": { oid: "2.16.840.1.101.3.4.2.1", ecdsaOid: "1.2.840.10045.4.3.2", length: 32 },
+  "SHA-384": { oid: "2.16.840.1.101.3.4.2.2", ecdsaOid: "1.2.840.10045.4.3.3", length: 48 },
+  "SHA-512": { oid: "2.16.840.1.101.3.4.2.3", ecdsaOid: "1.2.840.10045.4.3.4", length: 64 },
+}
+
+/** Object identifiers of the CMS content types and signed attributes used here. */
+export const CmsOid = {
+  data: "1.2.840.113549.1.7.1",
+  signedData: "1.2.840.113549.1.7.2",
+  contentType: "1.2.840.113549.1.9.3",
+  messageDigest: "1.2.840.113549.1.9.4",
+  signingTime: "1.2.840.113549.1.9.5",
+  signingCertificateV2: "1.2.840.113549.1.9.16.2.47",
+} as const
+
+/** X.690 DER order of SET OF: octet-wise, the shorter padded with trailing zero octets. */
+const compareDer = (a: Uint8Array, b: Uint8Array): number => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0)
+    if (d !== 0) return d
+  }
+  return a.length - b.length
+}
+
+const ber = (value: asn1js.BaseBlock | pkijs.PkiObject): Uint8Array =>
+  new Uint8Array(value instanceof pkijs.PkiObject ? value.toSchema().toBER(false) : value.toBER(false))
+
+/** RFC 5652 §11.3: UTCTime for 1950..2049, GeneralizedTime otherwise; whole seconds (DER). */
+const cmsTime = (time: Date): asn1js.BaseBlock => {
+  const valueDate = new Date(Math.floor(time.getTime() / 1000) * 1000)
+  const year = valueDate.getUTCFullYear()
+  return year >= 1950 && year < 2050 ? new asn1js.UTCTime({ valueDate }) : new asn1js.GeneralizedTime({ valueDate })
+}
+
+/** RFC 5035 SigningCertificateV2 naming the signer certificate (hash algorithm SHA-256, the default, omitted). */
+const signingCertificateV2 = (certificate: pkijs.Certificate, certificateHash: Uint8Array): asn1js.Sequence =>
+  new asn1js.Sequence({ value: [
+    new asn1js.Sequence({ value: [
+      new asn1js.Sequence({ value: [
+        new asn1js.OctetString({ valueHex: certificateHash }),
+        new asn1js.Sequence({ value: [
+          new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: certificate.issuer })] }).toSchema(),
+          new asn1js.Integer({ valueHex: certificate.serialNumber.valueBlock.valueHexView }),
+        ] }),
+      ] }),
+    ] }),
+  ] })
+
+const parseCertificate = (der: Uint8Array): Effect.Effect<pkijs.Certificate> =>
+  Effect.try(() => pkijs.Certificate.fromBER(new Uint8Array(der))).pipe(Effect.orDie)
+
+/** Detached CMS SignedData over a document digest; signingTime null leaves the attribute out (PAdES). */
+export const signDigest = (input: {
+  readonly identity: SigningIdentity
+  readonly digest: Uint8Array
+  readonly digestAlgorithm: DigestAlgorithm
+  readonly signingTime: Date | null
+}): Effect.Effect<Uint8Array, never, KeyStore> =>
+  Effect.gen(function* () {
+    const { identity, digest, digestAlgorithm } = input
+    const algorithm = DIGESTS[digestAlgorithm]
+    if (digest.length !== algorithm.length) {
+      return yield* Effect.die(new Error(`a ${digestAlgorithm} digest has ${algorithm.length} bytes, not ${digest.length}`))
+    }
+    const signerDer = yield* derOf(identity.certificate)
+    const signer = yield* parseCertificate(signerDer)
+    const chain = yield* Effect.forEach(identity.chain, (c) => derOf(c).pipe(Effect.flatMap(parseCertificate)))
+
+    const attributes = [
+      new pkijs.Attribute({ type: CmsOid.contentType, values: [new asn1js.ObjectIdentifier({ value: CmsOid.data })] }),
+      new pkijs.Attribute({ type: CmsOid.messageDigest, values: [new asn1js.OctetString({ valueHex: new Uint8Array(digest) })] }),
+      new pkijs.Attribute({ type: CmsOid.signingCertificateV2, values: [signingCertificateV2(signer, yield* sha256(signerDer))] }),
+      ...(input.signingTime === null ? [] : [new pkijs.Attribute({ type: CmsOid.signingTime, values: [cmsTime(input.signingTime)] })]),
+    ].map((attribute) => ({ attribute, der: ber(attribute) })).sort((a, b) => compareDer(a.der, b.der)).map((a) => a.attribute)
+    // What is signed is the DER SET OF the attributes (tag 0x31), not the [0] IMPLICIT form in SignerInfo.
+    const signedAttributes = ber(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }))
+
+    const store = yield* KeyStore
+    // Signed with the digest algorithm's own hash (OpenSSL hashes the attributes with it), then
+    // checked against the certificate before use, so a faulty store fails loudly, never silently.
+    const p1363 = yield* store.sign(identity.keyId, signedAttributes, digestAlgorithm).pipe(Effect.orDie)
+    const verified = yield* Effect.promise(async () => {
+      const key = await globalThis.crypto.subtle.importKey("spki", new Uint8Array(ber(signer.subjectPublicKeyInfo)), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"])
+      return globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digestAlgorithm }, key, new Uint8Array(p1363), new Uint8Array(signedAttributes))
+    })
+    if (!verified) {
+      return yield* Effect.die(new Error(`KeyStore key ${identity.keyId} gave no valid ECDSA/${digestAlgorithm} signature for its certificate's public key (the store must sign with the requested hash)`))
+    }
+    const signature = p1363ToDer(p1363)
+    if (signature === undefined) return yield* Effect.die(new Error(`KeyStore gave a malformed signature (${p1363.length} bytes)`))
+
+    return yield* Effect.try(() => {
+      const signerInfo = new pkijs.SignerInfo({
+        version: 1,
+        sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
+        digestAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: algorithm.oid }),
+        signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
+        signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: algorithm.ecdsaOid }),
+        signature: new asn1js.OctetString({ valueHex: signature }),
+      })
+      const signedData = new pkijs.SignedData({
+        version: 1,
+        digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: algorithm.oid })],
+        encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: CmsOid.data }),
+        certificates: [signer, ...chain],
+        signerInfos: [signerInfo],
+      })
+      return ber(new pkijs.ContentInfo({ contentType: CmsOid.signedData, content: signedData.toSchema(true) }))
+    }).pipe(Effect.orDie)
+  })
+
+/** PEM of a DER certificate (or of any DER object under `label`), lines of 64 characters. */
+export const toPem = (der: Uint8Array, label = "CERTIFICATE"): string => {
+  const lines = toBase64(der).match(/.{1,64}/g) ?? []
+  return `-----BEGIN ${label}-----\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}-----END ${label}-----\n`
+}

@@ -1,0 +1,78 @@
+/**
+ * A signer's key and certificate, issued by the environment's issuing CA on first use. The key
+ * lives in the KeyStore as `<environment>/signer/<userId>/<n>`; a new generation is made when the
+ * current certificate is revoked or expired, the CA changed, or the user's name or e-mail did.
+ */
+import { Clock, Effect } from "effect"
+import type { User } from "../identity/model.ts"
+import { EngineConfig, type Environment } from "../ports/engine-config.ts"
+import type { KeyStore } from "../ports/key-store.ts"
+import type { Random } from "../ports/random.ts"
+import { Certificates, type Storage } from "../ports/storage.ts"
+import { certificateAuthority } from "./authority.ts"
+import { issueCertificate, issuerOf, rfc4514, validity, type DistinguishedName, type NameAttribute } from "./issue-certificate.ts"
+import type { StoredCertificate } from "./model.ts"
+import { obtainCertificate, storedCertificate, type KeyToCertify } from "./obtain-certificate.ts"
+import * as x509 from "./x509.ts"
+
+/** A signer's key and current certificate (created on first use), with the chain up to (not including) the root. */
+export interface SigningIdentity {
+  readonly keyId: string
+  readonly certificate: StoredCertificate
+  readonly chain: ReadonlyArray<StoredCertificate>
+}
+
+/** Lifetime of a signer certificate, in years (never past the issuing CA's). */
+export const SIGNER_VALIDITY_YEARS = 2
+
+/** ub-common-name (RFC 5280): a common name has at most 64 characters. */
+const COMMON_NAME_MAX = 64
+
+/** E-mail addresses that fit an IA5String (rfc822Name, emailAddress). */
+const asciiEmail = (email: string): boolean => /^[\x21-\x7e]+@[\x21-\x7e]+$/.test(email)
+
+/** Subject of a user's signer certificate: `CN=<display name>, E=<e-mail>` (sandbox: plus `OU=SANDBOX`). */
+export const signerSubject = (environment: Environment, user: Pick<User, "displayName" | "email">): DistinguishedName => {
+  const name = user.displayName.trim() === "" ? user.email : user.displayName.trim()
+  const attributes: Array<NameAttribute> = []
+  if (environment === "sandbox") attributes.push({ type: "OU", value: "SANDBOX" })
+  attributes.push({ type: "CN", value: Array.from(name).slice(0, COMMON_NAME_MAX).join("") })
+  if (asciiEmail(user.email)) attributes.push({ type: "E", value: user.email })
+  return attributes
+}
+
+/** The signer's current key and certificate, issuing them when the user has none usable. */
+export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+  Effect.gen(function* () {
+    const ca = yield* certificateAuthority
+    const { environment } = yield* EngineConfig
+    const certificates = yield* Certificates
+    const now = yield* Clock.currentTimeMillis
+    const subject = signerSubject(environment, user)
+    const subjectText = rfc4514(subject)
+    const usable = (c: StoredCertificate) =>
+      c.kind === "signer" && c.environment === environment && c.userId === user.id && c.status === "valid" &&
+      c.notAfter > now && c.issuerSerial === ca.issuing.serial && c.subject === subjectText
+
+    const certificate = (yield* certificates.listByUser(user.id)).find(usable) ?? (yield* obtainCertificate({
+      keyIdOf: (generation) => `${environment}/signer/${user.id}/${generation}`,
+      usable,
+      issue: (key: KeyToCertify) => Effect.gen(function* () {
+        const { notBefore, notAfter } = validity(now, SIGNER_VALIDITY_YEARS, ca.issuing.notAfter)
+        const der = yield* issueCertificate({
+          serial: key.serial, subject, publicKey: key.publicKey, issuer: yield* issuerOf(ca.issuing), notBefore, notAfter,
+          extensions: [
+            new x509.BasicConstraintsExtension(false, undefined, true),
+            new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true),
+            new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.emailProtection]),
+            ...(asciiEmail(user.email) ? [new x509.SubjectAlternativeNameExtension([{ type: "email", value: user.email }])] : []),
+          ],
+        })
+        return storedCertificate({
+          key, kind: "signer", environment, userId: user.id, subject: subjectText, issuerSerial: ca.issuing.serial,
+          der, notBefore, notAfter, createdAt: now,
+        })
+      }),
+    }))
+    return { keyId: certificate.keyId, certificate, chain: [ca.issuing] }
+  })

@@ -1,0 +1,13 @@
+/**
+ * @peculiar/x509, loaded after the `Reflect` metadata polyfill that its dependency-injection
+ * container (tsyringe) requires. Import x509 through this module, never directly, so the
+ * polyfill is always in place first. (x509 1.x, which @simplewebauthn/server loads, installs
+ * the same polyfill itself; 2.x leaves it to the application.)
+ */
+import "reflect-metadata"
+export {
+  AuthorityKeyIdentifierExtension, BasicConstraintsExtension, ExtendedKeyUsage, ExtendedKeyUsageExtension,
+  Extension, KeyUsageFlags, KeyUsagesExtension, Name, SubjectAlternativeNameExtension,
+  SubjectKeyIdentifierExtension, X509Certificate, X509CertificateGenerator,
+} from "@peculiar/x509"
+export type { JsonNameParams } from "@peculiar/x509"

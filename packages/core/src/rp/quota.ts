@@ -1,0 +1,52 @@
+/**
+ * The signing allowance in force: requests per minute per signed-in user (the spec's
+ * counter for `/v2/sign/*`), signatures per day per RP (reset at 00:00 UTC) and documents
+ * per batch. Counters are consumed in the caller's transaction, so a refused or failed
+ * creation gives its reservation back.
+ */
+import { Clock, Effect, Option } from "effect"
+import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "../errors/catalogue.ts"
+import { QuotaCounters } from "../ports/storage.ts"
+import { allowanceOf } from "./plans.ts"
+import type { RelyingParty } from "./relying-party.ts"
+
+const MINUTE_MS = 60_000
+const DAY_MS = 86_400_000
+
+/** Midnight UTC after `at`, when the daily counter starts again. */
+export const nextUtcMidnight = (at: number): number => (Math.floor(at / DAY_MS) + 1) * DAY_MS
+
+/** Counts one request in `scope`'s current 60-second window, or 429 `Rate limit exceeded. Please try again later.` */
+export const countRequest = (scope: string, perMinute: number) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const window = Math.floor(now / MINUTE_MS)
+    const granted = yield* Effect.flatMap(QuotaCounters, (q) => q.consume(`rpm:${scope}:${window}`, 1, perMinute, (window + 1) * MINUTE_MS))
+    if (Option.isNone(granted)) return yield* new RateLimitExceeded()
+  })
+
+/**
+ * Reserves `count` signatures of the RP's daily allowance for a user's signing request or
+ * batch: first the per-minute window, then the batch size, then the day.
+ */
+export const reserveSignatures = (rp: RelyingParty, userId: string, count: number, kind: "single" | "batch") =>
+  Effect.gen(function* () {
+    const allowance = allowanceOf(rp)
+    yield* countRequest(`sign:${rp.clientId}:${userId}`, allowance.requestsPerMinute)
+    if (kind === "batch" && count > allowance.documentsPerBatch) {
+      return yield* new BatchSizeExceeded({ size: count, maximum: allowance.documentsPerBatch })
+    }
+    const now = yield* Clock.currentTimeMillis
+    const resets = nextUtcMidnight(now)
+    const key = `day:${rp.clientId}:${new Date(now).toISOString().slice(0, 10)}`
+    const counters = yield* QuotaCounters
+    const granted = yield* counters.consume(key, count, allowance.signaturesPerDay, resets)
+    if (Option.isNone(granted)) {
+      return yield* new DailySigningLimitExceeded({
+        used: yield* counters.peek(key),
+        maximum: allowance.signaturesPerDay,
+        resetsAt: new Date(resets).toISOString(),
+      })
+    }
+    return granted.value
+  })

@@ -1,0 +1,142 @@
+/** Batch signing: many document hashes approved by one assertion, each signed or failed on its own. */
+import { Clock, Effect, Either, Option } from "effect"
+import { InvalidRequest, OperationExpired, SigningRequestNotFound } from "../errors/catalogue.ts"
+import type { BearerUser } from "../identity/access-token.ts"
+import type { Assertion } from "../identity/webauthn/schemas.ts"
+import { fromHex, toBase64 } from "../kernel/encoding.ts"
+import { signDigest } from "../pki/cms.ts"
+import { signingIdentityFor } from "../pki/signer-certificate.ts"
+import { EngineConfig } from "../ports/engine-config.ts"
+import { token, uuid } from "../ports/random.ts"
+import { Batches, Storage, Users } from "../ports/storage.ts"
+import { reserveSignatures } from "../rp/quota.ts"
+import { approvedRelyingParty } from "../rp/relying-parties.ts"
+import { approveWithPasskey } from "./approval.ts"
+import { linkedChallenge } from "./dynamic-link.ts"
+import { recordBatchEvent } from "./events.ts"
+import { step } from "./machine.ts"
+import type { Batch, BatchDocument, BatchResult } from "./model.ts"
+import { HASH_ALGORITHMS, isHexDigest, PENDING_LIFETIME_MS } from "./rules.ts"
+import { signersPasskey, signingContext } from "./single.ts"
+
+/** The batch create body as it arrives. */
+export interface CreateBatch {
+  readonly documents?: ReadonlyArray<BatchDocument> | undefined
+  readonly credentialId?: string | undefined
+  readonly callbackUrl?: string | undefined
+}
+
+/**
+ * `POST /v2/sign/batch`. Each document counts as one signature of the daily allowance,
+ * reserved at creation. A document's hash is judged only when signing, so a bad one fails
+ * only itself (in `results`), never the batch.
+ */
+export const createBatch = (user: BearerUser, input: CreateBatch) =>
+  Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    if (input.documents === undefined || input.documents.length === 0 || !input.credentialId) {
+      return yield* new InvalidRequest({ detail: "documents (at least one) and credentialId required" })
+    }
+    const ids = new Set<string>()
+    for (const [i, d] of input.documents.entries()) {
+      if (d.id.trim() === "") return yield* new InvalidRequest({ detail: `documents.${i}.id must not be empty` })
+      if (ids.has(d.id)) return yield* new InvalidRequest({ detail: `documents.${i}.id ${d.id} appears twice` })
+      ids.add(d.id)
+    }
+    const rp = yield* signingContext(user, input)
+    const passkey = yield* signersPasskey(user.userId, input.credentialId)
+    const storage = yield* Storage
+    const batch = yield* storage.transaction(Effect.gen(function* () {
+      yield* reserveSignatures(rp, user.userId, input.documents!.length, "batch")
+      const now = yield* Clock.currentTimeMillis
+      const batch: Batch = {
+        id: yield* uuid, userId: user.userId, clientId: rp.clientId, credentialId: passkey.id,
+        documents: input.documents!.map((d) => ({ id: d.id, hash: d.hash, hash_algo: d.hash_algo })),
+        callbackUrl: input.callbackUrl ?? null, status: "pending_auth", nonce: yield* token(32), failedAttempts: 0,
+        createdAt: now, expiresAt: now + PENDING_LIFETIME_MS, completedAt: null, results: null, errorMessage: null,
+      }
+      yield* Effect.flatMap(Batches, (b) => b.insert(batch)).pipe(Effect.orDie)
+      yield* recordBatchEvent(batch, "signing_request_created", now)
+      return batch
+    }))
+    return {
+      batchId: batch.id,
+      status: "pending_auth" as const,
+      documentCount: batch.documents.length,
+      authUrl: `${settings.basePath}/v2/sign/batch/${batch.id}/auth`,
+      challenge: yield* linkedChallenge({ kind: "batch", id: batch.id, documents: batch.documents, nonce: batch.nonce }),
+    }
+  })
+
+/** Why a document cannot be signed, or undefined when it can. */
+export const documentProblem = (d: BatchDocument): string | undefined => {
+  const algorithm = HASH_ALGORITHMS[d.hash_algo]
+  if (algorithm === undefined) return "Unsupported hash algorithm"
+  return isHexDigest(d.hash, algorithm.hexLength) ? undefined : "Invalid document hash"
+}
+
+/** Overall status of a completed batch: `completed` when all signed, `failed` when none, `partial` otherwise. */
+export const overallStatus = (results: ReadonlyArray<BatchResult>): "completed" | "partial" | "failed" => {
+  const signed = results.filter((r) => r.status === "signed").length
+  return signed === results.length ? "completed" : signed === 0 ? "failed" : "partial"
+}
+
+/** `POST /v2/sign/batch/{batchId}/auth`: one assertion over the batch's linked challenge, then each document. */
+export const completeBatch = (batchId: string, assertion: Assertion) =>
+  Effect.gen(function* () {
+    const storage = yield* Storage
+    const outcome = yield* storage.transaction(Effect.gen(function* () {
+      const batches = yield* Batches
+      const found = yield* batches.findById(batchId)
+      if (Option.isNone(found)) return yield* new SigningRequestNotFound()
+      const batch = found.value
+      const now = yield* Clock.currentTimeMillis
+      const save = (next: Batch, events: ReadonlyArray<{ readonly type: Parameters<typeof recordBatchEvent>[1] }>) =>
+        Effect.gen(function* () {
+          if (!(yield* batches.update(next, batch.status))) return yield* new SigningRequestNotFound()
+          for (const e of events) yield* recordBatchEvent(next, e.type, now)
+        })
+
+      const probe = step(batch, { _tag: "Complete", at: now, outcome: "completed" })
+      if (Either.isLeft(probe)) return yield* probe.left.error
+      if (probe.right.state.status === "expired") {
+        yield* save(probe.right.state, probe.right.events)
+        return { _tag: "Expired" } as const
+      }
+      const rp = yield* approvedRelyingParty(batch.clientId)
+      const challenge = yield* linkedChallenge({ kind: "batch", id: batch.id, documents: batch.documents, nonce: batch.nonce })
+      const approval = yield* Effect.either(approveWithPasskey({ assertion, credentialId: batch.credentialId, userId: batch.userId, challenge, rp }))
+      if (Either.isLeft(approval)) {
+        const refused = Either.getOrThrow(step(batch, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
+        yield* save(refused.state, refused.events)
+        return { _tag: "Refused", error: approval.left } as const
+      }
+
+      const user = yield* Effect.flatMap(Users, (u) => u.findById(batch.userId)).pipe(Effect.map(Option.getOrThrow))
+      const identity = yield* signingIdentityFor(user)
+      const results: Array<BatchResult> = []
+      for (const d of batch.documents) {
+        const problem = documentProblem(d)
+        if (problem !== undefined) {
+          results.push({ documentId: d.id, status: "failed", error: problem })
+          continue
+        }
+        const cms = yield* signDigest({
+          identity, digest: fromHex(d.hash)!, digestAlgorithm: HASH_ALGORITHMS[d.hash_algo]!.name, signingTime: new Date(now),
+        })
+        results.push({ documentId: d.id, status: "signed", signature: toBase64(cms) })
+      }
+      const status = overallStatus(results)
+      const done = Either.getOrThrow(step(batch, { _tag: "Complete", at: now, outcome: status }))
+      const completed: Batch = {
+        ...done.state, results, errorMessage: status === "failed" ? "No document of the batch could be signed" : null,
+      }
+      yield* save(completed, done.events)
+      return { _tag: "Completed", batch: completed } as const
+    }))
+    switch (outcome._tag) {
+      case "Expired": return yield* new OperationExpired()
+      case "Refused": return yield* Effect.fail(outcome.error)
+      case "Completed": return { status: outcome.batch.status, results: outcome.batch.results ?? [] }
+    }
+  })

@@ -1,0 +1,162 @@
+/** Single hash signing: create a request (bearer user), complete it with a passkey assertion. */
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import {
+  DocumentHashAndCredentialRequired, InvalidRequest, NoSigningCredential, OperationExpired, RpOriginNotAuthorized,
+  SigningRequestNotFound,
+} from "../errors/catalogue.ts"
+import type { BearerUser } from "../identity/access-token.ts"
+import type { Assertion } from "../identity/webauthn/schemas.ts"
+import { fromHex, toBase64 } from "../kernel/encoding.ts"
+import { signDigest } from "../pki/cms.ts"
+import { signingIdentityFor } from "../pki/signer-certificate.ts"
+import { EngineConfig } from "../ports/engine-config.ts"
+import { token, uuid } from "../ports/random.ts"
+import { Passkeys, SigningRequests, Storage, Users } from "../ports/storage.ts"
+import { Loa, requireLoa } from "../rp/loa.ts"
+import { planMaximumLoa } from "../rp/plans.ts"
+import { reserveSignatures } from "../rp/quota.ts"
+import { approvedRelyingParty } from "../rp/relying-parties.ts"
+import { approveWithPasskey } from "./approval.ts"
+import { linkedChallenge } from "./dynamic-link.ts"
+import { recordRequestEvent } from "./events.ts"
+import { step } from "./machine.ts"
+import { isPadesFormat, SignatureFormat, type SigningRequest } from "./model.ts"
+import { callbackUrlProblem, isHexDigest, PENDING_LIFETIME_MS } from "./rules.ts"
+
+/** The create body as it arrives; the checks below give the spec's messages. */
+export interface CreateSigningRequest {
+  readonly documentHash?: string | undefined
+  readonly credentialId?: string | undefined
+  readonly documentName?: string | undefined
+  readonly signatureFormat?: string | undefined
+  readonly loa?: string | undefined
+  readonly callbackUrl?: string | undefined
+  readonly rpOrigin?: string | undefined
+}
+
+const oneOf = <A, I>(schema: Schema.Schema<A, I>, field: string, value: string | undefined, fallback: A) =>
+  value === undefined
+    ? Effect.succeed(fallback)
+    : Schema.decodeUnknown(schema)(value).pipe(Effect.mapError(() =>
+      new InvalidRequest({ detail: `${field} must be one of ${String(schema.ast).replace(/"/g, "")}` })))
+
+/** Checks the parts of a creation shared by single requests and batches: RP, origin, callback. */
+export const signingContext = (user: BearerUser, input: { readonly callbackUrl?: string | undefined; readonly rpOrigin?: string | undefined }) =>
+  Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    if (input.callbackUrl !== undefined) {
+      const problem = callbackUrlProblem(input.callbackUrl, settings.environment)
+      if (problem !== undefined) return yield* new InvalidRequest({ detail: problem })
+    }
+    const rp = yield* approvedRelyingParty(user.clientId)
+    if (input.rpOrigin !== undefined && !rp.signingOrigins.includes(input.rpOrigin)) {
+      return yield* new RpOriginNotAuthorized({ origin: input.rpOrigin })
+    }
+    return rp
+  })
+
+/** The bearer user's own passkey, or 404 `No signing credential found for user`. */
+export const signersPasskey = (userId: string, credentialId: string) =>
+  Effect.flatMap(Passkeys, (p) => p.findById(credentialId)).pipe(Effect.flatMap((found) =>
+    Option.isSome(found) && found.value.userId === userId ? Effect.succeed(found.value) : Effect.fail(new NoSigningCredential())))
+
+/** `POST /v2/sign/single`: a pending request whose challenge is linked to the document hash. */
+export const createSigningRequest = (user: BearerUser, input: CreateSigningRequest) =>
+  Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    if (!input.documentHash || !input.credentialId) return yield* new DocumentHashAndCredentialRequired()
+    if (!isHexDigest(input.documentHash)) {
+      return yield* new InvalidRequest({ detail: "documentHash must be a hex SHA-256 (64 hexadecimal characters)" })
+    }
+    const format = yield* oneOf(SignatureFormat, "signatureFormat", input.signatureFormat, "CAdES-BASELINE-B")
+    const loa = yield* oneOf(Loa, "loa", input.loa, "LOA-2")
+    const rp = yield* signingContext(user, input)
+    yield* requireLoa(loa, rp, planMaximumLoa(rp))
+    const passkey = yield* signersPasskey(user.userId, input.credentialId)
+
+    const storage = yield* Storage
+    const request = yield* storage.transaction(Effect.gen(function* () {
+      yield* reserveSignatures(rp, user.userId, 1, "single")
+      const now = yield* Clock.currentTimeMillis
+      const request: SigningRequest = {
+        id: yield* uuid, userId: user.userId, clientId: rp.clientId, credentialId: passkey.id,
+        documentHash: input.documentHash!.toLowerCase(), documentName: input.documentName ?? null, signatureFormat: format, loa,
+        callbackUrl: input.callbackUrl ?? null, rpOrigin: input.rpOrigin ?? null, status: "pending_auth", nonce: yield* token(32),
+        failedAttempts: 0, createdAt: now, expiresAt: now + PENDING_LIFETIME_MS, completedAt: null, signature: null,
+        certificateSerial: null, errorMessage: null,
+      }
+      yield* Effect.flatMap(SigningRequests, (r) => r.insert(request)).pipe(Effect.orDie)
+      yield* recordRequestEvent(request, "signing_request_created", now)
+      return request
+    }))
+    return {
+      requestId: request.id,
+      status: "pending_auth" as const,
+      authUrl: `${settings.basePath}/v2/sign/auth/${request.id}`,
+      challenge: yield* linkedChallenge({ kind: "request", id: request.id, documentHash: request.documentHash, nonce: request.nonce }),
+    }
+  })
+
+/** ISO 8601 with a numeric offset (UTC), e.g. `2026-11-25T21:30:00.000+00:00`. */
+export const isoWithOffset = (ms: number): string => new Date(ms).toISOString().replace("Z", "+00:00")
+
+/**
+ * `POST /v2/sign/auth/{requestId}`: verifies the assertion over the recomputed challenge,
+ * then signs. A refused assertion is counted (the fifth fails the request) and answered with
+ * its 403; an expired request is closed and answers 410; everything is recorded first.
+ */
+export const completeSigningRequest = (requestId: string, assertion: Assertion) =>
+  Effect.gen(function* () {
+    const storage = yield* Storage
+    const outcome = yield* storage.transaction(Effect.gen(function* () {
+      const requests = yield* SigningRequests
+      const found = yield* requests.findById(requestId)
+      if (Option.isNone(found)) return yield* new SigningRequestNotFound()
+      const request = found.value
+      const now = yield* Clock.currentTimeMillis
+      const save = (next: SigningRequest, events: ReadonlyArray<{ readonly type: Parameters<typeof recordRequestEvent>[1] }>) =>
+        Effect.gen(function* () {
+          if (!(yield* requests.update(next, request.status))) return yield* new SigningRequestNotFound()
+          for (const e of events) yield* recordRequestEvent(next, e.type, now)
+        })
+
+      const probe = step(request, { _tag: "Complete", at: now, outcome: "completed" })
+      if (Either.isLeft(probe)) return yield* probe.left.error
+      if (probe.right.state.status === "expired") {
+        yield* save(probe.right.state, probe.right.events)
+        return { _tag: "Expired" } as const
+      }
+
+      const rp = yield* approvedRelyingParty(request.clientId)
+      const challenge = yield* linkedChallenge({ kind: "request", id: request.id, documentHash: request.documentHash, nonce: request.nonce })
+      const approval = yield* Effect.either(approveWithPasskey({ assertion, credentialId: request.credentialId, userId: request.userId, challenge, rp }))
+      if (Either.isLeft(approval)) {
+        const refused = Either.getOrThrow(step(request, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
+        yield* save(refused.state, refused.events)
+        return { _tag: "Refused", error: approval.left } as const
+      }
+
+      const user = yield* Effect.flatMap(Users, (u) => u.findById(request.userId)).pipe(Effect.map(Option.getOrThrow))
+      const identity = yield* signingIdentityFor(user)
+      const cms = yield* signDigest({
+        identity, digest: fromHex(request.documentHash)!, digestAlgorithm: "SHA-256",
+        signingTime: isPadesFormat(request.signatureFormat) ? null : new Date(now),
+      })
+      const completed: SigningRequest = {
+        ...probe.right.state, signature: toBase64(cms), certificateSerial: identity.certificate.serial,
+      }
+      yield* save(completed, probe.right.events)
+      return { _tag: "Completed", request: completed } as const
+    }))
+    switch (outcome._tag) {
+      case "Expired": return yield* new OperationExpired()
+      case "Refused": return yield* Effect.fail(outcome.error)
+      case "Completed": return {
+        status: "completed" as const,
+        signature: outcome.request.signature!,
+        timestamp: isoWithOffset(outcome.request.completedAt!),
+        loa: outcome.request.loa,
+      }
+    }
+  })
+
