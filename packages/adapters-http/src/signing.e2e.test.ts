@@ -79,6 +79,22 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     expect(await approve(pending)).toMatchObject({ status: 404, body: { error: "Signing request not found or already processed" } })
   })
 
+  it("leaves the signing-time attribute out for the PAdES family only", async () => {
+    const attributesOf = async (signatureFormat: string) => {
+      const pending = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId, signatureFormat })) as Pending
+      const signature = (ok(await approve(pending)) as Completed).signature
+      const file = join(work, `${randomBytes(6).toString("hex")}.der`)
+      writeFileSync(file, Buffer.from(signature, "base64"))
+      return execFileSync("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", file]).toString()
+    }
+    for (const format of ["PAdES", "PAdES-BASELINE-B"]) {
+      const printed = await attributesOf(format)
+      expect(printed).toContain("messageDigest")
+      expect(printed).not.toContain("signingTime")
+    }
+    for (const format of ["CAdES-BASELINE-B", "CMS"]) expect(await attributesOf(format)).toContain("signingTime")
+  })
+
   it("signs a batch of three with one bad hash: partial, results matched to ids, each signature verifies", async () => {
     const docs = [randomBytes(100), randomBytes(200)]
     const created = await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", {
@@ -130,7 +146,14 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     expect(await create({ credentialId: passkey.credentialId })).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })
     expect(await create({ documentHash: "ab".repeat(32) })).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })
     expect(await create({ documentHash: "ab".repeat(32), credentialId: "someone-elses" })).toMatchObject({ status: 404, body: { error: "No signing credential found for user" } })
-    expect((await create({ documentHash: "xyz", credentialId: passkey.credentialId })).status).toBe(400)
+    expect(await create({ documentHash: "xyz", credentialId: passkey.credentialId }))
+      .toMatchObject({ status: 400, body: { error: "documentHash must be a hex SHA-256 (64 hexadecimal characters)" } })
+    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, signatureFormat: "XAdES" }))
+      .toMatchObject({ status: 400, body: { error: "signatureFormat must be one of CAdES-BASELINE-B | CMS | PAdES-BASELINE-B | PAdES" } })
+    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl: "http://rp.example/cb" }))
+      .toMatchObject({ status: 400, body: { error: "callbackUrl must be an https URL" } })
+    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, rpOrigin: "https://evil.example" }))
+      .toMatchObject({ status: 403, body: { error: "RP origin not authorized: https://evil.example" } })
     expect(await env.client.raw("POST", "/v2/sign/single", { body: {} })).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
     const unknown = await env.client.raw("POST", "/v2/sign/auth/00000000-0000-4000-8000-000000000000", { body: { assertion: passkey.assert({ challenge: "AAAA" }) } })
     expect(unknown).toMatchObject({ status: 404, body: { error: "Signing request not found or already processed" } })
