@@ -2,7 +2,7 @@
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import { EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users, type EngineSettings } from "@signet/core"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
 import { health, openApi } from "./endpoints/system.ts"
@@ -27,6 +27,8 @@ export interface EngineOptions {
   readonly deadlineMs?: number
   /** log level of the JSON logs, default Info; `None` silences them */
   readonly logLevel?: LogLevel.LogLevel
+  /** the engine's clock; the system clock unless a host or test gives one */
+  readonly clock?: Clock.Clock
   /** client address of a request, when the host knows it (rate limits by IP) */
   readonly clientIp?: (request: Request) => string
   /** more endpoints (tests, embedding hosts) */
@@ -56,6 +58,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     options.eventBus ?? EventBusInProcess,
     Layer.succeed(EngineConfig, options.settings),
     logger,
+    options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )
 }
 

@@ -2,6 +2,7 @@
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { administerRelyingParty, registerRelyingParty, type Allowance } from "@signet/core"
 import { enrol, ok, signIn, SoftwarePasskey, type ErrorBody, type PasskeyFault, type TokenAnswer } from "@signet/testkit"
+import { ManualClock } from "@signet/testkit/models"
 import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
 import { execFileSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
@@ -184,6 +185,25 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
       .toMatchObject({ status: 403, body: { error: "Challenge mismatch — dynamic linking failed" } })
   })
 
+  it("answers the RP and token checks on creation", async () => {
+    const client = ok(await env.client.clientToken(env.rp.clientId, env.rp.clientSecret)) as TokenAnswer
+    expect(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId }, client.access_token))
+      .toMatchObject({ status: 401, body: { error: "Token missing subject claim" } })
+    await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "Suspend" }))
+    try {
+      expect(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId }))
+        .toMatchObject({ status: 403, body: { error: "RP registration not approved. Status: suspended" } })
+    } finally {
+      await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "Approve" }))
+    }
+  })
+
+  it("refuses an assertion whose counter went backwards", async () => {
+    const pending = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
+    expect(await approve(pending, "counterBackwards"))
+      .toMatchObject({ status: 403, body: { error: "Passkey signature counter did not increase — possible cloned authenticator" } })
+  })
+
   it("fails a request after five refused assertions", async () => {
     const pending = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
     for (let i = 0; i < 5; i++) expect((await approve(pending, "otherChallenge")).status).toBe(403)
@@ -253,5 +273,29 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
       expect(statuses.filter((s) => s === 200).length).toBe(100)
       expect(statuses.filter((s) => s === 429).length).toBe(100)
     }, 60_000)
+  })
+})
+
+describe("request lifetime over HTTP", () => {
+  it("a request or batch pending for more than five minutes answers 410, then and after", async () => {
+    const clock = new ManualClock(Date.now())
+    const env = await startEngine({ clock })
+    try {
+      const passkey = SoftwarePasskey.create({ origin: env.origin })
+      await enrol(env.client, passkey, { email: "late@example.com" })
+      const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+      const headers = { authorization: `Bearer ${token}` }
+      const pending = ok(await env.client.raw<Pending | ErrorBody>("POST", "/v2/sign/single", { headers, body: { documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId } })) as Pending
+      const batch = ok(await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", { headers, body: { credentialId: passkey.credentialId, documents: [{ id: "a", hash: sha256(randomBytes(8)), hash_algo: SHA256 }] } })) as BatchPending
+      clock.advance(5 * 60_000 + 1)
+      for (let i = 0; i < 2; i++) {
+        const late = await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } })
+        expect(late).toMatchObject({ status: 410, body: { error: "Operation expired or not found" } })
+        const lateBatch = await env.client.raw("POST", `/v2/sign/batch/${batch.batchId}/auth`, { body: { assertion: passkey.assert({ challenge: batch.challenge }, { includeUserHandle: false }) } })
+        expect(lateBatch).toMatchObject({ status: 410, body: { error: "Operation expired or not found" } })
+      }
+    } finally {
+      await env.stop()
+    }
   })
 })

@@ -8,7 +8,7 @@ import { join } from "node:path"
 import { makeEngine, type Engine, type EngineOptions, type StorageServices } from "../engine.ts"
 import { listen } from "../node-server.ts"
 import { storageFor } from "../storage.ts"
-import type { Layer } from "effect"
+import type { Clock, Layer } from "effect"
 
 /** A started engine, its URL, a client and the demo-like RP it was given. */
 export interface RunningEngine {
@@ -26,6 +26,7 @@ export const startEngine = async (options: {
   readonly deadlineMs?: number
   readonly extraEndpoints?: EngineOptions["extraEndpoints"]
   readonly masterKey?: Uint8Array
+  readonly clock?: Clock.Clock
 } = {}): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = await listen((r) => target(r), 0, "127.0.0.1")
@@ -41,6 +42,7 @@ export const startEngine = async (options: {
     logLevel: LogLevel.None,
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     ...(options.extraEndpoints !== undefined ? { extraEndpoints: options.extraEndpoints } : {}),
+    ...(options.clock !== undefined ? { clock: options.clock } : {}),
   })
   target = engine.handler
   const created = await engine.run(registerRelyingParty({

@@ -1,7 +1,7 @@
 /** A clock that only moves when a test moves it, for expiry and daily windows. */
 import { Clock, Duration, Effect } from "effect"
 
-/** A `Clock` whose time is set by the test; `sleep` returns at once (nothing in the engine waits on it). */
+/** A `Clock` whose time is set by the test. Time never moves by itself, so `sleep` never ends (deadlines never fire). */
 export class ManualClock implements Clock.Clock {
   readonly [Clock.ClockTypeId]: Clock.ClockTypeId = Clock.ClockTypeId
   constructor(public now: number) {}
@@ -22,6 +22,6 @@ export class ManualClock implements Clock.Clock {
     return Effect.sync(() => BigInt(this.now) * 1_000_000n)
   }
   sleep(_duration: Duration.Duration): Effect.Effect<void> {
-    return Effect.void
+    return Effect.never
   }
 }
