@@ -1,6 +1,6 @@
 /** Batch signing: many document hashes approved by one assertion, each signed or failed on its own. */
-import { Clock, Effect, Either, Option } from "effect"
-import { InvalidRequest, OperationExpired, SigningRequestNotFound } from "../errors/catalogue.ts"
+import { Clock, Effect } from "effect"
+import { InvalidRequest } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { fromHex, toBase64 } from "../kernel/encoding.ts"
@@ -8,13 +8,11 @@ import { signDigest } from "../pki/cms.ts"
 import { signingIdentityFor } from "../pki/signer-certificate.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
-import { Batches, Storage, Users } from "../ports/storage.ts"
+import { Batches, Storage } from "../ports/storage.ts"
 import { reserveSignatures } from "../rp/quota.ts"
-import { approvedRelyingParty } from "../rp/relying-parties.ts"
-import { approveWithPasskey } from "./approval.ts"
+import { completePending, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
 import { recordBatchEvent } from "./events.ts"
-import { step } from "./machine.ts"
 import type { Batch, BatchDocument, BatchResult } from "./model.ts"
 import { HASH_ALGORITHMS, isHexDigest, PENDING_LIFETIME_MS } from "./rules.ts"
 import { signersPasskey, signingContext } from "./single.ts"
@@ -84,59 +82,29 @@ export const overallStatus = (results: ReadonlyArray<BatchResult>): "completed" 
 /** `POST /v2/sign/batch/{batchId}/auth`: one assertion over the batch's linked challenge, then each document. */
 export const completeBatch = (batchId: string, assertion: Assertion) =>
   Effect.gen(function* () {
-    const storage = yield* Storage
-    const outcome = yield* storage.transaction(Effect.gen(function* () {
-      const batches = yield* Batches
-      const found = yield* batches.findById(batchId)
-      if (Option.isNone(found)) return yield* new SigningRequestNotFound()
-      const batch = found.value
-      const now = yield* Clock.currentTimeMillis
-      const save = (next: Batch, events: ReadonlyArray<{ readonly type: Parameters<typeof recordBatchEvent>[1] }>) =>
-        Effect.gen(function* () {
-          if (!(yield* batches.update(next, batch.status))) return yield* new SigningRequestNotFound()
-          for (const e of events) yield* recordBatchEvent(next, e.type, now)
-        })
-
-      const probe = step(batch, { _tag: "Complete", at: now, outcome: "completed" })
-      if (Either.isLeft(probe)) return yield* probe.left.error
-      if (probe.right.state.status === "expired") {
-        yield* save(probe.right.state, probe.right.events)
-        return { _tag: "Expired" } as const
-      }
-      const rp = yield* approvedRelyingParty(batch.clientId)
-      const challenge = yield* linkedChallenge({ kind: "batch", id: batch.id, documents: batch.documents, nonce: batch.nonce })
-      const approval = yield* Effect.either(approveWithPasskey({ assertion, credentialId: batch.credentialId, userId: batch.userId, challenge, rp }))
-      if (Either.isLeft(approval)) {
-        const refused = Either.getOrThrow(step(batch, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
-        yield* save(refused.state, refused.events)
-        return { _tag: "Refused", error: approval.left } as const
-      }
-
-      const user = yield* Effect.flatMap(Users, (u) => u.findById(batch.userId)).pipe(Effect.map(Option.getOrThrow))
-      const identity = yield* signingIdentityFor(user)
-      const results: Array<BatchResult> = []
-      for (const d of batch.documents) {
-        const problem = documentProblem(d)
-        if (problem !== undefined) {
-          results.push({ documentId: d.id, status: "failed", error: problem })
-          continue
+    const batches = yield* Batches
+    const completed = yield* completePending<Batch, SigningServices>({
+      find: batches.findById(batchId),
+      update: batches.update,
+      record: recordBatchEvent,
+      challenge: (b) => linkedChallenge({ kind: "batch", id: b.id, documents: b.documents, nonce: b.nonce }),
+      sign: (b, signer, at) => Effect.gen(function* () {
+        const identity = yield* signingIdentityFor(signer)
+        const results: Array<BatchResult> = []
+        for (const d of b.documents) {
+          const problem = documentProblem(d)
+          if (problem !== undefined) {
+            results.push({ documentId: d.id, status: "failed", error: problem })
+            continue
+          }
+          const cms = yield* signDigest({
+            identity, digest: fromHex(d.hash)!, digestAlgorithm: HASH_ALGORITHMS[d.hash_algo]!.name, signingTime: new Date(at),
+          })
+          results.push({ documentId: d.id, status: "signed", signature: toBase64(cms) })
         }
-        const cms = yield* signDigest({
-          identity, digest: fromHex(d.hash)!, digestAlgorithm: HASH_ALGORITHMS[d.hash_algo]!.name, signingTime: new Date(now),
-        })
-        results.push({ documentId: d.id, status: "signed", signature: toBase64(cms) })
-      }
-      const status = overallStatus(results)
-      const done = Either.getOrThrow(step(batch, { _tag: "Complete", at: now, outcome: status }))
-      const completed: Batch = {
-        ...done.state, results, errorMessage: status === "failed" ? "No document of the batch could be signed" : null,
-      }
-      yield* save(completed, done.events)
-      return { _tag: "Completed", batch: completed } as const
-    }))
-    switch (outcome._tag) {
-      case "Expired": return yield* new OperationExpired()
-      case "Refused": return yield* Effect.fail(outcome.error)
-      case "Completed": return { status: outcome.batch.status, results: outcome.batch.results ?? [] }
-    }
+        const status = overallStatus(results)
+        return { ...b, status, results, errorMessage: status === "failed" ? "No document of the batch could be signed" : null }
+      }),
+    }, assertion)
+    return { status: completed.status, results: completed.results ?? [] }
   })

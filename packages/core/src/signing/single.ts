@@ -1,8 +1,7 @@
 /** Single hash signing: create a request (bearer user), complete it with a passkey assertion. */
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import {
-  DocumentHashAndCredentialRequired, InvalidRequest, NoSigningCredential, OperationExpired, RpOriginNotAuthorized,
-  SigningRequestNotFound,
+  DocumentHashAndCredentialRequired, InvalidRequest, NoSigningCredential, RpOriginNotAuthorized,
 } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
@@ -11,15 +10,14 @@ import { signDigest } from "../pki/cms.ts"
 import { signingIdentityFor } from "../pki/signer-certificate.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
-import { Passkeys, SigningRequests, Storage, Users } from "../ports/storage.ts"
+import { Passkeys, SigningRequests, Storage } from "../ports/storage.ts"
 import { Loa, requireLoa } from "../rp/loa.ts"
 import { planMaximumLoa } from "../rp/plans.ts"
 import { reserveSignatures } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
-import { approveWithPasskey } from "./approval.ts"
+import { completePending, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
 import { recordRequestEvent } from "./events.ts"
-import { step } from "./machine.ts"
 import { isPadesFormat, SignatureFormat, type SigningRequest } from "./model.ts"
 import { callbackUrlProblem, isHexDigest, PENDING_LIFETIME_MS } from "./rules.ts"
 
@@ -107,56 +105,25 @@ export const isoWithOffset = (ms: number): string => new Date(ms).toISOString().
  */
 export const completeSigningRequest = (requestId: string, assertion: Assertion) =>
   Effect.gen(function* () {
-    const storage = yield* Storage
-    const outcome = yield* storage.transaction(Effect.gen(function* () {
-      const requests = yield* SigningRequests
-      const found = yield* requests.findById(requestId)
-      if (Option.isNone(found)) return yield* new SigningRequestNotFound()
-      const request = found.value
-      const now = yield* Clock.currentTimeMillis
-      const save = (next: SigningRequest, events: ReadonlyArray<{ readonly type: Parameters<typeof recordRequestEvent>[1] }>) =>
-        Effect.gen(function* () {
-          if (!(yield* requests.update(next, request.status))) return yield* new SigningRequestNotFound()
-          for (const e of events) yield* recordRequestEvent(next, e.type, now)
+    const requests = yield* SigningRequests
+    const completed = yield* completePending<SigningRequest, SigningServices>({
+      find: requests.findById(requestId),
+      update: requests.update,
+      record: recordRequestEvent,
+      challenge: (r) => linkedChallenge({ kind: "request", id: r.id, documentHash: r.documentHash, nonce: r.nonce }),
+      sign: (r, signer, at) => Effect.gen(function* () {
+        const identity = yield* signingIdentityFor(signer)
+        const cms = yield* signDigest({
+          identity, digest: fromHex(r.documentHash)!, digestAlgorithm: "SHA-256",
+          signingTime: isPadesFormat(r.signatureFormat) ? null : new Date(at),
         })
-
-      const probe = step(request, { _tag: "Complete", at: now, outcome: "completed" })
-      if (Either.isLeft(probe)) return yield* probe.left.error
-      if (probe.right.state.status === "expired") {
-        yield* save(probe.right.state, probe.right.events)
-        return { _tag: "Expired" } as const
-      }
-
-      const rp = yield* approvedRelyingParty(request.clientId)
-      const challenge = yield* linkedChallenge({ kind: "request", id: request.id, documentHash: request.documentHash, nonce: request.nonce })
-      const approval = yield* Effect.either(approveWithPasskey({ assertion, credentialId: request.credentialId, userId: request.userId, challenge, rp }))
-      if (Either.isLeft(approval)) {
-        const refused = Either.getOrThrow(step(request, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
-        yield* save(refused.state, refused.events)
-        return { _tag: "Refused", error: approval.left } as const
-      }
-
-      const user = yield* Effect.flatMap(Users, (u) => u.findById(request.userId)).pipe(Effect.map(Option.getOrThrow))
-      const identity = yield* signingIdentityFor(user)
-      const cms = yield* signDigest({
-        identity, digest: fromHex(request.documentHash)!, digestAlgorithm: "SHA-256",
-        signingTime: isPadesFormat(request.signatureFormat) ? null : new Date(now),
-      })
-      const completed: SigningRequest = {
-        ...probe.right.state, signature: toBase64(cms), certificateSerial: identity.certificate.serial,
-      }
-      yield* save(completed, probe.right.events)
-      return { _tag: "Completed", request: completed } as const
-    }))
-    switch (outcome._tag) {
-      case "Expired": return yield* new OperationExpired()
-      case "Refused": return yield* Effect.fail(outcome.error)
-      case "Completed": return {
-        status: "completed" as const,
-        signature: outcome.request.signature!,
-        timestamp: isoWithOffset(outcome.request.completedAt!),
-        loa: outcome.request.loa,
-      }
+        return { ...r, status: "completed" as const, signature: toBase64(cms), certificateSerial: identity.certificate.serial }
+      }),
+    }, assertion)
+    return {
+      status: "completed" as const,
+      signature: completed.signature!,
+      timestamp: isoWithOffset(completed.completedAt!),
+      loa: completed.loa,
     }
   })
-

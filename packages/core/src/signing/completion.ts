@@ -1,0 +1,90 @@
+/**
+ * Completion of a pending request or batch, one procedure for both: in one transaction,
+ * close it if expired, verify the passkey approval over the recomputed linked challenge
+ * (a refusal is counted), then sign and store the outcome with its events. What was
+ * recorded is committed before the answer: 410 for an expired one, the 403 of a refusal.
+ */
+import { Clock, Effect, Either, Option } from "effect"
+import { OperationExpired, SigningRequestNotFound } from "../errors/catalogue.ts"
+import type { Assertion } from "../identity/webauthn/schemas.ts"
+import type { User } from "../identity/model.ts"
+import type { EngineConfig } from "../ports/engine-config.ts"
+import type { KeyStore } from "../ports/key-store.ts"
+import type { Random } from "../ports/random.ts"
+import { type Certificates, type SigningEvents, Storage, Users } from "../ports/storage.ts"
+import { approvedRelyingParty } from "../rp/relying-parties.ts"
+import { approveWithPasskey } from "./approval.ts"
+import { step, type PendingState } from "./machine.ts"
+import type { SigningEventType } from "./model.ts"
+
+/** A pending operation as completion needs it. */
+export interface Completable extends PendingState {
+  readonly id: string
+  readonly userId: string
+  readonly clientId: string
+  readonly credentialId: string
+}
+
+/** How one kind of operation is found, stored, linked and signed. */
+export interface CompletionSteps<T extends Completable, R> {
+  readonly find: Effect.Effect<Option.Option<T>, never, R>
+  /** compare-and-set on the stored status */
+  readonly update: (next: T, expected: T["status"]) => Effect.Effect<boolean, never, R>
+  readonly record: (next: T, type: SigningEventType, at: number) => Effect.Effect<unknown, never, R>
+  readonly challenge: (operation: T) => Effect.Effect<string>
+  /** Signs what the operation holds; answers the completed operation (status and results set). */
+  readonly sign: (operation: T, signer: User, at: number) => Effect.Effect<T, never, R>
+}
+
+/** What signing an operation may use. */
+export type SigningServices = KeyStore | Certificates | EngineConfig | Random | Storage | SigningEvents
+
+/** Runs a completion; answers the completed operation. */
+export const completePending = <T extends Completable, R>(steps: CompletionSteps<T, R>, assertion: Assertion) =>
+  Effect.gen(function* () {
+    const storage = yield* Storage
+    const outcome = yield* storage.transaction(Effect.gen(function* () {
+      const found = yield* steps.find
+      if (Option.isNone(found)) return yield* new SigningRequestNotFound()
+      const operation = found.value
+      const now = yield* Clock.currentTimeMillis
+      const save = (next: T, events: ReadonlyArray<{ readonly type: SigningEventType }>) => Effect.gen(function* () {
+        // Someone else completed it meanwhile: this attempt rolls back.
+        if (!(yield* steps.update(next, operation.status))) return yield* new SigningRequestNotFound()
+        for (const e of events) yield* steps.record(next, e.type, now)
+      })
+
+      const open = step(operation, { _tag: "Complete", at: now, outcome: "completed" })
+      if (Either.isLeft(open)) return yield* open.left.error
+      if (open.right.state.status === "expired") {
+        yield* save(open.right.state, open.right.events)
+        return { _tag: "Expired" } as const
+      }
+      const rp = yield* approvedRelyingParty(operation.clientId)
+      const challenge = yield* steps.challenge(operation)
+      const approval = yield* Effect.either(approveWithPasskey({
+        assertion, credentialId: operation.credentialId, userId: operation.userId, challenge, rp,
+      }))
+      if (Either.isLeft(approval)) {
+        const refused = Either.getOrThrow(step(operation, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
+        yield* save(refused.state, refused.events)
+        return { _tag: "Refused", error: approval.left } as const
+      }
+      const signer = yield* Effect.flatMap(Users, (u) => u.findById(operation.userId)).pipe(Effect.map(Option.getOrThrow))
+      const signed = yield* steps.sign(operation, signer, now)
+      const done = Either.getOrThrow(step(operation, { _tag: "Complete", at: now, outcome: signed.status }))
+      const completed = { ...signed, ...pick(done.state) }
+      yield* save(completed, done.events)
+      return { _tag: "Completed", operation: completed } as const
+    }))
+    switch (outcome._tag) {
+      case "Expired": return yield* new OperationExpired()
+      case "Refused": return yield* Effect.fail(outcome.error)
+      case "Completed": return outcome.operation
+    }
+  })
+
+// The machine owns these fields; `sign` owns the rest.
+const pick = (s: PendingState): PendingState => ({
+  status: s.status, failedAttempts: s.failedAttempts, expiresAt: s.expiresAt, completedAt: s.completedAt, errorMessage: s.errorMessage,
+})
