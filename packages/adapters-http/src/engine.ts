@@ -5,6 +5,7 @@ import { EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users, typ
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
+import { sscEndpoints } from "./endpoints/ssc.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import type { Endpoint } from "./http/endpoint.ts"
@@ -72,6 +73,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
     ...signingEndpoints,
+    ...sscEndpoints,
     ...hostedPages,
     ...(options.extraEndpoints ?? []),
   )

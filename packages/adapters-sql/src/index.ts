@@ -2,7 +2,7 @@
 export type {
   BigIntColumn, CeremoniesTable, Database, FlagColumn, HostedSessionsTable, KeysTable, NullableBigIntColumn,
   PasskeysTable, RelyingPartiesTable, UsersTable, CertificatesTable, SigningRequestsTable, BatchesTable,
-  SigningEventsTable, QuotaCountersTable,
+  SigningEventsTable, QuotaCountersTable, SscOperationsTable,
 } from "./schema.ts"
 export { migrateToLatest, migrations } from "./migrations.ts"
 export type { MigrateOptions, SqlDialect } from "./migrations.ts"
@@ -23,3 +23,4 @@ export { RelyingPartiesSql, RelyingPartyFromRow } from "./repositories/relying-p
 export { UsersSql, UserFromRow } from "./repositories/users.ts"
 export { SqlStorageLive } from "./storage.ts"
 export type { StorageServices } from "./storage.ts"
+export { SscOperationFromRow, SscOperationsSql } from "./repositories/ssc-operations.ts"

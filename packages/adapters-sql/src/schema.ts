@@ -104,6 +104,7 @@ export interface Database {
   readonly batches: BatchesTable
   readonly signing_events: SigningEventsTable
   readonly quota_counters: QuotaCountersTable
+  readonly ssc_operations: SscOperationsTable
 }
 
 /** `certificates`: everything the engine's CA issued. */
@@ -187,4 +188,28 @@ export interface QuotaCountersTable {
   readonly key: string
   readonly count: BigIntColumn
   readonly expires_at: BigIntColumn
+}
+
+/** `ssc_operations`: operations of the signing-token flow. */
+export interface SscOperationsTable {
+  readonly id: string
+  readonly client_id: string
+  readonly token_id: string
+  readonly document_hash: string
+  readonly document_name: string
+  readonly loa: string
+  readonly mode: string
+  readonly rp_origin: string
+  readonly user_id: string | null
+  readonly credential_id: string | null
+  readonly status: string
+  readonly nonce: string
+  readonly failed_attempts: number
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly completed_at: NullableBigIntColumn
+  readonly signature_id: string | null
+  readonly signature: string | null
+  readonly certificate_serial: string | null
+  readonly error_message: string | null
 }

@@ -2,8 +2,9 @@
 import { Layer } from "effect"
 import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
-  SigningRequests, Storage, Users,
+  SigningRequests, SscOperations, Storage, Users,
 } from "@signet/core"
+import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { CertificatesSql } from "./repositories/certificates.ts"
 import { BatchesSql, QuotaCountersSql, SigningEventsSql, SigningRequestsSql } from "./repositories/signing.ts"
 import { CeremoniesSql } from "./repositories/ceremonies.ts"
@@ -16,10 +17,10 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 
 /** Every tag the storage adapters provide. */
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
-  | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters
+  | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
   StorageSql, RelyingPartiesSql, UsersSql, PasskeysSql, CeremoniesSql, HostedSessionsSql, KeyRecordsSql,
-  CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql,
+  CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql, SscOperationsSql,
 )

@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { makeEngine, type Engine, type EngineOptions, type StorageServices } from "../engine.ts"
-import { listen } from "../node-server.ts"
+import { listen, nodeClientIp } from "../node-server.ts"
 import { storageFor } from "../storage.ts"
 import type { Clock, Layer } from "effect"
 
@@ -40,6 +40,7 @@ export const startEngine = async (options: {
     storage,
     masterKey: options.masterKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
     logLevel: LogLevel.None,
+    clientIp: nodeClientIp,
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     ...(options.extraEndpoints !== undefined ? { extraEndpoints: options.extraEndpoints } : {}),
     ...(options.clock !== undefined ? { clock: options.clock } : {}),

@@ -372,6 +372,12 @@ export class RpTransitionNotAllowed extends Schema.TaggedError<RpTransitionNotAl
   override get message() { return `RP in status ${this.from} cannot be ${this.command}` }
 }
 
+/** 403: `/ssc/challenge` or `/ssc/finalize` for another document than the token or operation was made for. */
+export class DocumentHashMismatch extends Schema.TaggedError<DocumentHashMismatch>()("DocumentHashMismatch", {}) {
+  readonly status = 403 as const
+  override get message() { return "documentHash does not match the signing token" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -385,7 +391,7 @@ export type CataloguedError =
   | DocumentImageRequired | LivenessTransactionIdRequired | CustomerIdRequired | PhoneNumberRequired
   | InvalidIdentifierFormat | InvalidRequest | MalformedJson | UnsupportedMediaType | PayloadTooLarge
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
-  | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed
+  | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>

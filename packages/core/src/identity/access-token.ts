@@ -1,15 +1,11 @@
-/**
- * Access tokens: ES256 JWTs (RFC 9068 `at+jwt`) signed inside the KeyStore and verified with
- * `jose`. jose cannot sign here because the private key never leaves the KeyStore, so the
- * compact serialisation is assembled around `KeyStore.sign`; every token is checked by jose.
- */
+/** Access tokens: ES256 JWTs (RFC 9068 `at+jwt`) signed inside the KeyStore, verified with `jose` (see jws.ts). */
 import { Clock, Effect, Option } from "effect"
-import { base64url, importJWK, jwtVerify, type JWTPayload } from "jose"
+import type { JWTPayload } from "jose"
 import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, TokenMissingSubject } from "../errors/catalogue.ts"
-import { utf8 } from "../kernel/encoding.ts"
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import { uuid } from "../ports/random.ts"
+import { signJwt, verifyJwt } from "./jws.ts"
 
 /** Claims the engine puts in (and reads from) an access token. */
 export interface AccessClaims {
@@ -48,13 +44,9 @@ export const jwks = Effect.gen(function* () {
 export const issueAccessToken = (input: { readonly sub?: string; readonly clientId: string; readonly scope: ReadonlyArray<string> }) =>
   Effect.gen(function* () {
     const settings = yield* EngineConfig
-    const store = yield* KeyStore
-    const keyId = accessTokenKeyId(settings)
-    yield* store.ensure(keyId, "ES256")
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const issuer = issuerOf(settings)
-    const header = { alg: "ES256", typ: "at+jwt", kid: keyId }
-    const payload = {
+    const token = yield* signJwt(accessTokenKeyId(settings), "at+jwt", {
       iss: issuer,
       ...(input.sub !== undefined ? { sub: input.sub } : {}),
       aud: issuer,
@@ -63,31 +55,17 @@ export const issueAccessToken = (input: { readonly sub?: string; readonly client
       iat: now,
       exp: now + settings.accessTokenTtlSeconds,
       jti: yield* uuid,
-    }
-    const signingInput = `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}`
-    const signature = yield* store.sign(keyId, utf8(signingInput)).pipe(Effect.orDie)
-    return { token: `${signingInput}.${base64url.encode(signature)}`, expiresIn: settings.accessTokenTtlSeconds }
+    })
+    return { token, expiresIn: settings.accessTokenTtlSeconds }
   })
 
 /** Verifies a token's signature, issuer, audience, type and lifetime (at the Clock's time). */
 export const verifyAccessToken = (token: string) =>
   Effect.gen(function* () {
     const settings = yield* EngineConfig
-    const store = yield* KeyStore
-    const nowMs = yield* Clock.currentTimeMillis
-    const accepted = acceptedKeyIds(settings)
     const issuer = issuerOf(settings)
-    const payload = yield* Effect.tryPromise({
-      try: async () => {
-        const { payload } = await jwtVerify(token, async (header) => {
-          if (header.kid === undefined || !accepted.includes(header.kid)) throw new Error("unknown key")
-          const info = await Effect.runPromise(store.get(header.kid))
-          return importJWK({ ...info.publicJwk }, "ES256")
-        }, { issuer, audience: issuer, algorithms: ["ES256"], typ: "at+jwt", currentDate: new Date(nowMs) })
-        return payload
-      },
-      catch: () => new InvalidOrExpiredToken(),
-    })
+    const payload = yield* verifyJwt(token, { keyIds: acceptedKeyIds(settings), typ: "at+jwt", issuer, audience: issuer })
+    if (payload === undefined) return yield* new InvalidOrExpiredToken()
     return claimsOf(payload)
   })
 

@@ -6,6 +6,7 @@ import { Context, Effect, Option, Schema } from "effect"
 import type { Ceremony, HostedSession, Passkey, User } from "../identity/model.ts"
 import type { StoredCertificate, CertificateKind } from "../pki/model.ts"
 import type { NewRelyingParty, RelyingParty } from "../rp/relying-party.ts"
+import type { SscOperation } from "../ssc/model.ts"
 import type { Batch, BatchStatus, NewSigningEvent, SigningEvent, SigningRequest, SigningRequestStatus } from "../signing/model.ts"
 
 /** A unique key (e-mail, client id, credential id, key id) is already taken. */
@@ -125,4 +126,12 @@ export class QuotaCounters extends Context.Tag("@signet/core/QuotaCounters")<Quo
   readonly consume: (key: string, amount: number, limit: number, expiresAt: number) => Effect.Effect<Option.Option<number>>
   /** The current total of `key` (0 when absent). */
   readonly peek: (key: string) => Effect.Effect<number>
+}>() {}
+
+/** Operations of the signing-token flow. */
+export class SscOperations extends Context.Tag("@signet/core/SscOperations")<SscOperations, {
+  readonly insert: (operation: SscOperation) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<SscOperation>>
+  /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
+  readonly update: (next: SscOperation, expected: SscOperation["status"]) => Effect.Effect<boolean>
 }>() {}

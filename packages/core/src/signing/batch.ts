@@ -10,7 +10,7 @@ import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
 import { Batches, Storage } from "../ports/storage.ts"
 import { reserveSignatures } from "../rp/quota.ts"
-import { completePending, type SigningServices } from "./completion.ts"
+import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
 import { recordBatchEvent } from "./events.ts"
 import type { Batch, BatchDocument, BatchResult } from "./model.ts"
@@ -88,6 +88,7 @@ export const completeBatch = (batchId: string, assertion: Assertion) =>
       update: batches.update,
       record: recordBatchEvent,
       challenge: (b) => linkedChallenge({ kind: "batch", id: b.id, documents: b.documents, nonce: b.nonce }),
+      approver: namedApprover,
       sign: (b, signer, at) => Effect.gen(function* () {
         const identity = yield* signingIdentityFor(signer)
         const results: Array<BatchResult> = []

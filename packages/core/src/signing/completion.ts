@@ -5,7 +5,7 @@
  * recorded is committed before the answer: 410 for an expired one, the 403 of a refusal.
  */
 import { Clock, Effect, Either, Option } from "effect"
-import { OperationExpired, SigningRequestNotFound } from "../errors/catalogue.ts"
+import { type CredentialNotRegistered, OperationExpired, SigningRequestNotFound } from "../errors/catalogue.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import type { User } from "../identity/model.ts"
 import type { EngineConfig } from "../ports/engine-config.ts"
@@ -20,9 +20,13 @@ import type { SigningEventType } from "./model.ts"
 /** A pending operation as completion needs it. */
 export interface Completable extends PendingState {
   readonly id: string
-  readonly userId: string
   readonly clientId: string
+}
+
+/** Who approved: the passkey and its owner. */
+export interface Approver {
   readonly credentialId: string
+  readonly userId: string
 }
 
 /** How one kind of operation is found, stored, linked and signed. */
@@ -32,8 +36,10 @@ export interface CompletionSteps<T extends Completable, R> {
   readonly update: (next: T, expected: T["status"]) => Effect.Effect<boolean, never, R>
   readonly record: (next: T, type: SigningEventType, at: number) => Effect.Effect<unknown, never, R>
   readonly challenge: (operation: T) => Effect.Effect<string>
+  /** Which passkey must approve, given the assertion (fails with `Credential not registered` when none may). */
+  readonly approver: (operation: T, assertion: Assertion) => Effect.Effect<Approver, CredentialNotRegistered, R>
   /** Signs what the operation holds; answers the completed operation (status and results set). */
-  readonly sign: (operation: T, signer: User, at: number) => Effect.Effect<T, never, R>
+  readonly sign: (operation: T, signer: User, at: number, approver: Approver) => Effect.Effect<T, never, R>
 }
 
 /** What signing an operation may use. */
@@ -62,16 +68,15 @@ export const completePending = <T extends Completable, R>(steps: CompletionSteps
       }
       const rp = yield* approvedRelyingParty(operation.clientId)
       const challenge = yield* steps.challenge(operation)
-      const approval = yield* Effect.either(approveWithPasskey({
-        assertion, credentialId: operation.credentialId, userId: operation.userId, challenge, rp,
-      }))
+      const approval = yield* Effect.either(steps.approver(operation, assertion).pipe(Effect.flatMap((who) =>
+        approveWithPasskey({ assertion, credentialId: who.credentialId, userId: who.userId, challenge, rp }).pipe(Effect.as(who)))))
       if (Either.isLeft(approval)) {
         const refused = Either.getOrThrow(step(operation, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
         yield* save(refused.state, refused.events)
         return { _tag: "Refused", error: approval.left } as const
       }
-      const signer = yield* Effect.flatMap(Users, (u) => u.findById(operation.userId)).pipe(Effect.map(Option.getOrThrow))
-      const signed = yield* steps.sign(operation, signer, now)
+      const signer = yield* Effect.flatMap(Users, (u) => u.findById(approval.right.userId)).pipe(Effect.map(Option.getOrThrow))
+      const signed = yield* steps.sign(operation, signer, now, approval.right)
       const done = Either.getOrThrow(step(operation, { _tag: "Complete", at: now, outcome: signed.status }))
       const completed = { ...signed, ...pick(done.state) }
       yield* save(completed, done.events)
@@ -88,3 +93,7 @@ export const completePending = <T extends Completable, R>(steps: CompletionSteps
 const pick = (s: PendingState): PendingState => ({
   status: s.status, failedAttempts: s.failedAttempts, expiresAt: s.expiresAt, completedAt: s.completedAt, errorMessage: s.errorMessage,
 })
+
+/** The approver of a request or batch: the passkey named at creation, its owner's. */
+export const namedApprover = (operation: { readonly credentialId: string; readonly userId: string }): Effect.Effect<Approver> =>
+  Effect.succeed({ credentialId: operation.credentialId, userId: operation.userId })

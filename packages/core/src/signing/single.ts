@@ -15,7 +15,7 @@ import { Loa, requireLoa } from "../rp/loa.ts"
 import { planMaximumLoa } from "../rp/plans.ts"
 import { reserveSignatures } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
-import { completePending, type SigningServices } from "./completion.ts"
+import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
 import { recordRequestEvent } from "./events.ts"
 import { isPadesFormat, SignatureFormat, type SigningRequest } from "./model.ts"
@@ -111,6 +111,7 @@ export const completeSigningRequest = (requestId: string, assertion: Assertion) 
       update: requests.update,
       record: recordRequestEvent,
       challenge: (r) => linkedChallenge({ kind: "request", id: r.id, documentHash: r.documentHash, nonce: r.nonce }),
+      approver: namedApprover,
       sign: (r, signer, at) => Effect.gen(function* () {
         const identity = yield* signingIdentityFor(signer)
         const cms = yield* signDigest({

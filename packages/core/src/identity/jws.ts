@@ -1,0 +1,47 @@
+/**
+ * Compact JWTs signed inside the KeyStore (ES256) and verified with `jose`. jose cannot sign
+ * here because the private key never leaves the KeyStore, so the serialisation is assembled
+ * around `KeyStore.sign`; every token the engine accepts is checked by jose.
+ */
+import { Clock, Effect } from "effect"
+import { base64url, importJWK, jwtVerify, type JWTPayload } from "jose"
+import { utf8 } from "../kernel/encoding.ts"
+import { KeyStore } from "../ports/key-store.ts"
+
+/** Signs `payload` as a JWT of type `typ` with KeyStore key `keyId` (created on first use). */
+export const signJwt = (keyId: string, typ: string, payload: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const store = yield* KeyStore
+    yield* store.ensure(keyId, "ES256")
+    const header = { alg: "ES256", typ, kid: keyId }
+    const signingInput = `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}`
+    const signature = yield* store.sign(keyId, utf8(signingInput)).pipe(Effect.orDie)
+    return `${signingInput}.${base64url.encode(signature)}`
+  })
+
+/** What a token must satisfy. */
+export interface JwtExpectation {
+  readonly keyIds: ReadonlyArray<string>
+  readonly typ: string
+  readonly issuer: string
+  readonly audience: string
+}
+
+/** Verifies signature (only with the given keys), type, issuer, audience and lifetime at the Clock's time; undefined when any fails. */
+export const verifyJwt = (token: string, expected: JwtExpectation) =>
+  Effect.gen(function* () {
+    const store = yield* KeyStore
+    const nowMs = yield* Clock.currentTimeMillis
+    return yield* Effect.promise(async (): Promise<JWTPayload | undefined> => {
+      try {
+        const { payload } = await jwtVerify(token, async (header) => {
+          if (header.kid === undefined || !expected.keyIds.includes(header.kid)) throw new Error("unknown key")
+          const info = await Effect.runPromise(store.get(header.kid))
+          return importJWK({ ...info.publicJwk }, "ES256")
+        }, { issuer: expected.issuer, audience: expected.audience, algorithms: ["ES256"], typ: expected.typ, currentDate: new Date(nowMs) })
+        return payload
+      } catch {
+        return undefined
+      }
+    })
+  })
