@@ -2,3 +2,4 @@
 export { relyingPartyModel } from "./relying-party.ts"
 export { signingModel } from "./signing.ts"
 export { ManualClock } from "./manual-clock.ts"
+export { signingTokenModel } from "./ssc.ts"
