@@ -143,6 +143,21 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     expect(opensslVerifies(done.results[1]!.signature!, doc, rootPem)).toBe(true)
   })
 
+  it("shows a pending request or batch to the signing frame by its id, and no longer once processed", async () => {
+    const hash = sha256(randomBytes(8))
+    const pending = ok(await create({ documentHash: hash, credentialId: passkey.credentialId, documentName: "nda.pdf" })) as Pending
+    const view = ok(await env.client.raw<{ challenge: string; authUrl: string; credentialId: string; documents: Array<{ name: string | null; hash: string }> }>("GET", `/v2/sign/requests/${pending.requestId}`))
+    expect(view).toMatchObject({ challenge: pending.challenge, authUrl: pending.authUrl, credentialId: passkey.credentialId, documents: [{ name: "nda.pdf", hash }] })
+    const documents = [{ id: "a", hash: sha256(randomBytes(4)), hash_algo: SHA256 }, { id: "b", hash: sha256(randomBytes(4)), hash_algo: SHA256 }]
+    const batch = ok(await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", { headers: bearer(), body: { credentialId: passkey.credentialId, documents } })) as BatchPending
+    const batchView = ok(await env.client.raw<{ kind: string; challenge: string; documents: Array<{ id: string; hash: string }> }>("GET", `/v2/sign/batch/${batch.batchId}`))
+    expect(batchView.kind).toBe("batch")
+    expect(batchView.challenge).toBe(batch.challenge)
+    expect(batchView.documents.map((d) => [d.id, d.hash])).toEqual(documents.map((d) => [d.id, d.hash]))
+    expect((await approve(pending)).status).toBe(200)
+    expect(await env.client.raw("GET", `/v2/sign/requests/${pending.requestId}`)).toMatchObject({ status: 404, body: { error: "Signing request not found or already processed" } })
+  })
+
   it("answers the spec's messages for bad creations", async () => {
     expect(await create({ credentialId: passkey.credentialId })).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })
     expect(await create({ documentHash: "ab".repeat(32) })).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })

@@ -1,7 +1,7 @@
 /** The hash-signing interface: `/v2/sign/*`, and the CA certificates that verify its signatures. */
 import {
   Assertion, BatchDocument, certificateAuthority, completeBatch, completeSigningRequest, createBatch, createSigningRequest,
-  EngineConfig, fromBase64, SigningRequestNotFound, toPem,
+  EngineConfig, fromBase64, SigningRequestNotFound, toPem, viewPendingBatch, viewPendingRequest,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
@@ -100,6 +100,31 @@ export const signBatchAuth = endpoint({
   handle: ({ body, params }) => Effect.flatMap(knownId(params["batchId"]!), (id) => completeBatch(id, body.assertion)),
 })
 
+const PendingView = Schema.Struct({
+  kind: Schema.Literal("request", "batch"), id: Schema.String, rpName: Schema.String, rpId: Schema.String,
+  credentialId: Schema.String, challenge: Schema.String, expiresAt: Schema.String, authUrl: Schema.String, loa: Schema.String,
+  documents: Schema.Array(Schema.Struct({
+    id: Schema.String, name: Schema.NullOr(Schema.String), hash: Schema.String, hash_algo: Schema.String,
+  })),
+}).annotations({ identifier: "PendingApproval" })
+const PENDING_ERRORS = [{ status: 404, description: "`Signing request not found or already processed`" }]
+
+/** `GET /v2/sign/requests/{requestId}`: a pending request as the signing frame shows it. */
+export const viewRequest = endpoint({
+  method: "GET", path: "/v2/sign/requests/{requestId}", tag: "Hash signing", auth: "none",
+  summary: "A pending signing request for approval in the signing frame (the id is the capability)",
+  response: PendingView, errors: PENDING_ERRORS,
+  handle: ({ params }) => Effect.flatMap(knownId(params["requestId"]!), viewPendingRequest),
+})
+
+/** `GET /v2/sign/batch/{batchId}`: a pending batch with every document, as the signing frame shows it. */
+export const viewBatch = endpoint({
+  method: "GET", path: "/v2/sign/batch/{batchId}", tag: "Hash signing", auth: "none",
+  summary: "A pending batch with all its documents, for approval in the signing frame (the id is the capability)",
+  response: PendingView, errors: PENDING_ERRORS,
+  handle: ({ params }) => Effect.flatMap(knownId(params["batchId"]!), viewPendingBatch),
+})
+
 const CaCertificate = Schema.Struct({ serial: Schema.String, subject: Schema.String, notAfter: Schema.String, pem: Schema.String })
 
 /** `GET /v2/ca`: the root and issuing certificates that verify every signature of this environment. */
@@ -118,4 +143,4 @@ export const caCertificates = endpoint({
 })
 
 /** Signing endpoints in document order. */
-export const signingEndpoints = [signSingle, signAuth, signBatch, signBatchAuth, caCertificates] as const
+export const signingEndpoints = [signSingle, signAuth, signBatch, signBatchAuth, viewRequest, viewBatch, caCertificates] as const
