@@ -60,9 +60,16 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
   const master = yield* Effect.promise(() =>
     subtle().importKey("raw", new Uint8Array(masterBytes), { name: "AES-GCM" }, false, ["encrypt", "decrypt"]))
   const signers = new Map<string, CryptoKey>()
+  // Key records never change once written, so a record read once is kept (keys are few).
+  const known = new Map<string, StoredKey>()
 
-  const find = (keyId: string) => records.findById(keyId).pipe(
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new KeyNotFound({ keyId })), onSome: Effect.succeed })))
+  const find = (keyId: string) => {
+    const cached = known.get(keyId)
+    if (cached !== undefined) return Effect.succeed(cached)
+    return records.findById(keyId).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(new KeyNotFound({ keyId })), onSome: Effect.succeed })),
+      Effect.tap((stored) => Effect.sync(() => known.set(keyId, stored))))
+  }
 
   const create = (keyId: string, algorithm: KeyAlgorithm) => Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis

@@ -1,5 +1,5 @@
 /** Demo mode: a persistent master key and a demo RP on first start, and what to open or call. */
-import { getRelyingParty, registerRelyingParty } from "@signet/core"
+import { administerRelyingParty, getRelyingParty, registerRelyingParty, type RelyingParty } from "@signet/core"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -23,24 +23,35 @@ export interface DemoRp {
   readonly sscSecret: string
 }
 
-/** Creates the demo RP on first start (approved, Business plan, engine origin as signing origin) and remembers its secrets. */
-export const ensureDemoRp = async (engine: Engine, database: string): Promise<DemoRp> => {
+/**
+ * Creates the demo RP on first start (approved, Business plan, KYC-verified so LOA-4 can be shown, the engine's
+ * origin and `extraSigningOrigins` as signing origins) and remembers its secrets; on later starts adds any missing origin.
+ */
+export const ensureDemoRp = async (engine: Engine, database: string, extraSigningOrigins: ReadonlyArray<string> = []): Promise<DemoRp> => {
   const file = join(dirname(database === ":memory:" ? ".signet/x" : database), "demo-rp.json")
+  const origins = [...new Set([engine.settings.publicOrigin, ...extraSigningOrigins])]
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, "utf8")) as DemoRp
-    const stillThere = await engine.run(getRelyingParty(saved.clientId).pipe(Effect.as(true), Effect.catchAll(() => Effect.succeed(false))))
-    if (stillThere) return saved
+    const existing = await engine.run(getRelyingParty(saved.clientId).pipe(
+      Effect.map((rp): RelyingParty | undefined => rp), Effect.catchAll(() => Effect.succeed(undefined))))
+    if (existing !== undefined) {
+      const missing = origins.filter((o) => !existing.signingOrigins.includes(o))
+      if (missing.length > 0) {
+        await engine.run(administerRelyingParty(saved.clientId, { _tag: "SetSigningOrigins", origins: [...existing.signingOrigins, ...missing] }))
+      }
+      return saved
+    }
   }
   const created = await engine.run(registerRelyingParty({
     name: "Demo RP",
-    signingOrigins: [engine.settings.publicOrigin],
+    signingOrigins: origins,
     plan: "business",
     maxLoa: "LOA-4",
     status: "approved",
   }))
+  await engine.run(administerRelyingParty(created.rp.clientId, { _tag: "SetKycVerified", kycVerified: true }))
   const demo = { clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret }
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 })
   chmodSync(file, 0o600)
   return demo
 }
-

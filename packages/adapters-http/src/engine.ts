@@ -8,6 +8,7 @@ import { signingEndpoints } from "./endpoints/signing.ts"
 import { sscEndpoints } from "./endpoints/ssc.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
+import { signingFramePages } from "./pages/signing-frame.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
 
@@ -75,6 +76,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...signingEndpoints,
     ...sscEndpoints,
     ...hostedPages,
+    ...signingFramePages,
     ...(options.extraEndpoints ?? []),
   )
   const handler = makeHandler<EngineServices>({

@@ -24,7 +24,9 @@ export const SqlDatabaseSqlite = (options: StorageSqliteOptions): Layer.Layer<Sq
         const sqlite = new BetterSqlite3(options.filename, { timeout: busyTimeoutMs })
         // WAL lets readers in other processes run while one writes; NORMAL sync is durable enough under WAL.
         sqlite.pragma("journal_mode = WAL")
-        sqlite.pragma("synchronous = NORMAL")
+        // FULL: a commit is on disk before it returns, so a reported state change survives a power loss
+        // (NORMAL in WAL mode may lose the last commits). The engine reports only what is durable.
+        sqlite.pragma("synchronous = FULL")
         sqlite.pragma("foreign_keys = ON")
         sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
         return new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database: sqlite }) })

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from "../config.ts"
 import { demoMasterKey, ensureDemoRp } from "../demo.ts"
 import { makeEngine } from "../engine.ts"
 import { listen, nodeClientIp } from "../node-server.ts"
+import { makeRpDemo } from "../rp-demo.ts"
 import { storageFor } from "../storage.ts"
 
 const main = async () => {
@@ -21,8 +22,14 @@ const main = async () => {
   })
   const origin = config.settings.publicOrigin
   const lines = [`Signet ${config.settings.environment} listening on ${config.host}:${server.port} (database: ${config.database})`]
+  let rpDemo: { close: () => Promise<void> } | undefined
   if (config.demo) {
-    const rp = await ensureDemoRp(engine, config.database)
+    // The RP demo: a relying-party site on a second port (another origin) that frames the signing frame.
+    const rpDemoPort = Number(process.env.SIGNET_DEMO_RP_PORT ?? 3001)
+    if (!Number.isInteger(rpDemoPort) || rpDemoPort < 1 || rpDemoPort > 65535) throw new ConfigError(`SIGNET_DEMO_RP_PORT must be a port number, not ${process.env.SIGNET_DEMO_RP_PORT}`)
+    const rpDemoOrigin = `http://localhost:${rpDemoPort}`
+    const rp = await ensureDemoRp(engine, config.database, [rpDemoOrigin])
+    rpDemo = await listen(makeRpDemo({ signetOrigin: origin, basePath: base, clientId: rp.clientId, sscSecret: rp.sscSecret }), rpDemoPort, config.host)
     lines.push(
       "",
       "Demo relying party (approved, Business plan):",
@@ -35,10 +42,12 @@ const main = async () => {
       `3. Call the API:      curl -H "Authorization: Bearer <access token from step 2>" ${origin}${base}/v2/me`,
       `   Client token:      curl -u ${rp.clientId}:<client_secret> -d grant_type=client_credentials ${origin}${base}/oauth/token`,
       `   OpenAPI document:  ${origin}${base}/openapi.json`,
+      `4. Sign a document:   ${rpDemoOrigin}/  (the RP demo: another origin framing ${origin}${base}/ssc/frame)`,
     )
   }
   process.stdout.write(`${lines.join("\n")}\n`)
   const stop = async () => {
+    await rpDemo?.close()
     await server.close()
     await engine.dispose()
     process.exit(0)

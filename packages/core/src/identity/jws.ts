@@ -27,6 +27,11 @@ export interface JwtExpectation {
   readonly audience: string
 }
 
+// Imported verification keys by their public coordinates (not by key id: two engines in one
+// process may both have a `sandbox/access-token/1`). Importing is an asynchronous round trip
+// that every bearer request would otherwise pay.
+const verificationKeys = new Map<string, CryptoKey | Uint8Array>()
+
 /** Verifies signature (only with the given keys), type, issuer, audience and lifetime at the Clock's time; undefined when any fails. */
 export const verifyJwt = (token: string, expected: JwtExpectation) =>
   Effect.gen(function* () {
@@ -37,7 +42,12 @@ export const verifyJwt = (token: string, expected: JwtExpectation) =>
         const { payload } = await jwtVerify(token, async (header) => {
           if (header.kid === undefined || !expected.keyIds.includes(header.kid)) throw new Error("unknown key")
           const info = await Effect.runPromise(store.get(header.kid))
-          return importJWK({ ...info.publicJwk }, "ES256")
+          const material = `${info.publicJwk.crv}:${info.publicJwk.x}:${info.publicJwk.y}`
+          const cached = verificationKeys.get(material)
+          if (cached !== undefined) return cached
+          const key = await importJWK({ ...info.publicJwk }, "ES256")
+          verificationKeys.set(material, key)
+          return key
         }, { issuer: expected.issuer, audience: expected.audience, algorithms: ["ES256"], typ: expected.typ, currentDate: new Date(nowMs) })
         return payload
       } catch {

@@ -68,6 +68,37 @@ const signingCertificateV2 = (certificate: pkijs.Certificate, certificateHash: U
 const parseCertificate = (der: Uint8Array): Effect.Effect<pkijs.Certificate> =>
   Effect.try(() => pkijs.Certificate.fromBER(new Uint8Array(der))).pipe(Effect.orDie)
 
+/** What signing with a certificate needs that does not change between signatures. */
+interface PreparedSigner {
+  readonly signer: pkijs.Certificate
+  readonly chain: ReadonlyArray<pkijs.Certificate>
+  readonly certificateHash: Uint8Array
+  readonly verifyKey: CryptoKey
+}
+
+// Parsing certificates, hashing the signer's and importing its key cost more than signing
+// itself; they depend only on the certificates, so they are kept (a bounded memo, by serials).
+const PREPARED_LIMIT = 1024
+const prepared = new Map<string, PreparedSigner>()
+
+const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner> => {
+  const key = [identity.certificate.serial, identity.certificate.der.length, ...identity.chain.map((c) => c.serial)].join("/")
+  const cached = prepared.get(key)
+  if (cached !== undefined) return Effect.succeed(cached)
+  return Effect.gen(function* () {
+    const signerDer = yield* derOf(identity.certificate)
+    const signer = yield* parseCertificate(signerDer)
+    const chain = yield* Effect.forEach(identity.chain, (c) => derOf(c).pipe(Effect.flatMap(parseCertificate)))
+    const certificateHash = yield* sha256(signerDer)
+    const verifyKey = yield* Effect.promise(() => globalThis.crypto.subtle.importKey(
+      "spki", new Uint8Array(ber(signer.subjectPublicKeyInfo)), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]))
+    const entry = { signer, chain, certificateHash, verifyKey }
+    if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!)
+    prepared.set(key, entry)
+    return entry
+  })
+}
+
 /** Detached CMS SignedData over a document digest; signingTime null leaves the attribute out (PAdES). */
 export const signDigest = (input: {
   readonly identity: SigningIdentity
@@ -81,14 +112,11 @@ export const signDigest = (input: {
     if (digest.length !== algorithm.length) {
       return yield* Effect.die(new Error(`a ${digestAlgorithm} digest has ${algorithm.length} bytes, not ${digest.length}`))
     }
-    const signerDer = yield* derOf(identity.certificate)
-    const signer = yield* parseCertificate(signerDer)
-    const chain = yield* Effect.forEach(identity.chain, (c) => derOf(c).pipe(Effect.flatMap(parseCertificate)))
-
+    const { signer, chain, certificateHash, verifyKey } = yield* preparedSigner(identity)
     const attributes = [
       new pkijs.Attribute({ type: CmsOid.contentType, values: [new asn1js.ObjectIdentifier({ value: CmsOid.data })] }),
       new pkijs.Attribute({ type: CmsOid.messageDigest, values: [new asn1js.OctetString({ valueHex: new Uint8Array(digest) })] }),
-      new pkijs.Attribute({ type: CmsOid.signingCertificateV2, values: [signingCertificateV2(signer, yield* sha256(signerDer))] }),
+      new pkijs.Attribute({ type: CmsOid.signingCertificateV2, values: [signingCertificateV2(signer, certificateHash)] }),
       ...(input.signingTime === null ? [] : [new pkijs.Attribute({ type: CmsOid.signingTime, values: [cmsTime(input.signingTime)] })]),
     ].map((attribute) => ({ attribute, der: ber(attribute) })).sort((a, b) => compareDer(a.der, b.der)).map((a) => a.attribute)
     // What is signed is the DER SET OF the attributes (tag 0x31), not the [0] IMPLICIT form in SignerInfo.
@@ -98,10 +126,8 @@ export const signDigest = (input: {
     // Signed with the digest algorithm's own hash (OpenSSL hashes the attributes with it), then
     // checked against the certificate before use, so a faulty store fails loudly, never silently.
     const p1363 = yield* store.sign(identity.keyId, signedAttributes, digestAlgorithm).pipe(Effect.orDie)
-    const verified = yield* Effect.promise(async () => {
-      const key = await globalThis.crypto.subtle.importKey("spki", new Uint8Array(ber(signer.subjectPublicKeyInfo)), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"])
-      return globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digestAlgorithm }, key, new Uint8Array(p1363), new Uint8Array(signedAttributes))
-    })
+    const verified = yield* Effect.promise(() =>
+      globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digestAlgorithm }, verifyKey, new Uint8Array(p1363), new Uint8Array(signedAttributes)))
     if (!verified) {
       return yield* Effect.die(new Error(`KeyStore key ${identity.keyId} gave no valid ECDSA/${digestAlgorithm} signature for its certificate's public key (the store must sign with the requested hash)`))
     }
