@@ -243,6 +243,43 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     await page.screenshot({ path: join(SHOTS, "refused-origin.png") })
   })
 
+  it("approves a /v2/sign batch opened by its id, listing every document first", async () => {
+    const { page, errors } = await openBrowser()
+    await enrol(page, "batch-signer@example.com")
+    await page.goto(`${env.origin}/api/signin?client_id=${encodeURIComponent(env.rp.clientId)}`)
+    await page.fill("#email", "batch-signer@example.com")
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await expect.poll(() => page.locator("#result").getAttribute("class"), { timeout: 10_000 }).toBe("ok")
+    const accessToken = await page.locator("#token").inputValue()
+    const me = (await (await fetch(`${env.origin}/api/v2/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { passkeys: Array<{ id: string }> }
+    const contents = [randomBytes(64), randomBytes(96), randomBytes(128)]
+    const documents = contents.map((c, i) => ({ id: `invoice-${i + 1}`, hash: createHash("sha256").update(c).digest("hex"), hash_algo: "2.16.840.1.101.3.4.2.1" }))
+    const created = await fetch(`${env.origin}/api/v2/sign/batch`, {
+      method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({ credentialId: me.passkeys[0]!.id, documents }),
+    })
+    const { batchId } = (await created.json()) as { batchId: string }
+
+    const frameUrl = `${env.origin}/api/ssc/frame?client_id=${encodeURIComponent(env.rp.clientId)}`
+    const fragment = new URLSearchParams({ batch: batchId, origin: rpOrigin })
+    await page.goto(`${rpOrigin}/embed?src=${encodeURIComponent(`${frameUrl}#${fragment}`)}`)
+    const frame = page.frameLocator("iframe")
+    await frame.locator('body[data-state="ready"]').waitFor({ timeout: 10_000 })
+    expect(await frame.locator("#documents li strong").allTextContents()).toEqual(["invoice-1", "invoice-2", "invoice-3"])
+    expect(await frame.locator("#documents li .hash").allTextContents()).toEqual(documents.map((d) => d.hash))
+    await page.screenshot({ path: join(SHOTS, "batch-ready.png") })
+    await frame.getByRole("button", { name: "Approve with passkey" }).click()
+    await frame.locator('body[data-state="done"]').waitFor({ timeout: 15_000 })
+    const messages = JSON.parse((await page.locator("body").getAttribute("data-messages")) ?? "[]") as Array<{ origin: string; data: { type: string; kind?: string; status?: string; results?: Array<{ documentId: string; status: string; signature: string }> } }>
+    const complete = messages.find((m) => m.data.type === "SSC_SIGN_COMPLETE")!
+    expect(complete.origin).toBe(env.origin)
+    expect(complete.data).toMatchObject({ kind: "batch", status: "completed" })
+    expect(complete.data.results!.map((r) => [r.documentId, r.status])).toEqual(documents.map((d) => [d.id, "signed"]))
+    complete.data.results!.forEach((r, i) => expect(opensslVerifies(r.signature, contents[i]!, rootPem)).toBe(true))
+    await page.screenshot({ path: join(SHOTS, "batch-done.png") })
+    expect(errors).toEqual([])
+  })
+
   it("Cancel posts SSC_SIGN_CANCELLED to the parent", async () => {
     const { page, errors } = await openBrowser()
     const frame = await startSigning(page)

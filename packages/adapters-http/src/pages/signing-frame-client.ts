@@ -13,6 +13,9 @@ const approveButton = $("approve"), cancelButton = $("cancel"), retryButton = $(
 // Parameters come in the fragment only: browsers never send it to a server, so the token stays out of logs.
 const params = new URLSearchParams(location.hash.slice(1));
 const token = params.get("token") || "";
+// A /v2/sign request or batch opened by id (the spec: the request id is opened in the frame for approval).
+const pendingId = params.get("request") || params.get("batch") || "";
+const pendingKind = params.get("request") ? "request" : params.get("batch") ? "batch" : null;
 const documentName = params.get("documentName") || "";
 const requestedMode = params.get("mode");
 
@@ -50,10 +53,12 @@ function fail(message, retryable) {
   post({ type: "SSC_SIGN_ERROR", error: message });
 }
 
-async function call(path, body) {
+async function call(path, body, absolute) {
   let res;
   try {
-    res = await fetch(api + path, { method: "POST", headers: { "content-type": "application/json" }, credentials: "omit", body: JSON.stringify(body) });
+    res = await fetch((absolute ? "" : api) + path, body === undefined
+      ? { method: "GET", credentials: "omit" }
+      : { method: "POST", headers: { "content-type": "application/json" }, credentials: "omit", body: JSON.stringify(body) });
   } catch (e) {
     const err = new Error("Signet could not be reached");
     err.retryable = true;
@@ -81,11 +86,52 @@ const mode = requestedMode === "registered" || requestedMode === "anonymous"
   ? requestedMode
   : (claims && typeof claims.email === "string" && claims.email !== "" ? "registered" : "anonymous");
 
-$("documentName").textContent = documentName || "(unnamed document)";
-$("documentHash").textContent = documentHash || "(unknown)";
-$("loa").textContent = claims && typeof claims.loa === "string" ? claims.loa : "(unknown)";
-$("signer").textContent = claims === null ? "(unknown)"
-  : mode === "registered" && typeof claims.email === "string" ? claims.email : "Any passkey enrolled with Signet";
+if (pendingKind === null) {
+  $("documentName").textContent = documentName || "(unnamed document)";
+  $("documentHash").textContent = documentHash || "(unknown)";
+  $("loa").textContent = claims && typeof claims.loa === "string" ? claims.loa : "(unknown)";
+  $("signer").textContent = claims === null ? "(unknown)"
+    : mode === "registered" && typeof claims.email === "string" ? claims.email : "Any passkey enrolled with Signet";
+}
+
+// The pending request or batch, as GET /v2/sign/requests/{id} or /v2/sign/batch/{id} shows it.
+let pending = null;
+function showPending(view) {
+  pending = view;
+  const docs = view.documents;
+  $("documentName").textContent = view.kind === "batch" ? docs.length + " documents" : (docs[0].name || "(unnamed document)");
+  $("documentHash").textContent = view.kind === "batch" ? "listed below" : docs[0].hash;
+  $("loa").textContent = view.loa;
+  $("signer").textContent = "Your passkey";
+  if (view.kind === "batch") {
+    const list = $("documents");
+    for (const d of docs) {
+      const item = document.createElement("li");
+      const name = document.createElement("strong");
+      name.textContent = d.id;
+      const hash = document.createElement("div");
+      hash.className = "hash";
+      hash.textContent = d.hash;
+      item.append(name, hash);
+      list.append(item);
+    }
+    list.hidden = false;
+  }
+}
+
+async function approvePending() {
+  const credential = await navigator.credentials.get({ publicKey: {
+    challenge: b64u.toBytes(pending.challenge), rpId: pending.rpId,
+    allowCredentials: [{ id: b64u.toBytes(pending.credentialId), type: "public-key" }], userVerification: "required",
+  } });
+  if (!credential) throw new Error("No passkey was chosen");
+  setState("approving", "Signing…", "busy");
+  const assertion = assertionJSON(credential);
+  // The /v2/sign completion calls take the assertion without userHandle.
+  delete assertion.response.userHandle;
+  const done = await call(pending.authUrl, { assertion }, true);
+  return { type: "SSC_SIGN_COMPLETE", kind: pending.kind, id: pending.id, ...done };
+}
 
 async function approve() {
   if (finished) return;
@@ -96,6 +142,16 @@ async function approve() {
   setState("approving", "Waiting for your passkey…", "busy");
   let stage = "challenge";
   try {
+    if (pending !== null) {
+      stage = "passkey";
+      const message = await approvePending();
+      finished = true;
+      setState("done", pending.kind === "batch" ? "Signed · " + message.status : "Signed", "ok");
+      approveButton.hidden = true;
+      cancelButton.hidden = true;
+      post(message);
+      return;
+    }
     const challenge = await call("/ssc/challenge", { documentHash, documentName, rpOrigin: parentOrigin, mode, token });
     stage = "passkey";
     const credential = await navigator.credentials.get({ publicKey: {
@@ -153,16 +209,24 @@ else if (window.parent === window) problem = "This signing frame must be embedde
 else if (location.ancestorOrigins && location.ancestorOrigins.length > 0 && location.ancestorOrigins[0] !== "null" && location.ancestorOrigins[0] !== parentOrigin) {
   problem = "The embedding page is not " + parentOrigin + ".";
 }
-else if (!token) problem = "No signing token was given.";
-else if (claims === null || !/^[0-9a-f]{64}$/.test(documentHash)) problem = "The signing token is invalid.";
-else if (typeof claims.exp === "number" && claims.exp * 1000 < Date.now() - 60000) problem = "The signing token has expired.";
+else if (pendingKind !== null && !/^[0-9a-f-]{36}$/.test(pendingId)) problem = "The signing request id is invalid.";
+else if (pendingKind === null && !token) problem = "No signing token was given.";
+else if (pendingKind === null && (claims === null || !/^[0-9a-f]{64}$/.test(documentHash))) problem = "The signing token is invalid.";
+else if (pendingKind === null && typeof claims.exp === "number" && claims.exp * 1000 < Date.now() - 60000) problem = "The signing token has expired.";
 else if (!window.PublicKeyCredential) problem = "This browser does not support passkeys.";
-if (problem !== null) {
-  fail(problem, false);
-} else {
+const ready = () => {
   approveButton.disabled = false;
   cancelButton.disabled = false;
   setState("ready", "", "");
+};
+if (problem !== null) {
+  fail(problem, false);
+} else if (pendingKind !== null) {
+  call((pendingKind === "batch" ? "/v2/sign/batch/" : "/v2/sign/requests/") + pendingId)
+    .then((view) => { showPending(view); ready(); })
+    .catch((e) => fail(String((e && e.message) || e), false));
+} else {
+  ready();
 }
 })();
 `

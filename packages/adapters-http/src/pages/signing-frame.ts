@@ -1,4 +1,4 @@
-/** The embeddable signing frame (`/ssc/frame`): an RP page frames it to have a signer approve one document hash with a passkey. */
+/** The embeddable signing frame (`/ssc/frame`): a signer approves a signing token's document, or a `/v2/sign` request or batch, with a passkey. */
 import { EngineConfig, getRelyingParty, INTERFACE_VERSION } from "@signet/core"
 import { Effect, Option } from "effect"
 import { endpoint } from "../http/endpoint.ts"
@@ -22,6 +22,7 @@ dt{color:#57606a}dd{margin:0;min-width:0}.hash{font:12px/1.4 ui-monospace,monosp
 button{margin:1rem .5rem 0 0;padding:.6rem 1.2rem;font:inherit;cursor:pointer}button:disabled{cursor:default;opacity:.6}
 button.secondary{background:none;border:1px solid #d0d7de;border-radius:3px}
 #status{min-height:1.5em;margin:.8rem 0 0}.ok{color:#116329}.err{color:#b42318}.busy{color:#57606a}small{color:#57606a}
+#documents{margin:.6rem 0 0;padding-left:1.4rem}#documents li{margin:.2rem 0}
 [hidden]{display:none!important}`
 
 const headers = (requestId: string, ancestors: string): Record<string, string> => ({
@@ -52,6 +53,7 @@ const framePage = (api: string, environment: string, rpName: string, ancestors: 
 <dt>Assurance</dt><dd id="loa">…</dd>
 <dt>Signer</dt><dd id="signer">…</dd>
 </dl>
+<ol id="documents" hidden></ol>
 <p id="status" role="status" aria-live="polite"></p>
 <div><button id="approve" type="button" disabled>Approve with passkey</button><button id="retry" type="button" hidden>Try again</button><button id="cancel" type="button" class="secondary" disabled>Cancel</button></div>
 </main><p><small>Signet ${escape(environment)} · interface ${INTERFACE_VERSION}</small></p>
