@@ -1,20 +1,10 @@
 /** The hosted passkey pages in a real headless Chromium with a CDP WebAuthn virtual authenticator. */
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { addVirtualAuthenticator, CHROMIUM_PATH, chromiumAvailable, launchChromium } from "./test-support/chromium.ts"
+import { addVirtualAuthenticator, launchChromium, requireBrowser } from "./test-support/chromium.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
-const available = chromiumAvailable()
-const required = process.env.SIGNET_REQUIRE_BROWSER === "1"
-if (!available && !required) {
-  console.warn(`\n!!! Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium): SKIPPING browser tests of the hosted pages. Set SIGNET_REQUIRE_BROWSER=1 to make this a failure. !!!\n`)
-}
-
-describe.runIf(required)("browser prerequisites (SIGNET_REQUIRE_BROWSER=1)", () => {
-  it(`Chromium is installed at ${CHROMIUM_PATH}`, () => {
-    expect(available, `Chromium not found at ${CHROMIUM_PATH}; install it with apt-get install -y chromium`).toBe(true)
-  })
-})
+const available = requireBrowser("the hosted pages")
 
 describe.skipIf(!available)("hosted passkey pages in Chromium", () => {
   let env: RunningEngine

@@ -3,50 +3,23 @@
  * a CDP virtual authenticator approves, openssl verifies the posted signature against the document bytes.
  */
 import { administerRelyingParty } from "@signet/core"
-import { execFileSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { listen } from "./node-server.ts"
 import { makeRpDemo } from "./rp-demo.ts"
-import { addVirtualAuthenticator, CHROMIUM_PATH, chromiumAvailable, launchChromium } from "./test-support/chromium.ts"
+import { addVirtualAuthenticator, launchChromium, requireBrowser } from "./test-support/chromium.ts"
+import { opensslVerifies } from "./test-support/openssl.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
-const available = chromiumAvailable()
-const required = process.env.SIGNET_REQUIRE_BROWSER === "1"
-if (!available && !required) {
-  console.warn(`\n!!! Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium): SKIPPING browser tests of the signing frame. Set SIGNET_REQUIRE_BROWSER=1 to make this a failure. !!!\n`)
-}
-
-describe.runIf(required)("browser prerequisites (SIGNET_REQUIRE_BROWSER=1)", () => {
-  it(`Chromium is installed at ${CHROMIUM_PATH}`, () => {
-    expect(available, `Chromium not found at ${CHROMIUM_PATH}; install it with apt-get install -y chromium`).toBe(true)
-  })
-})
+const available = requireBrowser("the signing frame")
 
 /** Screenshots of the frame's states (git-ignored) for a person to look at. */
 const SHOTS = fileURLToPath(new URL("../../../artifacts/signing-frame/", import.meta.url))
-const work = mkdtempSync(join(tmpdir(), "signet-frame-"))
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex")
-
-/** `openssl cms -verify` of a detached signature over `content`, against the engine's root; true when it verifies. */
-const opensslVerifies = (signatureBase64: string, content: Uint8Array, rootPem: string): boolean => {
-  const id = randomBytes(6).toString("hex")
-  const [sig, doc, root] = [join(work, `${id}.der`), join(work, `${id}.bin`), join(work, `${id}-root.pem`)]
-  writeFileSync(sig, Buffer.from(signatureBase64, "base64"))
-  writeFileSync(doc, content)
-  writeFileSync(root, rootPem)
-  try {
-    execFileSync("openssl", ["cms", "-verify", "-binary", "-purpose", "any", "-inform", "DER", "-in", sig, "-content", doc, "-CAfile", root, "-out", "/dev/null"], { stdio: "pipe" })
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** What the frame posts to its parent. */
 interface FrameMessage {

@@ -4,37 +4,18 @@ import { administerRelyingParty, registerRelyingParty, type Allowance } from "@s
 import { enrol, ok, signIn, SoftwarePasskey, type ErrorBody, type PasskeyFault, type TokenAnswer } from "@signet/testkit"
 import { ManualClock } from "@signet/testkit/models"
 import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
-import { execFileSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { opensslPrint, opensslVerifies } from "./test-support/openssl.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const SHA256 = "2.16.840.1.101.3.4.2.1"
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex")
-const work = mkdtempSync(join(tmpdir(), "signet-sign-"))
 
 interface Pending { readonly requestId: string; readonly status: string; readonly authUrl: string; readonly challenge: string }
 interface Completed { readonly status: string; readonly signature: string; readonly timestamp: string; readonly loa: string }
 interface BatchPending { readonly batchId: string; readonly status: string; readonly documentCount: number; readonly authUrl: string; readonly challenge: string }
 interface BatchDone { readonly status: string; readonly results: ReadonlyArray<{ documentId: string; status: string; signature?: string; error?: string }> }
-
-/** `openssl cms -verify` of a detached signature over `content`, against the engine's root; true when it verifies. */
-const opensslVerifies = (signatureBase64: string, content: Uint8Array, rootPem: string): boolean => {
-  const id = randomBytes(6).toString("hex")
-  const [sig, doc, root] = [join(work, `${id}.der`), join(work, `${id}.bin`), join(work, `${id}-root.pem`)]
-  writeFileSync(sig, Buffer.from(signatureBase64, "base64"))
-  writeFileSync(doc, content)
-  writeFileSync(root, rootPem)
-  try {
-    execFileSync("openssl", ["cms", "-verify", "-binary", "-purpose", "any", "-inform", "DER", "-in", sig, "-content", doc, "-CAfile", root, "-out", "/dev/null"], { stdio: "pipe" })
-    return true
-  } catch {
-    return false
-  }
-}
 
 const postgres = await findPostgres()
 const STORAGES: ReadonlyArray<readonly [string, string | undefined]> = [["SQLite", undefined], ...(postgres ? [["PostgreSQL", postgres] as const] : [])]
@@ -83,10 +64,7 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
   it("leaves the signing-time attribute out for the PAdES family only", async () => {
     const attributesOf = async (signatureFormat: string) => {
       const pending = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId, signatureFormat })) as Pending
-      const signature = (ok(await approve(pending)) as Completed).signature
-      const file = join(work, `${randomBytes(6).toString("hex")}.der`)
-      writeFileSync(file, Buffer.from(signature, "base64"))
-      return execFileSync("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", file]).toString()
+      return opensslPrint((ok(await approve(pending)) as Completed).signature)
     }
     for (const format of ["PAdES", "PAdES-BASELINE-B"]) {
       const printed = await attributesOf(format)

@@ -4,12 +4,9 @@ import { administerRelyingParty, registerRelyingParty } from "@signet/core"
 import { enrol, ok, SoftwarePasskey, type ErrorBody, type PasskeyFault } from "@signet/testkit"
 import { ManualClock } from "@signet/testkit/models"
 import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
-import { execFileSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { opensslVerifies } from "./test-support/openssl.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 interface Token { readonly token: string; readonly expiresAt: number; readonly loa: string; readonly credentialBound: boolean }
@@ -19,21 +16,7 @@ interface Signature {
   readonly credentialId: string; readonly timestamp: number; readonly mode: string; readonly levelOfAssurance: string
 }
 
-const work = mkdtempSync(join(tmpdir(), "signet-ssc-"))
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
-const verifies = (signature: string, content: Uint8Array, rootPem: string) => {
-  const id = randomBytes(6).toString("hex")
-  writeFileSync(join(work, `${id}.der`), Buffer.from(signature, "base64"))
-  writeFileSync(join(work, `${id}.bin`), content)
-  writeFileSync(join(work, `${id}.pem`), rootPem)
-  try {
-    execFileSync("openssl", ["cms", "-verify", "-binary", "-purpose", "any", "-inform", "DER", "-in", join(work, `${id}.der`),
-      "-content", join(work, `${id}.bin`), "-CAfile", join(work, `${id}.pem`), "-out", "/dev/null"], { stdio: "pipe" })
-    return true
-  } catch {
-    return false
-  }
-}
 
 const postgres = await findPostgres()
 const STORAGES: ReadonlyArray<readonly [string, string | undefined]> = [["SQLite", undefined], ...(postgres ? [["PostgreSQL", postgres] as const] : [])]
@@ -77,8 +60,8 @@ describe.each(STORAGES)("signing-token flow on %s", (_name, databaseUrl) => {
     const signed = ok(await finalize(op, hash)) as Signature
     expect(signed).toMatchObject({ documentHash: hash, userVerified: true, credentialId: passkey.credentialId, mode: "registered", levelOfAssurance: "LOA-2" })
     expect(signed.timestamp).toBe(Math.floor(clock.now / 1000))
-    expect(verifies(signed.signatureBase64, doc, rootPem)).toBe(true)
-    expect(verifies(signed.signatureBase64, randomBytes(500), rootPem)).toBe(false)
+    expect(opensslVerifies(signed.signatureBase64, doc, rootPem)).toBe(true)
+    expect(opensslVerifies(signed.signatureBase64, randomBytes(500), rootPem)).toBe(false)
     // finalizes at most once
     expect(await finalize(op, hash)).toMatchObject({ status: 410, body: { error: "Operation expired or not found" } })
   })

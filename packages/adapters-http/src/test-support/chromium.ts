@@ -1,4 +1,5 @@
 /** Test support: headless Debian Chromium (`apt-get install -y chromium`) driven by playwright-core, with a WebAuthn virtual authenticator. */
+import { describe, expect, it } from "vitest"
 import { existsSync } from "node:fs"
 import { chromium, type Browser, type CDPSession, type Page } from "playwright-core"
 
@@ -28,4 +29,22 @@ export const addVirtualAuthenticator = async (page: Page): Promise<{ readonly cd
     },
   })
   return { cdp, authenticatorId }
+}
+
+/**
+ * Declares the browser prerequisite for a suite: when Chromium is missing the suite is skipped
+ * with a loud warning, or fails when `SIGNET_REQUIRE_BROWSER=1` (CI). Answers whether it is there.
+ */
+export const requireBrowser = (what: string): boolean => {
+  const available = chromiumAvailable()
+  const required = process.env["SIGNET_REQUIRE_BROWSER"] === "1"
+  if (!available && !required) {
+    console.warn(`\n!!! Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium): SKIPPING browser tests of ${what}. Set SIGNET_REQUIRE_BROWSER=1 to make this a failure. !!!\n`)
+  }
+  describe.runIf(required)(`browser prerequisites for ${what} (SIGNET_REQUIRE_BROWSER=1)`, () => {
+    it(`Chromium is installed at ${CHROMIUM_PATH}`, () => {
+      expect(available, `Chromium not found at ${CHROMIUM_PATH}; install it with apt-get install -y chromium`).toBe(true)
+    })
+  })
+  return available
 }

@@ -3,18 +3,17 @@
  * approvals (genuine or broken), replays and clock moves run against the engine on a real
  * storage adapter and against a plain model of states, lifetimes, attempts and quotas.
  */
-import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, completeBatch, completeEnrolment, completeSigningRequest, createBatch, createSigningRequest,
-  EngineConfig, registerRelyingParty, requestEnrolment, SigningEvents, type Assertion, type BearerUser, type KeyStore,
-  type Random, type RegistrationCredential,
+  administerRelyingParty, completeBatch, completeSigningRequest, createBatch, createSigningRequest, registerRelyingParty,
+  SigningEvents, type Assertion, type BearerUser,
 } from "@signet/core"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, type Layer, type ManagedRuntime } from "effect"
 import fc from "fast-check"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SoftwarePasskey, type PasskeyFault } from "../passkey/software-passkey.ts"
+import type { PasskeyFault, SoftwarePasskey } from "../passkey/software-passkey.ts"
 import type { StorageTags } from "../storage/conformance.ts"
+import { enrolSigner, FAULT_TAGS, modelRuntime, outcome, runAt, type ModelRun, type ModelServices } from "./engine.ts"
 import { ManualClock } from "./manual-clock.ts"
 
 const ORIGIN = "http://localhost:4100"
@@ -25,7 +24,6 @@ const LIFETIME = 5 * 60_000
 const SHA256 = "2.16.840.1.101.3.4.2.1"
 const DAY = 86_400_000
 
-type Services = StorageTags | EngineConfig | Random | KeyStore
 interface Operation {
   readonly kind: "request" | "batch"
   readonly id: string
@@ -46,14 +44,8 @@ interface Real {
   readonly clock: ManualClock
   readonly passkey: SoftwarePasskey
   readonly user: BearerUser
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
+  readonly run: ModelRun
 }
-
-const tagOf = <A, E extends { readonly _tag: string }>(r: Real, effect: Effect.Effect<A, E, Services>) =>
-  r.run(Effect.match(effect, {
-    onFailure: (e) => ({ ok: false as const, tag: e._tag }),
-    onSuccess: (value) => ({ ok: true as const, tag: "ok", value }),
-  }))
 
 const hash = () => createHash("sha256").update(randomBytes(16)).digest("hex")
 
@@ -73,7 +65,7 @@ class CreateRequest implements fc.AsyncCommand<Model, Real> {
   check = () => true
   async run(m: Model, r: Real) {
     const expected = reserve(m, r.clock.now, 1, false)
-    const got = await tagOf(r, createSigningRequest(r.user, { documentHash: hash(), credentialId: r.passkey.credentialId }))
+    const got = await outcome(r.run, createSigningRequest(r.user, { documentHash: hash(), credentialId: r.passkey.credentialId }))
     expect(got.tag).toBe(expected)
     if (got.ok) {
       m.ops.push({ kind: "request", id: got.value.requestId, challenge: got.value.challenge, expiresAt: r.clock.now + LIFETIME, badDocuments: 0, documents: 1, status: "pending_auth", attempts: 0, events: ["signing_request_created"] })
@@ -89,7 +81,7 @@ class CreateBatch implements fc.AsyncCommand<Model, Real> {
     const bad = Math.min(this.bad, this.size)
     const documents = Array.from({ length: this.size }, (_, i) => ({ id: `doc-${i}`, hash: i < bad ? "bad" : hash(), hash_algo: SHA256 }))
     const expected = reserve(m, r.clock.now, this.size, true)
-    const got = await tagOf(r, createBatch(r.user, { documents, credentialId: r.passkey.credentialId }))
+    const got = await outcome(r.run, createBatch(r.user, { documents, credentialId: r.passkey.credentialId }))
     expect(got.tag).toBe(expected)
     if (got.ok) {
       expect(got.value.documentCount).toBe(this.size)
@@ -99,20 +91,15 @@ class CreateBatch implements fc.AsyncCommand<Model, Real> {
   toString = () => `CreateBatch(${this.size}, bad=${this.bad})`
 }
 
-const FAULT_TAGS: Record<Exclude<PasskeyFault, "counterBackwards">, string> = {
-  wrongOrigin: "OriginMismatch", wrongRpId: "RpIdMismatch", noUserVerification: "UserVerificationRequired",
-  badSignature: "PasskeySignatureInvalid", otherChallenge: "ChallengeMismatch", unregisteredCredential: "CredentialNotRegistered",
-}
-
 class Approve implements fc.AsyncCommand<Model, Real> {
   constructor(readonly pick: number, readonly fault: Exclude<PasskeyFault, "counterBackwards"> | undefined) {}
   check = (m: Readonly<Model>) => m.ops.length > 0
   async run(m: Model, r: Real) {
     const op = m.ops[this.pick % m.ops.length]!
     const assertion = r.passkey.assert({ challenge: op.challenge }, { includeUserHandle: false, ...(this.fault ? { fault: this.fault } : {}) }) as Assertion
-    const completion: Effect.Effect<unknown, { readonly _tag: string }, Services> =
+    const completion: Effect.Effect<unknown, { readonly _tag: string }, ModelServices> =
       op.kind === "request" ? completeSigningRequest(op.id, assertion) : completeBatch(op.id, assertion)
-    const got = await tagOf(r, completion)
+    const got = await outcome(r.run, completion)
     let expected: string
     if (op.status === "expired") expected = "OperationExpired"
     else if (op.status !== "pending_auth") expected = "SigningRequestNotFound"
@@ -162,15 +149,9 @@ const commands = [
 /** Declares the model-based signing suite for a storage adapter. */
 export const signingModel = (name: string, makeStorage: () => Layer.Layer<StorageTags, unknown>, runs = 12): void => {
   describe(`signing requests and batches against the model (${name})`, () => {
-    let runtime: ManagedRuntime.ManagedRuntime<Services, unknown>
-    const config = {
-      environment: "sandbox" as const, publicOrigin: ORIGIN, basePath: "/api",
-      accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
-    }
+    let runtime: ManagedRuntime.ManagedRuntime<ModelServices, unknown>
     beforeAll(async () => {
-      const storage = makeStorage()
-      const keys = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, Layer.succeed(MasterKey, new Uint8Array(32).fill(3)))))
-      runtime = ManagedRuntime.make(Layer.mergeAll(storage, keys, RandomWebCrypto, Layer.succeed(EngineConfig, config)))
+      runtime = modelRuntime(makeStorage, ORIGIN)
       await runtime.runtime()
     })
     afterAll(async () => runtime?.dispose())
@@ -178,15 +159,13 @@ export const signingModel = (name: string, makeStorage: () => Layer.Layer<Storag
     /** A fresh RP (small allowance) and signer per run, at a fresh point in time. */
     const setup = async (start: number): Promise<Real> => {
       const clock = new ManualClock(start)
-      const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(Effect.withClock(effect, clock))
+      const run = runAt(runtime, clock)
       const rp = await run(registerRelyingParty({ name: "Model RP", status: "approved", signingOrigins: [ORIGIN] }))
       await run(administerRelyingParty(rp.rp.clientId, {
         _tag: "SetCustomAllowance", allowance: { signaturesPerDay: PER_DAY, requestsPerMinute: PER_MINUTE, documentsPerBatch: PER_BATCH, highestLoa: "LOA-2" },
       }))
-      const passkey = SoftwarePasskey.create({ origin: ORIGIN })
-      const started = await run(requestEnrolment({ email: `signer-${randomBytes(6).toString("hex")}@example.com` }))
-      const enrolled = await run(completeEnrolment({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) as unknown as RegistrationCredential }))
-      return { clock, passkey, run, user: { userId: enrolled.userId, clientId: rp.rp.clientId, scope: ["basic"] } }
+      const { passkey, userId } = await enrolSigner(run, ORIGIN)
+      return { clock, passkey, run, user: { userId, clientId: rp.rp.clientId, scope: ["basic"] } }
     }
 
     it("states, lifetimes, refused attempts, replays, quotas and recorded events match the model", async () => {

@@ -4,22 +4,18 @@
  * adapter and a plain model of token lifetimes, operation states, attempts and the
  * finalize rate limit.
  */
-import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
-import {
-  administerRelyingParty, completeEnrolment, EngineConfig, finalizeOperation, issueSigningToken, openOperation,
-  registerRelyingParty, requestEnrolment, type Assertion, type KeyStore, type Random, type RegistrationCredential,
-} from "@signet/core"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { administerRelyingParty, finalizeOperation, issueSigningToken, openOperation, registerRelyingParty, type Assertion } from "@signet/core"
+import type { Layer, ManagedRuntime } from "effect"
 import fc from "fast-check"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SoftwarePasskey, type PasskeyFault } from "../passkey/software-passkey.ts"
+import type { PasskeyFault, SoftwarePasskey } from "../passkey/software-passkey.ts"
 import type { StorageTags } from "../storage/conformance.ts"
+import { enrolSigner, FAULT_TAGS, modelRuntime, outcome, runAt, type ModelRun, type ModelServices } from "./engine.ts"
 import { ManualClock } from "./manual-clock.ts"
 
 const ORIGIN = "http://localhost:4200"
 const LIFETIME = 5 * 60_000
-type Services = StorageTags | EngineConfig | Random | KeyStore
 
 interface Token { readonly token: string; readonly hash: string; readonly bound: boolean; readonly expiresAt: number }
 interface Op { readonly id: string; readonly challenge: string; readonly hash: string; readonly expiresAt: number; status: "pending" | "finalized" | "failed" | "expired"; attempts: number }
@@ -30,21 +26,15 @@ interface Real {
   readonly clientId: string
   readonly sscSecret: string
   readonly email: string
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
+  readonly run: ModelRun
 }
-
-const outcome = <A, E extends { readonly _tag: string }>(r: Real, effect: Effect.Effect<A, E, Services>) =>
-  r.run(Effect.match(effect, {
-    onFailure: (e) => ({ ok: false as const, tag: e._tag }),
-    onSuccess: (value) => ({ ok: true as const, tag: "ok", value }),
-  }))
 
 class IssueToken implements fc.AsyncCommand<Model, Real> {
   constructor(readonly bound: boolean) {}
   check = () => true
   async run(m: Model, r: Real) {
     const hash = createHash("sha256").update(randomBytes(16)).digest("hex")
-    const got = await outcome(r, issueSigningToken({ clientId: r.clientId, clientSecret: r.sscSecret, documentHash: hash, loa: "LOA-2", ...(this.bound ? { signerEmail: r.email } : {}) }))
+    const got = await outcome(r.run, issueSigningToken({ clientId: r.clientId, clientSecret: r.sscSecret, documentHash: hash, loa: "LOA-2", ...(this.bound ? { signerEmail: r.email } : {}) }))
     expect(got.tag).toBe("ok")
     if (got.ok) m.tokens.push({ token: got.value.token, hash, bound: this.bound, expiresAt: got.value.expiresAt * 1000 })
   }
@@ -56,17 +46,12 @@ class Challenge implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.tokens.length > 0
   async run(m: Model, r: Real) {
     const t = m.tokens[this.pick % m.tokens.length]!
-    const got = await outcome(r, openOperation({ documentHash: t.hash, documentName: "doc", rpOrigin: ORIGIN, mode: this.mode, token: t.token }, "10.0.0.1"))
+    const got = await outcome(r.run, openOperation({ documentHash: t.hash, documentName: "doc", rpOrigin: ORIGIN, mode: this.mode, token: t.token }, "10.0.0.1"))
     const expected = r.clock.now >= t.expiresAt ? "InvalidOrExpiredToken" : (this.mode === "registered") !== t.bound ? "InvalidRequest" : "ok"
     expect(got.tag).toBe(expected)
     if (got.ok) m.ops.push({ id: got.value.operationId, challenge: got.value.challenge, hash: t.hash, expiresAt: r.clock.now + LIFETIME, status: "pending", attempts: 0 })
   }
   toString = () => `Challenge(#${this.pick}, ${this.mode})`
-}
-
-const FAULT_TAGS: Record<Exclude<PasskeyFault, "counterBackwards">, string> = {
-  wrongOrigin: "OriginMismatch", wrongRpId: "RpIdMismatch", noUserVerification: "UserVerificationRequired",
-  badSignature: "PasskeySignatureInvalid", otherChallenge: "ChallengeMismatch", unregisteredCredential: "CredentialNotRegistered",
 }
 
 class Finalize implements fc.AsyncCommand<Model, Real> {
@@ -78,7 +63,7 @@ class Finalize implements fc.AsyncCommand<Model, Real> {
     const calls = (m.finalizeCalls.get(window) ?? 0) + 1
     m.finalizeCalls.set(window, calls)
     const assertion = r.passkey.assert({ challenge: op.challenge }, this.fault ? { fault: this.fault } : {}) as Assertion
-    const got = await outcome(r, finalizeOperation({ operationId: op.id, documentHash: op.hash, assertion }, "10.0.0.1"))
+    const got = await outcome(r.run, finalizeOperation({ operationId: op.id, documentHash: op.hash, assertion }, "10.0.0.1"))
     let expected: string
     if (calls > 5) expected = "RateLimitExceeded"
     else if (op.status !== "pending") expected = "OperationExpired"
@@ -131,28 +116,21 @@ const commands = [
 /** Declares the model-based signing-token suite for a storage adapter. */
 export const signingTokenModel = (name: string, makeStorage: () => Layer.Layer<StorageTags, unknown>, runs = 10): void => {
   describe(`signing-token operations against the model (${name})`, () => {
-    let runtime: ManagedRuntime.ManagedRuntime<Services, unknown>
+    let runtime: ManagedRuntime.ManagedRuntime<ModelServices, unknown>
     beforeAll(async () => {
-      const storage = makeStorage()
-      const keys = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, Layer.succeed(MasterKey, new Uint8Array(32).fill(5)))))
-      runtime = ManagedRuntime.make(Layer.mergeAll(storage, keys, RandomWebCrypto, Layer.succeed(EngineConfig, {
-        environment: "sandbox", publicOrigin: ORIGIN, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
-      })))
+      runtime = modelRuntime(makeStorage, ORIGIN)
       await runtime.runtime()
     })
     afterAll(async () => runtime?.dispose())
 
     const setup = async (start: number): Promise<Real> => {
       const clock = new ManualClock(start)
-      const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(Effect.withClock(effect, clock))
+      const run = runAt(runtime, clock)
       const rp = await run(registerRelyingParty({ name: "Model RP", status: "approved", signingOrigins: [ORIGIN] }))
       await run(administerRelyingParty(rp.rp.clientId, {
         _tag: "SetCustomAllowance", allowance: { signaturesPerDay: 100_000, requestsPerMinute: 100_000, documentsPerBatch: 10, highestLoa: "LOA-2" },
       }))
-      const passkey = SoftwarePasskey.create({ origin: ORIGIN })
-      const email = `ssc-${randomBytes(6).toString("hex")}@example.com`
-      const started = await run(requestEnrolment({ email }))
-      await run(completeEnrolment({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) as unknown as RegistrationCredential }))
+      const { passkey, email } = await enrolSigner(run, ORIGIN)
       return { clock, passkey, clientId: rp.rp.clientId, sscSecret: rp.sscSecret, email, run }
     }
 
