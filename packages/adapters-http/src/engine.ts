@@ -6,6 +6,7 @@ import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "eff
 import { identityEndpoints } from "./endpoints/identity.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
 import { sscEndpoints } from "./endpoints/ssc.ts"
+import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
@@ -75,6 +76,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...identityEndpoints,
     ...signingEndpoints,
     ...sscEndpoints,
+    eventStreamEndpoint,
     ...hostedPages,
     ...signingFramePages,
     ...(options.extraEndpoints ?? []),

@@ -25,6 +25,23 @@ const toRequest = (req: IncomingMessage): Request => {
   return request
 }
 
+/** How long a response may wait for a client to read before the connection is dropped. */
+export const SLOW_CLIENT_MS = 30_000
+
+const drained = (res: ServerResponse): Promise<boolean> => new Promise((resolve) => {
+  const timer = setTimeout(() => done(false), SLOW_CLIENT_MS)
+  const done = (ok: boolean) => {
+    clearTimeout(timer)
+    res.off("drain", onDrain)
+    res.off("close", onClose)
+    resolve(ok)
+  }
+  const onDrain = () => done(true)
+  const onClose = () => done(false)
+  res.on("drain", onDrain)
+  res.on("close", onClose)
+})
+
 /** A Node request listener over `handler`. */
 export const nodeListener = (handler: (request: Request) => Promise<Response>) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -55,7 +72,12 @@ export const nodeListener = (handler: (request: Request) => Promise<Response>) =
       for (;;) {
         const { done, value } = await reader.read()
         if (done) break
-        res.write(value)
+        // Backpressure: read no further until the socket drains; a client that does not read
+        // for SLOW_CLIENT_MS is dropped, so it cannot make the server hold its backlog.
+        if (!res.write(value) && !(await drained(res))) {
+          res.destroy()
+          break
+        }
       }
     } finally {
       res.end()

@@ -134,6 +134,8 @@ export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = 
       const { seq: _seq, ...row } = toRow({ ...event, seq: 0 })
       return run((db) => db.insertInto("signing_events").values(row).returningAll().executeTakeFirstOrThrow()).pipe(Effect.flatMap(decode))
     },
+    lastSeqForUser: (userId) => run((db) => db.selectFrom("signing_events").select((eb) => eb.fn.max("seq").as("last"))
+      .where("user_id", "=", userId).executeTakeFirst()).pipe(Effect.map((row) => Number(row?.last ?? 0))),
     listForUser: (userId, afterSeq, limit) => run((db) => db.selectFrom("signing_events").selectAll()
       .where("user_id", "=", userId).where("seq", ">", afterSeq).orderBy("seq", "asc").limit(limit).execute())
       .pipe(Effect.flatMap(Effect.forEach(decode))),

@@ -111,6 +111,8 @@ export class Batches extends Context.Tag("@signet/core/Batches")<Batches, {
 export class SigningEvents extends Context.Tag("@signet/core/SigningEvents")<SigningEvents, {
   /** Appends an event; returns it with its position. */
   readonly append: (event: NewSigningEvent) => Effect.Effect<SigningEvent>
+  /** The position of a user's newest event (0 when none). */
+  readonly lastSeqForUser: (userId: string) => Effect.Effect<number>
   /** A user's events after position `afterSeq`, oldest first, at most `limit`. */
   readonly listForUser: (userId: string, afterSeq: number, limit: number) => Effect.Effect<ReadonlyArray<SigningEvent>>
   /** The events of one request or batch, oldest first. */

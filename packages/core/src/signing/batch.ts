@@ -10,6 +10,7 @@ import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
 import { Batches, Storage } from "../ports/storage.ts"
 import { reserveSignatures } from "../rp/quota.ts"
+import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
 import { recordBatchEvent } from "./events.ts"
@@ -57,6 +58,7 @@ export const createBatch = (user: BearerUser, input: CreateBatch) =>
       yield* recordBatchEvent(batch, "signing_request_created", now)
       return batch
     }))
+    yield* notifyUserEvents(user.userId)
     return {
       batchId: batch.id,
       status: "pending_auth" as const,
@@ -89,6 +91,7 @@ export const completeBatch = (batchId: string, assertion: Assertion) =>
       record: recordBatchEvent,
       challenge: (b) => linkedChallenge({ kind: "batch", id: b.id, documents: b.documents, nonce: b.nonce }),
       approver: namedApprover,
+      notify: (o) => notifyUserEvents(o.userId),
       sign: (b, signer, at) => Effect.gen(function* () {
         const identity = yield* signingIdentityFor(signer)
         const results: Array<BatchResult> = []

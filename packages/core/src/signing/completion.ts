@@ -9,6 +9,7 @@ import { type CredentialNotRegistered, OperationExpired, SigningRequestNotFound 
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import type { User } from "../identity/model.ts"
 import type { EngineConfig } from "../ports/engine-config.ts"
+import type { EventBus } from "../ports/event-bus.ts"
 import type { KeyStore } from "../ports/key-store.ts"
 import type { Random } from "../ports/random.ts"
 import { type Certificates, type SigningEvents, Storage, Users } from "../ports/storage.ts"
@@ -40,10 +41,12 @@ export interface CompletionSteps<T extends Completable, R> {
   readonly approver: (operation: T, assertion: Assertion) => Effect.Effect<Approver, CredentialNotRegistered, R>
   /** Signs what the operation holds; answers the completed operation (status and results set). */
   readonly sign: (operation: T, signer: User, at: number, approver: Approver) => Effect.Effect<T, never, R>
+  /** After the commit of any recorded change (completion, refusal, expiry): tell the live streams. */
+  readonly notify?: (operation: T) => Effect.Effect<void, never, R>
 }
 
 /** What signing an operation may use. */
-export type SigningServices = KeyStore | Certificates | EngineConfig | Random | Storage | SigningEvents
+export type SigningServices = KeyStore | Certificates | EngineConfig | Random | Storage | SigningEvents | EventBus
 
 /** Runs a completion; answers the completed operation. */
 export const completePending = <T extends Completable, R>(steps: CompletionSteps<T, R>, assertion: Assertion) =>
@@ -64,7 +67,7 @@ export const completePending = <T extends Completable, R>(steps: CompletionSteps
       if (Either.isLeft(open)) return yield* open.left.error
       if (open.right.state.status === "expired") {
         yield* save(open.right.state, open.right.events)
-        return { _tag: "Expired" } as const
+        return { _tag: "Expired", operation } as const
       }
       const rp = yield* approvedRelyingParty(operation.clientId)
       const challenge = yield* steps.challenge(operation)
@@ -73,7 +76,7 @@ export const completePending = <T extends Completable, R>(steps: CompletionSteps
       if (Either.isLeft(approval)) {
         const refused = Either.getOrThrow(step(operation, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
         yield* save(refused.state, refused.events)
-        return { _tag: "Refused", error: approval.left } as const
+        return { _tag: "Refused", error: approval.left, operation } as const
       }
       const signer = yield* Effect.flatMap(Users, (u) => u.findById(approval.right.userId)).pipe(Effect.map(Option.getOrThrow))
       const signed = yield* steps.sign(operation, signer, now, approval.right)
@@ -82,6 +85,7 @@ export const completePending = <T extends Completable, R>(steps: CompletionSteps
       yield* save(completed, done.events)
       return { _tag: "Completed", operation: completed } as const
     }))
+    if (steps.notify !== undefined) yield* steps.notify(outcome.operation)
     switch (outcome._tag) {
       case "Expired": return yield* new OperationExpired()
       case "Refused": return yield* Effect.fail(outcome.error)

@@ -15,6 +15,7 @@ import { Loa, requireLoa } from "../rp/loa.ts"
 import { planMaximumLoa } from "../rp/plans.ts"
 import { reserveSignatures } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
+import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
 import { recordRequestEvent } from "./events.ts"
@@ -87,6 +88,7 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
       yield* recordRequestEvent(request, "signing_request_created", now)
       return request
     }))
+    yield* notifyUserEvents(user.userId)
     return {
       requestId: request.id,
       status: "pending_auth" as const,
@@ -112,6 +114,7 @@ export const completeSigningRequest = (requestId: string, assertion: Assertion) 
       record: recordRequestEvent,
       challenge: (r) => linkedChallenge({ kind: "request", id: r.id, documentHash: r.documentHash, nonce: r.nonce }),
       approver: namedApprover,
+      notify: (o) => notifyUserEvents(o.userId),
       sign: (r, signer, at) => Effect.gen(function* () {
         const identity = yield* signingIdentityFor(signer)
         const cms = yield* signDigest({
