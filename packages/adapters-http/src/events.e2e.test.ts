@@ -1,7 +1,7 @@
 /** `GET /v2/events` consumed by a real SSE parser while signing, including a resume with Last-Event-ID. */
-import { StoragePostgres } from "@signet/adapters-postgres"
+import { EventBusPostgres, StoragePostgres } from "@signet/adapters-postgres"
 import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
-import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
+import { findPostgres, freshSchemaName, withFreshSchema, dropSchema } from "@signet/testkit/storage"
 import { createParser, type EventSourceMessage } from "eventsource-parser"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -111,5 +111,39 @@ describe.each(STORAGES)("the live event stream on %s", (_name, databaseUrl) => {
     expect(await env.client.raw("GET", "/v2/events")).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
     expect(await env.client.raw("GET", "/v2/events", { headers: { ...headers(), "last-event-id": "abc" } }))
       .toMatchObject({ status: 400, body: { error: "Last-Event-ID must be an event id of this stream" } })
+  })
+})
+
+describe.skipIf(postgres === undefined)("across nodes on PostgreSQL", () => {
+  it("a client connected to node A receives the events of a request completed through node B", async () => {
+    const url = postgres!
+    const schema = freshSchemaName()
+    const masterKey = globalThis.crypto.getRandomValues(new Uint8Array(32))
+    const node = (peer?: RunningEngine) => startEngine({
+      masterKey, storage: StoragePostgres({ connectionString: url, schema }), eventBus: EventBusPostgres({ connectionString: url, schema }),
+      // Nodes of one deployment share its public origin (a load balancer in front of them).
+      ...(peer ? { rp: peer.rp, publicOrigin: peer.origin } : {}),
+    })
+    const a = await node()
+    const b = await node(a)
+    try {
+      const passkey = SoftwarePasskey.create({ origin: a.origin })
+      await enrol(a.client, passkey, { email: "nodes@example.com" })
+      const token = (ok(await signIn(a.client, passkey, { clientId: a.rp.clientId })) as TokenAnswer).access_token
+      const stream = await connect(`${a.client.baseUrl}/v2/events`, token)
+      await stream.waitFor((m) => m.length >= 1)
+      const hash = sha256(randomBytes(8))
+      const pending = ok(await b.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", { headers: { authorization: `Bearer ${token}` }, body: { documentHash: hash, credentialId: passkey.credentialId } }))
+      ok(await b.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+      const started = Date.now()
+      await stream.waitFor((m) => m.some((e) => e.event === "signing_request_completed" && JSON.parse(e.data).id === pending.requestId), 2500)
+      // a poke over LISTEN/NOTIFY, not the three-second re-read
+      expect(Date.now() - started).toBeLessThan(1500)
+      await stream.close()
+    } finally {
+      await a.stop()
+      await b.stop()
+      await dropSchema(url, schema)
+    }
   })
 })

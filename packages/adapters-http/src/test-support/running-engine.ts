@@ -27,10 +27,15 @@ export const startEngine = async (options: {
   readonly extraEndpoints?: EngineOptions["extraEndpoints"]
   readonly masterKey?: Uint8Array
   readonly clock?: Clock.Clock
+  readonly eventBus?: EngineOptions["eventBus"]
+  /** the origin the engine believes it is reached at (nodes behind one load balancer share it); its own by default */
+  readonly publicOrigin?: string
+  /** register the test RP (default); false to share one registered elsewhere */
+  readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
 } = {}): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = await listen((r) => target(r), 0, "127.0.0.1")
-  const origin = `http://localhost:${server.port}`
+  const origin = options.publicOrigin ?? `http://localhost:${server.port}`
   const storage = options.storage ?? storageFor(join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")).storage
   const engine = await makeEngine({
     settings: {
@@ -44,16 +49,17 @@ export const startEngine = async (options: {
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     ...(options.extraEndpoints !== undefined ? { extraEndpoints: options.extraEndpoints } : {}),
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
+    ...(options.eventBus !== undefined ? { eventBus: options.eventBus } : {}),
   })
   target = engine.handler
-  const created = await engine.run(registerRelyingParty({
+  const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({
     name: "Test RP", signingOrigins: [origin], plan: "business", maxLoa: "LOA-4", status: "approved",
-  }))
+  })).then((created) => ({ clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret }))
   return {
     engine,
     origin,
-    client: new SignetClient(`${origin}/api`),
-    rp: { clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret },
+    client: new SignetClient(`http://localhost:${server.port}/api`),
+    rp,
     stop: async () => {
       await server.close()
       await engine.dispose()

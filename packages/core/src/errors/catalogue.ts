@@ -378,6 +378,40 @@ export class DocumentHashMismatch extends Schema.TaggedError<DocumentHashMismatc
   override get message() { return "documentHash does not match the signing token" }
 }
 
+/** 403: KYC is not enabled for the authenticated RP (an administrator enables it; docs/kyc.md). */
+export class KycNotEnabled extends Schema.TaggedError<KycNotEnabled>()("KycNotEnabled", {}) {
+  readonly status = 403 as const
+  override get message() { return "KYC is not enabled for this RP" }
+}
+
+/** 403: an `rp_urn` in another RP's namespace (`urn:<service>:<client_id>:<id>` with another client id). */
+export class KycUrnForeign extends Schema.TaggedError<KycUrnForeign>()("KycUrnForeign", { urn: Schema.String }) {
+  readonly status = 403 as const
+  override get message() { return `rp_urn ${this.urn} belongs to another RP` }
+}
+
+/** 409: compare against a customer whose verification is not `verified`. */
+export class KycIdentityNotVerified extends Schema.TaggedError<KycIdentityNotVerified>()(
+  "KycIdentityNotVerified", { customerId: Schema.String }) {
+  readonly status = 409 as const
+  override get message() {
+    return `No verified identity on file for customer_id ${this.customerId}; complete document and live face capture first`
+  }
+}
+
+/** 409: a reviewer decision on a verification that is not in `needs_review`. */
+export class KycReviewNotPending extends Schema.TaggedError<KycReviewNotPending>()(
+  "KycReviewNotPending", { current: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `Only a verification in needs_review can be reviewed; this one is ${this.current}` }
+}
+
+/** 409: the verification changed while this request ran; read its current state. */
+export class KycStateConflict extends Schema.TaggedError<KycStateConflict>()("KycStateConflict", {}) {
+  readonly status = 409 as const
+  override get message() { return "The verification changed meanwhile; read its current state and retry" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -392,6 +426,7 @@ export type CataloguedError =
   | InvalidIdentifierFormat | InvalidRequest | MalformedJson | UnsupportedMediaType | PayloadTooLarge
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch
+  | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>
