@@ -13,6 +13,8 @@ export interface ServerConfig {
   readonly masterKey: string | undefined
   readonly demo: boolean
   readonly deadlineMs: number
+  /** webhook and callback delivery settings */
+  readonly deliveries: { readonly allowLoopbackHttp: boolean; readonly baseDelayMs?: number }
   readonly settings: EngineSettings
 }
 
@@ -25,14 +27,17 @@ const FileConfig = Schema.partial(Schema.Struct({
   port: Schema.Int, host: Schema.String, database: Schema.String, masterKey: Schema.String, publicOrigin: Schema.String,
   basePath: Schema.String, environment: Environment, demo: Schema.Boolean, deadlineMs: Schema.Int,
   accessTokenTtlSeconds: Schema.Int, ceremonyTtlSeconds: Schema.Int, sessionTtlSeconds: Schema.Int,
+  webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int,
 }))
 
 const ENV_KEYS = {
   SIGNET_PORT: "port", SIGNET_HOST: "host", SIGNET_DATABASE: "database", SIGNET_MASTER_KEY: "masterKey",
   SIGNET_PUBLIC_ORIGIN: "publicOrigin", SIGNET_BASE_PATH: "basePath", SIGNET_ENVIRONMENT: "environment",
   SIGNET_DEMO: "demo", SIGNET_DEADLINE_MS: "deadlineMs", SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
+  SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback", SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
 } as const
-const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds"])
+const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs"])
+const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
 
 /** Reads `--config <file>` (or SIGNET_CONFIG) and SIGNET_* variables; `demo` forces demo mode on. */
 export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, defaults: { readonly demo?: boolean } = {}): ServerConfig => {
@@ -49,7 +54,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   for (const [key, field] of Object.entries(ENV_KEYS)) {
     const value = env[key]
     if (value === undefined || value === "") continue
-    raw[field] = NUMERIC.has(field) ? Number(value) : field === "demo" ? value === "1" || value === "true" : value
+    raw[field] = NUMERIC.has(field) ? Number(value) : FLAGS.has(field) ? value === "1" || value === "true" : value
   }
   const decoded = Schema.decodeUnknownEither(FileConfig)(raw)
   if (decoded._tag === "Left") throw new ConfigError(`invalid configuration: ${decoded.left.message}`)
@@ -74,6 +79,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     masterKey: c.masterKey,
     demo,
     deadlineMs: c.deadlineMs ?? 30_000,
+    deliveries: {
+      // Demo mode lets a developer receive webhooks on their own machine.
+      allowLoopbackHttp: c.webhooksAllowLoopback ?? demo,
+      ...(c.webhookRetryBaseMs !== undefined ? { baseDelayMs: c.webhookRetryBaseMs } : {}),
+    },
     settings: {
       environment: c.environment ?? (demo ? "sandbox" : "production"),
       publicOrigin,

@@ -1,12 +1,18 @@
 /** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
-import { EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users, type EngineSettings } from "@signet/core"
+import {
+  DEFAULT_DELIVERY_POLICY, DeliveryPolicy, deliveryWorker, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
+  WebhookTransport, type DeliverySettings, type EngineSettings,
+} from "@signet/core"
+import { WebhookTransportNode } from "./webhook-transport.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
 import { sscEndpoints } from "./endpoints/ssc.ts"
+import { kycEndpointsFor } from "./endpoints/kyc.ts"
 import { eventStreamEndpoint } from "./endpoints/events.ts"
+import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
@@ -17,7 +23,7 @@ import { makeHandler } from "./http/handler.ts"
 export type { StorageServices }
 
 /** Every service an engine runtime provides. */
-export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus
+export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -30,6 +36,8 @@ export interface EngineOptions {
   readonly deadlineMs?: number
   /** log level of the JSON logs, default Info; `None` silences them */
   readonly logLevel?: LogLevel.LogLevel
+  /** webhook and callback delivery: retry policy, the loopback development switch, and whether this node runs a worker (default yes) */
+  readonly deliveries?: Partial<DeliverySettings> & { readonly worker?: boolean }
   /** the engine's clock; the system clock unless a host or test gives one */
   readonly clock?: Clock.Clock
   /** client address of a request, when the host knows it (rate limits by IP) */
@@ -54,15 +62,21 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
   const logger = Layer.merge(
     Logger.replace(Logger.defaultLogger, Logger.jsonLogger),
     Logger.minimumLogLevel(options.logLevel ?? LogLevel.Info))
-  return Layer.mergeAll(
+  const policy = { ...DEFAULT_DELIVERY_POLICY, ...options.deliveries }
+  const services = Layer.mergeAll(
     storage,
     keyStore,
     RandomWebCrypto,
     options.eventBus ?? EventBusInProcess,
     Layer.succeed(EngineConfig, options.settings),
+    Layer.succeed(DeliveryPolicy, policy),
+    WebhookTransportNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )
+  // The delivery worker lives as long as the engine; every node runs one (claims are leased).
+  const worker = options.deliveries?.worker === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(deliveryWorker))
+  return Layer.provideMerge(worker, services)
 }
 
 /** Builds and starts an engine; storage migrations run here, so a bad database fails now, not on the first request. */
@@ -76,7 +90,9 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...identityEndpoints,
     ...signingEndpoints,
     ...sscEndpoints,
+    ...kycEndpointsFor({ masterKey: options.masterKey }),
     eventStreamEndpoint,
+    ...webhookEndpoints,
     ...hostedPages,
     ...signingFramePages,
     ...(options.extraEndpoints ?? []),

@@ -79,6 +79,9 @@ export const nodeListener = (handler: (request: Request) => Promise<Response>) =
           break
         }
       }
+    } catch {
+      // The body failed mid-way (its source ended abnormally): the headers are sent, so end the connection.
+      res.destroy()
     } finally {
       res.end()
     }

@@ -24,3 +24,9 @@ export { UsersSql, UserFromRow } from "./repositories/users.ts"
 export { SqlStorageLive } from "./storage.ts"
 export type { StorageServices } from "./storage.ts"
 export { SscOperationFromRow, SscOperationsSql } from "./repositories/ssc-operations.ts"
+export { DeliveriesSql, DeliveryAttemptFromRow, DeliveryFromRow, WebhookSubscriptionFromRow, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
+export {
+  KycAuditEntryFromRow, KycAuditSql, KycCaptureFromRow, KycCapturesSql, KycImageFromRow, KycImagesSql, KycRpSettingsFromRow,
+  KycStorageSql, KycVerificationFromRow, KycVerificationsSql,
+} from "./repositories/kyc.ts"
+export type { KycAuditTable, KycCapturesTable, KycImagesTable, KycSettingsTable, KycVerificationsTable } from "./schema.ts"

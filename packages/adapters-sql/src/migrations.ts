@@ -230,11 +230,144 @@ const signingTokenFlow = (dialect: SqlDialect): Migration => {
   }
 }
 
+const kyc = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  const real = dialect === "postgres" ? "double precision" : "real"
+  const autoId = (c: ColumnDefinitionBuilder) =>
+    dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.createTable("kyc_verifications")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("customer_id", t.text, (c) => c.notNull())
+        .addColumn("phone_number", t.text, (c) => c.notNull())
+        .addColumn("rp_urn", t.text)
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("document", t.text)
+        .addColumn("liveness_score", real)
+        .addColumn("face_match_score", real)
+        .addColumn("reasons", t.text, (c) => c.notNull())
+        .addColumn("session_token_hash", t.text)
+        .addColumn("session_expires_at", t.bigint)
+        .addColumn("selfie_image_id", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("updated_at", t.bigint, (c) => c.notNull())
+        .addColumn("version", t.int, (c) => c.notNull())
+        .execute()
+      // One customer, one phone number and one rp_urn per RP (NULL rp_urns never collide).
+      await db.schema.createIndex("kyc_verifications_customer_uq").on("kyc_verifications").columns(["client_id", "customer_id"]).unique().execute()
+      await db.schema.createIndex("kyc_verifications_phone_uq").on("kyc_verifications").columns(["client_id", "phone_number"]).unique().execute()
+      await db.schema.createIndex("kyc_verifications_urn_uq").on("kyc_verifications").columns(["client_id", "rp_urn"]).unique().execute()
+      await db.schema.createIndex("kyc_verifications_session_idx").on("kyc_verifications").column("session_token_hash").execute()
+      await db.schema.createIndex("kyc_verifications_customer_idx").on("kyc_verifications").columns(["customer_id", "status"]).execute()
+
+      await db.schema.createTable("kyc_captures")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("verification_id", t.text, (c) => c.notNull())
+        .addColumn("liveness_score", real, (c) => c.notNull())
+        .addColumn("selfie_image_id", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+      await db.schema.createIndex("kyc_captures_verification_idx").on("kyc_captures").column("verification_id").execute()
+
+      await db.schema.createTable("kyc_images")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("verification_id", t.text, (c) => c.notNull())
+        .addColumn("kind", t.text, (c) => c.notNull())
+        .addColumn("position", t.int, (c) => c.notNull())
+        .addColumn("content_type", t.text, (c) => c.notNull())
+        .addColumn("ciphertext", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("kyc_images_verification_idx").on("kyc_images").columns(["verification_id", "kind"]).execute()
+      await db.schema.createIndex("kyc_images_created_idx").on("kyc_images").column("created_at").execute()
+
+      await db.schema.createTable("kyc_audit")
+        .addColumn("seq", "integer", autoId)
+        .addColumn("verification_id", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("action", t.text, (c) => c.notNull())
+        .addColumn("from_status", t.text)
+        .addColumn("to_status", t.text)
+        .addColumn("reasons", t.text, (c) => c.notNull())
+        .addColumn("at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("kyc_audit_verification_idx").on("kyc_audit").columns(["verification_id", "seq"]).execute()
+
+      await db.schema.createTable("kyc_settings")
+        .addColumn("client_id", t.text, (c) => c.primaryKey())
+        .addColumn("enabled", t.int, (c) => c.notNull())
+        .addColumn("identity_scope", t.text, (c) => c.notNull())
+        .addColumn("updated_at", t.bigint, (c) => c.notNull())
+        .execute()
+    },
+  }
+}
+
+const webhooks = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  const autoId = (c: ColumnDefinitionBuilder) =>
+    dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.createTable("webhook_subscriptions")
+        .addColumn("id", "integer", autoId)
+        .addColumn("rp_id", "integer", (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("owner_user_id", t.text, (c) => c.notNull())
+        .addColumn("url", t.text, (c) => c.notNull())
+        .addColumn("events", t.text, (c) => c.notNull())
+        .addColumn("secret", t.text, (c) => c.notNull())
+        .addColumn("active", t.int, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("webhook_subscriptions_client_idx").on("webhook_subscriptions").columns(["client_id", "active"]).execute()
+
+      await db.schema.createTable("deliveries")
+        .addColumn("id", "integer", autoId)
+        .addColumn("kind", t.text, (c) => c.notNull())
+        .addColumn("subscription_id", "integer")
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("url", t.text, (c) => c.notNull())
+        .addColumn("event_type", t.text, (c) => c.notNull())
+        .addColumn("message_id", t.text, (c) => c.notNull().unique())
+        .addColumn("ordering_key", t.text, (c) => c.notNull())
+        .addColumn("payload", t.text, (c) => c.notNull())
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("attempts", t.int, (c) => c.notNull())
+        .addColumn("next_attempt_at", t.bigint, (c) => c.notNull())
+        .addColumn("locked_until", t.bigint, (c) => c.notNull())
+        .addColumn("last_status", t.int)
+        .addColumn("last_error", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("delivered_at", t.bigint)
+        .execute()
+      await db.schema.createIndex("deliveries_due_idx").on("deliveries").columns(["status", "next_attempt_at"]).execute()
+      await db.schema.createIndex("deliveries_client_idx").on("deliveries").columns(["client_id", "id"]).execute()
+      await db.schema.createIndex("deliveries_order_idx").on("deliveries").columns(["url", "ordering_key", "id"]).execute()
+
+      await db.schema.createTable("delivery_attempts")
+        .addColumn("delivery_id", "integer", (c) => c.notNull())
+        .addColumn("attempt", t.int, (c) => c.notNull())
+        .addColumn("at", t.bigint, (c) => c.notNull())
+        .addColumn("status_code", t.int)
+        .addColumn("error", t.text)
+        .addColumn("duration_ms", t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint("delivery_attempts_pk", ["delivery_id", "attempt"])
+        .execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
   "0002_signing": signing(dialect),
   "0003_signing_token_flow": signingTokenFlow(dialect),
+  "0004_webhooks": webhooks(dialect),
+  "0005_kyc": kyc(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

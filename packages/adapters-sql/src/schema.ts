@@ -105,6 +105,14 @@ export interface Database {
   readonly signing_events: SigningEventsTable
   readonly quota_counters: QuotaCountersTable
   readonly ssc_operations: SscOperationsTable
+  readonly webhook_subscriptions: WebhookSubscriptionsTable
+  readonly deliveries: DeliveriesTable
+  readonly delivery_attempts: DeliveryAttemptsTable
+  readonly kyc_verifications: KycVerificationsTable
+  readonly kyc_captures: KycCapturesTable
+  readonly kyc_images: KycImagesTable
+  readonly kyc_audit: KycAuditTable
+  readonly kyc_settings: KycSettingsTable
 }
 
 /** `certificates`: everything the engine's CA issued. */
@@ -212,4 +220,111 @@ export interface SscOperationsTable {
   readonly signature: string | null
   readonly certificate_serial: string | null
   readonly error_message: string | null
+}
+
+/** `kyc_verifications`: one customer's verification at one RP. */
+export interface KycVerificationsTable {
+  readonly id: string
+  readonly client_id: string
+  readonly customer_id: string
+  readonly phone_number: string
+  readonly rp_urn: string | null
+  readonly status: string
+  /** JSON of the extracted document fields */
+  readonly document: string | null
+  readonly liveness_score: number | null
+  readonly face_match_score: number | null
+  /** JSON array of reason codes */
+  readonly reasons: string
+  readonly session_token_hash: string | null
+  readonly session_expires_at: NullableBigIntColumn
+  readonly selfie_image_id: string | null
+  readonly created_at: BigIntColumn
+  readonly updated_at: BigIntColumn
+  readonly version: number
+}
+
+/** `kyc_captures`: confirmed liveness captures (one-time transaction ids). */
+export interface KycCapturesTable {
+  readonly id: string
+  readonly verification_id: string
+  readonly liveness_score: number
+  readonly selfie_image_id: string
+  readonly created_at: BigIntColumn
+  readonly consumed_at: NullableBigIntColumn
+}
+
+/** `kyc_images`: document images and selfies, encrypted. */
+export interface KycImagesTable {
+  readonly id: string
+  readonly verification_id: string
+  readonly kind: string
+  readonly position: number
+  readonly content_type: string
+  readonly ciphertext: string
+  readonly created_at: BigIntColumn
+}
+
+/** `kyc_audit`: the append-only KYC audit log. */
+export interface KycAuditTable {
+  readonly seq: Generated<number>
+  readonly verification_id: string
+  readonly client_id: string
+  readonly action: string
+  readonly from_status: string | null
+  readonly to_status: string | null
+  readonly reasons: string
+  readonly at: BigIntColumn
+}
+
+/** `kyc_settings`: whether KYC is enabled for an RP, and its identity scope. */
+export interface KycSettingsTable {
+  readonly client_id: string
+  readonly enabled: FlagColumn
+  readonly identity_scope: string
+  readonly updated_at: BigIntColumn
+}
+
+/** `webhook_subscriptions`: events is JSON text. */
+export interface WebhookSubscriptionsTable {
+  readonly id: Generated<number>
+  readonly rp_id: number
+  readonly client_id: string
+  readonly owner_user_id: string
+  readonly url: string
+  readonly events: string
+  readonly secret: string
+  readonly active: FlagColumn
+  readonly created_at: BigIntColumn
+}
+
+/** `deliveries`: the outbox. */
+export interface DeliveriesTable {
+  readonly id: Generated<number>
+  readonly kind: string
+  readonly subscription_id: number | null
+  readonly client_id: string
+  readonly url: string
+  readonly event_type: string
+  readonly message_id: string
+  readonly ordering_key: string
+  readonly payload: string
+  readonly status: string
+  readonly attempts: number
+  readonly next_attempt_at: BigIntColumn
+  readonly locked_until: BigIntColumn
+  readonly last_status: number | null
+  readonly last_error: string | null
+  readonly created_at: BigIntColumn
+  readonly delivered_at: NullableBigIntColumn
+}
+
+/** `delivery_attempts`: one row per attempt. */
+export interface DeliveryAttemptsTable {
+  readonly delivery_id: number
+  readonly attempt: number
+  readonly at: BigIntColumn
+  readonly status_code: number | null
+  readonly error: string | null
+  readonly duration_ms: BigIntColumn
 }

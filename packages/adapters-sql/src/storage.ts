@@ -2,9 +2,12 @@
 import { Layer } from "effect"
 import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
-  SigningRequests, SscOperations, Storage, Users,
+  SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
+  KycAudit, KycCaptures, KycImages, KycVerifications,
 } from "@signet/core"
+import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
+import { KycStorageSql } from "./repositories/kyc.ts"
 import { CertificatesSql } from "./repositories/certificates.ts"
 import { BatchesSql, QuotaCountersSql, SigningEventsSql, SigningRequestsSql } from "./repositories/signing.ts"
 import { CeremoniesSql } from "./repositories/ceremonies.ts"
@@ -17,10 +20,13 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 
 /** Every tag the storage adapters provide. */
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
-  | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations
+  | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
+  | KycVerifications | KycCaptures | KycImages | KycAudit
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
   StorageSql, RelyingPartiesSql, UsersSql, PasskeysSql, CeremoniesSql, HostedSessionsSql, KeyRecordsSql,
   CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql, SscOperationsSql,
+  WebhookSubscriptionsSql, DeliveriesSql,
+  KycStorageSql,
 )

@@ -28,6 +28,8 @@ export const startEngine = async (options: {
   readonly masterKey?: Uint8Array
   readonly clock?: Clock.Clock
   readonly eventBus?: EngineOptions["eventBus"]
+  /** delivery settings; tests default to the loopback switch on and 200 ms retries */
+  readonly deliveries?: EngineOptions["deliveries"]
   /** the origin the engine believes it is reached at (nodes behind one load balancer share it); its own by default */
   readonly publicOrigin?: string
   /** register the test RP (default); false to share one registered elsewhere */
@@ -50,6 +52,7 @@ export const startEngine = async (options: {
     ...(options.extraEndpoints !== undefined ? { extraEndpoints: options.extraEndpoints } : {}),
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
     ...(options.eventBus !== undefined ? { eventBus: options.eventBus } : {}),
+    deliveries: options.deliveries ?? { allowLoopbackHttp: true, baseDelayMs: 200 },
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({

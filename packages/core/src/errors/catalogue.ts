@@ -412,6 +412,12 @@ export class KycStateConflict extends Schema.TaggedError<KycStateConflict>()("Ky
   override get message() { return "The verification changed meanwhile; read its current state and retry" }
 }
 
+/** 403: webhook and usage operations need the access token of the RP's contact account. */
+export class NotRpContactAccount extends Schema.TaggedError<NotRpContactAccount>()("NotRpContactAccount", {}) {
+  readonly status = 403 as const
+  override get message() { return "Only the RP contact account can manage webhooks" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -425,7 +431,7 @@ export type CataloguedError =
   | DocumentImageRequired | LivenessTransactionIdRequired | CustomerIdRequired | PhoneNumberRequired
   | InvalidIdentifierFormat | InvalidRequest | MalformedJson | UnsupportedMediaType | PayloadTooLarge
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
-  | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch
+  | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */

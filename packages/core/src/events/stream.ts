@@ -68,5 +68,7 @@ export const userEventStream = (userId: string, lastEventId: number | null) =>
       Stream.tick(STREAM_TICK).pipe(Stream.drop(1), Stream.as(true)))
     return Stream.make(sseFrame("connected", { status: "connected", last_event_id: cursor }, cursor)).pipe(
       Stream.concat(Stream.fromEffect(drain(false)).pipe(Stream.flattenIterables)),
-      Stream.concat(triggers.pipe(Stream.mapEffect(drain), Stream.flattenIterables)))
+      Stream.concat(triggers.pipe(Stream.mapEffect(drain), Stream.flattenIterables)),
+      // Storage gone (shutdown, outage): end the stream; the client resumes with Last-Event-ID.
+      Stream.catchAllCause(() => Stream.empty))
   }))

@@ -93,13 +93,13 @@ export const parseMrz = (input: ReadonlyArray<string>): Either.Either<Mrz, MrzFo
     const [l1, l2] = lines as [string, string]
     const td3 = l1.length === 44
     const documentNumber = l2.slice(0, 9)
-    const optionalEnd = td3 ? 42 : 35
+    const compositeAt = td3 ? 43 : 35
     const checks: Array<MrzCheck> = [
       { field: "documentNumber", valid: holds(documentNumber, l2[9]!) },
       { field: "dateOfBirth", valid: holds(l2.slice(13, 19), l2[19]!) },
       { field: "expiryDate", valid: holds(l2.slice(21, 27), l2[27]!) },
       ...(td3 ? [{ field: "personalNumber" as const, valid: holds(l2.slice(28, 42), l2[42]!, true) }] : []),
-      { field: "composite", valid: holds(l2.slice(0, 10) + l2.slice(13, 20) + l2.slice(21, optionalEnd), l2[optionalEnd]!) },
+      { field: "composite", valid: holds(l2.slice(0, 10) + l2.slice(13, 20) + l2.slice(21, compositeAt), l2[compositeAt]!) },
     ]
     return Either.right({
       format: td3 ? "TD3" : "TD2", documentCode: clean(l1.slice(0, 2)), issuingState: clean(l1.slice(2, 5)),
@@ -137,7 +137,7 @@ export const composeTd3 = (f: {
   readonly nationality: string; readonly dateOfBirth: string; readonly sex: string; readonly expiryDate: string; readonly personalNumber?: string
 }): [string, string] => {
   const pad = (s: string, n: number) => (s.toUpperCase().replace(/[^A-Z0-9]+/g, "<") + "<".repeat(n)).slice(0, n)
-  const nameZone = pad(`${f.surname.toUpperCase().replace(/[^A-Z]+/g, "<")}<<${f.givenNames.toUpperCase().replace(/[^A-Z]+/g, "<")}`, 39)
+  const nameZone = (`${f.surname.toUpperCase().replace(/[^A-Z]+/g, "<")}<<${f.givenNames.toUpperCase().replace(/[^A-Z]+/g, "<")}` + "<".repeat(39)).slice(0, 39)
   const l1 = `P<${pad(f.issuingState, 3)}${nameZone}`
   const doc = pad(f.documentNumber, 9)
   const personal = pad(f.personalNumber ?? "", 14)

@@ -7,6 +7,7 @@ import type { Ceremony, HostedSession, Passkey, User } from "../identity/model.t
 import type { StoredCertificate, CertificateKind } from "../pki/model.ts"
 import type { NewRelyingParty, RelyingParty } from "../rp/relying-party.ts"
 import type { SscOperation } from "../ssc/model.ts"
+import type { Delivery, DeliveryAttempt, NewDelivery, NewWebhookSubscription, WebhookEventType, WebhookSubscription } from "../events/model.ts"
 import type { Batch, BatchStatus, NewSigningEvent, SigningEvent, SigningRequest, SigningRequestStatus } from "../signing/model.ts"
 
 /** A unique key (e-mail, client id, credential id, key id) is already taken. */
@@ -136,4 +137,79 @@ export class SscOperations extends Context.Tag("@signet/core/SscOperations")<Ssc
   readonly findById: (id: string) => Effect.Effect<Option.Option<SscOperation>>
   /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
   readonly update: (next: SscOperation, expected: SscOperation["status"]) => Effect.Effect<boolean>
+}>() {}
+
+// KYC repositories (appended here so the shared import block above stays untouched).
+import type { KycAuditEntry, KycCapture, KycImage, KycImageKind, KycRpSettings, KycVerification } from "../kyc/model.ts"
+
+/** KYC verifications: one per customer per RP; customer id, phone number and rp_urn are each unique within an RP. */
+export class KycVerifications extends Context.Tag("@signet/core/KycVerifications")<KycVerifications, {
+  /** Inserts; `UniqueViolation.what` names the taken identifier (`customer_id`, `phone_number` or `rp_urn`). */
+  readonly insert: (v: KycVerification) => Effect.Effect<void, UniqueViolation>
+  readonly findByCustomer: (clientId: string, customerId: string) => Effect.Effect<Option.Option<KycVerification>>
+  readonly findByPhone: (clientId: string, phoneNumber: string) => Effect.Effect<Option.Option<KycVerification>>
+  readonly findByRpUrn: (clientId: string, rpUrn: string) => Effect.Effect<Option.Option<KycVerification>>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<KycVerification>>
+  readonly findBySessionToken: (tokenHash: string) => Effect.Effect<Option.Option<KycVerification>>
+  /** The most recently updated `verified` verification of a customer at any RP (shared identity scope). */
+  readonly findVerifiedAnywhere: (customerId: string) => Effect.Effect<Option.Option<KycVerification>>
+  /** Stores `next` (with `version` bumped by the caller) only if the stored version is still `expectedVersion`. */
+  readonly update: (next: KycVerification, expectedVersion: number) => Effect.Effect<boolean, UniqueViolation>
+  /** Deletes the verification with its captures and images. */
+  readonly remove: (id: string) => Effect.Effect<void>
+}>() {}
+
+/** Confirmed liveness captures (one-time transaction ids). */
+export class KycCaptures extends Context.Tag("@signet/core/KycCaptures")<KycCaptures, {
+  readonly insert: (capture: KycCapture) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<KycCapture>>
+  /** Marks the capture used at `at` if it was not used yet; false when it was. Atomic. */
+  readonly consume: (id: string, at: number) => Effect.Effect<boolean>
+}>() {}
+
+/** Encrypted document images and selfies. */
+export class KycImages extends Context.Tag("@signet/core/KycImages")<KycImages, {
+  readonly insert: (image: KycImage) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<KycImage>>
+  /** A verification's images of a kind, by position then age. */
+  readonly listFor: (verificationId: string, kind: KycImageKind) => Effect.Effect<ReadonlyArray<KycImage>>
+  /** Deletes a verification's images of a kind. */
+  readonly removeFor: (verificationId: string, kind: KycImageKind) => Effect.Effect<void>
+  /** Deletes every image created before `before` (ms); the number deleted. */
+  readonly purgeBefore: (before: number) => Effect.Effect<number>
+}>() {}
+
+/** The append-only KYC audit log, and per-RP KYC settings. */
+export class KycAudit extends Context.Tag("@signet/core/KycAudit")<KycAudit, {
+  readonly append: (entry: KycAuditEntry) => Effect.Effect<void>
+  /** A verification's entries, oldest first. */
+  readonly listFor: (verificationId: string) => Effect.Effect<ReadonlyArray<KycAuditEntry>>
+  readonly settingsOf: (clientId: string) => Effect.Effect<Option.Option<KycRpSettings>>
+  readonly saveSettings: (settings: KycRpSettings) => Effect.Effect<void>
+}>() {}
+
+/** Webhook subscriptions. */
+export class WebhookSubscriptions extends Context.Tag("@signet/core/WebhookSubscriptions")<WebhookSubscriptions, {
+  readonly insert: (subscription: NewWebhookSubscription) => Effect.Effect<WebhookSubscription>
+  readonly findById: (id: number) => Effect.Effect<Option.Option<WebhookSubscription>>
+  /** An RP's active subscriptions, oldest first. */
+  readonly listActive: (clientId: string) => Effect.Effect<ReadonlyArray<WebhookSubscription>>
+  /** Active subscriptions of an RP that list `eventType`. */
+  readonly listFor: (clientId: string, eventType: WebhookEventType) => Effect.Effect<ReadonlyArray<WebhookSubscription>>
+  readonly deactivate: (id: number) => Effect.Effect<void>
+}>() {}
+
+/** The outbox: deliveries written with the state change, claimed and delivered by workers on any node. */
+export class Deliveries extends Context.Tag("@signet/core/Deliveries")<Deliveries, {
+  readonly enqueue: (delivery: NewDelivery) => Effect.Effect<Delivery>
+  /**
+   * Claims up to `limit` due pending deliveries for `leaseMs` (other workers skip them until
+   * then), never one whose target has an older pending delivery for the same ordering key.
+   */
+  readonly claimDue: (now: number, leaseMs: number, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
+  /** Records an attempt and the delivery's new state (delivered, failed, or pending at `nextAttemptAt`). */
+  readonly recordAttempt: (attempt: DeliveryAttempt, next: Pick<Delivery, "status" | "nextAttemptAt" | "lastStatus" | "lastError" | "deliveredAt">) => Effect.Effect<void>
+  /** An RP's deliveries, newest first, at most `limit`, optionally of one subscription. */
+  readonly listForClient: (clientId: string, subscriptionId: number | null, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
+  readonly attemptsOf: (deliveryId: number) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
 }>() {}

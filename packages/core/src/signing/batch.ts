@@ -10,6 +10,7 @@ import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
 import { Batches, Storage } from "../ports/storage.ts"
 import { reserveSignatures } from "../rp/quota.ts"
+import { enqueueCompletion, pokeDeliveries } from "../events/outbox.ts"
 import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
@@ -88,10 +89,17 @@ export const completeBatch = (batchId: string, assertion: Assertion) =>
     const completed = yield* completePending<Batch, SigningServices>({
       find: batches.findById(batchId),
       update: batches.update,
-      record: recordBatchEvent,
+      record: (b, type, at) => Effect.gen(function* () {
+        yield* recordBatchEvent(b, type, at)
+        if (type === "signing_request_created") return
+        yield* enqueueCompletion({
+          clientId: b.clientId, eventType: "batch.complete", orderingKey: b.id, callbackUrl: b.callbackUrl,
+          data: { batchId: b.id, status: b.status, results: b.results ?? [], errorMessage: b.errorMessage },
+        })
+      }),
       challenge: (b) => linkedChallenge({ kind: "batch", id: b.id, documents: b.documents, nonce: b.nonce }),
       approver: namedApprover,
-      notify: (o) => notifyUserEvents(o.userId),
+      notify: (o) => Effect.zipRight(notifyUserEvents(o.userId), pokeDeliveries),
       sign: (b, signer, at) => Effect.gen(function* () {
         const identity = yield* signingIdentityFor(signer)
         const results: Array<BatchResult> = []

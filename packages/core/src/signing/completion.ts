@@ -12,7 +12,7 @@ import type { EngineConfig } from "../ports/engine-config.ts"
 import type { EventBus } from "../ports/event-bus.ts"
 import type { KeyStore } from "../ports/key-store.ts"
 import type { Random } from "../ports/random.ts"
-import { type Certificates, type SigningEvents, Storage, Users } from "../ports/storage.ts"
+import { type Certificates, type Deliveries, type SigningEvents, Storage, Users, type WebhookSubscriptions } from "../ports/storage.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { approveWithPasskey } from "./approval.ts"
 import { step, type PendingState } from "./machine.ts"
@@ -47,6 +47,7 @@ export interface CompletionSteps<T extends Completable, R> {
 
 /** What signing an operation may use. */
 export type SigningServices = KeyStore | Certificates | EngineConfig | Random | Storage | SigningEvents | EventBus
+  | Deliveries | WebhookSubscriptions
 
 /** Runs a completion; answers the completed operation. */
 export const completePending = <T extends Completable, R>(steps: CompletionSteps<T, R>, assertion: Assertion) =>

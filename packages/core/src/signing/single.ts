@@ -15,6 +15,7 @@ import { Loa, requireLoa } from "../rp/loa.ts"
 import { planMaximumLoa } from "../rp/plans.ts"
 import { reserveSignatures } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
+import { enqueueCompletion, pokeDeliveries } from "../events/outbox.ts"
 import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
@@ -111,10 +112,20 @@ export const completeSigningRequest = (requestId: string, assertion: Assertion) 
     const completed = yield* completePending<SigningRequest, SigningServices>({
       find: requests.findById(requestId),
       update: requests.update,
-      record: recordRequestEvent,
+      record: (r, type, at) => Effect.gen(function* () {
+        yield* recordRequestEvent(r, type, at)
+        if (type === "signing_request_created") return
+        yield* enqueueCompletion({
+          clientId: r.clientId, eventType: "sign.complete", orderingKey: r.id, callbackUrl: r.callbackUrl,
+          data: {
+            requestId: r.id, status: r.status, documentHash: r.documentHash, signature: r.signature,
+            timestamp: r.completedAt === null ? null : isoWithOffset(r.completedAt), loa: r.loa, errorMessage: r.errorMessage,
+          },
+        })
+      }),
       challenge: (r) => linkedChallenge({ kind: "request", id: r.id, documentHash: r.documentHash, nonce: r.nonce }),
       approver: namedApprover,
-      notify: (o) => notifyUserEvents(o.userId),
+      notify: (o) => Effect.zipRight(notifyUserEvents(o.userId), pokeDeliveries),
       sign: (r, signer, at) => Effect.gen(function* () {
         const identity = yield* signingIdentityFor(signer)
         const cms = yield* signDigest({

@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
-  SigningRequests, SscOperations, Storage, UniqueViolation, Users, type Batch, type SigningRequest, type StoredCertificate,
+  SigningRequests, SscOperations, Storage, UniqueViolation, Users, WebhookSubscriptions, Deliveries, type Batch, type SigningRequest, type StoredCertificate,
 } from "@signet/core"
 import {
   bareRelyingParty, FAR_FUTURE_MS, sampleCeremony, sampleHostedSession, samplePasskey, sampleRelyingParty,
@@ -16,7 +16,8 @@ import {
 
 /** Every tag a storage adapter provides. */
 export type StorageTags = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
-  | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations
+  | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
+  | import("@signet/core").KycVerifications | import("@signet/core").KycCaptures | import("@signet/core").KycImages | import("@signet/core").KycAudit
 
 /** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
 export const storageConformance = (name: string, makeLayer: () => Layer.Layer<StorageTags, unknown>): void => {

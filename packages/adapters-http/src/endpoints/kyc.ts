@@ -1,0 +1,187 @@
+/**
+ * Identity verification (`/kyc/*`, HTTP Basic with the RP's client id and client secret) and
+ * the liveness capture pass-through behind the session `url` (`/kyc/faceapi`, session token).
+ */
+import {
+  authenticateClient, compareIdentity, DEFAULT_KYC_SETTINGS, EngineConfig, eraseCustomer, InvalidClient, KycProvidersSandbox,
+  KycSettings, KycVault, openLivenessSession, readVerdict, relayCapture, requireKycEnabled, reviewVerification, startVerification,
+  submitDocument, submitFace, type DocumentReader, type FaceMatcher, type LivenessProvider,
+} from "@signet/core"
+import { Effect, Layer, Schema } from "effect"
+import { endpoint } from "../http/endpoint.ts"
+
+/** Body limit of endpoints that carry images: 15 MiB of JSON (base64 expansion included); above it 413. */
+export const KYC_IMAGE_BODY_BYTES = 15 * 1024 * 1024
+
+const Body = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+const subtle = () => globalThis.crypto.subtle
+
+/**
+ * Image encryption at rest: AES-256-GCM under a key derived with HKDF-SHA-256 from the
+ * engine's master key (the root that also seals the KeyStore's private keys), info
+ * `signet/kyc-images/v1`; a random 96-bit IV per image, the record id as additional data.
+ */
+export const KycVaultMasterKey = (masterKey: Uint8Array): Layer.Layer<KycVault> => {
+  let key: Promise<CryptoKey> | undefined
+  const derived = () => (key ??= subtle().importKey("raw", new Uint8Array(masterKey), "HKDF", false, ["deriveKey"]).then((base) =>
+    subtle().deriveKey({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: new TextEncoder().encode("signet/kyc-images/v1") },
+      base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"])))
+  return Layer.succeed(KycVault, KycVault.of({
+    seal: (plain, aad) => Effect.promise(async () => {
+      const iv = globalThis.crypto.getRandomValues(new Uint8Array(12))
+      const sealed = new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(aad) }, await derived(), new Uint8Array(plain)))
+      const out = new Uint8Array(12 + sealed.length)
+      out.set(iv)
+      out.set(sealed, 12)
+      return out
+    }),
+    open: (sealed, aad) => Effect.promise(async () => new Uint8Array(await subtle().decrypt(
+      { name: "AES-GCM", iv: new Uint8Array(sealed.subarray(0, 12)), additionalData: new TextEncoder().encode(aad) }, await derived(), new Uint8Array(sealed.subarray(12))))),
+  }))
+}
+
+/** What the KYC endpoints are built with. */
+export interface KycEndpointOptions {
+  readonly masterKey: Uint8Array
+  /** document reader, liveness provider and face matcher; the sandbox adapters unless given */
+  readonly providers?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher>
+  readonly settings?: typeof DEFAULT_KYC_SETTINGS
+}
+
+/** `Authorization: Basic base64(client_id:client_secret)`; any failure is 401 `invalid_client`. */
+const basicClient = (request: Request) => {
+  const header = request.headers.get("authorization") ?? ""
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim())
+  if (match === null) return Effect.fail(new InvalidClient())
+  let decoded: string
+  try {
+    decoded = atob(match[1]!)
+  } catch {
+    return Effect.fail(new InvalidClient())
+  }
+  const colon = decoded.indexOf(":")
+  if (colon < 0) return Effect.fail(new InvalidClient())
+  return authenticateClient(decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))).pipe(
+    Effect.tap((rp) => requireKycEnabled(rp.clientId)))
+}
+
+const Verdict = Schema.Struct({
+  customer_id: Schema.String, status: Schema.String, verified_name: Schema.String, doc_type: Schema.String, doc_number: Schema.String,
+  personal_number: Schema.String, doc_expiry: Schema.NullOr(Schema.String), nationality: Schema.String,
+  face_match_score: Schema.NullOr(Schema.Number), liveness_score: Schema.NullOr(Schema.Number), reasons: Schema.Array(Schema.String),
+  selfie: Schema.NullOr(Schema.Struct({ content_type: Schema.String, data: Schema.String })),
+})
+
+const AUTH_ERRORS = [
+  { status: 401, description: "`invalid_client`" },
+  { status: 403, description: "`KYC is not enabled for this RP`, `rp_urn <urn> belongs to another RP`" },
+  { status: 422, description: "`customer_id is required`" },
+  { status: 429, description: "`Rate limit exceeded. Please try again later.` (20 per minute per IP)" },
+]
+const CUSTOMER_ERRORS = [
+  ...AUTH_ERRORS,
+  { status: 404, description: "`KYC verification not found`" },
+  { status: 409, description: "`rp_urn <urn> does not belong to this customer_id: ...`" },
+]
+
+/** The KYC endpoints, with the given providers (sandbox by default) and the vault over `masterKey`. */
+export const kycEndpointsFor = (options: KycEndpointOptions) => {
+  const layer = Layer.mergeAll(
+    options.providers ?? KycProvidersSandbox,
+    Layer.succeed(KycSettings, options.settings ?? DEFAULT_KYC_SETTINGS),
+    KycVaultMasterKey(options.masterKey))
+  const withKyc = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)
+  const tag = "Identity verification"
+
+  const start = endpoint({
+    method: "POST", path: "/kyc/verifications", tag, auth: "none", body: Body,
+    summary: "Start (or return) a customer's verification: customer_id (E.164 phone or e-mail), phone_number, rp_urn",
+    response: Schema.Struct({ customer_id: Schema.String, phone_number: Schema.String, status: Schema.String, created: Schema.Boolean, enrolled: Schema.Boolean }),
+    errors: [...AUTH_ERRORS,
+      { status: 409, description: "`phone_number <value> already belongs to another customer: ...`" },
+      { status: 422, description: "`phone_number is required`, invalid phone number or e-mail formats" }],
+    handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => startVerification(rp.clientId, body, clientIp))),
+  })
+
+  const document = endpoint({
+    method: "POST", path: "/kyc/customers/document", tag, auth: "none", body: Body, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    summary: "Submit the document: `images` (base64 JPEG; ID front then back, or the passport photo page) or a single `image`",
+    response: Verdict,
+    errors: [...CUSTOMER_ERRORS, { status: 409, description: "`This verification is already verified`" },
+      { status: 413, description: "body above 15 MiB" }, { status: 422, description: "`At least one document image is required`" }],
+    handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => submitDocument(rp.clientId, body, clientIp))),
+  })
+
+  const session = endpoint({
+    method: "POST", path: "/kyc/customers/liveness-session", tag, auth: "none", body: Body,
+    summary: "Open a liveness-capture session: `url`, `token` (600 s; a new session invalidates the previous token)",
+    response: Schema.Struct({ url: Schema.String, token: Schema.String, expiresIn: Schema.Int, customer_id: Schema.String, rp_urn: Schema.optional(Schema.String) }),
+    errors: CUSTOMER_ERRORS,
+    handle: ({ body, request, clientIp }) => withKyc(Effect.gen(function* () {
+      const rp = yield* basicClient(request)
+      const { basePath } = yield* EngineConfig
+      return yield* openLivenessSession(rp.clientId, body, clientIp, basePath)
+    })),
+  })
+
+  const relay = endpoint({
+    method: "POST", path: "/kyc/faceapi", tag, auth: "none", body: Body, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    summary: "Capture pass-through behind the session url: `frames` (base64 JPEG) with the session token (`Authorization: Bearer` or `token`)",
+    response: Schema.Struct({ status: Schema.Literal("confirmed", "retry"), transactionId: Schema.optional(Schema.String), reason: Schema.optional(Schema.String) }),
+    errors: [{ status: 404, description: "`KYC verification not found` (unknown, superseded or expired session token)" },
+      { status: 413, description: "body above 15 MiB" },
+      { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP)" }],
+    handle: ({ body, request, clientIp }) => {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization")?.trim() ?? "")?.[1]
+      const sessionToken = bearer ?? (typeof body["token"] === "string" ? body["token"] : undefined)
+      const frames = Array.isArray(body["frames"]) ? body["frames"] : body["image"] !== undefined ? [body["image"]] : []
+      return withKyc(relayCapture(sessionToken, frames, clientIp))
+    },
+  })
+
+  const face = endpoint({
+    method: "POST", path: "/kyc/customers/face", tag, auth: "none", body: Body,
+    summary: "Submit the live face: `livenessTransactionId` from a confirmed capture; `return_selfie` true or 1",
+    response: Verdict,
+    errors: [...CUSTOMER_ERRORS,
+      { status: 409, description: "`This verification is already verified`, `Submit the document before the liveness step`, `Resubmit the document before the liveness step`" },
+      { status: 422, description: "`A liveness transaction id is required`" }],
+    handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => submitFace(rp.clientId, body, clientIp))),
+  })
+
+  const verdict = endpoint({
+    method: "POST", path: "/kyc/customers/verification", tag, auth: "none", body: Body,
+    summary: "Read the verdict (polled during hosted capture); `return_selfie` true or 1",
+    response: Verdict, errors: CUSTOMER_ERRORS,
+    handle: ({ body, request }) => withKyc(Effect.flatMap(basicClient(request), (rp) => readVerdict(rp.clientId, body))),
+  })
+
+  const compare = endpoint({
+    method: "POST", path: "/kyc/customers/compare", tag, auth: "none", body: Body, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    summary: "Compare details (personal_number, date_of_birth dd/mm/yyyy, full_name `SURNAME, Given Names`) and a photo with the verified identity",
+    response: Schema.Struct({
+      customer_id: Schema.String, enrolled: Schema.Boolean, matches: Schema.Record({ key: Schema.String, value: Schema.Boolean }),
+      face: Schema.Struct({ match: Schema.Boolean, similarity: Schema.NullOr(Schema.Number), checked: Schema.Boolean }),
+    }),
+    errors: [...CUSTOMER_ERRORS, { status: 409, description: "`No verified identity on file for customer_id <id>; complete document and live face capture first`" }],
+    handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => compareIdentity(rp.clientId, body, clientIp))),
+  })
+
+  const review = endpoint({
+    method: "POST", path: "/kyc/customers/review", tag, auth: "none", body: Body,
+    summary: "A reviewer's decision on a needs_review verification: `decision` approve or reject",
+    response: Verdict,
+    errors: [...CUSTOMER_ERRORS, { status: 409, description: "`Only a verification in needs_review can be reviewed; this one is <status>`" }],
+    handle: ({ body, request }) => withKyc(Effect.flatMap(basicClient(request), (rp) => reviewVerification(rp.clientId, body))),
+  })
+
+  const erase = endpoint({
+    method: "POST", path: "/kyc/customers/erase", tag, auth: "none", body: Body,
+    summary: "Erase a customer: the verification, its captures and every image (the audit log keeps an `erased` line)",
+    response: Schema.Struct({ customer_id: Schema.String, erased: Schema.Boolean }), errors: CUSTOMER_ERRORS,
+    handle: ({ body, request }) => withKyc(Effect.flatMap(basicClient(request), (rp) => eraseCustomer(rp.clientId, body))),
+  })
+
+  return [start, document, session, relay, face, verdict, compare, review, erase] as const
+}

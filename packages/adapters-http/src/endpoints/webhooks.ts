@@ -1,0 +1,67 @@
+/** Webhook subscriptions and the delivery log, for the RP contact account. */
+import { deleteWebhook, listDeliveries, listWebhooks, registerWebhook, ResourceNotFound } from "@signet/core"
+import { Effect, Schema } from "effect"
+import { endpoint } from "../http/endpoint.ts"
+
+const CONTACT_403 = { status: 403, description: "`Only the RP contact account can manage webhooks`, `RP registration not approved. Status: <status>`" }
+const LIMIT_429 = { status: 429, description: "`Rate limit exceeded. Please try again later.`" }
+
+/** `POST /v2/webhooks/register` (10 per minute per user). */
+export const registerWebhookEndpoint = endpoint({
+  method: "POST", path: "/v2/webhooks/register", tag: "Webhooks", auth: "bearer",
+  summary: "Subscribe a public https URL to sign.complete and/or batch.complete deliveries (Standard Webhooks)",
+  body: Schema.Struct({
+    url: Schema.String,
+    events: Schema.Array(Schema.String),
+    secret: Schema.String.annotations({ description: "Standard Webhooks secret: whsec_ + base64 of 24 to 64 random bytes" }),
+  }),
+  response: Schema.Struct({ subscriptionId: Schema.Int, status: Schema.Literal("active") }),
+  errors: [{ status: 400, description: "a bad `url` (not public https), `events` or `secret`" }, CONTACT_403, LIMIT_429],
+  handle: ({ body, user }) => registerWebhook(user!, body),
+})
+
+/** `GET /v2/webhooks` (30 per minute per user). */
+export const listWebhooksEndpoint = endpoint({
+  method: "GET", path: "/v2/webhooks", tag: "Webhooks", auth: "bearer",
+  summary: "The RP's active webhook subscriptions",
+  response: Schema.Array(Schema.Struct({
+    id: Schema.Int, rp_id: Schema.Int, url: Schema.String, events: Schema.Array(Schema.String), active: Schema.Boolean,
+    created_at: Schema.String.annotations({ description: "YYYY-MM-DD HH:MM:SS (UTC)" }),
+  })),
+  errors: [CONTACT_403, LIMIT_429],
+  handle: ({ user }) => listWebhooks(user!),
+})
+
+const subscriptionId = (raw: string) =>
+  /^\d{1,9}$/.test(raw) ? Effect.succeed(Number(raw)) : Effect.fail(new ResourceNotFound({ what: "Webhook subscription" }))
+
+/** `DELETE /v2/webhooks/{id}` (20 per minute per user). */
+export const deleteWebhookEndpoint = endpoint({
+  method: "DELETE", path: "/v2/webhooks/{id}", tag: "Webhooks", auth: "bearer",
+  summary: "Delete a subscription; `deleted` is false when it belongs to another account",
+  response: Schema.Struct({ deleted: Schema.Boolean }),
+  errors: [CONTACT_403, { status: 404, description: "`Webhook subscription not found`" }, LIMIT_429],
+  handle: ({ params, user }) => Effect.flatMap(subscriptionId(params["id"]!), (id) => deleteWebhook(user!, id)),
+})
+
+/** `GET /v2/deliveries`: every webhook and callback delivery of the RP with each attempt's outcome. */
+export const listDeliveriesEndpoint = endpoint({
+  method: "GET", path: "/v2/deliveries", tag: "Webhooks", auth: "bearer",
+  summary: "The RP's webhook and callback deliveries (newest 100, optionally ?subscriptionId=), with every attempt",
+  response: Schema.Array(Schema.Struct({
+    id: Schema.Int, kind: Schema.Literal("webhook", "callback"), subscriptionId: Schema.NullOr(Schema.Int), url: Schema.String,
+    eventType: Schema.String, messageId: Schema.String, status: Schema.Literal("pending", "delivered", "failed"), attempts: Schema.Int,
+    createdAt: Schema.String, deliveredAt: Schema.NullOr(Schema.String), nextAttemptAt: Schema.NullOr(Schema.String),
+    attemptLog: Schema.Array(Schema.Struct({
+      attempt: Schema.Int, at: Schema.String, statusCode: Schema.NullOr(Schema.Int), error: Schema.NullOr(Schema.String), durationMs: Schema.Number,
+    })),
+  })),
+  errors: [CONTACT_403, LIMIT_429],
+  handle: ({ user, query }) => {
+    const raw = query.get("subscriptionId")
+    return raw === null ? listDeliveries(user!, null) : Effect.flatMap(subscriptionId(raw), (id) => listDeliveries(user!, id))
+  },
+})
+
+/** Webhook endpoints in document order. */
+export const webhookEndpoints = [registerWebhookEndpoint, listWebhooksEndpoint, deleteWebhookEndpoint, listDeliveriesEndpoint] as const

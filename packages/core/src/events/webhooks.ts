@@ -1,0 +1,107 @@
+/** Webhook subscriptions, managed by the RP's contact account (`/v2/webhooks*`). */
+import { Clock, Context, Effect, Option } from "effect"
+import { InvalidRequest, NotRpContactAccount, ResourceNotFound } from "../errors/catalogue.ts"
+import type { BearerUser } from "../identity/access-token.ts"
+import { fromBase64 } from "../kernel/encoding.ts"
+import { Deliveries, WebhookSubscriptions } from "../ports/storage.ts"
+import { countRequest } from "../rp/quota.ts"
+import { approvedRelyingParty } from "../rp/relying-parties.ts"
+import { deliveryUrlProblem } from "./address-guard.ts"
+import type { WebhookEventType } from "./model.ts"
+import { recordTime } from "./stream.ts"
+
+/** How deliveries are made and retried (configuration, not domain rules). */
+export interface DeliverySettings {
+  /** development switch: http to loopback addresses is allowed (tests, local setups) */
+  readonly allowLoopbackHttp: boolean
+  /** first retry delay; each next one doubles, with jitter */
+  readonly baseDelayMs: number
+  /** longest wait between two attempts */
+  readonly maxDelayMs: number
+  /** attempts before a delivery is given up as failed */
+  readonly maxAttempts: number
+}
+
+/** How deliveries are made and retried. */
+export class DeliveryPolicy extends Context.Tag("@signet/core/DeliveryPolicy")<DeliveryPolicy, DeliverySettings>() {}
+
+/** The default policy: 12 attempts from 10 s doubling to at most 2 h apart (about 9 h in all). */
+export const DEFAULT_DELIVERY_POLICY: DeliverySettings = { allowLoopbackHttp: false, baseDelayMs: 10_000, maxDelayMs: 2 * 3_600_000, maxAttempts: 12 }
+
+const EVENT_TYPES: ReadonlyArray<WebhookEventType> = ["sign.complete", "batch.complete"]
+
+/** The bytes of a Standard Webhooks secret (`whsec_` + base64 of 24 to 64 bytes); undefined when it is not one. */
+export const webhookSecretBytes = (secret: string): Uint8Array | undefined => {
+  const bytes = fromBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret)
+  return bytes !== undefined && bytes.length >= 24 && bytes.length <= 64 ? bytes : undefined
+}
+
+/** The RP whose contact account holds the token; anyone else is 403. */
+const contactRp = (user: BearerUser) =>
+  Effect.gen(function* () {
+    const rp = yield* approvedRelyingParty(user.clientId)
+    if (rp.contactUserId !== user.userId) return yield* new NotRpContactAccount()
+    return rp
+  })
+
+/** `POST /v2/webhooks/register` (10 per minute per user). */
+export const registerWebhook = (user: BearerUser, input: { readonly url: string; readonly events: ReadonlyArray<string>; readonly secret: string }) =>
+  Effect.gen(function* () {
+    yield* countRequest(`webhooks-register:${user.userId}`, 10)
+    const rp = yield* contactRp(user)
+    const policy = yield* DeliveryPolicy
+    const problem = deliveryUrlProblem(input.url, policy.allowLoopbackHttp)
+    if (problem !== undefined) return yield* new InvalidRequest({ detail: `url ${problem}: webhooks go to public https URLs` })
+    const events = [...new Set(input.events)]
+    if (events.length === 0 || events.some((e) => !EVENT_TYPES.includes(e as WebhookEventType))) {
+      return yield* new InvalidRequest({ detail: "events must list one or more of sign.complete, batch.complete" })
+    }
+    if (webhookSecretBytes(input.secret) === undefined) {
+      return yield* new InvalidRequest({ detail: "secret must be a Standard Webhooks secret: whsec_ followed by base64 of 24 to 64 random bytes" })
+    }
+    const subscription = yield* Effect.flatMap(WebhookSubscriptions, (s) => Effect.flatMap(Clock.currentTimeMillis, (now) => s.insert({
+      rpId: rp.id, clientId: rp.clientId, ownerUserId: user.userId, url: input.url, events: events as ReadonlyArray<WebhookEventType>,
+      secret: input.secret, active: true, createdAt: now,
+    })))
+    return { subscriptionId: subscription.id, status: "active" as const }
+  })
+
+/** `GET /v2/webhooks` (30 per minute per user): the RP's active subscriptions. */
+export const listWebhooks = (user: BearerUser) =>
+  Effect.gen(function* () {
+    yield* countRequest(`webhooks-list:${user.userId}`, 30)
+    const rp = yield* contactRp(user)
+    const subscriptions = yield* Effect.flatMap(WebhookSubscriptions, (s) => s.listActive(rp.clientId))
+    return subscriptions.map((s) => ({
+      id: s.id, rp_id: s.rpId, url: s.url, events: s.events, active: s.active, created_at: recordTime(s.createdAt),
+    }))
+  })
+
+/** `DELETE /v2/webhooks/{id}` (20 per minute per user): `deleted` false for another account's subscription. */
+export const deleteWebhook = (user: BearerUser, id: number) =>
+  Effect.gen(function* () {
+    yield* countRequest(`webhooks-delete:${user.userId}`, 20)
+    yield* contactRp(user)
+    const subscriptions = yield* WebhookSubscriptions
+    const found = yield* subscriptions.findById(id)
+    if (Option.isNone(found) || !found.value.active) return yield* new ResourceNotFound({ what: "Webhook subscription" })
+    if (found.value.ownerUserId !== user.userId) return { deleted: false }
+    yield* subscriptions.deactivate(id)
+    return { deleted: true }
+  })
+
+/** `GET /v2/deliveries`: the RP's webhook and callback deliveries with every attempt's outcome. */
+export const listDeliveries = (user: BearerUser, subscriptionId: number | null) =>
+  Effect.gen(function* () {
+    yield* countRequest(`webhooks-list:${user.userId}`, 30)
+    const rp = yield* contactRp(user)
+    const deliveries = yield* Deliveries
+    const list = yield* deliveries.listForClient(rp.clientId, subscriptionId, 100)
+    return yield* Effect.forEach(list, (d) => Effect.map(deliveries.attemptsOf(d.id), (attempts) => ({
+      id: d.id, kind: d.kind, subscriptionId: d.subscriptionId, url: d.url, eventType: d.eventType, messageId: d.messageId,
+      status: d.status, attempts: d.attempts, createdAt: new Date(d.createdAt).toISOString(),
+      deliveredAt: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
+      nextAttemptAt: d.status === "pending" ? new Date(d.nextAttemptAt).toISOString() : null,
+      attemptLog: attempts.map((a) => ({ attempt: a.attempt, at: new Date(a.at).toISOString(), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
+    })))
+  })

@@ -1,0 +1,38 @@
+/** KYC test kit: sandbox fixture JPEGs (documents, selfies, frames) the sandbox adapters recognise. */
+import { composeTd3, fromBase64, toBase64, withSandboxMarker, type KycDocument, type SandboxMarker } from "@signet/core"
+
+/** A tiny baseline JPEG (1×1) the fixtures carry their marker in. */
+const BASE_JPEG = fromBase64("/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=")!
+
+/** A JPEG carrying `marker`, as base64 (what the endpoints take). */
+export const sandboxJpeg = (marker: SandboxMarker): string => toBase64(withSandboxMarker(BASE_JPEG, marker))
+
+/** A JPEG without a marker, as base64 (an unreadable document; a live capture of an unknown face). */
+export const plainJpeg = (): string => toBase64(BASE_JPEG)
+
+/** The person of the passing fixtures. */
+export const ALICE = {
+  surname: "Otieno", givenNames: "Grace Akinyi", documentNumber: "AK1234567", personalNumber: "12345678",
+  nationality: "KEN", dateOfBirth: "900115", expiryDate: "340101", sex: "F",
+} as const
+
+/** A passport photo page whose MRZ passes, with the face `face`. */
+export const passport = (face = "alice", over: Partial<{ expiryDate: string; visualSurname: string }> = {}): string => {
+  const mrz = composeTd3({ issuingState: "KEN", ...ALICE, ...(over.expiryDate ? { expiryDate: over.expiryDate } : {}) })
+  const visual: Partial<KycDocument> = { surname: over.visualSurname ?? ALICE.surname, givenNames: ALICE.givenNames }
+  return sandboxJpeg({ kind: "document", mrz, visual, face })
+}
+
+/** A passport whose MRZ has a broken check digit (→ failed, `document_not_authentic`). */
+export const passportBadMrz = (): string => {
+  const [l1, l2] = composeTd3({ issuingState: "KEN", ...ALICE })
+  const broken = l2.slice(0, 9) + String((Number(l2[9]) + 1) % 10) + l2.slice(10)
+  return sandboxJpeg({ kind: "document", mrz: [l1, broken], face: "alice" })
+}
+
+/** A document the reader flags as not authentic. */
+export const forgedId = (): string => sandboxJpeg({ kind: "document", mrz: composeTd3({ issuingState: "KEN", ...ALICE }), authentic: false, face: "alice" })
+
+/** A selfie frame of `face` with a liveness score, and an optional forced similarity (boundary tests). */
+export const selfie = (face = "alice", liveness = 0.95, similarity?: number): string =>
+  sandboxJpeg({ kind: "selfie", face, liveness, ...(similarity === undefined ? {} : { similarity }) })
