@@ -97,6 +97,15 @@ describe("webhook registration", () => {
     expect(await registerNow({ url: "https://hooks.rp.example/", events: ["sign.complete"], secret: secret() }, limited.token))
       .toMatchObject({ status: 429, body: { error: "Rate limit exceeded. Please try again later." } })
   })
+
+  it("limits listing to 30 and deleting to 20 per minute per user", async () => {
+    const auth = { authorization: `Bearer ${contact.token}` }
+    clock.advance(60_000)
+    for (let i = 0; i < 30; i++) expect((await env.client.raw("GET", "/v2/webhooks", { headers: auth })).status).toBe(200)
+    expect(await env.client.raw("GET", "/v2/webhooks", { headers: auth })).toMatchObject({ status: 429, body: { error: "Rate limit exceeded. Please try again later." } })
+    for (let i = 0; i < 20; i++) expect((await env.client.raw("DELETE", "/v2/webhooks/999999", { headers: auth })).status).toBe(404)
+    expect(await env.client.raw("DELETE", "/v2/webhooks/999999", { headers: auth })).toMatchObject({ status: 429, body: { error: "Rate limit exceeded. Please try again later." } })
+  })
 })
 
 describe("webhook and callback delivery", () => {
