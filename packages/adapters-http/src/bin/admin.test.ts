@@ -29,6 +29,7 @@ describe("admin CLI", () => {
     const shown = await admin("rp", "show", id)
     expect(shown).toMatchObject({ clientId: id, status: "suspended", kycVerified: true })
     expect(shown).not.toHaveProperty("sscSecret")
+    expect(await admin("rp", "kyc", id, "on", "--scope", "shared")).toMatchObject({ clientId: id, enabled: true, identityScope: "shared" })
   }, 60_000)
 
   it("a refused move or an unknown RP is a clear error with exit code 1", async () => {

@@ -4,7 +4,7 @@
  */
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, getRelyingParty, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
+  administerRelyingParty, configureKyc, getRelyingParty, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
   type RelyingParty, type RpCommand,
 } from "@signet/core"
 import { Effect, LogLevel, Schema } from "effect"
@@ -27,6 +27,7 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp set-rp-id <clientId> <host>
   rp set-contact <clientId> <userId>|none
   rp rotate-secrets <clientId> [client|ssc|both]
+  rp kyc <clientId> on|off [--scope rp|shared]
 
 Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
 Secrets are printed once; the engine keeps only their hashes.`
@@ -98,6 +99,14 @@ const main = async () => {
         if (!["client", "ssc", "both"].includes(which)) throw new Error("rotate-secrets takes client, ssc or both")
         const r = await engine.run(rotateSecrets(need(), which))
         out = { ...view(r.rp), ...("clientSecret" in r ? { clientSecret: r.clientSecret } : {}), ...("sscSecret" in r ? { sscSecret: r.sscSecret } : {}) }
+        break
+      }
+      case "kyc": {
+        if (rest[0] !== "on" && rest[0] !== "off") throw new Error("rp kyc takes on or off")
+        const scope = flags(rest, "--scope")[0]
+        if (scope !== undefined && scope !== "rp" && scope !== "shared") throw new Error("--scope is rp or shared")
+        await engine.run(getRelyingParty(need()))
+        out = await engine.run(configureKyc(need(), { enabled: rest[0] === "on", ...(scope !== undefined ? { identityScope: scope } : {}) }))
         break
       }
       default: throw new Error(`unknown command rp ${command}\n\n${USAGE}`)
