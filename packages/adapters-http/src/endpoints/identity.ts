@@ -1,13 +1,14 @@
 /** Enrolment, sign-in, client credentials, the account endpoint and the JWKS. */
 import {
   Assertion, completeEnrolment, completeSignIn, describeAccount, InvalidClient, issueClientToken, jwks,
-  openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig, fromBase64,
+  openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { json } from "../http/respond.ts"
 import { SESSION_COOKIE } from "../http/handler.ts"
 import { readBody } from "../http/body.ts"
+import { basicCredentials } from "../http/basic-auth.ts"
 
 const Email = Schema.String.annotations({ description: "e-mail address", examples: ["ada@example.com"] })
 const CreationOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
@@ -89,17 +90,6 @@ export const signinVerify = endpoint({
   ],
   handle: ({ body }) => completeSignIn(body),
 })
-
-const basicCredentials = (request: Request): { id: string; secret: string } | undefined => {
-  const m = /^Basic\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")
-  if (m === null) return undefined
-  const decoded = fromBase64(m[1]!)
-  if (decoded === undefined) return undefined
-  const text = new TextDecoder().decode(decoded)
-  const i = text.indexOf(":")
-  if (i < 0) return undefined
-  return { id: decodeURIComponent(text.slice(0, i)), secret: decodeURIComponent(text.slice(i + 1)) }
-}
 
 /** `POST /oauth/token`: the client-credentials grant (form-encoded, RFC 6749 §4.4). */
 export const oauthToken = endpoint({

@@ -8,6 +8,7 @@ import {
   submitDocument, submitFace, type DocumentReader, type FaceMatcher, type LivenessProvider,
 } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
+import { basicCredentials } from "../http/basic-auth.ts"
 import { endpoint } from "../http/endpoint.ts"
 
 /** Body limit of endpoints that carry images: 15 MiB of JSON (base64 expansion included); above it 413. */
@@ -51,19 +52,9 @@ export interface KycEndpointOptions {
 
 /** `Authorization: Basic base64(client_id:client_secret)`; any failure is 401 `invalid_client`. */
 const basicClient = (request: Request) => {
-  const header = request.headers.get("authorization") ?? ""
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim())
-  if (match === null) return Effect.fail(new InvalidClient())
-  let decoded: string
-  try {
-    decoded = atob(match[1]!)
-  } catch {
-    return Effect.fail(new InvalidClient())
-  }
-  const colon = decoded.indexOf(":")
-  if (colon < 0) return Effect.fail(new InvalidClient())
-  return authenticateClient(decodeURIComponent(decoded.slice(0, colon)), decodeURIComponent(decoded.slice(colon + 1))).pipe(
-    Effect.tap((rp) => requireKycEnabled(rp.clientId)))
+  const credentials = basicCredentials(request)
+  if (credentials === undefined) return Effect.fail(new InvalidClient())
+  return authenticateClient(credentials.id, credentials.secret).pipe(Effect.tap((rp) => requireKycEnabled(rp.clientId)))
 }
 
 const Verdict = Schema.Struct({
