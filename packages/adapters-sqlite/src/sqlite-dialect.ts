@@ -7,8 +7,32 @@
  * own SQLite migration lock is a no-op).
  */
 import {
-  CompiledQuery, type DatabaseConnection, type Driver, SqliteAdapter, SqliteDialect, type SqliteDialectConfig, SqliteDriver,
+  CompiledQuery, type DatabaseConnection, type Driver, SqliteAdapter, SqliteDialect, type SqliteDatabase, type SqliteDialectConfig,
+  SqliteDriver, type SqliteStatement,
 } from "kysely"
+
+/** How many prepared statements a connection keeps (the engine issues a few dozen distinct queries). */
+const STATEMENT_CACHE = 256
+
+/**
+ * kysely prepares every statement on every call; preparing costs as much as running a small
+ * query. Statements are reusable in better-sqlite3, and the one connection is used by one
+ * query at a time (kysely's mutex), so a small cache by SQL text is safe.
+ */
+export const withStatementCache = (database: SqliteDatabase): SqliteDatabase => {
+  const cache = new Map<string, SqliteStatement>()
+  return {
+    close: () => database.close(),
+    prepare: (sql: string) => {
+      const hit = cache.get(sql)
+      if (hit !== undefined) return hit
+      const statement = database.prepare(sql)
+      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!)
+      cache.set(sql, statement)
+      return statement
+    },
+  }
+}
 
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {

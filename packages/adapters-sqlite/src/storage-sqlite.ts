@@ -5,7 +5,7 @@ import { Kysely } from "kysely"
 import {
   type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices,
 } from "@signet/adapters-sql"
-import { SqliteImmediateDialect } from "./sqlite-dialect.ts"
+import { SqliteImmediateDialect, withStatementCache } from "./sqlite-dialect.ts"
 
 /** Where the SQLite database lives and how long a writer waits for another process's lock. */
 export interface StorageSqliteOptions {
@@ -29,7 +29,7 @@ export const SqlDatabaseSqlite = (options: StorageSqliteOptions): Layer.Layer<Sq
         sqlite.pragma("synchronous = FULL")
         sqlite.pragma("foreign_keys = ON")
         sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
-        return new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database: sqlite }) })
+        return new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database: withStatementCache(sqlite) }) })
       }),
       (kysely) => Effect.promise(() => kysely.destroy()),
     )
