@@ -1,9 +1,9 @@
 /** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
-import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
+import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DeliveryPolicy, deliveryWorker, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
-  WebhookTransport, type DeliverySettings, type EngineSettings,
+  WebhookTransport, type DeliverySettings, type EngineSettings, type Vault,
 } from "@signet/core"
 import { WebhookTransportNode } from "./webhook-transport.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
@@ -23,7 +23,7 @@ import { makeHandler } from "./http/handler.ts"
 export type { StorageServices }
 
 /** Every service an engine runtime provides. */
-export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport
+export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -58,7 +58,8 @@ export interface Engine {
 /** The engine's layer: storage first, then the KeyStore over it, then the rest. */
 export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices, unknown> => {
   const storage = options.storage
-  const keyStore = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, Layer.succeed(MasterKey, options.masterKey))))
+  const masterKey = Layer.succeed(MasterKey, options.masterKey)
+  const keyStore = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, masterKey)))
   const logger = Layer.merge(
     Logger.replace(Logger.defaultLogger, Logger.jsonLogger),
     Logger.minimumLogLevel(options.logLevel ?? LogLevel.Info))
@@ -66,6 +67,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
   const services = Layer.mergeAll(
     storage,
     keyStore,
+    VaultMasterKey.pipe(Layer.provide(masterKey)),
     RandomWebCrypto,
     options.eventBus ?? EventBusInProcess,
     Layer.succeed(EngineConfig, options.settings),

@@ -1,5 +1,6 @@
 /** Webhooks over HTTP: registration rules, the address guard, retries until delivered, Standard Webhooks signatures, callbacks. */
-import { administerRelyingParty, registerRelyingParty } from "@signet/core"
+import { administerRelyingParty, registerRelyingParty, WebhookSubscriptions } from "@signet/core"
+import { Effect, Option } from "effect"
 import { enrol, ok, signIn, SoftwarePasskey, startWebhookReceiver, verifyWebhook, type TokenAnswer } from "@signet/testkit"
 import { createHash, randomBytes } from "node:crypto"
 import { Webhook } from "standardwebhooks"
@@ -39,9 +40,14 @@ describe("webhook registration", () => {
   }
 
   it("registers, lists with the spec's fields and deletes a subscription", async () => {
-    const created = await register({ url: "https://hooks.rp.example/signet", events: ["sign.complete", "batch.complete"], secret: secret() })
+    const whsec = secret()
+    const created = await register({ url: "https://hooks.rp.example/signet", events: ["sign.complete", "batch.complete"], secret: whsec })
     expect(created.status).toBe(200)
     const { subscriptionId, status } = created.body as { subscriptionId: number; status: string }
+    // the secret is stored sealed under the master key, never in the clear
+    const stored = await env.engine.run(Effect.flatMap(WebhookSubscriptions, (s) => s.findById(subscriptionId)))
+    expect(Option.getOrThrow(stored).secret).toMatch(/^sealed:v1:/)
+    expect(Option.getOrThrow(stored).secret).not.toContain(whsec.slice(6, 30))
     expect(Number.isInteger(subscriptionId)).toBe(true)
     expect(status).toBe("active")
     const list = ok(await env.client.raw<Array<Record<string, unknown>>>("GET", "/v2/webhooks", { headers: { authorization: `Bearer ${contact.token}` } }))

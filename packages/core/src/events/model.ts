@@ -14,7 +14,7 @@ export const WebhookSubscription = Schema.Struct({
   ownerUserId: Schema.String,
   url: Schema.String,
   events: Schema.Array(WebhookEventType),
-  /** Standard Webhooks secret (`whsec_<base64>`), kept to sign deliveries */
+  /** the Standard Webhooks secret, sealed in the Vault (`sealed:v1:<base64>`), to sign deliveries */
   secret: Schema.String,
   active: Schema.Boolean,
   createdAt: Schema.Number,

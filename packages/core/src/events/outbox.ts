@@ -12,7 +12,7 @@ import { EventBus } from "../ports/event-bus.ts"
 import { Random, uuid } from "../ports/random.ts"
 import { Deliveries, Storage, WebhookSubscriptions } from "../ports/storage.ts"
 import type { Delivery, WebhookEventType } from "./model.ts"
-import { DeliveryPolicy, webhookSecretBytes } from "./webhooks.ts"
+import { DeliveryPolicy, webhookSigningKey } from "./webhooks.ts"
 
 /** A delivery attempt that did not reach the receiver (refused address, network, timeout). */
 export class TransportFailure extends Schema.TaggedError<TransportFailure>()("TransportFailure", { reason: Schema.String }) {}
@@ -87,7 +87,7 @@ const deliverOne = (d: Delivery) =>
       outcome = { status: null, error: "subscription deleted" }
     } else {
       if (subscription !== undefined && subscription._tag === "Some") {
-        headers["webhook-signature"] = yield* standardWebhookSignature(webhookSecretBytes(subscription.value.secret)!, d.messageId, timestamp, d.payload)
+        headers["webhook-signature"] = yield* standardWebhookSignature(yield* webhookSigningKey(subscription.value), d.messageId, timestamp, d.payload)
       }
       outcome = yield* transport.post(d.url, headers, d.payload).pipe(Effect.match({
         onSuccess: (r) => ({ status: r.status, error: r.status >= 200 && r.status < 300 ? null : `receiver answered ${r.status}` }),

@@ -2,12 +2,13 @@
 import { Clock, Context, Effect, Option } from "effect"
 import { InvalidRequest, NotRpContactAccount, ResourceNotFound } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
-import { fromBase64 } from "../kernel/encoding.ts"
+import { fromBase64, toBase64, utf8 } from "../kernel/encoding.ts"
+import { Vault } from "../ports/vault.ts"
 import { Deliveries, WebhookSubscriptions } from "../ports/storage.ts"
 import { countRequest } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { deliveryUrlProblem } from "./address-guard.ts"
-import type { WebhookEventType } from "./model.ts"
+import type { WebhookEventType, WebhookSubscription } from "./model.ts"
 import { recordTime } from "./stream.ts"
 
 /** How deliveries are made and retried (configuration, not domain rules). */
@@ -36,6 +37,22 @@ export const webhookSecretBytes = (secret: string): Uint8Array | undefined => {
   return bytes !== undefined && bytes.length >= 24 && bytes.length <= 64 ? bytes : undefined
 }
 
+const SEALED = "sealed:v1:"
+const secretBinding = (s: { readonly clientId: string; readonly ownerUserId: string; readonly url: string }) =>
+  `webhook ${s.clientId} ${s.ownerUserId} ${s.url}`
+
+/** A subscription secret as stored: sealed in the Vault, bound to its RP, owner and URL. */
+const sealWebhookSecret = (secret: string, binding: { readonly clientId: string; readonly ownerUserId: string; readonly url: string }) =>
+  Effect.flatMap(Vault, (v) => v.seal(utf8(secret), "webhook-secrets", secretBinding(binding))).pipe(Effect.map((b) => `${SEALED}${toBase64(b)}`))
+
+/** The HMAC key bytes of a stored subscription secret. */
+export const webhookSigningKey = (subscription: WebhookSubscription) =>
+  Effect.gen(function* () {
+    const sealed = fromBase64(subscription.secret.slice(SEALED.length)) ?? new Uint8Array()
+    const secret = yield* Effect.flatMap(Vault, (v) => v.open(sealed, "webhook-secrets", secretBinding(subscription)))
+    return webhookSecretBytes(new TextDecoder().decode(secret))!
+  })
+
 /** The RP whose contact account holds the token; anyone else is 403. */
 const contactRp = (user: BearerUser) =>
   Effect.gen(function* () {
@@ -59,9 +76,10 @@ export const registerWebhook = (user: BearerUser, input: { readonly url: string;
     if (webhookSecretBytes(input.secret) === undefined) {
       return yield* new InvalidRequest({ detail: "secret must be a Standard Webhooks secret: whsec_ followed by base64 of 24 to 64 random bytes" })
     }
+    const sealed = yield* sealWebhookSecret(input.secret, { clientId: rp.clientId, ownerUserId: user.userId, url: input.url })
     const subscription = yield* Effect.flatMap(WebhookSubscriptions, (s) => Effect.flatMap(Clock.currentTimeMillis, (now) => s.insert({
       rpId: rp.id, clientId: rp.clientId, ownerUserId: user.userId, url: input.url, events: events as ReadonlyArray<WebhookEventType>,
-      secret: input.secret, active: true, createdAt: now,
+      secret: sealed, active: true, createdAt: now,
     })))
     return { subscriptionId: subscription.id, status: "active" as const }
   })
