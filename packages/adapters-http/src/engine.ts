@@ -11,11 +11,13 @@ import { identityEndpoints } from "./endpoints/identity.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
 import { sscEndpoints } from "./endpoints/ssc.ts"
 import { kycEndpointsFor } from "./endpoints/kyc.ts"
+import { kycHandoffEndpointsFor } from "./endpoints/kyc-handoff.ts"
 import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
+import { kycCapturePages } from "./pages/kyc-capture.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
 
@@ -92,11 +94,13 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...identityEndpoints,
     ...signingEndpoints,
     ...sscEndpoints,
-    ...kycEndpointsFor({ masterKey: options.masterKey }),
+    ...kycEndpointsFor({}),
+    ...kycHandoffEndpointsFor({}),
     eventStreamEndpoint,
     ...webhookEndpoints,
     ...hostedPages,
     ...signingFramePages,
+    ...kycCapturePages,
     ...(options.extraEndpoints ?? []),
   )
   const handler = makeHandler<EngineServices>({

@@ -5,7 +5,7 @@
 import {
   authenticateClient, compareIdentity, DEFAULT_KYC_SETTINGS, EngineConfig, eraseCustomer, InvalidClient, KycProvidersSandbox,
   KycSettings, KycVault, openLivenessSession, readVerdict, relayCapture, requireKycEnabled, reviewVerification, startVerification,
-  submitDocument, submitFace, type DocumentReader, type FaceMatcher, type LivenessProvider,
+  submitDocument, submitFace, Vault, type DocumentReader, type FaceMatcher, type LivenessProvider,
 } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import { basicCredentials } from "../http/basic-auth.ts"
@@ -16,42 +16,21 @@ export const KYC_IMAGE_BODY_BYTES = 15 * 1024 * 1024
 
 const Body = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
-const subtle = () => globalThis.crypto.subtle
-
-/**
- * Image encryption at rest: AES-256-GCM under a key derived with HKDF-SHA-256 from the
- * engine's master key (the root that also seals the KeyStore's private keys), info
- * `signet/kyc-images/v1`; a random 96-bit IV per image, the record id as additional data.
- */
-export const KycVaultMasterKey = (masterKey: Uint8Array): Layer.Layer<KycVault> => {
-  let key: Promise<CryptoKey> | undefined
-  const derived = () => (key ??= subtle().importKey("raw", new Uint8Array(masterKey), "HKDF", false, ["deriveKey"]).then((base) =>
-    subtle().deriveKey({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: new TextEncoder().encode("signet/kyc-images/v1") },
-      base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"])))
-  return Layer.succeed(KycVault, KycVault.of({
-    seal: (plain, aad) => Effect.promise(async () => {
-      const iv = globalThis.crypto.getRandomValues(new Uint8Array(12))
-      const sealed = new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(aad) }, await derived(), new Uint8Array(plain)))
-      const out = new Uint8Array(12 + sealed.length)
-      out.set(iv)
-      out.set(sealed, 12)
-      return out
-    }),
-    open: (sealed, aad) => Effect.promise(async () => new Uint8Array(await subtle().decrypt(
-      { name: "AES-GCM", iv: new Uint8Array(sealed.subarray(0, 12)), additionalData: new TextEncoder().encode(aad) }, await derived(), new Uint8Array(sealed.subarray(12))))),
-  }))
-}
+/** KYC images are sealed in the engine's Vault under their own purpose, bound to their record. */
+export const KycVaultFromVault: Layer.Layer<KycVault, never, Vault> = Layer.effect(KycVault, Effect.map(Vault, (vault) => KycVault.of({
+  seal: (plain, aad) => vault.seal(plain, "kyc-images", aad),
+  open: (sealed, aad) => vault.open(sealed, "kyc-images", aad),
+})))
 
 /** What the KYC endpoints are built with. */
 export interface KycEndpointOptions {
-  readonly masterKey: Uint8Array
   /** document reader, liveness provider and face matcher; the sandbox adapters unless given */
   readonly providers?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher>
   readonly settings?: typeof DEFAULT_KYC_SETTINGS
 }
 
-/** `Authorization: Basic base64(client_id:client_secret)`; any failure is 401 `invalid_client`. */
-const basicClient = (request: Request) => {
+/** `Authorization: Basic base64(client_id:client_secret)` of an RP with KYC enabled; any credential failure is 401 `invalid_client`. */
+export const basicClient = (request: Request) => {
   const credentials = basicCredentials(request)
   if (credentials === undefined) return Effect.fail(new InvalidClient())
   return authenticateClient(credentials.id, credentials.secret).pipe(Effect.tap((rp) => requireKycEnabled(rp.clientId)))
@@ -76,12 +55,12 @@ const CUSTOMER_ERRORS = [
   { status: 409, description: "`rp_urn <urn> does not belong to this customer_id: ...`" },
 ]
 
-/** The KYC endpoints, with the given providers (sandbox by default) and the vault over `masterKey`. */
+/** The KYC endpoints, with the given providers (sandbox by default); images are sealed in the engine's Vault. */
 export const kycEndpointsFor = (options: KycEndpointOptions) => {
   const layer = Layer.mergeAll(
     options.providers ?? KycProvidersSandbox,
     Layer.succeed(KycSettings, options.settings ?? DEFAULT_KYC_SETTINGS),
-    KycVaultMasterKey(options.masterKey))
+    KycVaultFromVault)
   const withKyc = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)
   const tag = "Identity verification"
 

@@ -36,3 +36,35 @@ export const forgedId = (): string => sandboxJpeg({ kind: "document", mrz: compo
 /** A selfie frame of `face` with a liveness score, and an optional forced similarity (boundary tests). */
 export const selfie = (face = "alice", liveness = 0.95, similarity?: number): string =>
   sandboxJpeg({ kind: "selfie", face, liveness, ...(similarity === undefined ? {} : { similarity }) })
+
+/**
+ * A small 4:2:0 Y4M clip for Chromium's fake camera (`--use-file-for-fake-video-capture`): a
+ * lit background with a darker oval (a "face") that drifts a little. Frames grabbed from it
+ * carry no sandbox marker: the sandbox confirms them as a live capture (0.90) of an unknown
+ * face, which matches only a document whose face is `*` (docs/kyc.md, "Fake camera in the sandbox").
+ */
+export const fakeCameraY4m = (width = 640, height = 480, frames = 12): Uint8Array => {
+  const header = new TextEncoder().encode(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`)
+  const frameTag = new TextEncoder().encode("FRAME\n")
+  const chroma = (width / 2) * (height / 2)
+  const frameBytes = frameTag.length + width * height + 2 * chroma
+  const out = new Uint8Array(header.length + frames * frameBytes)
+  out.set(header)
+  for (let f = 0; f < frames; f++) {
+    let at = header.length + f * frameBytes
+    out.set(frameTag, at)
+    at += frameTag.length
+    const cx = width / 2 + (f % 4) * 2
+    const cy = height / 2
+    for (let j = 0; j < height; j++) {
+      for (let i = 0; i < width; i++) {
+        const inside = ((i - cx) / (width * 0.17)) ** 2 + ((j - cy) / (height * 0.32)) ** 2 <= 1
+        out[at + j * width + i] = inside ? 150 : 200 - Math.floor((j / height) * 40)
+      }
+    }
+    at += width * height
+    out.fill(120, at, at + chroma) // U
+    out.fill(140, at + chroma, at + 2 * chroma) // V
+  }
+  return out
+}
