@@ -2,7 +2,7 @@
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
-  DEFAULT_DELIVERY_POLICY, DeliveryPolicy, deliveryWorker, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
+  DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault,
 } from "@signet/core"
 import { WebhookTransportNode } from "./webhook-transport.ts"
@@ -25,7 +25,7 @@ import { makeHandler } from "./http/handler.ts"
 export type { StorageServices }
 
 /** Every service an engine runtime provides. */
-export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault
+export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -40,6 +40,10 @@ export interface EngineOptions {
   readonly logLevel?: LogLevel.LogLevel
   /** webhook and callback delivery: retry policy, the loopback development switch, and whether this node runs a worker (default yes) */
   readonly deliveries?: Partial<DeliverySettings> & { readonly worker?: boolean }
+  /** identity-verification thresholds, lifetimes and image retention (the spec's defaults unless given) */
+  readonly kycSettings?: typeof DEFAULT_KYC_SETTINGS
+  /** the hourly clean-up of expired quota windows and KYC images past retention (default on) */
+  readonly housekeeping?: boolean
   /** the engine's clock; the system clock unless a host or test gives one */
   readonly clock?: Clock.Clock
   /** client address of a request, when the host knows it (rate limits by IP) */
@@ -74,13 +78,15 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     options.eventBus ?? EventBusInProcess,
     Layer.succeed(EngineConfig, options.settings),
     Layer.succeed(DeliveryPolicy, policy),
+    Layer.succeed(KycSettings, options.kycSettings ?? DEFAULT_KYC_SETTINGS),
     WebhookTransportNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )
   // The delivery worker lives as long as the engine; every node runs one (claims are leased).
   const worker = options.deliveries?.worker === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(deliveryWorker))
-  return Layer.provideMerge(worker, services)
+  const cleaner = options.housekeeping === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(housekeeping))
+  return Layer.provideMerge(Layer.merge(worker, cleaner), services)
 }
 
 /** Builds and starts an engine; storage migrations run here, so a bad database fails now, not on the first request. */
@@ -94,8 +100,8 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...identityEndpoints,
     ...signingEndpoints,
     ...sscEndpoints,
-    ...kycEndpointsFor({}),
-    ...kycHandoffEndpointsFor({}),
+    ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
+    ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     eventStreamEndpoint,
     ...webhookEndpoints,
     ...hostedPages,

@@ -28,6 +28,8 @@ export const startEngine = async (options: {
   readonly masterKey?: Uint8Array
   readonly clock?: Clock.Clock
   readonly eventBus?: EngineOptions["eventBus"]
+  /** run the hourly clean-up (default on) */
+  readonly housekeeping?: boolean
   /** delivery settings; tests default to the loopback switch on and 200 ms retries */
   readonly deliveries?: EngineOptions["deliveries"]
   /** the origin the engine believes it is reached at (nodes behind one load balancer share it); its own by default */
@@ -53,6 +55,7 @@ export const startEngine = async (options: {
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
     ...(options.eventBus !== undefined ? { eventBus: options.eventBus } : {}),
     deliveries: options.deliveries ?? { allowLoopbackHttp: true, baseDelayMs: 200 },
+    ...(options.housekeeping !== undefined ? { housekeeping: options.housekeeping } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({

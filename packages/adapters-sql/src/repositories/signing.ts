@@ -162,6 +162,8 @@ export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = 
           .where(sql<boolean>`quota_counters.count + ${amount} <= ${limit}`))
         .returning("count").executeTakeFirst()).pipe(
         Effect.flatMap((row) => row === undefined ? Effect.succeedNone : Effect.map(decodeCount(row), (r) => Option.some(r.count)))),
+    purgeExpired: (now) => run((db) => db.deleteFrom("quota_counters").where("expires_at", "<", now).executeTakeFirst())
+      .pipe(Effect.map((r) => Number(r.numDeletedRows))),
     peek: (key) => run((db) => db.selectFrom("quota_counters").select("count").where("key", "=", key).executeTakeFirst())
       .pipe(Effect.flatMap((row) => row === undefined ? Effect.succeed(0) : Effect.map(decodeCount(row), (r) => r.count))),
   })

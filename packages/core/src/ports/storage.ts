@@ -129,6 +129,8 @@ export class QuotaCounters extends Context.Tag("@signet/core/QuotaCounters")<Quo
   readonly consume: (key: string, amount: number, limit: number, expiresAt: number) => Effect.Effect<Option.Option<number>>
   /** The current total of `key` (0 when absent). */
   readonly peek: (key: string) => Effect.Effect<number>
+  /** Deletes counters whose window ended before `now`; answers how many. */
+  readonly purgeExpired: (now: number) => Effect.Effect<number>
 }>() {}
 
 /** Operations of the signing-token flow. */

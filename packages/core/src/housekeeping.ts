@@ -1,0 +1,19 @@
+/** Periodic clean-up every node runs: expired quota windows and KYC images past their retention. */
+import { Clock, Effect, Schedule } from "effect"
+import { purgeKycImages } from "./kyc/verify.ts"
+import { QuotaCounters } from "./ports/storage.ts"
+
+/** One clean-up round; answers what it removed. */
+export const housekeepingRound = Effect.gen(function* () {
+  const now = yield* Clock.currentTimeMillis
+  const counters = yield* Effect.flatMap(QuotaCounters, (q) => q.purgeExpired(now))
+  const images = yield* purgeKycImages
+  return { counters, images }
+})
+
+/** Runs a round at start and then every hour, forever (run it scoped); a failed round is logged and retried next hour. */
+export const housekeeping = housekeepingRound.pipe(
+  Effect.tap((removed) => Effect.logDebug("housekeeping", removed)),
+  Effect.catchAllCause((cause) => Effect.logError("housekeeping round failed", cause)),
+  Effect.repeat(Schedule.spaced("1 hour")),
+  Effect.asVoid)
