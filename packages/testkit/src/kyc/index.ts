@@ -1,11 +1,30 @@
 /** KYC test kit: sandbox fixture JPEGs (documents, selfies, frames) the sandbox adapters recognise. */
-import { composeTd3, fromBase64, toBase64, withSandboxMarker, type KycDocument, type SandboxMarker } from "@signet/core"
+import { checkDigit, composeTd3, fromBase64, toBase64, withSandboxMarker, type KycDocument, type SandboxMarker } from "@signet/core"
+import { encodeJpeg, renderDocument, type DocumentLayout } from "./render.ts"
 
 /** A tiny baseline JPEG (1×1) the fixtures carry their marker in. */
 const BASE_JPEG = fromBase64("/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=")!
 
+/** The layout a document marker is drawn with: two MRZ lines → passport page, three → ID card; else none. */
+const layoutOf = (marker: SandboxMarker): DocumentLayout | null =>
+  marker.kind !== "document" || marker.mrz === undefined ? null : marker.mrz.length === 3 ? "id-card" : marker.mrz.length === 2 ? "passport" : null
+
+const rendered = new Map<string, string>()
+
+// A document marker with an MRZ gets a rendered page (passport or ID card, cached per marker);
+// anything else the 1×1 image. The marker is a comment segment right after SOI either way.
 /** A JPEG carrying `marker`, as base64 (what the endpoints take). */
-export const sandboxJpeg = (marker: SandboxMarker): string => toBase64(withSandboxMarker(BASE_JPEG, marker))
+export const sandboxJpeg = (marker: SandboxMarker): string => {
+  const layout = layoutOf(marker)
+  if (layout === null || marker.mrz === undefined) return toBase64(withSandboxMarker(BASE_JPEG, marker))
+  const key = JSON.stringify(marker)
+  const cached = rendered.get(key)
+  if (cached !== undefined) return cached
+  const jpeg = encodeJpeg(renderDocument(layout, { mrz: marker.mrz, visual: marker.visual }))
+  const out = Buffer.from(withSandboxMarker(jpeg, marker)).toString("base64")
+  rendered.set(key, out)
+  return out
+}
 
 /** A JPEG without a marker, as base64 (an unreadable document; a live capture of an unknown face). */
 export const plainJpeg = (): string => toBase64(BASE_JPEG)
@@ -21,6 +40,26 @@ export const passport = (face = "alice", over: Partial<{ expiryDate: string; vis
   const mrz = composeTd3({ issuingState: "KEN", ...ALICE, ...(over.expiryDate ? { expiryDate: over.expiryDate } : {}) })
   const visual: Partial<KycDocument> = { surname: over.visualSurname ?? ALICE.surname, givenNames: ALICE.givenNames }
   return sandboxJpeg({ kind: "document", mrz, visual, face })
+}
+
+/** Builds a TD1 zone (ID card, 3×30) from fields, with correct check digits. */
+export const composeTd1 = (f: {
+  readonly documentCode?: string; readonly issuingState: string; readonly surname: string; readonly givenNames: string; readonly documentNumber: string
+  readonly nationality: string; readonly dateOfBirth: string; readonly sex: string; readonly expiryDate: string; readonly optionalData?: string
+}): [string, string, string] => {
+  const pad = (s: string, n: number) => (s.toUpperCase().replace(/[^A-Z0-9]+/g, "<") + "<".repeat(n)).slice(0, n)
+  const doc = pad(f.documentNumber, 9)
+  const l1 = `${pad(f.documentCode ?? "ID", 2)}${pad(f.issuingState, 3)}${doc}${checkDigit(doc)}${pad(f.optionalData ?? "", 15)}`
+  const head = `${f.dateOfBirth}${checkDigit(f.dateOfBirth)}${pad(f.sex, 1)}${f.expiryDate}${checkDigit(f.expiryDate)}${pad(f.nationality, 3)}${"<".repeat(11)}`
+  const l2 = head + checkDigit(l1.slice(5, 30) + head.slice(0, 7) + head.slice(8, 15) + head.slice(18, 29))
+  const l3 = (`${f.surname.toUpperCase().replace(/[^A-Z]+/g, "<")}<<${f.givenNames.toUpperCase().replace(/[^A-Z]+/g, "<")}` + "<".repeat(30)).slice(0, 30)
+  return [l1, l2, l3]
+}
+
+/** A national ID card (TD1 MRZ that passes), with the face `face`. */
+export const idCard = (face = "alice"): string => {
+  const mrz = composeTd1({ issuingState: "KEN", ...ALICE, optionalData: ALICE.personalNumber })
+  return sandboxJpeg({ kind: "document", mrz, visual: { surname: ALICE.surname, givenNames: ALICE.givenNames }, face })
 }
 
 /** A passport whose MRZ has a broken check digit (→ failed, `document_not_authentic`). */

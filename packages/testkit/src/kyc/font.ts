@@ -1,0 +1,121 @@
+/**
+ * A monospace OCR-B-like font for the fixture documents: `A-Z`, `0-9` and `<` as 7×9 cell
+ * matrices, drawn as round strokes between neighbouring cells (anti-aliased), so the upscaled
+ * glyphs have the even stroke of OCR-B. Shapes keep the MRZ pairs apart: a narrow `0` and a
+ * wide round `O`, a flagged `1` and a serifed `I`, `<` as a chevron.
+ */
+
+/** Glyph matrix width, in cells. */
+export const GLYPH_COLS = 7
+/** Glyph matrix height, in cells. */
+export const GLYPH_ROWS = 9
+
+const G: Record<string, string> = {
+  A: "...#... ..#.#.. .#...#. #.....# #.....# ####### #.....# #.....# #.....#",
+  B: "######. #.....# #.....# #.....# ######. #.....# #.....# #.....# ######.",
+  C: "..####. .#....# #...... #...... #...... #...... #...... .#....# ..####.",
+  D: "#####.. #....#. #.....# #.....# #.....# #.....# #.....# #....#. #####..",
+  E: "####### #...... #...... #...... #####.. #...... #...... #...... #######",
+  F: "####### #...... #...... #...... #####.. #...... #...... #...... #......",
+  G: "..####. .#....# #...... #...... #...### #.....# #.....# .#....# ..####.",
+  H: "#.....# #.....# #.....# #.....# ####### #.....# #.....# #.....# #.....#",
+  I: ".#####. ...#... ...#... ...#... ...#... ...#... ...#... ...#... .#####.",
+  J: "...#### .....#. .....#. .....#. .....#. .....#. #....#. #....#. .####..",
+  K: "#.....# #....#. #...#.. #..#... ###.... #..#... #...#.. #....#. #.....#",
+  L: "#...... #...... #...... #...... #...... #...... #...... #...... #######",
+  M: "#.....# ##...## #.#.#.# #..#..# #.....# #.....# #.....# #.....# #.....#",
+  N: "#.....# ##....# #.#...# #..#..# #...#.# #....## #.....# #.....# #.....#",
+  O: "..###.. .#...#. #.....# #.....# #.....# #.....# #.....# .#...#. ..###..",
+  P: "######. #.....# #.....# #.....# ######. #...... #...... #...... #......",
+  Q: "..###.. .#...#. #.....# #.....# #.....# #.....# #...#.# .#...#. ..###.#",
+  R: "######. #.....# #.....# #.....# ######. #...#.. #....#. #.....# #.....#",
+  S: ".#####. #.....# #...... #...... .#####. ......# ......# #.....# .#####.",
+  T: "####### ...#... ...#... ...#... ...#... ...#... ...#... ...#... ...#...",
+  U: "#.....# #.....# #.....# #.....# #.....# #.....# #.....# .#...#. ..###..",
+  V: "#.....# #.....# #.....# .#...#. .#...#. .#...#. ..#.#.. ..#.#.. ...#...",
+  W: "#.....# #.....# #.....# #.....# #..#..# #..#..# #.#.#.# ##...## #.....#",
+  X: "#.....# #.....# .#...#. ..#.#.. ...#... ..#.#.. .#...#. #.....# #.....#",
+  Y: "#.....# #.....# .#...#. ..#.#.. ...#... ...#... ...#... ...#... ...#...",
+  Z: "####### ......# .....#. ....#.. ...#... ..#.... .#..... #...... #######",
+  "0": "..###.. .#...#. .#...#. .#...#. .#...#. .#...#. .#...#. .#...#. ..###..",
+  "1": "..##... .#.#... ...#... ...#... ...#... ...#... ...#... ...#... ...#...",
+  "2": ".#####. #.....# ......# ......# .....#. ...##.. .##.... #...... #######",
+  "3": "####### .....#. ....#.. ...###. ......# ......# ......# #.....# .#####.",
+  "4": "....#.. ...##.. ..#.#.. .#..#.. #...#.. ####### ....#.. ....#.. ....#..",
+  "5": "####### #...... #...... ######. ......# ......# ......# #.....# .#####.",
+  "6": "..###.. .#..... #...... #...... ######. #.....# #.....# #.....# .#####.",
+  "7": "####### ......# .....#. ....#.. ...#... ...#... ...#... ...#... ...#...",
+  "8": ".#####. #.....# #.....# #.....# .#####. #.....# #.....# #.....# .#####.",
+  "9": ".#####. #.....# #.....# #.....# .###### ......# ......# .....#. ..###..",
+  "<": "....... .....## ...##.. .##.... #...... .##.... ...##.. .....## .......",
+}
+
+/** The characters the font draws (anything else is left blank, like a space). */
+export const GLYPHS = Object.keys(G).join("")
+
+/** A glyph rendered at one size: coverage 0..255 per pixel, `width`×`height`, the cell origin at (`pad`, `pad`). */
+export interface GlyphMask {
+  readonly width: number
+  readonly height: number
+  readonly pad: number
+  readonly alpha: Uint8Array
+}
+
+type Segment = readonly [number, number, number, number]
+
+/** The strokes of a glyph, in cell units: every lit cell, joined to its lit neighbours (diagonals only where no orthogonal path exists). */
+const strokes = (rows: ReadonlyArray<string>): Array<Segment> => {
+  const on = (x: number, y: number) => y >= 0 && y < GLYPH_ROWS && x >= 0 && x < GLYPH_COLS && rows[y]![x] === "#"
+  const out: Array<Segment> = []
+  for (let y = 0; y < GLYPH_ROWS; y++) {
+    for (let x = 0; x < GLYPH_COLS; x++) {
+      if (!on(x, y)) continue
+      out.push([x, y, x, y])
+      if (on(x + 1, y)) out.push([x, y, x + 1, y])
+      if (on(x, y + 1)) out.push([x, y, x, y + 1])
+      if (on(x + 1, y + 1) && !on(x + 1, y) && !on(x, y + 1)) out.push([x, y, x + 1, y + 1])
+      if (on(x - 1, y + 1) && !on(x - 1, y) && !on(x, y + 1)) out.push([x, y, x - 1, y + 1])
+    }
+  }
+  return out
+}
+
+const distance = (px: number, py: number, [ax, ay, bx, by]: Segment): number => {
+  const dx = bx - ax
+  const dy = by - ay
+  const len2 = dx * dx + dy * dy
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2))
+  return Math.hypot(px - ax - t * dx, py - ay - t * dy)
+}
+
+const masks = new Map<string, GlyphMask | null>()
+
+/** The mask of `char` for cells of `cell` px and a stroke `weight` cells wide (cached), or null for a blank. */
+export const glyphMask = (char: string, cell: number, weight = 1.15): GlyphMask | null => {
+  const key = `${char}:${cell}:${weight}`
+  const cached = masks.get(key)
+  if (cached !== undefined) return cached
+  const pattern = G[char]
+  if (pattern === undefined) {
+    masks.set(key, null)
+    return null
+  }
+  const segments = strokes(pattern.split(" ")).map(([ax, ay, bx, by]): Segment => [(ax + 0.5) * cell, (ay + 0.5) * cell, (bx + 0.5) * cell, (by + 0.5) * cell])
+  const radius = (weight * cell) / 2
+  const pad = Math.ceil(radius)
+  const width = Math.ceil(GLYPH_COLS * cell) + 2 * pad
+  const height = Math.ceil(GLYPH_ROWS * cell) + 2 * pad
+  const alpha = new Uint8Array(width * height)
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      const px = i - pad + 0.5
+      const py = j - pad + 0.5
+      let d = Infinity
+      for (const s of segments) d = Math.min(d, distance(px, py, s))
+      alpha[j * width + i] = Math.round(255 * Math.max(0, Math.min(1, radius + 0.5 - d)))
+    }
+  }
+  const mask = { width, height, pad, alpha }
+  masks.set(key, mask)
+  return mask
+}
