@@ -18,7 +18,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.ResubmitDocumentFirst(), new Catalogue.DocumentImageRequired(), new Catalogue.LivenessTransactionIdRequired(),
   new Catalogue.CustomerIdRequired(), new Catalogue.PhoneNumberRequired(), new Catalogue.ProcessingDeadlineExceeded(),
   new Catalogue.EnrolmentRequiresSignIn(), new Catalogue.UnsupportedMediaType({ expected: "application/json" }),
-  new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(),
+  new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
 ]
 
 describe("docs/errors.md", () => {

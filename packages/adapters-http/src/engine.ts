@@ -14,6 +14,7 @@ import { kycEndpointsFor } from "./endpoints/kyc.ts"
 import { kycHandoffEndpointsFor } from "./endpoints/kyc-handoff.ts"
 import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
+import { certificateEndpoints } from "./endpoints/certificates.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
@@ -99,6 +100,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
     ...signingEndpoints,
+    ...certificateEndpoints,
     ...sscEndpoints,
     ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),

@@ -49,6 +49,8 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
       .orderBy("created_at", "asc").orderBy("serial", "asc").executeTakeFirst()).pipe(Effect.flatMap(first)),
     listByUser: (userId) => run((db) => db.selectFrom("certificates").selectAll().where("user_id", "=", userId)
       .orderBy("created_at", "desc").orderBy("serial", "asc").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
+    listRevokedBy: (issuerSerial) => run((db) => db.selectFrom("certificates").selectAll().where("issuer_serial", "=", issuerSerial)
+      .where("status", "=", "revoked").orderBy("revoked_at", "asc").orderBy("serial", "asc").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
     revoke: (serial, at, reason) => run((db) => db.updateTable("certificates")
       .set({ status: "revoked", revoked_at: at, revocation_reason: reason })
       .where("serial", "=", serial).where("status", "=", "valid").execute()).pipe(Effect.asVoid),

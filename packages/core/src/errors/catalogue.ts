@@ -418,6 +418,12 @@ export class NotRpContactAccount extends Schema.TaggedError<NotRpContactAccount>
   override get message() { return "Only the RP contact account can manage webhooks" }
 }
 
+/** 403: a certificate can be revoked by its holder (or an administrator), no one else. */
+export class NotCertificateHolder extends Schema.TaggedError<NotCertificateHolder>()("NotCertificateHolder", {}) {
+  readonly status = 403 as const
+  override get message() { return "Only the certificate's holder can revoke it" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -431,7 +437,7 @@ export type CataloguedError =
   | DocumentImageRequired | LivenessTransactionIdRequired | CustomerIdRequired | PhoneNumberRequired
   | InvalidIdentifierFormat | InvalidRequest | MalformedJson | UnsupportedMediaType | PayloadTooLarge
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
-  | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount
+  | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */

@@ -133,18 +133,24 @@ export const issuerOf = (ca: StoredCertificate): Effect.Effect<CertificateIssuer
     return { keyId: ca.keyId, name: cert.subjectName, keyIdentifier: ski.keyId }
   })
 
-/** Builds the certificate and has the issuer's KeyStore key sign it; the DER certificate. */
-export const issueCertificate = (template: CertificateTemplate): Effect.Effect<Uint8Array, never, KeyStore> =>
+/** A key handle and a Crypto under which @peculiar/x509 signs with KeyStore key `keyId`. */
+export const keyStoreSigning = (keyId: string): Effect.Effect<{ readonly handle: CryptoKey; readonly crypto: Crypto }, never, KeyStore> =>
   Effect.gen(function* () {
     const store = yield* KeyStore
     const runtime = yield* Effect.runtime<never>()
+    const handle: CryptoKey = { algorithm: EC_P256, extractable: false, type: "private", usages: ["sign"] }
+    return { handle, crypto: keyStoreCrypto(handle, (data) => Runtime.runPromise(runtime)(store.sign(keyId, data).pipe(Effect.orDie))) }
+  })
+
+/** Builds the certificate and has the issuer's KeyStore key sign it; the DER certificate. */
+export const issueCertificate = (template: CertificateTemplate): Effect.Effect<Uint8Array, never, KeyStore> =>
+  Effect.gen(function* () {
     const ski = yield* Effect.promise(() => x509.SubjectKeyIdentifierExtension.create(new Uint8Array(template.publicKey)))
     const subject = toName(template.subject)
     const issuer: CertificateIssuer = "self" in template.issuer
       ? { keyId: template.issuer.self, name: subject, keyIdentifier: ski.keyId }
       : template.issuer
-    const handle: CryptoKey = { algorithm: EC_P256, extractable: false, type: "private", usages: ["sign"] }
-    const crypto = keyStoreCrypto(handle, (data) => Runtime.runPromise(runtime)(store.sign(issuer.keyId, data).pipe(Effect.orDie)))
+    const { handle, crypto } = yield* keyStoreSigning(issuer.keyId)
     const certificate = yield* Effect.promise(() => x509.X509CertificateGenerator.create({
       serialNumber: template.serial,
       subject,

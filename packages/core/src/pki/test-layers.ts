@@ -72,6 +72,7 @@ export const pkiTestWorld = (options: { readonly environment?: Environment; read
     findCurrentCa: (kind, environment) => io(() => Option.fromNullable([...certificates.values()]
       .filter((c) => c.kind === kind && c.environment === environment && c.status === "valid").at(-1))),
     listByUser: (userId) => io(() => [...certificates.values()].filter((c) => c.userId === userId).reverse()),
+    listRevokedBy: (issuerSerial) => io(() => [...certificates.values()].filter((c) => c.issuerSerial === issuerSerial && c.status === "revoked")),
     revoke: (serial, at, reason) => io(() => {
       const c = certificates.get(serial)
       if (c !== undefined && c.status === "valid") certificates.set(serial, { ...c, status: "revoked", revokedAt: at, revocationReason: reason })

@@ -8,6 +8,6 @@ import "reflect-metadata"
 export {
   AuthorityKeyIdentifierExtension, BasicConstraintsExtension, ExtendedKeyUsage, ExtendedKeyUsageExtension,
   Extension, KeyUsageFlags, KeyUsagesExtension, Name, SubjectAlternativeNameExtension,
-  SubjectKeyIdentifierExtension, X509Certificate, X509CertificateGenerator,
+  SubjectKeyIdentifierExtension, X509Certificate, X509CertificateGenerator, X509Crl, X509CrlGenerator,
 } from "@peculiar/x509"
 export type { JsonNameParams } from "@peculiar/x509"

@@ -88,6 +88,8 @@ export class Certificates extends Context.Tag("@signet/core/Certificates")<Certi
   readonly findCurrentCa: (kind: Exclude<CertificateKind, "signer">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
   /** A user's signer certificates, newest first. */
   readonly listByUser: (userId: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
+  /** Revoked certificates an issuing CA issued, oldest revocation first (for its CRL). */
+  readonly listRevokedBy: (issuerSerial: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
   /** Marks a certificate revoked (no-op when already revoked). */
   readonly revoke: (serial: string, at: number, reason: string) => Effect.Effect<void>
 }>() {}

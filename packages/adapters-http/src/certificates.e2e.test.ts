@@ -1,0 +1,102 @@
+/** A signer's certificates over HTTP: listing, status, revocation that stops signing with it, and the CRL openssl reads. */
+import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { execFileSync, spawnSync } from "node:child_process"
+import { createHash, randomBytes } from "node:crypto"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { opensslVerifies } from "./test-support/openssl.ts"
+import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
+
+interface Certificate { serial: string; subject: string; status: string; revokedAt: string | null; revocationReason: string | null; pem: string; chainPem: Array<string> }
+
+describe("certificates", () => {
+  let env: RunningEngine
+  let passkey: SoftwarePasskey
+  let token: string
+  let rootPem: string
+  beforeAll(async () => {
+    env = await startEngine()
+    passkey = SoftwarePasskey.create({ origin: env.origin })
+    await enrol(env.client, passkey, { email: "holder@example.com", displayName: "Cert Holder" })
+    token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    rootPem = ok(await env.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem
+  })
+  afterAll(async () => env?.stop())
+
+  const auth = () => ({ authorization: `Bearer ${token}` })
+  const sign = async () => {
+    const document = randomBytes(64)
+    const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+      headers: auth(), body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: passkey.credentialId },
+    }))
+    const done = ok(await env.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
+      body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+    }))
+    return { document, signature: done.signature }
+  }
+  const signerSerial = (signature: string) => {
+    const dir = mkdtempSync(join(tmpdir(), "signet-cert-"))
+    writeFileSync(join(dir, "s.der"), Buffer.from(signature, "base64"))
+    const printed = execFileSync("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", join(dir, "s.der")]).toString()
+    // openssl prints the signer's serial in decimal, or in hex after 0x
+    const m = /serialNumber: (0x([0-9A-Fa-f]+)|(\d+))/.exec(printed)!
+    return m[2] !== undefined ? m[2].toLowerCase() : BigInt(m[3]!).toString(16)
+  }
+
+  it("lists the signer's certificate after a first signature, valid, with its chain", async () => {
+    expect(ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))).toEqual([])
+    await sign()
+    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    expect(list).toHaveLength(1)
+    expect(list[0]).toMatchObject({ status: "valid", revokedAt: null, revocationReason: null })
+    expect(list[0]!.subject).toContain("CN=Cert Holder")
+    expect(list[0]!.pem).toMatch(/^-----BEGIN CERTIFICATE-----/)
+    expect(list[0]!.chainPem).toHaveLength(1)
+    const one = ok(await env.client.raw<Certificate>("GET", `/v2/certificates/${list[0]!.serial}`, { headers: auth() }))
+    expect(one.serial).toBe(list[0]!.serial)
+  })
+
+  it("a revoked certificate is listed in the CRL and never signs again; the next signature has a new certificate", async () => {
+    const first = await sign()
+    const before = signerSerial(first.signature)
+    const revoked = ok(await env.client.raw<Certificate>("POST", `/v2/certificates/${before}/revoke`, { headers: auth(), body: { reason: "keyCompromise" } }))
+    expect(revoked).toMatchObject({ status: "revoked", revocationReason: "keyCompromise" })
+    expect(revoked.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+
+    const crl = await fetch(`${env.client.baseUrl}/v2/ca/issuing.crl`)
+    expect(crl.headers.get("content-type")).toBe("application/pkix-crl")
+    const dir = mkdtempSync(join(tmpdir(), "signet-crl-"))
+    writeFileSync(join(dir, "issuing.crl"), Buffer.from(await crl.arrayBuffer()))
+    writeFileSync(join(dir, "chain.pem"), revoked.chainPem[0]! + rootPem)
+    const text = execFileSync("openssl", ["crl", "-inform", "DER", "-in", join(dir, "issuing.crl"), "-noout", "-text"]).toString()
+    expect(text.replace(/:/g, "").toLowerCase()).toContain(before.replace(/^0+/, ""))
+    expect(text).toContain("Key Compromise")
+    // the CRL's signature verifies with the issuing CA (openssl crl exits 0 either way: read what it says)
+    const verified = spawnSync("openssl", ["crl", "-inform", "DER", "-in", join(dir, "issuing.crl"), "-noout", "-CAfile", join(dir, "chain.pem")], { encoding: "utf8" })
+    expect(`${verified.stdout}${verified.stderr}`).toMatch(/verify OK/)
+
+    const second = await sign()
+    const after = signerSerial(second.signature)
+    expect(after).not.toBe(before)
+    expect(opensslVerifies(second.signature, second.document, rootPem)).toBe(true)
+    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    expect(list.map((c) => c.status)).toEqual(["valid", "revoked"])
+  })
+
+  it("answers the holder rules with clear errors", async () => {
+    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    const other = SoftwarePasskey.create({ origin: env.origin })
+    await enrol(env.client, other, { email: "other-holder@example.com" })
+    const otherToken = (ok(await signIn(env.client, other, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    const serial = list[0]!.serial
+    expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: { authorization: `Bearer ${otherToken}` }, body: { reason: "keyCompromise" } }))
+      .toMatchObject({ status: 403, body: { error: "Only the certificate's holder can revoke it" } })
+    expect(await env.client.raw("GET", `/v2/certificates/${serial}`, { headers: { authorization: `Bearer ${otherToken}` } }))
+      .toMatchObject({ status: 404, body: { error: "Certificate not found" } })
+    expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: auth(), body: { reason: "because" } }))
+      .toMatchObject({ status: 400, body: { error: "reason must be one of unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" } })
+    expect(await env.client.raw("GET", "/v2/certificates")).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
+  })
+})

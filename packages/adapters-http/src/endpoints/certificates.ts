@@ -1,0 +1,77 @@
+/** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
+import {
+  Certificates, certificateAuthority, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
+  type StoredCertificate,
+} from "@signet/core"
+import { Clock, Effect, Schema } from "effect"
+import { endpoint } from "../http/endpoint.ts"
+import { baseHeaders } from "../http/respond.ts"
+
+const CertificateView = Schema.Struct({
+  serial: Schema.String, subject: Schema.String, issuerSerial: Schema.NullOr(Schema.String),
+  notBefore: Schema.String, notAfter: Schema.String,
+  status: Schema.Literal("valid", "revoked", "expired"), revokedAt: Schema.NullOr(Schema.String), revocationReason: Schema.NullOr(Schema.String),
+  pem: Schema.String, chainPem: Schema.Array(Schema.String).annotations({ description: "the issuing CA's certificate (the root is at GET /v2/ca)" }),
+}).annotations({ identifier: "Certificate" })
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+const view = (c: StoredCertificate) => Effect.gen(function* () {
+  const now = yield* Clock.currentTimeMillis
+  const ca = yield* certificateAuthority
+  const s = certificateStatus(c, now)
+  return {
+    serial: c.serial, subject: c.subject, issuerSerial: c.issuerSerial, notBefore: iso(c.notBefore)!, notAfter: iso(c.notAfter)!,
+    status: s.status, revokedAt: iso(s.revokedAt), revocationReason: s.reason, pem: toPem(fromBase64(c.der)!),
+    chainPem: c.issuerSerial === ca.issuing.serial ? [toPem(fromBase64(ca.issuing.der)!)] : [],
+  }
+})
+
+const serialOf = (raw: string) => raw.toLowerCase()
+
+/** `GET /v2/certificates`. */
+export const listCertificatesEndpoint = endpoint({
+  method: "GET", path: "/v2/certificates", tag: "Certificates", auth: "bearer",
+  summary: "The signed-in user's signing certificates, newest first, with status (valid, revoked, expired)",
+  response: Schema.Array(CertificateView),
+  handle: ({ user }) => Effect.flatMap(Certificates, (c) => c.listByUser(user!.userId)).pipe(
+    Effect.flatMap((list) => Effect.forEach(list.filter((c) => c.kind === "signer"), view))),
+})
+
+/** `GET /v2/certificates/{serial}`. */
+export const getCertificateEndpoint = endpoint({
+  method: "GET", path: "/v2/certificates/{serial}", tag: "Certificates", auth: "bearer",
+  summary: "One of the signed-in user's certificates with its status and chain",
+  response: CertificateView,
+  errors: [{ status: 404, description: "`Certificate not found`" }],
+  handle: ({ user, params }) => Effect.flatMap(holderCertificate(user!.userId, serialOf(params["serial"]!)), view),
+})
+
+/** `POST /v2/certificates/{serial}/revoke`. */
+export const revokeCertificateEndpoint = endpoint({
+  method: "POST", path: "/v2/certificates/{serial}/revoke", tag: "Certificates", auth: "bearer",
+  summary: "Revoke one of the signed-in user's certificates (RFC 5280 reason); it never signs again and the CRL lists it",
+  body: Schema.Struct({
+    reason: Schema.String.annotations({ description: "unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" }),
+  }),
+  response: CertificateView,
+  errors: [
+    { status: 400, description: "`reason must be one of …`" },
+    { status: 403, description: "`Only the certificate's holder can revoke it`" },
+    { status: 404, description: "`Certificate not found`" },
+  ],
+  handle: ({ user, params, body }) => Effect.flatMap(revokeCertificate(user!.userId, serialOf(params["serial"]!), body.reason), view),
+})
+
+/** `GET /v2/ca/issuing.crl`: the issuing CA's CRL (DER). */
+export const crlEndpoint = endpoint({
+  method: "GET", path: "/v2/ca/issuing.crl", tag: "Certificates", auth: "none",
+  summary: "The issuing CA's certificate revocation list (DER, application/pkix-crl), made fresh and valid for a day",
+  response: { mediaType: "application/pkix-crl" },
+  handle: ({ requestId }) => Effect.map(issuingCrl, (der) => new Response(der, {
+    headers: { "content-type": "application/pkix-crl", "cache-control": "public, max-age=300", ...baseHeaders(requestId) },
+  })),
+})
+
+/** Certificate endpoints in document order. */
+export const certificateEndpoints = [listCertificatesEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, crlEndpoint] as const

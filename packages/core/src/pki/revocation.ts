@@ -1,0 +1,82 @@
+/**
+ * Certificate status and revocation: a holder revokes their own signer certificate (RFC 5280
+ * reasons); a revoked certificate never signs again (the next signature gets a new key and
+ * certificate), and the issuing CA publishes a CRL listing every certificate it revoked.
+ */
+import { Clock, Effect, Option } from "effect"
+import { InvalidRequest, NotCertificateHolder, ResourceNotFound } from "../errors/catalogue.ts"
+import { Certificates } from "../ports/storage.ts"
+import { certificateAuthority } from "./authority.ts"
+import { issuerOf, keyStoreSigning } from "./issue-certificate.ts"
+import type { StoredCertificate } from "./model.ts"
+import * as x509 from "./x509.ts"
+
+/** RFC 5280 §5.3.1 reason codes a holder may give. */
+export const REVOCATION_REASONS = {
+  unspecified: 0, keyCompromise: 1, affiliationChanged: 3, superseded: 4, cessationOfOperation: 5, privilegeWithdrawn: 9,
+} as const
+/** A reason a holder may give. */
+export type RevocationReason = keyof typeof REVOCATION_REASONS
+
+/** How long a CRL is current: a new one is made on every request, valid a day. */
+export const CRL_VALIDITY_MS = 24 * 3_600_000
+
+/** `valid`, `revoked` or `expired` at `now`. */
+export const certificateStatus = (c: StoredCertificate, now: number) =>
+  c.status === "revoked"
+    ? { status: "revoked" as const, revokedAt: c.revokedAt, reason: c.revocationReason }
+    : c.notAfter <= now ? { status: "expired" as const, revokedAt: null, reason: null } : { status: "valid" as const, revokedAt: null, reason: null }
+
+/** The holder's certificate with this serial; another user's is as unknown as a missing one. */
+export const holderCertificate = (userId: string, serial: string) =>
+  Effect.gen(function* () {
+    const found = yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial.toLowerCase()))
+    if (Option.isNone(found) || found.value.kind !== "signer" || found.value.userId !== userId) return yield* new ResourceNotFound({ what: "Certificate" })
+    return found.value
+  })
+
+/** Revokes a signer certificate of `userId` (idempotent: revoking again keeps the first time and reason). */
+export const revokeCertificate = (userId: string, serial: string, reason: string) =>
+  Effect.gen(function* () {
+    if (!(reason in REVOCATION_REASONS)) {
+      return yield* new InvalidRequest({ detail: `reason must be one of ${Object.keys(REVOCATION_REASONS).join(", ")}` })
+    }
+    const found = yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial.toLowerCase()))
+    if (Option.isNone(found) || found.value.kind !== "signer") return yield* new ResourceNotFound({ what: "Certificate" })
+    if (found.value.userId !== userId) return yield* new NotCertificateHolder()
+    const now = yield* Clock.currentTimeMillis
+    const certificates = yield* Certificates
+    yield* certificates.revoke(found.value.serial, now, reason)
+    return Option.getOrThrow(yield* certificates.findBySerial(found.value.serial))
+  })
+
+// CRLNumber (RFC 5280 §5.2.3): a monotonically increasing integer; the issuing time in seconds is one.
+const crlNumber = (value: number) => {
+  const hex = value.toString(16)
+  const bytes = (hex.length % 2 ? `0${hex}` : hex).match(/../g)!.map((h) => parseInt(h, 16))
+  const content = bytes[0]! >= 0x80 ? [0, ...bytes] : bytes
+  return new x509.Extension("2.5.29.20", false, new Uint8Array([0x02, content.length, ...content]))
+}
+
+/** The DER CRL of this environment's issuing CA, signed by its KeyStore key. */
+export const issuingCrl = Effect.gen(function* () {
+  const ca = yield* certificateAuthority
+  const now = yield* Clock.currentTimeMillis
+  const revoked = yield* Effect.flatMap(Certificates, (c) => c.listRevokedBy(ca.issuing.serial))
+  const issuer = yield* issuerOf(ca.issuing)
+  const { handle, crypto } = yield* keyStoreSigning(ca.issuing.keyId)
+  const crl = yield* Effect.promise(() => x509.X509CrlGenerator.create({
+    issuer: issuer.name,
+    thisUpdate: new Date(Math.floor(now / 1000) * 1000),
+    nextUpdate: new Date(Math.floor(now / 1000) * 1000 + CRL_VALIDITY_MS),
+    signingKey: handle,
+    signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
+    extensions: [new x509.AuthorityKeyIdentifierExtension(issuer.keyIdentifier), crlNumber(Math.floor(now / 1000))],
+    entries: revoked.map((c) => ({
+      serialNumber: c.serial,
+      revocationDate: new Date(c.revokedAt ?? now),
+      reason: REVOCATION_REASONS[(c.revocationReason ?? "unspecified") as RevocationReason] ?? 0,
+    })),
+  }, crypto))
+  return new Uint8Array(crl.rawData)
+})
