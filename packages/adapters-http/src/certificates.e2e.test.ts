@@ -1,6 +1,6 @@
 /** A signer's certificates over HTTP: listing, status, revocation that stops signing with it, and the CRL openssl reads. */
 import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFile, execFileSync, spawnSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -83,6 +83,44 @@ describe("certificates", () => {
     expect(opensslVerifies(second.signature, second.document, rootPem)).toBe(true)
     const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
     expect(list.map((c) => c.status)).toEqual(["valid", "revoked"])
+  })
+
+  it("the OCSP responder answers good, then revoked after revocation, as openssl ocsp reads it", async () => {
+    const rp = await startEngine()
+    try {
+      const passkey2 = SoftwarePasskey.create({ origin: rp.origin })
+      await enrol(rp.client, passkey2, { email: "ocsp@example.com" })
+      const t = (ok(await signIn(rp.client, passkey2, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
+      const pending = ok(await rp.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+        headers: { authorization: `Bearer ${t}` }, body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey2.credentialId },
+      }))
+      ok(await rp.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey2.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+      const [cert] = ok(await rp.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: { authorization: `Bearer ${t}` } }))
+      const root = ok(await rp.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem
+      const dir = mkdtempSync(join(tmpdir(), "signet-ocsp-"))
+      writeFileSync(join(dir, "signer.pem"), cert!.pem)
+      writeFileSync(join(dir, "issuing.pem"), cert!.chainPem[0]!)
+      writeFileSync(join(dir, "root.pem"), root)
+      // the certificate names its responder and CRL
+      const text = execFileSync("openssl", ["x509", "-in", join(dir, "signer.pem"), "-noout", "-text"]).toString()
+      expect(text).toContain(`OCSP - URI:${rp.origin}/api/v2/ocsp`)
+      expect(text).toContain(`URI:${rp.origin}/api/v2/ca/issuing.crl`)
+      // Asynchronous: openssl calls back into this process's server, which must keep running.
+      const query = () => new Promise<string>((resolve) => {
+        execFile("openssl", ["ocsp", "-issuer", join(dir, "issuing.pem"), "-cert", join(dir, "signer.pem"), "-url", `${rp.client.baseUrl}/v2/ocsp`,
+          "-CAfile", join(dir, "root.pem"), "-VAfile", join(dir, "issuing.pem")], { timeout: 20_000 }, (_e, stdout, stderr) => resolve(`${stdout}${stderr}`))
+      })
+      const first = await query()
+      expect(first).toContain("Response verify OK")
+      expect(first).toMatch(/signer\.pem: good/)
+      ok(await rp.client.raw("POST", `/v2/certificates/${cert!.serial}/revoke`, { headers: { authorization: `Bearer ${t}` }, body: { reason: "keyCompromise" } }))
+      const second = await query()
+      expect(second).toContain("Response verify OK")
+      expect(second).toMatch(/signer\.pem: revoked/)
+      expect(second).toMatch(/Reason: keyCompromise/)
+    } finally {
+      await rp.stop()
+    }
   })
 
   it("answers the holder rules with clear errors", async () => {

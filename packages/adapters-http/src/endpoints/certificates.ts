@@ -1,11 +1,12 @@
 /** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
 import {
-  Certificates, certificateAuthority, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
-  type StoredCertificate,
+  answerOcsp, Certificates, certificateAuthority, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
+  UnsupportedMediaType, type StoredCertificate,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
+import { readBody } from "../http/body.ts"
 
 const CertificateView = Schema.Struct({
   serial: Schema.String, subject: Schema.String, issuerSerial: Schema.NullOr(Schema.String),
@@ -73,5 +74,32 @@ export const crlEndpoint = endpoint({
   })),
 })
 
+const ocspAnswer = (der: Uint8Array, requestId: string) => new Response(new Uint8Array(der), {
+  headers: { "content-type": "application/ocsp-response", "cache-control": "no-store", ...baseHeaders(requestId) },
+})
+
+/** `POST /v2/ocsp`: the issuing CA's OCSP responder (RFC 6960), `application/ocsp-request` in, `application/ocsp-response` out. */
+export const ocspPostEndpoint = endpoint({
+  method: "POST", path: "/v2/ocsp", tag: "Certificates", auth: "none",
+  summary: "OCSP responder of the issuing CA (RFC 6960): good, revoked or unknown per certificate, signed by the CA",
+  response: { mediaType: "application/ocsp-response" },
+  errors: [{ status: 415, description: "not application/ocsp-request" }],
+  handle: ({ request, requestId }) => Effect.gen(function* () {
+    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
+    if (type !== "application/ocsp-request") return yield* new UnsupportedMediaType({ expected: "application/ocsp-request" })
+    return ocspAnswer(yield* answerOcsp(yield* readBody(request, 64 * 1024)), requestId)
+  }),
+})
+
+/** `GET /v2/ocsp/{request}`: the same for a base64 (URL-encoded) request, as RFC 6960 A.1 allows. */
+export const ocspGetEndpoint = endpoint({
+  method: "GET", path: "/v2/ocsp/{request}", tag: "Certificates", auth: "none",
+  summary: "OCSP responder, GET form: the DER request base64 and URL-encoded in the path",
+  response: { mediaType: "application/ocsp-response" },
+  handle: ({ params, requestId }) => Effect.map(answerOcsp(fromBase64(params["request"]!) ?? new Uint8Array()), (der) => ocspAnswer(der, requestId)),
+})
+
 /** Certificate endpoints in document order. */
-export const certificateEndpoints = [listCertificatesEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, crlEndpoint] as const
+export const certificateEndpoints = [
+  listCertificatesEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, crlEndpoint, ocspPostEndpoint, ocspGetEndpoint,
+] as const

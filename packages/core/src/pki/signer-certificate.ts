@@ -5,7 +5,7 @@
  */
 import { Clock, Effect } from "effect"
 import type { User } from "../identity/model.ts"
-import { EngineConfig, type Environment } from "../ports/engine-config.ts"
+import { EngineConfig, issuerOf as issuerOfEngine, type Environment } from "../ports/engine-config.ts"
 import type { KeyStore } from "../ports/key-store.ts"
 import type { Random } from "../ports/random.ts"
 import { Certificates, type Storage } from "../ports/storage.ts"
@@ -45,7 +45,9 @@ export const signerSubject = (environment: Environment, user: Pick<User, "displa
 export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
   Effect.gen(function* () {
     const ca = yield* certificateAuthority
-    const { environment } = yield* EngineConfig
+    const settings = yield* EngineConfig
+    const { environment } = settings
+    const issuerUrl = issuerOfEngine(settings)
     const certificates = yield* Certificates
     const now = yield* Clock.currentTimeMillis
     const subject = signerSubject(environment, user)
@@ -66,6 +68,9 @@ export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, n
             new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true),
             new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.emailProtection]),
             ...(asciiEmail(user.email) ? [new x509.SubjectAlternativeNameExtension([{ type: "email", value: user.email }])] : []),
+            // Where relying parties check revocation (docs/certificates.md).
+            new x509.AuthorityInfoAccessExtension({ ocsp: `${issuerUrl}/v2/ocsp` }),
+            new x509.CRLDistributionPointsExtension([`${issuerUrl}/v2/ca/issuing.crl`]),
           ],
         })
         return storedCertificate({

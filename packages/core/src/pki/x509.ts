@@ -6,7 +6,7 @@
  */
 import "reflect-metadata"
 export {
-  AuthorityKeyIdentifierExtension, BasicConstraintsExtension, ExtendedKeyUsage, ExtendedKeyUsageExtension,
+  AuthorityInfoAccessExtension, AuthorityKeyIdentifierExtension, BasicConstraintsExtension, CRLDistributionPointsExtension, ExtendedKeyUsage, ExtendedKeyUsageExtension,
   Extension, KeyUsageFlags, KeyUsagesExtension, Name, SubjectAlternativeNameExtension,
   SubjectKeyIdentifierExtension, X509Certificate, X509CertificateGenerator, X509Crl, X509CrlGenerator,
 } from "@peculiar/x509"
