@@ -123,6 +123,19 @@ describe("certificates", () => {
     }
   })
 
+  it("renewal makes a new certificate that signs from then on; the earlier one stays valid", async () => {
+    const before = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    const renewed = ok(await env.client.raw<Certificate>("POST", "/v2/certificates/renew", { headers: auth() }))
+    expect(renewed.status).toBe("valid")
+    expect(before.map((c) => c.serial)).not.toContain(renewed.serial)
+    const after = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    expect(after[0]!.serial).toBe(renewed.serial)
+    expect(after.find((c) => c.serial === before[0]!.serial)!.status).toBe(before[0]!.status)
+    const signed = await sign()
+    expect(signerSerial(signed.signature)).toBe(renewed.serial)
+    expect(opensslVerifies(signed.signature, signed.document, rootPem)).toBe(true)
+  })
+
   it("answers the holder rules with clear errors", async () => {
     const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
     const other = SoftwarePasskey.create({ origin: env.origin })

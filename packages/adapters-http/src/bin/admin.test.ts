@@ -38,6 +38,8 @@ describe("admin CLI", () => {
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP in status pending cannot be suspended\n" })
     await expect(run(tsx, [bin("admin"), "rp", "show", "rp_sbx_nobody"], { env }))
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP rp_sbx_nobody not found\n" })
+    await expect(run(tsx, [bin("admin"), "cert", "revoke", "0abc", "keyCompromise"], { env }))
+      .rejects.toMatchObject({ code: 1, stderr: "signet admin: Certificate not found\n" })
   }, 60_000)
 })
 

@@ -4,7 +4,7 @@
  */
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, configureKyc, getRelyingParty, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
+  administerRelyingParty, configureKyc, getRelyingParty, revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
   type RelyingParty, type RpCommand,
 } from "@signet/core"
 import { Effect, LogLevel, Schema } from "effect"
@@ -28,6 +28,7 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp set-contact <clientId> <userId>|none
   rp rotate-secrets <clientId> [client|ssc|both]
   rp kyc <clientId> on|off [--scope rp|shared]
+  cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
 
 Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
 Secrets are printed once; the engine keeps only their hashes.`
@@ -48,7 +49,7 @@ const main = async () => {
   const argv = process.argv.slice(2)
   const args = argv.filter((a, i) => a !== "--demo" && a !== "--config" && argv[i - 1] !== "--config")
   const [group, command, clientId, ...rest] = args
-  if (group !== "rp" || command === undefined) {
+  if ((group !== "rp" && group !== "cert") || command === undefined) {
     process.stdout.write(`${USAGE}\n`)
     process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
   }
@@ -58,13 +59,18 @@ const main = async () => {
     settings: config.settings, storage, masterKey: parseMasterKey(config.masterKey ?? demoMasterKey(config.database)), logLevel: LogLevel.None,
   })
   const need = () => {
-    if (clientId === undefined) throw new Error(`rp ${command} needs a client id`)
+    if (clientId === undefined) throw new Error(`${group} ${command} needs ${group === "cert" ? "a certificate serial" : "a client id"}`)
     return clientId
   }
   const admin = (c: RpCommand) => engine.run(administerRelyingParty(need(), c).pipe(Effect.map((r) => view(r.rp))))
   try {
     let out: unknown
-    switch (command) {
+    switch (group === "cert" ? `cert ${command}` : command) {
+      case "cert revoke": {
+        const revoked = await engine.run(revokeCertificate(null, need(), rest[0] ?? ""))
+        out = { serial: revoked.serial, subject: revoked.subject, status: revoked.status, revokedAt: revoked.revokedAt, revocationReason: revoked.revocationReason }
+        break
+      }
       case "list": out = (await engine.run(Effect.flatMap(RelyingParties, (r) => r.list()))).map(view); break
       case "show": out = view(await engine.run(getRelyingParty(need()))); break
       case "create": {

@@ -1,6 +1,6 @@
 /** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
 import {
-  answerOcsp, Certificates, certificateAuthority, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
+  answerOcsp, Certificates, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
   UnsupportedMediaType, type StoredCertificate,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
@@ -64,6 +64,17 @@ export const revokeCertificateEndpoint = endpoint({
   handle: ({ user, params, body }) => Effect.flatMap(revokeCertificate(user!.userId, serialOf(params["serial"]!), body.reason), view),
 })
 
+/** `POST /v2/certificates/renew`: a new key and certificate for the signed-in user. */
+export const renewCertificateEndpoint = endpoint({
+  method: "POST", path: "/v2/certificates/renew", tag: "Certificates", auth: "bearer",
+  summary: "Renew: a new key and certificate that signs from now on; earlier certificates stay valid until they expire or are revoked",
+  response: CertificateView,
+  handle: ({ user }) => Effect.gen(function* () {
+    const account = yield* describeAccount(user!.userId)
+    return yield* view(yield* renewSigningCertificate(account.user))
+  }),
+})
+
 /** `GET /v2/ca/issuing.crl`: the issuing CA's CRL (DER). */
 export const crlEndpoint = endpoint({
   method: "GET", path: "/v2/ca/issuing.crl", tag: "Certificates", auth: "none",
@@ -101,5 +112,5 @@ export const ocspGetEndpoint = endpoint({
 
 /** Certificate endpoints in document order. */
 export const certificateEndpoints = [
-  listCertificatesEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, crlEndpoint, ocspPostEndpoint, ocspGetEndpoint,
+  listCertificatesEndpoint, renewCertificateEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, crlEndpoint, ocspPostEndpoint, ocspGetEndpoint,
 ] as const

@@ -35,15 +35,15 @@ export const holderCertificate = (userId: string, serial: string) =>
     return found.value
   })
 
-/** Revokes a signer certificate of `userId` (idempotent: revoking again keeps the first time and reason). */
-export const revokeCertificate = (userId: string, serial: string, reason: string) =>
+/** Revokes a signer certificate as its holder (`userId`) or as an administrator (`userId` null); idempotent: the first time and reason stay. */
+export const revokeCertificate = (userId: string | null, serial: string, reason: string) =>
   Effect.gen(function* () {
     if (!(reason in REVOCATION_REASONS)) {
       return yield* new InvalidRequest({ detail: `reason must be one of ${Object.keys(REVOCATION_REASONS).join(", ")}` })
     }
     const found = yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial.toLowerCase()))
     if (Option.isNone(found) || found.value.kind !== "signer") return yield* new ResourceNotFound({ what: "Certificate" })
-    if (found.value.userId !== userId) return yield* new NotCertificateHolder()
+    if (userId !== null && found.value.userId !== userId) return yield* new NotCertificateHolder()
     const now = yield* Clock.currentTimeMillis
     const certificates = yield* Certificates
     yield* certificates.revoke(found.value.serial, now, reason)

@@ -41,23 +41,21 @@ export const signerSubject = (environment: Environment, user: Pick<User, "displa
   return attributes
 }
 
-/** The signer's current key and certificate, issuing them when the user has none usable. */
-export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+/** The line of a user's signer keys and what makes one of their certificates usable now. */
+const signerLine = (user: User) =>
   Effect.gen(function* () {
     const ca = yield* certificateAuthority
     const settings = yield* EngineConfig
     const { environment } = settings
     const issuerUrl = issuerOfEngine(settings)
-    const certificates = yield* Certificates
     const now = yield* Clock.currentTimeMillis
     const subject = signerSubject(environment, user)
     const subjectText = rfc4514(subject)
     const usable = (c: StoredCertificate) =>
       c.kind === "signer" && c.environment === environment && c.userId === user.id && c.status === "valid" &&
       c.notAfter > now && c.issuerSerial === ca.issuing.serial && c.subject === subjectText
-
-    const certificate = (yield* certificates.listByUser(user.id)).find(usable) ?? (yield* obtainCertificate({
-      keyIdOf: (generation) => `${environment}/signer/${user.id}/${generation}`,
+    const line = {
+      keyIdOf: (generation: number) => `${environment}/signer/${user.id}/${generation}`,
       usable,
       issue: (key: KeyToCertify) => Effect.gen(function* () {
         const { notBefore, notAfter } = validity(now, SIGNER_VALIDITY_YEARS, ca.issuing.notAfter)
@@ -78,6 +76,26 @@ export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, n
           der, notBefore, notAfter, createdAt: now,
         })
       }),
-    }))
+    }
+    return { ca, line }
+  })
+
+/** The signer's current key and certificate, issuing them when the user has none usable. */
+export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+  Effect.gen(function* () {
+    const { ca, line } = yield* signerLine(user)
+    const certificate = (yield* Effect.flatMap(Certificates, (c) => c.listByUser(user.id))).find(line.usable) ?? (yield* obtainCertificate(line))
     return { keyId: certificate.keyId, certificate, chain: [ca.issuing] }
+  })
+
+/**
+ * Renewal: a new key and certificate, which signs from now on (the newest usable one wins);
+ * the earlier certificates stay valid until they expire or are revoked.
+ */
+export const renewSigningCertificate = (user: User): Effect.Effect<StoredCertificate, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+  Effect.gen(function* () {
+    const { line } = yield* signerLine(user)
+    const current = new Set((yield* Effect.flatMap(Certificates, (c) => c.listByUser(user.id))).filter(line.usable).map((c) => c.serial))
+    // Walk the key generations past every certificate in use today: the first new one is certified.
+    return yield* obtainCertificate({ ...line, usable: (c) => line.usable(c) && !current.has(c.serial) })
   })
