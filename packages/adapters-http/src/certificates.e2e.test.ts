@@ -136,6 +136,40 @@ describe("certificates", () => {
     expect(opensslVerifies(signed.signature, signed.document, rootPem)).toBe(true)
   })
 
+  it("validates a signature: valid for its hash; refused for another hash, a tampered byte, a revoked certificate or a foreign root", async () => {
+    interface Report { valid: boolean; integrity: boolean; coversDocumentHash: boolean; trustedRoot: boolean; revocation: { status: string }; chain: Array<{ valid: boolean }>; signer: { subject: string } | null; signingTime: string | null; problems: Array<string> }
+    const validate = async (signature: string, documentHash: string) =>
+      ok(await env.client.raw<Report>("POST", "/v2/validate", { body: { signature, documentHash } }))
+    const { document, signature } = await sign()
+    const hash = createHash("sha256").update(document).digest("hex")
+    const good = await validate(signature, hash)
+    expect(good).toMatchObject({ valid: true, integrity: true, coversDocumentHash: true, trustedRoot: true, revocation: { status: "valid" }, problems: [] })
+    expect(good.chain).toHaveLength(3)
+    expect(good.signer!.subject).toContain("CN=Cert Holder")
+    expect(good.signingTime).toMatch(/^\d{4}-/)
+    expect(await validate(signature, createHash("sha256").update(randomBytes(8)).digest("hex"))).toMatchObject({ valid: false, coversDocumentHash: false })
+    // one bit of the signature value (the last element of the SignerInfo) flipped
+    const bytes = Buffer.from(signature, "base64")
+    const at = bytes.length - 10
+    bytes.writeUInt8(bytes.readUInt8(at) ^ 1, at)
+    expect(await validate(bytes.toString("base64"), hash)).toMatchObject({ valid: false, integrity: false })
+    const foreign = await startEngine()
+    try {
+      const p2 = SoftwarePasskey.create({ origin: foreign.origin })
+      await enrol(foreign.client, p2, { email: "foreign@example.com" })
+      const t2 = (ok(await signIn(foreign.client, p2, { clientId: foreign.rp.clientId })) as TokenAnswer).access_token
+      const pending = ok(await foreign.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", { headers: { authorization: `Bearer ${t2}` }, body: { documentHash: hash, credentialId: p2.credentialId } }))
+      const done = ok(await foreign.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: p2.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+      expect(await validate(done.signature, hash)).toMatchObject({ valid: false, integrity: true, trustedRoot: false })
+    } finally {
+      await foreign.stop()
+    }
+    ok(await env.client.raw("POST", `/v2/certificates/${signerSerial(signature)}/revoke`, { headers: auth(), body: { reason: "superseded" } }))
+    expect(await validate(signature, hash)).toMatchObject({ valid: false, integrity: true, revocation: { status: "revoked" } })
+    expect(await env.client.raw("POST", "/v2/validate", { body: { signature: "not base64!", documentHash: hash } }))
+      .toMatchObject({ status: 400, body: { error: "signature must be base64 of a DER CMS SignedData" } })
+  })
+
   it("answers the holder rules with clear errors", async () => {
     const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
     const other = SoftwarePasskey.create({ origin: env.origin })

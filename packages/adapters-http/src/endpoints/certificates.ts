@@ -1,6 +1,6 @@
 /** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
 import {
-  answerOcsp, Certificates, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
+  answerOcsp, Certificates, countRequest, validateSignature, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
   UnsupportedMediaType, type StoredCertificate,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
@@ -110,7 +110,27 @@ export const ocspGetEndpoint = endpoint({
   handle: ({ params, requestId }) => Effect.map(answerOcsp(fromBase64(params["request"]!) ?? new Uint8Array()), (der) => ocspAnswer(der, requestId)),
 })
 
+/** `POST /v2/validate`: what a detached CMS signature over a document hash is worth (60 per minute per IP). */
+export const validateEndpoint = endpoint({
+  method: "POST", path: "/v2/validate", tag: "Certificates", auth: "none",
+  summary: "Validate a detached CMS signature against a document hash: integrity, chain to this engine's root, revocation, signing time",
+  body: Schema.Struct({
+    signature: Schema.String.annotations({ description: "base64 DER of the CMS SignedData (as `signature` / `signatureBase64` answer it)" }),
+    documentHash: Schema.String.annotations({ description: "hex digest of the document (the algorithm of the signature's digest)" }),
+  }),
+  response: Schema.Struct({
+    valid: Schema.Boolean, integrity: Schema.Boolean, coversDocumentHash: Schema.Boolean,
+    signer: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
+    chain: Schema.Array(Schema.Struct({ subject: Schema.String, serial: Schema.String, valid: Schema.Boolean })),
+    trustedRoot: Schema.Boolean,
+    revocation: Schema.Struct({ status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String) }),
+    signingTime: Schema.NullOr(Schema.String), problems: Schema.Array(Schema.String),
+  }),
+  errors: [{ status: 429, description: "`Rate limit exceeded. Please try again later.`" }],
+  handle: ({ body, clientIp }) => Effect.zipRight(countRequest(`validate:${clientIp}`, 60), validateSignature(body.signature, body.documentHash)),
+})
+
 /** Certificate endpoints in document order. */
 export const certificateEndpoints = [
-  listCertificatesEndpoint, renewCertificateEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, crlEndpoint, ocspPostEndpoint, ocspGetEndpoint,
+  validateEndpoint, listCertificatesEndpoint, renewCertificateEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, crlEndpoint, ocspPostEndpoint, ocspGetEndpoint,
 ] as const

@@ -1,0 +1,148 @@
+/**
+ * Validation of a detached CMS signature over a document hash: integrity (the signed
+ * message digest is the hash, and the signature over the signed attributes verifies with the
+ * signer's certificate), the chain from the signer's certificate to this engine's root (each
+ * signature and validity period), and the signer certificate's revocation status.
+ */
+import * as asn1js from "asn1js"
+import { Clock, Effect, Option } from "effect"
+import * as pkijs from "pkijs"
+import { InvalidRequest } from "../errors/catalogue.ts"
+import { fromBase64, fromHex, toHex } from "../kernel/encoding.ts"
+import { Certificates } from "../ports/storage.ts"
+import { certificateAuthority } from "./authority.ts"
+import { CmsOid } from "./cms.ts"
+import { derOf } from "./issue-certificate.ts"
+import { certificateStatus } from "./revocation.ts"
+import * as x509 from "./x509.ts"
+
+const DIGESTS: Readonly<Record<string, { readonly name: "SHA-256" | "SHA-384" | "SHA-512"; readonly length: number }>> = {
+  "2.16.840.1.101.3.4.2.1": { name: "SHA-256", length: 32 },
+  "2.16.840.1.101.3.4.2.2": { name: "SHA-384", length: 48 },
+  "2.16.840.1.101.3.4.2.3": { name: "SHA-512", length: 64 },
+}
+
+const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
+
+// ECDSA-Sig-Value (DER SEQUENCE of two INTEGERs) to the fixed r||s form WebCrypto verifies.
+const derToP1363 = (der: Uint8Array, size: number): Uint8Array | undefined => {
+  const parsed = asn1js.fromBER(new Uint8Array(der))
+  if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Sequence)) return undefined
+  const ints = parsed.result.valueBlock.value
+  if (ints.length !== 2 || !ints.every((i) => i instanceof asn1js.Integer)) return undefined
+  const out = new Uint8Array(size * 2)
+  ints.forEach((i, n) => {
+    const v = new Uint8Array((i as asn1js.Integer).valueBlock.valueHexView).filter((_b, k, all) => !(k === 0 && all.length > size && all[0] === 0))
+    out.set(v.slice(-size), n * size + Math.max(0, size - v.length))
+  })
+  return out
+}
+
+/** What validation found; `valid` is all of integrity, trusted chain and not revoked. */
+export interface ValidationReport {
+  readonly valid: boolean
+  readonly integrity: boolean
+  readonly coversDocumentHash: boolean
+  readonly signer: { readonly subject: string; readonly serial: string } | null
+  readonly chain: ReadonlyArray<{ readonly subject: string; readonly serial: string; readonly valid: boolean }>
+  readonly trustedRoot: boolean
+  readonly revocation: { readonly status: "valid" | "revoked" | "expired" | "unknown"; readonly revokedAt: string | null; readonly reason: string | null }
+  readonly signingTime: string | null
+  readonly problems: ReadonlyArray<string>
+}
+
+/** Validates `signatureBase64` (DER ContentInfo of a detached SignedData) against `documentHash` (hex). */
+export const validateSignature = (signatureBase64: string, documentHash: string) =>
+  Effect.gen(function* () {
+    const der = fromBase64(signatureBase64)
+    const hash = fromHex(documentHash)
+    if (der === undefined || der.length === 0) return yield* new InvalidRequest({ detail: "signature must be base64 of a DER CMS SignedData" })
+    if (hash === undefined || hash.length === 0) return yield* new InvalidRequest({ detail: "documentHash must be hexadecimal" })
+    const signed = yield* Effect.try(() => {
+      const info = pkijs.ContentInfo.fromBER(new Uint8Array(der))
+      if (info.contentType !== CmsOid.signedData) throw new Error("not SignedData")
+      return new pkijs.SignedData({ schema: info.content })
+    }).pipe(Effect.mapError(() => new InvalidRequest({ detail: "signature must be base64 of a DER CMS SignedData" })))
+
+    const problems: Array<string> = []
+    const now = yield* Clock.currentTimeMillis
+    const signerInfo = signed.signerInfos[0]
+    const certificates = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    const sid = signerInfo?.sid
+    const signerCert = sid instanceof pkijs.IssuerAndSerialNumber
+      ? certificates.find((c) => bytesEqual(new Uint8Array(c.serialNumber.valueBlock.valueHexView), new Uint8Array(sid.serialNumber.valueBlock.valueHexView)))
+      : undefined
+    if (signerInfo === undefined || signerCert === undefined) problems.push("no signer or no signer certificate in the signature")
+
+    // Integrity: messageDigest is the document hash, and the signature over the signed attributes verifies.
+    let coversDocumentHash = false
+    let integrity = false
+    let signingTime: string | null = null
+    if (signerInfo !== undefined && signerCert !== undefined) {
+      const attributes = signerInfo.signedAttrs?.attributes ?? []
+      const digestAttr = attributes.find((a) => a.type === CmsOid.messageDigest)?.values[0]
+      coversDocumentHash = digestAttr instanceof asn1js.OctetString && bytesEqual(new Uint8Array(digestAttr.valueBlock.valueHexView), hash)
+      if (!coversDocumentHash) problems.push("the signed message digest is not this document hash")
+      const time = attributes.find((a) => a.type === CmsOid.signingTime)?.values[0]
+      if (time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime) signingTime = time.toDate().toISOString()
+      const digest = DIGESTS[signerInfo.digestAlgorithm.algorithmId]
+      if (digest === undefined) problems.push("unsupported digest algorithm")
+      else {
+        const signedAttrs = new Uint8Array(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER())
+        const key = yield* Effect.promise(() => globalThis.crypto.subtle.importKey("spki", new Uint8Array(signerCert.subjectPublicKeyInfo.toSchema().toBER()),
+          { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]).catch(() => undefined))
+        const raw = derToP1363(new Uint8Array(signerInfo.signature.valueBlock.valueHexView), 32)
+        integrity = key !== undefined && raw !== undefined && (yield* Effect.promise(() =>
+          globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digest.name }, key, new Uint8Array(raw), new Uint8Array(signedAttrs))))
+        if (!integrity) problems.push("the signature does not verify with the signer's certificate")
+      }
+    }
+
+    // Chain: signer → issuing (from the CMS) → this engine's root, each signature and period checked.
+    const ca = yield* certificateAuthority
+    const root = new x509.X509Certificate(new Uint8Array(yield* derOf(ca.root)))
+    const chain: Array<{ subject: string; serial: string; valid: boolean }> = []
+    let trustedRoot = false
+    if (signerCert !== undefined) {
+      let current = new x509.X509Certificate(new Uint8Array(signerCert.toSchema().toBER()))
+      for (let depth = 0; depth < 4; depth++) {
+        const inPeriod = current.notBefore.getTime() <= now && now < current.notAfter.getTime()
+        const issuer = current.issuer === root.subject
+          ? root
+          : certificates.map((c) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER()))).find((c) => c.subject === current.issuer && c.serialNumber !== current.serialNumber)
+        const signedByIssuer = issuer !== undefined && (yield* Effect.promise(() => current.verify({ publicKey: issuer.publicKey, signatureOnly: true }).catch(() => false)))
+        chain.push({ subject: current.subject, serial: current.serialNumber.toLowerCase(), valid: inPeriod && signedByIssuer })
+        if (issuer === undefined) {
+          problems.push(`no issuer certificate for ${current.subject}`)
+          break
+        }
+        if (issuer === root) {
+          trustedRoot = signedByIssuer && bytesEqual(new Uint8Array(issuer.rawData), new Uint8Array(root.rawData))
+          chain.push({ subject: root.subject, serial: root.serialNumber.toLowerCase(), valid: true })
+          break
+        }
+        current = issuer
+      }
+      if (!trustedRoot) problems.push("the chain does not lead to this engine's root")
+      if (chain.some((c) => !c.valid)) problems.push("a certificate of the chain is outside its validity or not signed by its issuer")
+    }
+
+    // Revocation of the signer's certificate, from the issuing CA's records.
+    const serial = signerCert === undefined ? "" : toHex(new Uint8Array(signerCert.serialNumber.valueBlock.valueHexView)).replace(/^(00)+(?=[0-9a-f])/, "")
+    const stored = serial === "" ? Option.none() : yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial))
+    const revocation = Option.match(stored, {
+      onNone: () => ({ status: "unknown" as const, revokedAt: null, reason: null }),
+      onSome: (c) => {
+        const s = certificateStatus(c, now)
+        return { status: s.status, revokedAt: s.revokedAt === null ? null : new Date(s.revokedAt).toISOString(), reason: s.reason }
+      },
+    })
+    if (revocation.status !== "valid") problems.push(`the signer's certificate is ${revocation.status}`)
+
+    return {
+      valid: integrity && coversDocumentHash && trustedRoot && chain.every((c) => c.valid) && revocation.status === "valid",
+      integrity, coversDocumentHash,
+      signer: signerCert === undefined ? null : { subject: new x509.X509Certificate(new Uint8Array(signerCert.toSchema().toBER())).subject, serial },
+      chain, trustedRoot, revocation, signingTime, problems,
+    } satisfies ValidationReport
+  })
