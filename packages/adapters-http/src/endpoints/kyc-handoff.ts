@@ -9,9 +9,9 @@ import {
 } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
+import { CustomerBody, DocumentBody, FinishBody } from "./kyc-bodies.ts"
 import { basicClient, KYC_IMAGE_BODY_BYTES, KycVaultFromVault, type KycEndpointOptions } from "./kyc.ts"
 
-const Body = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 const bearerOf = (request: Request) => /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization")?.trim() ?? "")?.[1]
 
@@ -36,7 +36,7 @@ export const kycHandoffEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const finish = endpoint({
-    method: "POST", path: "/kyc/capture/finish", tag, auth: "none", body: Body,
+    method: "POST", path: "/kyc/capture/finish", tag, auth: "none", body: FinishBody,
     summary: "Hosted capture: complete the face step with the relay's `transactionId` (`Authorization: Bearer <session token>`)",
     response: CaptureStatus,
     errors: [NOT_FOUND, LIMIT_120,
@@ -46,7 +46,7 @@ export const kycHandoffEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const create = endpoint({
-    method: "POST", path: "/kyc/handoff", tag, auth: "none", body: Body,
+    method: "POST", path: "/kyc/handoff", tag, auth: "none", body: CustomerBody,
     summary: "RP backend (HTTP Basic): hand a customer's capture over to their phone: `handoffId`, `url` of the phone page, `code`, `expiresIn`",
     response: Schema.Struct({
       handoffId: Schema.String, url: Schema.String, statusUrl: Schema.String, code: Schema.String, expiresIn: Schema.Int,
@@ -75,7 +75,7 @@ export const kycHandoffEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const handoffDocument = endpoint({
-    method: "POST", path: "/kyc/handoff/{id}/document", tag, auth: "none", body: Body, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    method: "POST", path: "/kyc/handoff/{id}/document", tag, auth: "none", body: DocumentBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
     summary: "Phone handoff: the document captured on the phone (`images` base64 JPEG, ID front then back, or the passport photo page)",
     response: CaptureStatus,
     errors: [NOT_FOUND, LIMIT_120, { status: 409, description: "`This verification is already verified`" },
