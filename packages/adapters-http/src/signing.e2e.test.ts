@@ -7,6 +7,7 @@ import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { opensslPrint, opensslVerifies } from "./test-support/openssl.ts"
+import { SPEC_FAULT_MESSAGES } from "./test-support/fault-messages.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const SHA256 = "2.16.840.1.101.3.4.2.1"
@@ -157,17 +158,9 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
   })
 
   it("refuses each broken assertion with its own 403, and one request's approval never completes another", async () => {
-    const messages: Record<Exclude<PasskeyFault, "counterBackwards">, string> = {
-      wrongOrigin: "Origin mismatch — possible phishing attack",
-      wrongRpId: "Passkey was created for a different site (RP ID mismatch)",
-      noUserVerification: "User verification required — biometric or PIN not confirmed",
-      badSignature: "Passkey signature verification failed",
-      otherChallenge: "Challenge mismatch — dynamic linking failed",
-      unregisteredCredential: "Credential not registered",
-    }
-    for (const [fault, message] of Object.entries(messages)) {
+    for (const [fault, message] of SPEC_FAULT_MESSAGES) {
       const pending = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
-      expect(await approve(pending, fault as PasskeyFault), fault).toMatchObject({ status: 403, body: { error: message } })
+      expect(await approve(pending, fault), fault).toMatchObject({ status: 403, body: { error: message } })
       // still pending: the genuine approval goes through
       expect((await approve(pending)).status).toBe(200)
     }

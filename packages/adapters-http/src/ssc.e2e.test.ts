@@ -7,6 +7,7 @@ import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { opensslVerifies } from "./test-support/openssl.ts"
+import { SPEC_FAULT_MESSAGES } from "./test-support/fault-messages.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 interface Token { readonly token: string; readonly expiresAt: number; readonly loa: string; readonly credentialBound: boolean }
@@ -126,23 +127,15 @@ describe.each(STORAGES)("signing-token flow on %s", (_name, databaseUrl) => {
   })
 
   it("refuses each broken assertion with its own 403, and an operation expires after five minutes", async () => {
-    const messages: Record<Exclude<PasskeyFault, "counterBackwards">, string> = {
-      wrongOrigin: "Origin mismatch — possible phishing attack",
-      wrongRpId: "Passkey was created for a different site (RP ID mismatch)",
-      noUserVerification: "User verification required — biometric or PIN not confirmed",
-      badSignature: "Passkey signature verification failed",
-      otherChallenge: "Challenge mismatch — dynamic linking failed",
-      unregisteredCredential: "Credential not registered",
-    }
     const hash = sha256(randomBytes(8))
     const token = ok(await tokenFor({ documentHash: hash, signerEmail: "frame@example.com" })) as Token
     const op = ok(await challengeFor(token.token, hash)) as Challenge
-    for (const [fault, message] of Object.entries(messages).slice(0, 4)) {
-      expect(await finalize(op, hash, fault as PasskeyFault), fault).toMatchObject({ status: 403, body: { error: message } })
+    for (const [fault, message] of SPEC_FAULT_MESSAGES.slice(0, 4)) {
+      expect(await finalize(op, hash, fault), fault).toMatchObject({ status: 403, body: { error: message } })
     }
     const op2 = ok(await challengeFor(token.token, hash)) as Challenge
-    for (const [fault, message] of Object.entries(messages).slice(4)) {
-      expect(await finalize(op2, hash, fault as PasskeyFault), fault).toMatchObject({ status: 403, body: { error: message } })
+    for (const [fault, message] of SPEC_FAULT_MESSAGES.slice(4)) {
+      expect(await finalize(op2, hash, fault), fault).toMatchObject({ status: 403, body: { error: message } })
     }
     // an assertion for one operation never finalizes another
     const op3 = ok(await challengeFor(token.token, hash)) as Challenge

@@ -3,14 +3,11 @@
  * token (desktop, `Authorization: Bearer`) or a handoff id (phone, in the path): both are the
  * same kind of random capability, answered with status and reasons only. docs/kyc.md.
  */
-import {
-  captureStatus, DEFAULT_KYC_SETTINGS, EngineConfig, finishHostedCapture, handoffStatus,
-  KycProvidersSandbox, KycSettings, openHandoff, submitHandoffDocument,
-} from "@signet/core"
-import { Effect, Layer, Schema } from "effect"
+import { captureStatus, EngineConfig, finishHostedCapture, handoffStatus, openHandoff, submitHandoffDocument } from "@signet/core"
+import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { CustomerBody, DocumentBody, FinishBody } from "./kyc-bodies.ts"
-import { basicClient, KYC_IMAGE_BODY_BYTES, KycVaultFromVault, type KycEndpointOptions } from "./kyc.ts"
+import { basicClient, KYC_IMAGE_BODY_BYTES, withKycFor, type KycEndpointOptions } from "./kyc.ts"
 
 
 const bearerOf = (request: Request) => /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization")?.trim() ?? "")?.[1]
@@ -21,11 +18,7 @@ const LIMIT_120 = { status: 429, description: "`Rate limit exceeded. Please try 
 
 /** The hosted-capture and handoff endpoints, with the same providers and vault as the KYC endpoints. */
 export const kycHandoffEndpointsFor = (options: KycEndpointOptions) => {
-  const layer = Layer.mergeAll(
-    options.providers ?? KycProvidersSandbox,
-    Layer.succeed(KycSettings, options.settings ?? DEFAULT_KYC_SETTINGS),
-    KycVaultFromVault)
-  const withKyc = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)
+  const withKyc = withKycFor(options)
   const tag = "Identity verification"
 
   const status = endpoint({

@@ -55,13 +55,18 @@ const CUSTOMER_ERRORS = [
   { status: 409, description: "`rp_urn <urn> does not belong to this customer_id: ...`" },
 ]
 
-/** The KYC endpoints, with the given providers (sandbox by default); images are sealed in the engine's Vault. */
-export const kycEndpointsFor = (options: KycEndpointOptions) => {
+/** Provides what the KYC use cases need: the providers (sandbox by default), the settings and the image vault. */
+export const withKycFor = (options: KycEndpointOptions) => {
   const layer = Layer.mergeAll(
     options.providers ?? KycProvidersSandbox,
     Layer.succeed(KycSettings, options.settings ?? DEFAULT_KYC_SETTINGS),
     KycVaultFromVault)
-  const withKyc = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)
+  return <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)
+}
+
+/** The KYC endpoints, with the given providers (sandbox by default); images are sealed in the engine's Vault. */
+export const kycEndpointsFor = (options: KycEndpointOptions) => {
+  const withKyc = withKycFor(options)
   const tag = "Identity verification"
 
   const start = endpoint({

@@ -1,6 +1,6 @@
 /** What the model-based suites share: an engine runtime on a storage adapter, a clock per run, outcomes by tag. */
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
-import { completeEnrolment, EngineConfig, EventBusInProcess, requestEnrolment, type EventBus, type KeyStore, type Random, type RegistrationCredential } from "@signet/core"
+import { administerRelyingParty, completeEnrolment, EngineConfig, registerRelyingParty, type Allowance, EventBusInProcess, requestEnrolment, type EventBus, type KeyStore, type Random, type RegistrationCredential } from "@signet/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { randomBytes } from "node:crypto"
 import { SoftwarePasskey, type PasskeyFault } from "../passkey/software-passkey.ts"
@@ -46,4 +46,11 @@ export const enrolSigner = async (run: ModelRun, origin: string) => {
   const started = await run(requestEnrolment({ email }))
   const enrolled = await run(completeEnrolment({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) as unknown as RegistrationCredential }))
   return { passkey, email, userId: enrolled.userId }
+}
+
+/** An approved RP at `origin` with an agreed allowance, for one model run. */
+export const modelRelyingParty = async (run: ModelRun, origin: string, allowance: Allowance) => {
+  const rp = await run(registerRelyingParty({ name: "Model RP", status: "approved", signingOrigins: [origin] }))
+  await run(administerRelyingParty(rp.rp.clientId, { _tag: "SetCustomAllowance", allowance }))
+  return rp
 }

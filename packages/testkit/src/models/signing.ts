@@ -4,8 +4,7 @@
  * storage adapter and against a plain model of states, lifetimes, attempts and quotas.
  */
 import {
-  administerRelyingParty, completeBatch, completeSigningRequest, createBatch, createSigningRequest, registerRelyingParty,
-  SigningEvents, type Assertion, type BearerUser,
+  completeBatch, completeSigningRequest, createBatch, createSigningRequest, SigningEvents, type Assertion, type BearerUser,
 } from "@signet/core"
 import { Effect, type Layer, type ManagedRuntime } from "effect"
 import fc from "fast-check"
@@ -13,7 +12,7 @@ import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PasskeyFault, SoftwarePasskey } from "../passkey/software-passkey.ts"
 import type { StorageTags } from "../storage/conformance.ts"
-import { enrolSigner, FAULT_TAGS, modelRuntime, outcome, runAt, type ModelRun, type ModelServices } from "./engine.ts"
+import { enrolSigner, FAULT_TAGS, modelRelyingParty, modelRuntime, outcome, runAt, type ModelRun, type ModelServices } from "./engine.ts"
 import { ManualClock } from "./manual-clock.ts"
 
 const ORIGIN = "http://localhost:4100"
@@ -160,10 +159,7 @@ export const signingModel = (name: string, makeStorage: () => Layer.Layer<Storag
     const setup = async (start: number): Promise<Real> => {
       const clock = new ManualClock(start)
       const run = runAt(runtime, clock)
-      const rp = await run(registerRelyingParty({ name: "Model RP", status: "approved", signingOrigins: [ORIGIN] }))
-      await run(administerRelyingParty(rp.rp.clientId, {
-        _tag: "SetCustomAllowance", allowance: { signaturesPerDay: PER_DAY, requestsPerMinute: PER_MINUTE, documentsPerBatch: PER_BATCH, highestLoa: "LOA-2" },
-      }))
+      const rp = await modelRelyingParty(run, ORIGIN, { signaturesPerDay: PER_DAY, requestsPerMinute: PER_MINUTE, documentsPerBatch: PER_BATCH, highestLoa: "LOA-2" })
       const { passkey, userId } = await enrolSigner(run, ORIGIN)
       return { clock, passkey, run, user: { userId, clientId: rp.rp.clientId, scope: ["basic"] } }
     }

@@ -4,14 +4,14 @@
  * adapter and a plain model of token lifetimes, operation states, attempts and the
  * finalize rate limit.
  */
-import { administerRelyingParty, finalizeOperation, issueSigningToken, openOperation, registerRelyingParty, type Assertion } from "@signet/core"
+import { finalizeOperation, issueSigningToken, openOperation, type Assertion } from "@signet/core"
 import type { Layer, ManagedRuntime } from "effect"
 import fc from "fast-check"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PasskeyFault, SoftwarePasskey } from "../passkey/software-passkey.ts"
 import type { StorageTags } from "../storage/conformance.ts"
-import { enrolSigner, FAULT_TAGS, modelRuntime, outcome, runAt, type ModelRun, type ModelServices } from "./engine.ts"
+import { enrolSigner, FAULT_TAGS, modelRelyingParty, modelRuntime, outcome, runAt, type ModelRun, type ModelServices } from "./engine.ts"
 import { ManualClock } from "./manual-clock.ts"
 
 const ORIGIN = "http://localhost:4200"
@@ -126,10 +126,7 @@ export const signingTokenModel = (name: string, makeStorage: () => Layer.Layer<S
     const setup = async (start: number): Promise<Real> => {
       const clock = new ManualClock(start)
       const run = runAt(runtime, clock)
-      const rp = await run(registerRelyingParty({ name: "Model RP", status: "approved", signingOrigins: [ORIGIN] }))
-      await run(administerRelyingParty(rp.rp.clientId, {
-        _tag: "SetCustomAllowance", allowance: { signaturesPerDay: 100_000, requestsPerMinute: 100_000, documentsPerBatch: 10, highestLoa: "LOA-2" },
-      }))
+      const rp = await modelRelyingParty(run, ORIGIN, { signaturesPerDay: 100_000, requestsPerMinute: 100_000, documentsPerBatch: 10, highestLoa: "LOA-2" })
       const { passkey, email } = await enrolSigner(run, ORIGIN)
       return { clock, passkey, clientId: rp.rp.clientId, sscSecret: rp.sscSecret, email, run }
     }
