@@ -361,6 +361,39 @@ const webhooks = (dialect: SqlDialect): Migration => {
   }
 }
 
+// RP platform: redirect URIs, the requested plan and the rotated secrets in their grace period on the RP
+// row; the organisation-KYC record of RPs in its own append-only table.
+const rpPlatform = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      // One column per statement: SQLite's ALTER TABLE adds one at a time.
+      await db.schema.alterTable("relying_parties").addColumn("redirect_uris", t.text, (c) => c.notNull().defaultTo("[]")).execute()
+      await db.schema.alterTable("relying_parties").addColumn("requested_plan", t.text).execute()
+      await db.schema.alterTable("relying_parties").addColumn("retired_client_secret_hash", t.text).execute()
+      await db.schema.alterTable("relying_parties").addColumn("retired_client_secret_until", t.bigint).execute()
+      await db.schema.alterTable("relying_parties").addColumn("retired_ssc_secret_hash", t.text).execute()
+      await db.schema.alterTable("relying_parties").addColumn("retired_ssc_secret_until", t.bigint).execute()
+
+      await db.schema.createTable("rp_organisation_checks")
+        .addColumn("id", "integer", (c) =>
+          dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("legal_name", t.text, (c) => c.notNull())
+        .addColumn("registration_number", t.text, (c) => c.notNull())
+        .addColumn("country", t.text, (c) => c.notNull())
+        .addColumn("documents", t.text, (c) => c.notNull())
+        .addColumn("submitted_by", t.text)
+        .addColumn("checked_by", t.text)
+        .addColumn("note", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("rp_organisation_checks_client_idx").on("rp_organisation_checks").columns(["client_id", "id"]).execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
@@ -368,6 +401,7 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0003_signing_token_flow": signingTokenFlow(dialect),
   "0004_webhooks": webhooks(dialect),
   "0005_kyc": kyc(dialect),
+  "0009_rp_platform": rpPlatform(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

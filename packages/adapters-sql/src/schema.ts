@@ -34,6 +34,29 @@ export interface RelyingPartiesTable {
   readonly contact_user_id: string | null
   readonly created_at: BigIntColumn
   readonly updated_at: BigIntColumn
+  /** JSON array of OAuth redirect URIs */
+  readonly redirect_uris: string
+  readonly requested_plan: string | null
+  readonly retired_client_secret_hash: string | null
+  readonly retired_client_secret_until: NullableBigIntColumn
+  readonly retired_ssc_secret_hash: string | null
+  readonly retired_ssc_secret_until: NullableBigIntColumn
+}
+
+/** `rp_organisation_checks`: the organisation-KYC record of RPs (append-only). */
+export interface RpOrganisationChecksTable {
+  readonly id: Generated<number>
+  readonly client_id: string
+  readonly status: string
+  readonly legal_name: string
+  readonly registration_number: string
+  readonly country: string
+  /** JSON array of { kind, reference } */
+  readonly documents: string
+  readonly submitted_by: string | null
+  readonly checked_by: string | null
+  readonly note: string | null
+  readonly created_at: BigIntColumn
 }
 
 /** `users`: e-mail stored lower-case and unique. */
@@ -94,6 +117,7 @@ export interface KeysTable {
 /** Every table of the engine, as kysely's `DB` type parameter. */
 export interface Database {
   readonly relying_parties: RelyingPartiesTable
+  readonly rp_organisation_checks: RpOrganisationChecksTable
   readonly users: UsersTable
   readonly passkeys: PasskeysTable
   readonly ceremonies: CeremoniesTable

@@ -424,6 +424,20 @@ export class NotCertificateHolder extends Schema.TaggedError<NotCertificateHolde
   override get message() { return "Only the certificate's holder can revoke it" }
 }
 
+// ---- RP platform: self-service registration, administration, organisation KYC ----
+
+/** 401: the administrator API and console need the administrator token (none configured refuses all). */
+export class AdminTokenRequired extends Schema.TaggedError<AdminTokenRequired>()("AdminTokenRequired", {}) {
+  readonly status = 401 as const
+  override get message() { return "Administrator token required" }
+}
+
+/** 409: a setting the contact may only change before approval (WebAuthn RP id, requested plan). */
+export class RpSettingLocked extends Schema.TaggedError<RpSettingLocked>()("RpSettingLocked", { setting: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `${this.setting} can only be changed while the registration is pending` }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -439,6 +453,7 @@ export type CataloguedError =
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
+  | AdminTokenRequired | RpSettingLocked
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>

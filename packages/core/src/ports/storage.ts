@@ -6,6 +6,7 @@ import { Context, Effect, Option, Schema } from "effect"
 import type { Ceremony, HostedSession, Passkey, User } from "../identity/model.ts"
 import type { StoredCertificate, CertificateKind } from "../pki/model.ts"
 import type { NewRelyingParty, RelyingParty } from "../rp/relying-party.ts"
+import type { NewOrganisationCheck, OrganisationCheck } from "../rp/organisation.ts"
 import type { SscOperation } from "../ssc/model.ts"
 import type { Delivery, DeliveryAttempt, NewDelivery, NewWebhookSubscription, WebhookEventType, WebhookSubscription } from "../events/model.ts"
 import type { Batch, BatchStatus, NewSigningEvent, SigningEvent, SigningRequest, SigningRequestStatus } from "../signing/model.ts"
@@ -27,6 +28,13 @@ export class RelyingParties extends Context.Tag("@signet/core/RelyingParties")<R
   readonly findByClientId: (clientId: string) => Effect.Effect<Option.Option<RelyingParty>>
   /** All RPs, oldest first. */
   readonly list: () => Effect.Effect<ReadonlyArray<RelyingParty>>
+}>() {}
+
+/** The organisation-KYC record of RPs: contact submissions and administrators' checks, append-only. */
+export class RpOrganisationChecks extends Context.Tag("@signet/core/RpOrganisationChecks")<RpOrganisationChecks, {
+  readonly insert: (check: NewOrganisationCheck) => Effect.Effect<OrganisationCheck>
+  /** An RP's records, oldest first. */
+  readonly listByClientId: (clientId: string) => Effect.Effect<ReadonlyArray<OrganisationCheck>>
 }>() {}
 
 /** Users. */

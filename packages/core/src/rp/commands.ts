@@ -20,6 +20,9 @@ export const RpCommand = Schema.Union(
   Schema.TaggedStruct("SetWebAuthnRpId", { rpId: Schema.String }),
   Schema.TaggedStruct("SetContact", { userId: Schema.NullOr(Schema.String) }),
   Schema.TaggedStruct("SetCustomAllowance", { allowance: Schema.NullOr(AllowanceSchema) }),
+  Schema.TaggedStruct("SetName", { name: Schema.String }),
+  Schema.TaggedStruct("SetRedirectUris", { uris: Schema.Array(Schema.String) }),
+  Schema.TaggedStruct("SetRequestedPlan", { plan: Schema.NullOr(PlanId) }),
 )
 /** Administrative commands on an RP. */
 export type RpCommand = typeof RpCommand.Type
@@ -49,6 +52,27 @@ export const isOrigin = (value: string): boolean => {
 
 /** A WebAuthn RP id: a lower-case host name without scheme, port or path. */
 export const isRpId = (value: string): boolean => /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(value)
+
+/**
+ * An OAuth redirect URI as RFC 9700 wants it registered: absolute, no fragment, https, or
+ * http only to a loopback host (native and development clients).
+ */
+export const isRedirectUri = (value: string): boolean => {
+  try {
+    const url = new URL(value)
+    if (url.hash !== "" || value.includes("#") || url.username !== "" || url.password !== "") return false
+    if (url.protocol === "https:") return true
+    return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
+  } catch {
+    return false
+  }
+}
+
+/** The first redirect URI that is not acceptable, as a 400. */
+export const checkRedirectUris = (uris: ReadonlyArray<string>): InvalidRequest | undefined => {
+  const bad = uris.find((u) => !isRedirectUri(u))
+  return bad === undefined ? undefined : new InvalidRequest({ detail: `redirect URI ${bad} must be an absolute https URL (http only for localhost) without fragment` })
+}
 
 /** Applies one command at time `at` (ms). */
 export const applyRpCommand = (
@@ -83,5 +107,16 @@ export const applyRpCommand = (
     }
     case "SetContact": return changed({ contactUserId: command.userId })
     case "SetCustomAllowance": return changed({ customAllowance: command.allowance })
+    case "SetName": {
+      const name = command.name.trim()
+      if (name === "" || name.length > 200) return Either.left(new InvalidRequest({ detail: "name must be 1 to 200 characters" }))
+      return changed({ name })
+    }
+    case "SetRedirectUris": {
+      const bad = checkRedirectUris(command.uris)
+      if (bad !== undefined) return Either.left(bad)
+      return changed({ redirectUris: [...new Set(command.uris)] })
+    }
+    case "SetRequestedPlan": return changed({ requestedPlan: command.plan })
   }
 }

@@ -16,6 +16,16 @@ const DAY_MS = 86_400_000
 /** Midnight UTC after `at`, when the daily counter starts again. */
 export const nextUtcMidnight = (at: number): number => (Math.floor(at / DAY_MS) + 1) * DAY_MS
 
+/** The quota counter of an RP's signatures on the UTC day of `at`. */
+export const dailySignatureKey = (clientId: string, at: number): string => `day:${clientId}:${new Date(at).toISOString().slice(0, 10)}`
+
+/** How many signatures the RP has used today (UTC), as the daily counter holds it. */
+export const signaturesUsedToday = (clientId: string) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    return yield* Effect.flatMap(QuotaCounters, (q) => q.peek(dailySignatureKey(clientId, now)))
+  })
+
 /** Counts one request in `scope`'s current 60-second window, or 429 `Rate limit exceeded. Please try again later.` */
 export const countRequest = (scope: string, perMinute: number) =>
   Effect.gen(function* () {
@@ -38,7 +48,7 @@ export const reserveSignatures = (rp: RelyingParty, userId: string, count: numbe
     }
     const now = yield* Clock.currentTimeMillis
     const resets = nextUtcMidnight(now)
-    const key = `day:${rp.clientId}:${new Date(now).toISOString().slice(0, 10)}`
+    const key = dailySignatureKey(rp.clientId, now)
     const counters = yield* QuotaCounters
     const granted = yield* counters.consume(key, count, allowance.signaturesPerDay, resets)
     if (Option.isNone(granted)) {
