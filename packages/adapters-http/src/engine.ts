@@ -16,6 +16,9 @@ import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { certificateEndpoints } from "./endpoints/certificates.ts"
 import { health, openApi } from "./endpoints/system.ts"
+import { relyingPartyEndpoints } from "./endpoints/relying-parties.ts"
+import { adminEndpointsFor } from "./endpoints/admin.ts"
+import { adminConsolePages } from "./pages/admin-console.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
 import { kycCapturePages } from "./pages/kyc-capture.ts"
@@ -49,6 +52,8 @@ export interface EngineOptions {
   readonly clock?: Clock.Clock
   /** client address of a request, when the host knows it (rate limits by IP) */
   readonly clientIp?: (request: Request) => string
+  /** the administrator token of the admin API and console (`/admin`); without one they refuse every call */
+  readonly adminToken?: string
   /** more endpoints (tests, embedding hosts) */
   readonly extraEndpoints?: ReadonlyArray<Endpoint<any, EngineServices>>
 }
@@ -106,7 +111,10 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     eventStreamEndpoint,
     ...webhookEndpoints,
+    ...relyingPartyEndpoints,
+    ...adminEndpointsFor({ adminToken: options.adminToken }),
     ...hostedPages,
+    ...adminConsolePages,
     ...signingFramePages,
     ...kycCapturePages,
     ...(options.extraEndpoints ?? []),

@@ -34,6 +34,10 @@ export const startEngine = async (options: {
   readonly deliveries?: EngineOptions["deliveries"]
   /** the origin the engine believes it is reached at (nodes behind one load balancer share it); its own by default */
   readonly publicOrigin?: string
+  /** the administrator token of the admin API and console */
+  readonly adminToken?: string
+  /** grace period of rotated RP secrets (default 24 h) */
+  readonly secretGraceSeconds?: number
   /** register the test RP (default); false to share one registered elsewhere */
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
 } = {}): Promise<RunningEngine> => {
@@ -45,8 +49,10 @@ export const startEngine = async (options: {
     settings: {
       environment: options.environment ?? "sandbox", publicOrigin: origin, basePath: "/api",
       accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
+      ...(options.secretGraceSeconds !== undefined ? { secretGraceSeconds: options.secretGraceSeconds } : {}),
     },
     storage,
+    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
     masterKey: options.masterKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
     logLevel: LogLevel.None,
     clientIp: nodeClientIp,

@@ -87,7 +87,7 @@ export interface OrganisationCheckInput extends OrganisationDetails {
   readonly outcome: "verified" | "rejected"
   /** who checked (the administrator's name) */
   readonly checkedBy: string
-  readonly note?: string | null
+  readonly note?: string | null | undefined
 }
 
 /**

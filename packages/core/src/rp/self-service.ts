@@ -17,19 +17,19 @@ import { administerRelyingParty, findRelyingParty, registerRelyingParty, rotateS
 /** What a contact registers. */
 export interface RelyingPartyRegistration {
   readonly name: string
-  readonly redirectUris?: ReadonlyArray<string>
-  readonly signingOrigins?: ReadonlyArray<string>
-  readonly webauthnRpId?: string
-  readonly requestedPlan?: PlanId | null
+  readonly redirectUris?: ReadonlyArray<string> | undefined
+  readonly signingOrigins?: ReadonlyArray<string> | undefined
+  readonly webauthnRpId?: string | undefined
+  readonly requestedPlan?: PlanId | null | undefined
 }
 
 /** What a contact may change; `webauthnRpId` and `requestedPlan` only while the registration is pending. */
 export interface RelyingPartySettings {
-  readonly name?: string
-  readonly redirectUris?: ReadonlyArray<string>
-  readonly signingOrigins?: ReadonlyArray<string>
-  readonly webauthnRpId?: string
-  readonly requestedPlan?: PlanId | null
+  readonly name?: string | undefined
+  readonly redirectUris?: ReadonlyArray<string> | undefined
+  readonly signingOrigins?: ReadonlyArray<string> | undefined
+  readonly webauthnRpId?: string | undefined
+  readonly requestedPlan?: PlanId | null | undefined
 }
 
 /**
