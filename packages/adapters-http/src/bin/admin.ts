@@ -4,10 +4,11 @@
  */
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, configureKyc, getRelyingParty, revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
+  administerRelyingParty, configureKyc, getRelyingParty, recordOrganisationCheck, revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
   type RelyingParty, type RpCommand,
 } from "@signet/core"
 import { Effect, LogLevel, Schema } from "effect"
+import { randomBytes } from "node:crypto"
 import { loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
 import { makeEngine } from "../engine.ts"
@@ -15,6 +16,7 @@ import { storageFor } from "../storage.ts"
 
 const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
 
+  token                             a new administrator token for SIGNET_ADMIN_TOKEN (console and /admin/api)
   rp list
   rp show <clientId>
   rp create --name <name> [--origin <origin>]... [--rp-id <host>] [--plan starter|business|enterprise]
@@ -26,15 +28,23 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp set-origins <clientId> <origin>...
   rp set-rp-id <clientId> <host>
   rp set-contact <clientId> <userId>|none
-  rp rotate-secrets <clientId> [client|ssc|both]
+  rp rotate-secrets <clientId> [client|ssc|both] [--no-grace]
+  rp org-check <clientId> verified|rejected --legal-name <name> --registration-number <no> --country <CC>
+            --document <kind>=<reference>... --checked-by <name> [--note <text>]
   rp kyc <clientId> on|off [--scope rp|shared]
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
 
 Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
 Secrets are printed once; the engine keeps only their hashes.`
 
-/** An RP without its secret hashes, as the CLI prints it. */
-const view = ({ clientSecretHash: _c, sscSecretHash: _s, ...rest }: RelyingParty) => rest
+/** An RP without its secret hashes (current or in grace), as the CLI prints it. */
+const view = ({ clientSecretHash: _c, sscSecretHash: _s, retiredClientSecret, retiredSscSecret, ...rest }: RelyingParty) => ({
+  ...rest,
+  previousSecretsValidUntil: {
+    client: retiredClientSecret === null ? null : new Date(retiredClientSecret.validUntil).toISOString(),
+    ssc: retiredSscSecret === null ? null : new Date(retiredSscSecret.validUntil).toISOString(),
+  },
+})
 
 const flags = (args: ReadonlyArray<string>, name: string): Array<string> =>
   args.flatMap((a, i) => (a === name && args[i + 1] !== undefined ? [args[i + 1]!] : []))
@@ -49,6 +59,11 @@ const main = async () => {
   const argv = process.argv.slice(2)
   const args = argv.filter((a, i) => a !== "--demo" && a !== "--config" && argv[i - 1] !== "--config")
   const [group, command, clientId, ...rest] = args
+  if (group === "token") {
+    // 32 random bytes: as strong as the RP secrets; the server wants at least 32 characters.
+    process.stdout.write(`${JSON.stringify({ adminToken: `adm_${randomBytes(32).toString("base64url")}` }, null, 2)}\n`)
+    return
+  }
   if ((group !== "rp" && group !== "cert") || command === undefined) {
     process.stdout.write(`${USAGE}\n`)
     process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
@@ -101,10 +116,29 @@ const main = async () => {
       case "set-rp-id": out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" }); break
       case "set-contact": out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] }); break
       case "rotate-secrets": {
-        const which = (rest[0] ?? "both") as "client" | "ssc" | "both"
+        const which = (rest.find((a) => !a.startsWith("--")) ?? "both") as "client" | "ssc" | "both"
         if (!["client", "ssc", "both"].includes(which)) throw new Error("rotate-secrets takes client, ssc or both")
-        const r = await engine.run(rotateSecrets(need(), which))
-        out = { ...view(r.rp), ...("clientSecret" in r ? { clientSecret: r.clientSecret } : {}), ...("sscSecret" in r ? { sscSecret: r.sscSecret } : {}) }
+        const r = await engine.run(rotateSecrets(need(), which, { grace: !rest.includes("--no-grace") }))
+        out = {
+          ...view(r.rp), ...("clientSecret" in r ? { clientSecret: r.clientSecret } : {}), ...("sscSecret" in r ? { sscSecret: r.sscSecret } : {}),
+          previousValidUntil: r.previousValidUntil === null ? null : new Date(r.previousValidUntil).toISOString(),
+        }
+        break
+      }
+      case "org-check": {
+        const outcome = rest[0]
+        if (outcome !== "verified" && outcome !== "rejected") throw new Error("rp org-check takes verified or rejected")
+        const documents = flags(rest, "--document").map((d) => {
+          const i = d.indexOf("=")
+          if (i <= 0) throw new Error(`--document ${d} is not <kind>=<reference>`)
+          return { kind: d.slice(0, i), reference: d.slice(i + 1) }
+        })
+        const note = flags(rest, "--note")[0]
+        const r = await engine.run(recordOrganisationCheck(need(), {
+          outcome, legalName: flags(rest, "--legal-name")[0] ?? "", registrationNumber: flags(rest, "--registration-number")[0] ?? "",
+          country: flags(rest, "--country")[0] ?? "", documents, checkedBy: flags(rest, "--checked-by")[0] ?? "", note: note ?? null,
+        }))
+        out = { ...view(r.rp), check: r.check }
         break
       }
       case "kyc": {
