@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
-  SigningRequests, SscOperations, Storage, UniqueViolation, Users, WebhookSubscriptions, Deliveries, type Batch, type SigningRequest, type StoredCertificate,
+  SigningRequests, SscOperations, Storage, UniqueViolation, Users, WebhookSubscriptions, Deliveries, RpOrganisationChecks, type Batch, type SigningRequest, type StoredCertificate,
 } from "@signet/core"
 import {
   bareRelyingParty, FAR_FUTURE_MS, sampleCeremony, sampleHostedSession, samplePasskey, sampleRelyingParty,
@@ -18,6 +18,7 @@ import {
 export type StorageTags = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
   | import("@signet/core").KycVerifications | import("@signet/core").KycCaptures | import("@signet/core").KycImages | import("@signet/core").KycAudit
+  | RpOrganisationChecks
 
 /** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
 export const storageConformance = (name: string, makeLayer: () => Layer.Layer<StorageTags, unknown>): void => {
@@ -88,6 +89,25 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
 
       test("list is empty on a new store", () => Effect.gen(function* () {
         expect(yield* (yield* RelyingParties).list()).toEqual([])
+      }))
+    })
+
+    describe("RpOrganisationChecks", () => {
+      test("entries append, round-trip every field and list per RP oldest first", () => Effect.gen(function* () {
+        const checks = yield* RpOrganisationChecks
+        const submitted = yield* checks.insert({
+          clientId: "rp_a", status: "submitted", legalName: "Ärzte «Nord» 署名 Ltd", registrationNumber: "PVT-2026/42", country: "KE",
+          documents: [{ kind: "certificate_of_incorporation", reference: "CI/42" }, { kind: "tax_registration", reference: "P051234567X" }],
+          submittedBy: "usr_contact", checkedBy: null, note: null, createdAt: FAR_FUTURE_MS,
+        })
+        yield* checks.insert({ ...submitted, clientId: "rp_b", createdAt: 1 })
+        const verified = yield* checks.insert({
+          clientId: "rp_a", status: "verified", legalName: "Ärzte «Nord» 署名 Ltd", registrationNumber: "PVT-2026/42", country: "KE",
+          documents: [], submittedBy: null, checkedBy: "R. Admin", note: "registry extract seen", createdAt: FAR_FUTURE_MS + 5,
+        })
+        expect(verified.id).toBeGreaterThan(submitted.id)
+        expect(yield* checks.listByClientId("rp_a")).toEqual([submitted, verified])
+        expect(yield* checks.listByClientId("rp_none")).toEqual([])
       }))
     })
 
