@@ -3,8 +3,9 @@ import { Layer } from "effect"
 import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
-  KycAudit, KycCaptures, KycImages, KycVerifications,
+  KycAudit, KycCaptures, KycImages, KycVerifications, Checkouts, Subscriptions,
 } from "@signet/core"
+import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
 import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
@@ -22,6 +23,7 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
   | KycVerifications | KycCaptures | KycImages | KycAudit
+  | Checkouts | Subscriptions
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -29,4 +31,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql, SscOperationsSql,
   WebhookSubscriptionsSql, DeliveriesSql,
   KycStorageSql,
+  CheckoutsSql, SubscriptionsSql,
 )
