@@ -13,7 +13,7 @@ import { Effect, Option } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaymentsSandbox, SANDBOX_CARDS, SANDBOX_PHONES } from "./payments-sandbox.ts"
-import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
+import { startEngine } from "./test-support/running-engine.ts"
 
 const SHA256 = "2.16.840.1.101.3.4.2.1"
 const DAY = 86_400_000
@@ -62,30 +62,30 @@ const world = async (databaseUrl: string | undefined) => {
       name: "Plan RP", status: "approved", signingOrigins: [env.origin], maxLoa: "LOA-4", ...(setup.plan ? { plan: setup.plan } : {}),
     }))
     const clientId = created.rp.clientId
+    const tokens = { signer: "", contact: "" }
     await env.engine.run(administerRelyingParty(clientId, { _tag: "SetKycVerified", kycVerified: true }))
     await env.engine.run(administerRelyingParty(clientId, { _tag: "SetContact", userId: contactId }))
     if (setup.customAllowance) await env.engine.run(administerRelyingParty(clientId, { _tag: "SetCustomAllowance", allowance: setup.customAllowance }))
+    /** signs in again (after the clock jumped past the tokens' lifetime) */
+    const refresh = async () => {
+      tokens.signer = await tokenOf(signer, clientId)
+      tokens.contact = await tokenOf(contact, clientId)
+    }
+    await refresh()
     const rp = {
-      clientId, clientSecret: created.clientSecret,
-      signerToken: await tokenOf(signer, clientId),
-      contactToken: await tokenOf(contact, clientId),
-      /** signs in again (after the clock jumped past the tokens' lifetime) */
-      refresh: async () => {
-        rp.signerToken = await tokenOf(signer, clientId)
-        rp.contactToken = await tokenOf(contact, clientId)
-      },
+      clientId, clientSecret: created.clientSecret, refresh,
       single: (loa?: string) => env.client.raw<ErrorBody>("POST", "/v2/sign/single", {
-        headers: { authorization: `Bearer ${rp.signerToken}` },
+        headers: { authorization: `Bearer ${tokens.signer}` },
         body: { documentHash: sha256(randomBytes(8)), credentialId: signer.credentialId, ...(loa ? { loa } : {}) },
       }),
       batch: (size: number) => env.client.raw<ErrorBody>("POST", "/v2/sign/batch", {
-        headers: { authorization: `Bearer ${rp.signerToken}` },
+        headers: { authorization: `Bearer ${tokens.signer}` },
         body: { credentialId: signer.credentialId, documents: Array.from({ length: size }, (_, i) => ({ id: `d${i}`, hash: sha256(randomBytes(8)), hash_algo: SHA256 })) },
       }),
-      usage: async (token = rp.contactToken) => ok(await env.client.raw<Usage | ErrorBody>("GET", `/rp/usage/${clientId}`, { headers: { authorization: `Bearer ${token}` } })) as Usage,
-      limits: async (token = rp.contactToken) => ok(await env.client.raw<RateLimits | ErrorBody>("GET", `/rp/rate-limits/${clientId}`, { headers: { authorization: `Bearer ${token}` } })) as RateLimits,
-      checkout: (body: Record<string, unknown>) => env.client.raw<CheckoutView | ErrorBody>("POST", `/v2/relying-parties/${clientId}/checkout`, { headers: { authorization: `Bearer ${rp.contactToken}` }, body }),
-      checkoutStatus: async (id: string) => ok(await env.client.raw<CheckoutView | ErrorBody>("GET", `/v2/relying-parties/${clientId}/checkout/${id}`, { headers: { authorization: `Bearer ${rp.contactToken}` } })) as CheckoutView,
+      usage: async (token = tokens.contact) => ok(await env.client.raw<Usage | ErrorBody>("GET", `/rp/usage/${clientId}`, { headers: { authorization: `Bearer ${token}` } })) as Usage,
+      limits: async (token = tokens.contact) => ok(await env.client.raw<RateLimits | ErrorBody>("GET", `/rp/rate-limits/${clientId}`, { headers: { authorization: `Bearer ${token}` } })) as RateLimits,
+      checkout: (body: Record<string, unknown>) => env.client.raw<CheckoutView | ErrorBody>("POST", `/v2/relying-parties/${clientId}/checkout`, { headers: { authorization: `Bearer ${tokens.contact}` }, body }),
+      checkoutStatus: async (id: string) => ok(await env.client.raw<CheckoutView | ErrorBody>("GET", `/v2/relying-parties/${clientId}/checkout/${id}`, { headers: { authorization: `Bearer ${tokens.contact}` } })) as CheckoutView,
       subscriptions: () => env.engine.run(Effect.flatMap(Subscriptions, (s) => s.listForRp(clientId))),
     }
     return rp

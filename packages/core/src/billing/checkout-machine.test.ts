@@ -73,7 +73,7 @@ describe("checkout machine", () => {
   it("follows the model for any command sequence; a paid checkout starts exactly one subscription", () => {
     fc.assert(fc.property(fc.commands(commands, { maxCommands: 30 }), (cmds) => {
       fc.modelRun(() => ({
-        model: { status: "created", reference: null, now: 0, subscriptionsStarted: 0 },
+        model: { status: "created" as CheckoutStatus, reference: null, now: 0, subscriptionsStarted: 0 },
         real: { checkout: fresh(), subscriptionsStarted: 0 },
       }), cmds)
     }), { numRuns: 500 })
