@@ -103,7 +103,10 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
 
 /** Builds and starts an engine; storage migrations run here, so a bad database fails now, not on the first request. */
 export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
-  const payments = given.payments ?? new PaymentsSandbox()
+  // Test cards must not buy real service: a production engine without a real provider declines every payment.
+  const payments = given.payments ?? new PaymentsSandbox(given.settings.environment === "production"
+    ? { refuseAll: "no payment provider is configured for production" }
+    : {})
   const options = { ...given, payments }
   const runtime = ManagedRuntime.make(engineLayer(options) as Layer.Layer<EngineServices, never>)
   await runtime.runtime()

@@ -63,14 +63,17 @@ export class PaymentsSandbox {
   /** every callback delivery attempt, in order */
   readonly deliveries: Array<SandboxDelivery> = []
   readonly #delayMs: number
+  readonly #refusal: string | undefined
   readonly #inFlight = new Set<Promise<void>>()
   #deliver: ((request: Request) => Promise<Response>) | undefined
   #callbackBase = ""
   #key: Promise<CryptoKey> | undefined
 
-  constructor(options: { readonly secret?: string; readonly confirmationDelayMs?: number } = {}) {
+  /** `refuseAll`: decline every payment with this reason (a production engine without a real provider). */
+  constructor(options: { readonly secret?: string; readonly confirmationDelayMs?: number; readonly refuseAll?: string } = {}) {
     this.secret = options.secret ?? Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString("base64url")
     this.#delayMs = options.confirmationDelayMs ?? 100
+    this.#refusal = options.refuseAll
   }
 
   /** Where callbacks go: the engine's handler and its public base (`https://host/api`). */
@@ -117,6 +120,7 @@ export class PaymentsSandbox {
 
   #start(order: PaymentOrder): PaymentStart {
     const reference = randomId(order.method === "card" ? "ch" : "mm")
+    if (this.#refusal !== undefined) return { outcome: "declined", reference: null, reason: this.#refusal }
     const later = (outcome: "succeeded" | "failed", reason: string | null, delayMs: number) =>
       this.#schedule(order.method, { id: randomId("evt"), type: `payment.${outcome}`, checkoutId: order.checkoutId, reference, reason }, delayMs)
     if (order.method === "card") {

@@ -379,3 +379,23 @@ describe.each(STORAGES)("checkout and payment callbacks on %s", (_name, database
     expect(PLANS.starter.allowance?.documentsPerBatch).toBe(2)
   })
 })
+
+describe("a production engine without a payment provider", () => {
+  it("declines every checkout, test cards included, and starts no subscription", async () => {
+    const env = await startEngine({ environment: "production", deliveries: { worker: false } })
+    try {
+      const contact = SoftwarePasskey.create({ origin: env.origin })
+      const contactId = (await enrol(env.client, contact, { email: "contact@example.com" })).userId
+      await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetContact", userId: contactId }))
+      const token = (ok(await signIn(env.client, contact, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+      const answer = ok(await env.client.raw<CheckoutView | ErrorBody>("POST", `/v2/relying-parties/${env.rp.clientId}/checkout`, {
+        headers: { authorization: `Bearer ${token}` }, body: { plan: "starter", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.succeeds}` },
+      })) as CheckoutView
+      expect(answer).toMatchObject({ status: "failed", failureReason: "no payment provider is configured for production", subscription: null })
+      await env.engine.payments.settled()
+      expect(env.engine.payments.deliveries).toEqual([])
+    } finally {
+      await env.stop()
+    }
+  })
+})
