@@ -6,7 +6,7 @@ import {
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments,
 } from "@signet/core"
 import { planEndpoints } from "./endpoints/plans.ts"
-import { ExchangeRatesSandbox, PaymentsSandbox } from "./payments-sandbox.ts"
+import { ExchangeRatesSandbox, PaymentsSandbox, type PaymentProviders } from "./payments-sandbox.ts"
 import { WebhookTransportNode } from "./webhook-transport.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
@@ -55,7 +55,7 @@ export interface EngineOptions {
   /** more endpoints (tests, embedding hosts) */
   readonly extraEndpoints?: ReadonlyArray<Endpoint<any, EngineServices>>
   /** the payment providers; the card and mobile-money sandbox (docs/plans.md) unless given */
-  readonly payments?: PaymentsSandbox
+  readonly payments?: PaymentProviders
   /** the exchange-rate source; the sandbox's fixed table unless given */
   readonly exchangeRates?: Layer.Layer<ExchangeRates>
 }
@@ -66,8 +66,8 @@ export interface Engine {
   readonly handler: (request: Request) => Promise<Response>
   readonly run: <A, E>(effect: Effect.Effect<A, E, EngineServices>) => Promise<A>
   readonly endpoints: ReadonlyArray<Endpoint<any, EngineServices>>
-  /** the payment sandbox this engine's checkouts are paid through */
-  readonly payments: PaymentsSandbox
+  /** the payment providers this engine's checkouts are paid through */
+  readonly payments: PaymentProviders
   readonly dispose: () => Promise<void>
 }
 
@@ -137,7 +137,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     ...(options.clientIp ? { clientIp: options.clientIp } : {}),
   })
   // The sandbox providers call back into this engine, as a real provider would over the network.
-  payments.connect(handler, issuerOf(options.settings))
+  payments.connect?.(handler, issuerOf(options.settings))
   return {
     settings: options.settings,
     handler,

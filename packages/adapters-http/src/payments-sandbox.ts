@@ -45,6 +45,13 @@ export const ExchangeRatesSandbox: Layer.Layer<ExchangeRates> = Layer.succeed(Ex
   }),
 })
 
+/** What an engine takes as its payment providers: the `Payments` layer, told where callbacks go once the engine runs. */
+export interface PaymentProviders {
+  readonly layer: Layer.Layer<Payments>
+  /** called once with the engine's handler and public base, for providers that call back in process */
+  readonly connect?: (deliver: (request: Request) => Promise<Response>, callbackBase: string) => void
+}
+
 /** One callback delivery the sandbox made. */
 export interface SandboxDelivery {
   readonly provider: "card" | "mobile_money"
@@ -57,7 +64,7 @@ const hex = (bytes: ArrayBuffer) => Buffer.from(bytes).toString("hex")
 const randomId = (prefix: string) => `${prefix}_${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(12))).toString("hex")}`
 
 /** The card and mobile-money sandbox providers of one engine. */
-export class PaymentsSandbox {
+export class PaymentsSandbox implements PaymentProviders {
   /** the shared HMAC secret of the callbacks */
   readonly secret: string
   /** every callback delivery attempt, in order */

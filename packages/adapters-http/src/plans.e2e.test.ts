@@ -392,8 +392,10 @@ describe("a production engine without a payment provider", () => {
         headers: { authorization: `Bearer ${token}` }, body: { plan: "starter", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.succeeds}` },
       })) as CheckoutView
       expect(answer).toMatchObject({ status: "failed", failureReason: "no payment provider is configured for production", subscription: null })
-      await env.engine.payments.settled()
-      expect(env.engine.payments.deliveries).toEqual([])
+      const sandbox = env.engine.payments as PaymentsSandbox
+      expect(sandbox).toBeInstanceOf(PaymentsSandbox)
+      await sandbox.settled()
+      expect(sandbox.deliveries).toEqual([])
     } finally {
       await env.stop()
     }
