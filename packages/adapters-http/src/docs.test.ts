@@ -20,6 +20,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.EnrolmentRequiresSignIn(), new Catalogue.UnsupportedMediaType({ expected: "application/json" }),
   new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
   new Catalogue.AdminTokenRequired(),
+  new Catalogue.PaymentCallbackSignatureInvalid(),
 ]
 
 describe("docs/errors.md", () => {

@@ -3,9 +3,10 @@ import { Layer } from "effect"
 import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
-  KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks,
+  KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
 } from "@signet/core"
 import { RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
+import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
 import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
@@ -23,6 +24,8 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
   | KycVerifications | KycCaptures | KycImages | KycAudit | RpOrganisationChecks
+  | KycVerifications | KycCaptures | KycImages | KycAudit
+  | Checkouts | Subscriptions
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -31,4 +34,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   WebhookSubscriptionsSql, DeliveriesSql,
   KycStorageSql,
   RpOrganisationChecksSql,
+  CheckoutsSql, SubscriptionsSql,
 )

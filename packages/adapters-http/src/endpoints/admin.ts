@@ -6,7 +6,7 @@
  * none configured every call is refused.
  */
 import {
-  AdminTokenRequired, administerRelyingParty, allowanceOf, getRelyingParty, hashSecret, organisationChecks, recordOrganisationCheck,
+  AdminTokenRequired, administerRelyingParty, getRelyingParty, planInForce, hashSecret, organisationChecks, recordOrganisationCheck,
   RelyingParties, rotateSecrets, RpCommand, secretMatches, signaturesUsedToday, EngineConfig, type RelyingParty,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
@@ -25,7 +25,7 @@ export const AdminRelyingPartyView = Schema.Struct({
 })
 
 const adminView = (rp: RelyingParty) => Effect.gen(function* () {
-  return { ...(yield* viewNow(rp)), usage: { signaturesToday: yield* signaturesUsedToday(rp.clientId), signaturesPerDay: allowanceOf(rp).signaturesPerDay } }
+  return { ...(yield* viewNow(rp)), usage: { signaturesToday: yield* signaturesUsedToday(rp.clientId), signaturesPerDay: (yield* planInForce(rp)).allowance.signaturesPerDay } }
 })
 
 const UNAUTHORIZED = { status: 401, description: "`Administrator token required`" }

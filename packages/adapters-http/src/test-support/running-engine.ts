@@ -38,6 +38,8 @@ export const startEngine = async (options: {
   readonly adminToken?: string
   /** grace period of rotated RP secrets (default 24 h) */
   readonly secretGraceSeconds?: number
+  /** the payment sandbox (its own by default) */
+  readonly payments?: EngineOptions["payments"]
   /** register the test RP (default); false to share one registered elsewhere */
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
 } = {}): Promise<RunningEngine> => {
@@ -62,6 +64,7 @@ export const startEngine = async (options: {
     ...(options.eventBus !== undefined ? { eventBus: options.eventBus } : {}),
     deliveries: options.deliveries ?? { allowLoopbackHttp: true, baseDelayMs: 200 },
     ...(options.housekeeping !== undefined ? { housekeeping: options.housekeeping } : {}),
+    ...(options.payments !== undefined ? { payments: options.payments } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({

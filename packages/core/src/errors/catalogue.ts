@@ -454,7 +454,27 @@ export type CataloguedError =
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
   | AdminTokenRequired | RpSettingLocked
+  | BillingError
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>
   typeof u === "object" && u !== null && "_tag" in u && "status" in u && typeof (u as { status: unknown }).status === "number"
+
+// ---------------------------------------------------------------- plans, checkout and payments
+
+/** 409: a checkout command that its current status does not allow (or a confirmation for another payment). */
+export class CheckoutTransitionNotAllowed extends Schema.TaggedError<CheckoutTransitionNotAllowed>()(
+  "CheckoutTransitionNotAllowed", { current: Schema.String, verb: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `Checkout in status ${this.current} cannot be ${this.verb}` }
+}
+
+/** 401: a payment callback whose signature does not verify with the provider's shared secret. */
+export class PaymentCallbackSignatureInvalid extends Schema.TaggedError<PaymentCallbackSignatureInvalid>()(
+  "PaymentCallbackSignatureInvalid", {}) {
+  readonly status = 401 as const
+  override get message() { return "Invalid payment callback signature" }
+}
+
+/** Errors of plans, checkout and payments (part of `CataloguedError`). */
+export type BillingError = CheckoutTransitionNotAllowed | PaymentCallbackSignatureInvalid

@@ -141,6 +141,8 @@ export class QuotaCounters extends Context.Tag("@signet/core/QuotaCounters")<Quo
   readonly peek: (key: string) => Effect.Effect<number>
   /** Deletes counters whose window ended before `now`; answers how many. */
   readonly purgeExpired: (now: number) => Effect.Effect<number>
+  /** Every counter whose key starts with `prefix`, by key (usage reports read the windows the limits consume). */
+  readonly list: (prefix: string) => Effect.Effect<ReadonlyArray<{ readonly key: string; readonly count: number; readonly expiresAt: number }>>
 }>() {}
 
 /** Operations of the signing-token flow. */
@@ -224,4 +226,23 @@ export class Deliveries extends Context.Tag("@signet/core/Deliveries")<Deliverie
   /** An RP's deliveries, newest first, at most `limit`, optionally of one subscription. */
   readonly listForClient: (clientId: string, subscriptionId: number | null, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
   readonly attemptsOf: (deliveryId: number) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
+}>() {}
+
+// Billing repositories (appended here so the shared import block above stays untouched).
+import type { Checkout, Subscription } from "../billing/model.ts"
+
+/** Checkouts: attempts to pay for a plan. */
+export class Checkouts extends Context.Tag("@signet/core/Checkouts")<Checkouts, {
+  readonly insert: (checkout: Checkout) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Checkout>>
+  /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
+  readonly update: (next: Checkout, expected: Checkout["status"]) => Effect.Effect<boolean>
+}>() {}
+
+/** Subscriptions: paid terms of a plan, one per paid checkout. */
+export class Subscriptions extends Context.Tag("@signet/core/Subscriptions")<Subscriptions, {
+  /** Inserts; `UniqueViolation` when the checkout already started one (a repeated confirmation). */
+  readonly insert: (subscription: Subscription) => Effect.Effect<void, UniqueViolation>
+  /** The RP's subscriptions, the latest start first. */
+  readonly listForRp: (clientId: string) => Effect.Effect<ReadonlyArray<Subscription>>
 }>() {}

@@ -7,7 +7,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
-  SigningRequests, SscOperations, Storage, UniqueViolation, Users, WebhookSubscriptions, Deliveries, RpOrganisationChecks, type Batch, type SigningRequest, type StoredCertificate,
+  SigningRequests, SscOperations, Storage, UniqueViolation, Users, WebhookSubscriptions, Deliveries, RpOrganisationChecks, Checkouts, Subscriptions,
+  type Batch, type SigningRequest, type StoredCertificate,
 } from "@signet/core"
 import {
   bareRelyingParty, FAR_FUTURE_MS, sampleCeremony, sampleHostedSession, samplePasskey, sampleRelyingParty,
@@ -19,6 +20,7 @@ export type StorageTags = Storage | RelyingParties | Users | Passkeys | Ceremoni
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
   | import("@signet/core").KycVerifications | import("@signet/core").KycCaptures | import("@signet/core").KycImages | import("@signet/core").KycAudit
   | RpOrganisationChecks
+  | import("@signet/core").Checkouts | import("@signet/core").Subscriptions
 
 /** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
 export const storageConformance = (name: string, makeLayer: () => Layer.Layer<StorageTags, unknown>): void => {
@@ -394,6 +396,46 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         const storage = yield* Storage
         yield* Effect.exit(storage.transaction(q.consume("rb", 2, 5, FAR_FUTURE_MS).pipe(Effect.zipRight(Effect.fail("no")))))
         expect(yield* q.peek("rb")).toBe(0)
+      }))
+      test("list answers exactly the counters under a prefix, `_` and `%` taken literally", () => Effect.gen(function* () {
+        const q = yield* QuotaCounters
+        for (const key of ["rpm:sign:rp_a:u1:7", "rpm:sign:rp_a:u2:7", "rpm:sign:rp_ab:u1:7", "rpm:sign:rpxa:u1:7", "rpm:sign:rp_a;x"]) {
+          yield* q.consume(key, 2, 10, 1234)
+        }
+        expect(yield* q.list("rpm:sign:rp_a:")).toEqual([
+          { key: "rpm:sign:rp_a:u1:7", count: 2, expiresAt: 1234 },
+          { key: "rpm:sign:rp_a:u2:7", count: 2, expiresAt: 1234 },
+        ])
+        expect(yield* q.list("rpm:sign:rp%")).toEqual([])
+      }))
+    })
+
+    describe("Checkouts and Subscriptions", () => {
+      const checkout = {
+        id: "chk_1", clientId: "rp_sbx_1", userId: "u1", plan: "starter", period: "monthly", method: "mobile_money",
+        priceUsdMinor: 6900, currency: "KES", amountMinor: 891825,
+        rateQuote: { base: "USD", quote: "KES", rate: "129.25", quotedAt: 1_700_000_000_000, source: "test" },
+        status: "created", providerReference: null, failureReason: null, createdAt: 1, expiresAt: 2, updatedAt: 1, paidAt: null,
+      } as const
+      test("a checkout round-trips with its rate quote; update is a compare-and-set on the status", () => Effect.gen(function* () {
+        const repo = yield* Checkouts
+        yield* repo.insert(checkout)
+        expect(yield* repo.findById("chk_1")).toEqual(Option.some(checkout))
+        const paid = { ...checkout, status: "paid" as const, providerReference: "ref", paidAt: 5 }
+        expect(yield* repo.update(paid, "created")).toBe(true)
+        expect(yield* repo.update({ ...checkout, status: "failed" as const }, "created")).toBe(false)
+        expect(yield* repo.findById("chk_1")).toEqual(Option.some(paid))
+        expect(yield* Effect.flip(repo.insert(checkout))).toBeInstanceOf(UniqueViolation)
+      }))
+      test("one subscription per checkout; listed latest start first", () => Effect.gen(function* () {
+        const repo = yield* Subscriptions
+        const first = { id: "sub_1", clientId: "rp_sbx_1", plan: "starter", period: "monthly", checkoutId: "chk_1", startsAt: 10, endsAt: 20, createdAt: 10 } as const
+        const second = { ...first, id: "sub_2", checkoutId: "chk_2", startsAt: 30, endsAt: 40 }
+        yield* repo.insert(first)
+        yield* repo.insert(second)
+        expect(yield* Effect.flip(repo.insert({ ...first, id: "sub_3" }))).toEqual(new UniqueViolation({ what: "checkout_id" }))
+        expect(yield* repo.listForRp("rp_sbx_1")).toEqual([second, first])
+        expect(yield* repo.listForRp("rp_sbx_2")).toEqual([])
       }))
     })
 
