@@ -3,9 +3,11 @@ import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@s
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
-  WebhookTransport, type DeliverySettings, type EngineSettings, type Vault,
+  WebhookTransport, type DeliverySettings, type ExternalProviderClient, type EngineSettings, type Vault,
 } from "@signet/core"
 import { WebhookTransportNode } from "./webhook-transport.ts"
+import { ExternalProviderClientNode } from "./external-provider-client.ts"
+import { identityProviderEndpoints } from "./endpoints/identity-providers.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
@@ -26,7 +28,7 @@ import { makeHandler } from "./http/handler.ts"
 export type { StorageServices }
 
 /** Every service an engine runtime provides. */
-export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
+export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings | ExternalProviderClient
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -81,6 +83,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     Layer.succeed(DeliveryPolicy, policy),
     Layer.succeed(KycSettings, options.kycSettings ?? DEFAULT_KYC_SETTINGS),
     WebhookTransportNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
+    ExternalProviderClientNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )
@@ -106,6 +109,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     eventStreamEndpoint,
     ...webhookEndpoints,
+    ...identityProviderEndpoints,
     ...hostedPages,
     ...signingFramePages,
     ...kycCapturePages,

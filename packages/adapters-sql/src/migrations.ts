@@ -381,6 +381,7 @@ const identityProviders = (dialect: SqlDialect): Migration => {
         .addColumn("authorization_endpoint", t.text, (c) => c.notNull())
         .addColumn("token_endpoint", t.text, (c) => c.notNull())
         .addColumn("jwks_uri", t.text, (c) => c.notNull())
+        .addColumn("userinfo_endpoint", t.text)
         .addColumn("created_at", t.bigint, (c) => c.notNull())
         .execute()
 

@@ -353,6 +353,7 @@ export interface IdentityProvidersTable {
   readonly authorization_endpoint: string
   readonly token_endpoint: string
   readonly jwks_uri: string
+  readonly userinfo_endpoint: string | null
   readonly created_at: BigIntColumn
 }
 

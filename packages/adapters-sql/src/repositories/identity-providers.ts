@@ -11,18 +11,20 @@ export const IdentityProviderFromRow = Schema.transform(
   Schema.Struct({
     id: Schema.String, owner_client_id: Schema.NullOr(Schema.String), name: Schema.String, issuer: Schema.String, client_id: Schema.String,
     client_secret_sealed: Schema.String, scopes: DbStringArray, authorization_endpoint: Schema.String, token_endpoint: Schema.String,
-    jwks_uri: Schema.String, created_at: DbBigInt,
+    jwks_uri: Schema.String, userinfo_endpoint: Schema.NullOr(Schema.String), created_at: DbBigInt,
   }),
   IdentityProvider,
   {
     strict: true,
     decode: (r) => ({
       id: r.id, ownerClientId: r.owner_client_id, name: r.name, issuer: r.issuer, clientId: r.client_id, clientSecretSealed: r.client_secret_sealed,
-      scopes: r.scopes, authorizationEndpoint: r.authorization_endpoint, tokenEndpoint: r.token_endpoint, jwksUri: r.jwks_uri, createdAt: r.created_at,
+      scopes: r.scopes, authorizationEndpoint: r.authorization_endpoint, tokenEndpoint: r.token_endpoint, jwksUri: r.jwks_uri,
+      userinfoEndpoint: r.userinfo_endpoint, createdAt: r.created_at,
     }),
     encode: (p) => ({
       id: p.id, owner_client_id: p.ownerClientId, name: p.name, issuer: p.issuer, client_id: p.clientId, client_secret_sealed: p.clientSecretSealed,
-      scopes: p.scopes, authorization_endpoint: p.authorizationEndpoint, token_endpoint: p.tokenEndpoint, jwks_uri: p.jwksUri, created_at: p.createdAt,
+      scopes: p.scopes, authorization_endpoint: p.authorizationEndpoint, token_endpoint: p.tokenEndpoint, jwks_uri: p.jwksUri,
+      userinfo_endpoint: p.userinfoEndpoint, created_at: p.createdAt,
     }),
   },
 )
@@ -102,7 +104,7 @@ export const IdentityProvidersSql: Layer.Layer<IdentityProviders, never, SqlData
     insert: (p) => write(() => "identity provider id", (db) => db.insertInto("identity_providers").values({
       id: p.id, owner_client_id: p.ownerClientId, name: p.name, issuer: p.issuer, client_id: p.clientId, client_secret_sealed: p.clientSecretSealed,
       scopes: JSON.stringify(p.scopes), authorization_endpoint: p.authorizationEndpoint, token_endpoint: p.tokenEndpoint, jwks_uri: p.jwksUri,
-      created_at: p.createdAt,
+      userinfo_endpoint: p.userinfoEndpoint, created_at: p.createdAt,
     }).execute()).pipe(Effect.asVoid),
     findById: (id) => run((db) => db.selectFrom("identity_providers").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(first(decodeProvider))),
     list: () => run((db) => db.selectFrom("identity_providers").selectAll().orderBy("created_at").orderBy("id").execute())

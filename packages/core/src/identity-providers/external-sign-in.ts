@@ -105,7 +105,7 @@ export const startExternalSignIn = (input: ExternalStart) =>
     return { location: url.toString(), binding, maxAgeSeconds: settings.ceremonyTtlSeconds }
   })
 
-const TokenAnswer = Schema.Struct({ id_token: Schema.String, token_type: Schema.optional(Schema.String) })
+const TokenAnswer = Schema.Struct({ id_token: Schema.String, access_token: Schema.optional(Schema.String), token_type: Schema.optional(Schema.String) })
 
 /** The ID token claims Signet reads. */
 interface ExternalClaims {
@@ -136,6 +136,23 @@ export const validateIdToken = (provider: IdentityProvider, idToken: string, exp
       email,
       emailVerified: email !== null && payload["email_verified"] === true,
       name: typeof payload["name"] === "string" ? payload["name"] : null,
+    } satisfies ExternalClaims
+  })
+
+/**
+ * Many providers put e-mail claims only in the UserInfo answer, not in the ID token. Those are
+ * read from there, and used only when its `sub` is the ID token's (OpenID Connect Core §5.3.2).
+ */
+const withUserInfo = (provider: IdentityProvider, claims: ExternalClaims, accessToken: string | undefined) =>
+  Effect.gen(function* () {
+    if (claims.email !== null || provider.userinfoEndpoint === null || accessToken === undefined) return claims
+    const info = yield* Effect.flatMap(ExternalProviderClient, (c) => c.getJson(provider.userinfoEndpoint!, accessToken))
+    if (typeof info !== "object" || info === null || (info as { sub?: unknown }).sub !== claims.sub) return claims
+    const u = info as { email?: unknown; email_verified?: unknown; name?: unknown }
+    const email = typeof u.email === "string" ? u.email.trim().toLowerCase() : null
+    return {
+      sub: claims.sub, email, emailVerified: email !== null && u.email_verified === true,
+      name: claims.name ?? (typeof u.name === "string" ? u.name : null),
     } satisfies ExternalClaims
   })
 
@@ -194,7 +211,8 @@ export const completeExternalSignIn = (input: ExternalCallback) =>
     }
     const tokens = yield* Schema.decodeUnknown(TokenAnswer)(answer.body).pipe(
       Effect.mapError(() => new ExternalSignInFailed({ detail: "the token endpoint answered without an id_token" })))
-    const claims = yield* validateIdToken(provider, tokens.id_token, login.nonce, yield* client.getJson(provider.jwksUri))
+    const fromIdToken = yield* validateIdToken(provider, tokens.id_token, login.nonce, yield* client.getJson(provider.jwksUri))
+    const claims = yield* withUserInfo(provider, fromIdToken, tokens.access_token)
 
     const storage = yield* Storage
     const decided = yield* storage.transaction(Effect.gen(function* () {
@@ -279,10 +297,11 @@ export const requestLinkConfirmation = (offerId: string, binding: string | undef
 export const confirmLink = (input: { readonly offerId: string; readonly signinId: string; readonly assertion: Assertion; readonly binding: string | undefined }) =>
   Effect.gen(function* () {
     yield* liveOffer(input.offerId, input.binding)
+    // The challenge is used up by the first attempt, successful or not (outside the transaction, so a refusal keeps it used).
+    const ceremony = yield* Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.flatMap(Ceremonies, (c) => c.consume(input.signinId, now)))
     const storage = yield* Storage
     const offer = yield* storage.transaction(Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
-      const ceremony = yield* Effect.flatMap(Ceremonies, (c) => c.consume(input.signinId, now))
       const offer = yield* liveOffer(input.offerId, input.binding)
       if (Option.isNone(ceremony) || ceremony.value.kind !== "sign-in" || ceremony.value.expiresAt <= now || ceremony.value.userId !== offer.userId) {
         return yield* new OperationExpired()

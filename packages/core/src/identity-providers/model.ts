@@ -15,6 +15,8 @@ export const IdentityProvider = Schema.Struct({
   authorizationEndpoint: Schema.String,
   tokenEndpoint: Schema.String,
   jwksUri: Schema.String,
+  /** where claims missing from the ID token are read (OpenID Connect Core §5.3); null when discovery names none */
+  userinfoEndpoint: Schema.NullOr(Schema.String),
   createdAt: Schema.Number,
 })
 /** An external OpenID provider registered with the engine; its endpoints come from discovery at registration. */

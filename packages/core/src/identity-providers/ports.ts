@@ -52,8 +52,8 @@ export interface ExternalTokenAnswer {
  * discovery documents and key sets and exchanges codes; the core validates everything it gets.
  */
 export class ExternalProviderClient extends Context.Tag("@signet/core/ExternalProviderClient")<ExternalProviderClient, {
-  /** GET a JSON document (discovery, JWKS); a non-2xx answer or a body that is not JSON fails. */
-  readonly getJson: (url: string) => Effect.Effect<unknown, IdentityProviderUnavailable>
+  /** GET a JSON document (discovery, JWKS, userinfo with a bearer token); a non-2xx answer or a body that is not JSON fails. */
+  readonly getJson: (url: string, accessToken?: string) => Effect.Effect<unknown, IdentityProviderUnavailable>
   /** POST a form to the token endpoint with HTTP Basic client authentication (client_secret_basic). */
   readonly exchangeCode: (tokenEndpoint: string, credentials: { readonly clientId: string; readonly clientSecret: string }, form: Readonly<Record<string, string>>) =>
     Effect.Effect<ExternalTokenAnswer, IdentityProviderUnavailable>

@@ -49,6 +49,7 @@ const Discovery = Schema.Struct({
   authorization_endpoint: Schema.String,
   token_endpoint: Schema.String,
   jwks_uri: Schema.String,
+  userinfo_endpoint: Schema.optional(Schema.String),
   token_endpoint_auth_methods_supported: Schema.optional(Schema.Array(Schema.String)),
   code_challenge_methods_supported: Schema.optional(Schema.Array(Schema.String)),
   response_types_supported: Schema.optional(Schema.Array(Schema.String)),
@@ -117,6 +118,7 @@ export const registerIdentityProvider = (manager: ProviderManager, input: Provid
     const provider: IdentityProvider = {
       id, ownerClientId, name, issuer, clientId: input.clientId.trim(), clientSecretSealed: toBase64(sealed), scopes,
       authorizationEndpoint: discovery.authorization_endpoint, tokenEndpoint: discovery.token_endpoint, jwksUri: discovery.jwks_uri,
+      userinfoEndpoint: discovery.userinfo_endpoint !== undefined && isHttpUrl(discovery.userinfo_endpoint) ? discovery.userinfo_endpoint : null,
       createdAt: yield* Clock.currentTimeMillis,
     }
     yield* Effect.flatMap(IdentityProviders, (r) => r.insert(provider)).pipe(Effect.orDie)
