@@ -19,6 +19,8 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.CustomerIdRequired(), new Catalogue.PhoneNumberRequired(), new Catalogue.ProcessingDeadlineExceeded(),
   new Catalogue.EnrolmentRequiresSignIn(), new Catalogue.UnsupportedMediaType({ expected: "application/json" }),
   new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
+  new Catalogue.NotRpContactForProviders(), new Catalogue.ExternalSignInStateInvalid(), new Catalogue.ExternalIdentityLinkedElsewhere(),
+  new Catalogue.ExternalEmailNotVerified(),
 ]
 
 describe("docs/errors.md", () => {
