@@ -21,6 +21,8 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
   new Catalogue.AdminTokenRequired(),
   new Catalogue.PaymentCallbackSignatureInvalid(),
+  new Catalogue.NotRpContactForProviders(), new Catalogue.ExternalSignInStateInvalid(), new Catalogue.ExternalIdentityLinkedElsewhere(),
+  new Catalogue.ExternalEmailNotVerified(),
 ]
 
 describe("docs/errors.md", () => {

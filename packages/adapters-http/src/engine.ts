@@ -3,11 +3,13 @@ import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@s
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
-  WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments,
+  WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
 } from "@signet/core"
 import { planEndpoints } from "./endpoints/plans.ts"
 import { ExchangeRatesSandbox, PaymentsSandbox, type PaymentProviders } from "./payments-sandbox.ts"
 import { WebhookTransportNode } from "./webhook-transport.ts"
+import { ExternalProviderClientNode } from "./external-provider-client.ts"
+import { identityProviderEndpoints } from "./endpoints/identity-providers.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
@@ -32,7 +34,7 @@ export type { StorageServices }
 
 /** Every service an engine runtime provides. */
 export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
-  | Payments | ExchangeRates
+  | Payments | ExchangeRates | ExternalProviderClient
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -97,6 +99,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     WebhookTransportNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
     (options.payments ?? new PaymentsSandbox()).layer,
     options.exchangeRates ?? ExchangeRatesSandbox,
+    ExternalProviderClientNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )
@@ -130,6 +133,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     ...relyingPartyEndpoints,
     ...adminEndpointsFor({ adminToken: options.adminToken }),
     ...planEndpoints,
+    ...identityProviderEndpoints,
     ...hostedPages,
     ...adminConsolePages,
     ...signingFramePages,

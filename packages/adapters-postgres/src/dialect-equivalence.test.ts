@@ -102,7 +102,7 @@ const write: fc.Arbitrary<Write> = fc.oneof(
     rpId: text, createdAt: ms, expiresAt: ms, consumedAt: nullable(ms),
   }).map((ceremony) => ({ op: "insertCeremony" as const, ceremony })),
   fc.record({ id: ceremonyIds, at: ms }).map((c) => ({ op: "consume" as const, ...c })),
-  fc.record({ id: sessionIds, csrfTokenHash: text, createdAt: ms, expiresAt: ms })
+  fc.record({ id: sessionIds, csrfTokenHash: text, createdAt: ms, expiresAt: ms, userId: fc.option(text, { nil: null }), signedInAt: fc.option(ms, { nil: null }), authMethod: fc.option(text, { nil: null }) })
     .map((session) => ({ op: "insertSession" as const, session })),
   fc.record({ keyId: keyIds, algorithm: fc.constantFrom("ES256", "RS256"), publicJwk: text, encryptedPrivateKey: text, createdAt: smallMs })
     .map((key) => ({ op: "insertKey" as const, key })),

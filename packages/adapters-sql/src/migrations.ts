@@ -435,6 +435,74 @@ const plans = (dialect: SqlDialect): Migration => {
   }
 }
 
+/** 0008: external identity providers, sign-ins in flight, links and link offers; signed-in hosted sessions. */
+const identityProviders = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.alterTable("hosted_sessions").addColumn("user_id", t.text).execute()
+      await db.schema.alterTable("hosted_sessions").addColumn("signed_in_at", t.bigint).execute()
+      await db.schema.alterTable("hosted_sessions").addColumn("auth_method", t.text).execute()
+
+      await db.schema.createTable("identity_providers")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("owner_client_id", t.text)
+        .addColumn("name", t.text, (c) => c.notNull())
+        .addColumn("issuer", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("client_secret_sealed", t.text, (c) => c.notNull())
+        .addColumn("scopes", t.text, (c) => c.notNull())
+        .addColumn("authorization_endpoint", t.text, (c) => c.notNull())
+        .addColumn("token_endpoint", t.text, (c) => c.notNull())
+        .addColumn("jwks_uri", t.text, (c) => c.notNull())
+        .addColumn("userinfo_endpoint", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+
+      await db.schema.createTable("external_logins")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("provider_id", t.text, (c) => c.notNull())
+        .addColumn("nonce", t.text, (c) => c.notNull())
+        .addColumn("code_verifier", t.text, (c) => c.notNull())
+        .addColumn("browser_binding_hash", t.text, (c) => c.notNull())
+        .addColumn("return_to", t.text, (c) => c.notNull())
+        .addColumn("link_user_id", t.text)
+        .addColumn("client_id", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+
+      await db.schema.createTable("identity_links")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("provider_id", t.text, (c) => c.notNull())
+        .addColumn("issuer", t.text, (c) => c.notNull())
+        .addColumn("subject", t.text, (c) => c.notNull())
+        .addColumn("email", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addUniqueConstraint("identity_links_identity_key", ["issuer", "subject"])
+        .execute()
+      await db.schema.createIndex("identity_links_user_idx").on("identity_links").columns(["user_id", "created_at"]).execute()
+
+      await db.schema.createTable("link_offers")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("provider_id", t.text, (c) => c.notNull())
+        .addColumn("issuer", t.text, (c) => c.notNull())
+        .addColumn("subject", t.text, (c) => c.notNull())
+        .addColumn("email", t.text)
+        .addColumn("browser_binding_hash", t.text, (c) => c.notNull())
+        .addColumn("return_to", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
@@ -442,6 +510,7 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0003_signing_token_flow": signingTokenFlow(dialect),
   "0004_webhooks": webhooks(dialect),
   "0005_kyc": kyc(dialect),
+  "0008_identity_providers": identityProviders(dialect),
   "0009_rp_platform": rpPlatform(dialect),
   "0010_plans": plans(dialect),
 })

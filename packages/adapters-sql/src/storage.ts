@@ -4,9 +4,11 @@ import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
   KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
+  ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers,
 } from "@signet/core"
 import { RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
 import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
+import { IdentityProviderStorageSql } from "./repositories/identity-providers.ts"
 import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
@@ -26,6 +28,7 @@ export type StorageServices = Storage | RelyingParties | Users | Passkeys | Cere
   | KycVerifications | KycCaptures | KycImages | KycAudit | RpOrganisationChecks
   | KycVerifications | KycCaptures | KycImages | KycAudit
   | Checkouts | Subscriptions
+  | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -35,4 +38,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   KycStorageSql,
   RpOrganisationChecksSql,
   CheckoutsSql, SubscriptionsSql,
+  IdentityProviderStorageSql,
 )

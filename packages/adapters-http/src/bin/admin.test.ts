@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
+import { startExternalProvider } from "../test-support/external-provider.ts"
 
 const run = promisify(execFile)
 const tsx = new URL("../../../../node_modules/.bin/tsx", import.meta.url).pathname
@@ -56,6 +57,26 @@ describe("admin CLI for the RP platform", () => {
     expect(Date.parse(graced["previousValidUntil"] as string) - Date.now()).toBeGreaterThan(23 * 3600_000)
     expect(await admin("rp", "rotate-secrets", id, "ssc", "--no-grace")).toMatchObject({ previousValidUntil: null, previousSecretsValidUntil: { ssc: null } })
   }, 90_000)
+})
+
+describe("admin CLI: identity providers", () => {
+  it("adds an engine-wide provider after real discovery (secret from the environment, never printed), lists and removes it", async () => {
+    const op = await startExternalProvider("http://localhost:3000/api/idp/callback", {})
+    try {
+      const loopback = { ...env, SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "true", SIGNET_IDP_CLIENT_SECRET: op.clientSecret }
+      const idp = async (...args: Array<string>) => JSON.parse((await run(tsx, [bin("admin"), "idp", ...args], { env: loopback })).stdout) as unknown
+      const added = await idp("add", "--issuer", op.issuer, "--client-id", op.clientId, "--name", "Example ID", "--scope", "email") as Record<string, unknown>
+      expect(added).toMatchObject({ issuer: op.issuer, clientId: op.clientId, name: "Example ID", scopes: ["openid", "email"], ownerClientId: null })
+      expect(JSON.stringify(added)).not.toContain(op.clientSecret)
+      expect(await idp("list")).toEqual([added])
+      await expect(run(tsx, [bin("admin"), "idp", "add", "--issuer", `${op.issuer}/other`, "--client-id", "x", "--name", "Wrong"], { env: loopback }))
+        .rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^signet admin: Identity provider unavailable: .*answered 404/) })
+      expect(await idp("remove", added["id"] as string)).toEqual({ removed: true })
+      expect(await idp("list")).toEqual([])
+    } finally {
+      await op.stop()
+    }
+  }, 240_000)
 })
 
 describe("server binary", () => {

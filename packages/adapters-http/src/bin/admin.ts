@@ -4,7 +4,8 @@
  */
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, configureKyc, getRelyingParty, recordOrganisationCheck, revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
+  administerRelyingParty, configureKyc, getRelyingParty, listIdentityProviders, recordOrganisationCheck, registerIdentityProvider, removeIdentityProvider,
+  revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
   type RelyingParty, type RpCommand,
 } from "@signet/core"
 import { Effect, LogLevel, Schema } from "effect"
@@ -32,6 +33,10 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp org-check <clientId> verified|rejected --legal-name <name> --registration-number <no> --country <CC>
             --document <kind>=<reference>... --checked-by <name> [--note <text>]
   rp kyc <clientId> on|off [--scope rp|shared]
+  idp add --issuer <url> --client-id <id> --name <name> [--scope <scope>]...
+          (the client secret from --client-secret <secret> or, kept out of the process list, SIGNET_IDP_CLIENT_SECRET)
+  idp list
+  idp remove <providerId>
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
 
 Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
@@ -64,7 +69,7 @@ const main = async () => {
     process.stdout.write(`${JSON.stringify({ adminToken: `adm_${randomBytes(32).toString("base64url")}` }, null, 2)}\n`)
     return
   }
-  if ((group !== "rp" && group !== "cert") || command === undefined) {
+  if ((group !== "rp" && group !== "cert" && group !== "idp") || command === undefined) {
     process.stdout.write(`${USAGE}\n`)
     process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
   }
@@ -72,15 +77,28 @@ const main = async () => {
   const { storage } = storageFor(config.database)
   const engine = await makeEngine({
     settings: config.settings, storage, masterKey: parseMasterKey(config.masterKey ?? demoMasterKey(config.database)), logLevel: LogLevel.None,
+    // The loopback switch also lets discovery reach a provider on 127.0.0.1 (development, tests).
+    deliveries: config.deliveries,
   })
   const need = () => {
-    if (clientId === undefined) throw new Error(`${group} ${command} needs ${group === "cert" ? "a certificate serial" : "a client id"}`)
+    if (clientId === undefined) throw new Error(`${group} ${command} needs ${group === "cert" ? "a certificate serial" : group === "idp" ? "a provider id" : "a client id"}`)
     return clientId
   }
   const admin = (c: RpCommand) => engine.run(administerRelyingParty(need(), c).pipe(Effect.map((r) => view(r.rp))))
   try {
     let out: unknown
-    switch (group === "cert" ? `cert ${command}` : command) {
+    switch (group === "cert" || group === "idp" ? `${group} ${command}` : command) {
+      case "idp add": {
+        const all = [clientId ?? "", ...rest]
+        const secret = flags(all, "--client-secret")[0] ?? process.env["SIGNET_IDP_CLIENT_SECRET"] ?? ""
+        out = await engine.run(registerIdentityProvider({ kind: "admin" }, {
+          issuer: flags(all, "--issuer")[0] ?? "", clientId: flags(all, "--client-id")[0] ?? "", clientSecret: secret,
+          name: flags(all, "--name")[0] ?? "", ...(all.includes("--scope") ? { scopes: flags(all, "--scope") } : {}),
+        }))
+        break
+      }
+      case "idp list": out = await engine.run(listIdentityProviders({ kind: "admin" })); break
+      case "idp remove": out = await engine.run(removeIdentityProvider({ kind: "admin" }, need())); break
       case "cert revoke": {
         const revoked = await engine.run(revokeCertificate(null, need(), rest[0] ?? ""))
         out = { serial: revoked.serial, subject: revoked.subject, status: revoked.status, revokedAt: revoked.revokedAt, revocationReason: revoked.revocationReason }
@@ -149,7 +167,7 @@ const main = async () => {
         out = await engine.run(configureKyc(need(), { enabled: rest[0] === "on", ...(scope !== undefined ? { identityScope: scope } : {}) }))
         break
       }
-      default: throw new Error(`unknown command rp ${command}\n\n${USAGE}`)
+      default: throw new Error(`unknown command ${group} ${command}\n\n${USAGE}`)
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
   } finally {

@@ -1,12 +1,12 @@
 /** Enrolment, sign-in, client credentials, the account endpoint and the JWKS. */
 import {
   Assertion, completeEnrolment, completeSignIn, describeAccount, InvalidClient, issueClientToken, jwks,
-  openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig,
+  linkedIdentitiesOf, openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { json } from "../http/respond.ts"
-import { SESSION_COOKIE } from "../http/handler.ts"
+import { sessionCookie } from "../http/cookies.ts"
 import { readBody } from "../http/body.ts"
 import { basicCredentials } from "../http/basic-auth.ts"
 
@@ -27,9 +27,7 @@ export const openSession = endpoint({
   handle: ({ requestId }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
     const s = yield* openHostedSession
-    const secure = settings.publicOrigin.startsWith("https:") ? "; Secure" : ""
-    const cookie = `${SESSION_COOKIE}=${s.sessionId}; Path=${settings.basePath || "/"}; HttpOnly; SameSite=Strict; Max-Age=${settings.sessionTtlSeconds}${secure}`
-    return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": cookie })
+    return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": sessionCookie(settings, s.sessionId) })
   }),
 })
 
@@ -130,13 +128,17 @@ export const jwksEndpoint = endpoint({
 /** `GET /v2/me`: the smallest bearer-protected endpoint. */
 export const me = endpoint({
   method: "GET", path: "/v2/me", tag: "Identity", auth: "bearer",
-  summary: "The signed-in user and their passkeys",
+  summary: "The signed-in user, their passkeys and their linked external identities",
   response: Schema.Struct({
     sub: Schema.String, email: Schema.String, displayName: Schema.String, clientId: Schema.String, scope: Schema.String,
     passkeys: Schema.Array(Schema.Struct({
       id: Schema.String, rpId: Schema.String, algorithm: Schema.Int, backedUp: Schema.Boolean,
       createdAt: Schema.Int, lastUsedAt: Schema.NullOr(Schema.Int),
     })),
+    identities: Schema.Array(Schema.Struct({
+      id: Schema.String, providerId: Schema.String, issuer: Schema.String, subject: Schema.String,
+      email: Schema.NullOr(Schema.String), createdAt: Schema.Int,
+    })).annotations({ description: "external identities linked to the account (docs/identity-providers.md)" }),
   }),
   handle: ({ user }) => Effect.gen(function* () {
     const u = user!
@@ -144,6 +146,7 @@ export const me = endpoint({
     return {
       sub: account.user.id, email: account.user.email, displayName: account.user.displayName,
       clientId: u.clientId, scope: u.scope.join(" "), passkeys: account.passkeys,
+      identities: yield* linkedIdentitiesOf(u.userId),
     }
   }),
 })

@@ -1,15 +1,17 @@
 /** Hosted pages: enrolment and sign-in with a passkey, and a landing page that links them. */
-import { EngineConfig, INTERFACE_VERSION } from "@signet/core"
+import { EngineConfig, INTERFACE_VERSION, providersForSignIn } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { WEBAUTHN_CLIENT_JS } from "./webauthn-client.ts"
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+/** HTML-escapes text for the hosted pages. */
+export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-const page = (api: string, title: string, body: string, requestId: string) => new Response(`<!doctype html>
+/** A hosted page: the shared head, strict CSP and the pages' script. */
+export const page = (api: string, title: string, body: string, requestId: string, extraHead = "") => new Response(`<!doctype html>
 <html lang="en" data-api="${escape(api)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(title)} · Signet</title>
+<title>${escape(title)} · Signet</title>${extraHead}
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
 label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
 button{margin-top:1rem;padding:.6rem 1.2rem;font:inherit;cursor:pointer}.ok{color:#116329}.err{color:#b42318}
@@ -50,10 +52,26 @@ export const enrolPage = endpoint({
 /** `GET /signin`: hosted passkey sign-in for an RP (`?client_id=`). */
 export const signinPage = endpoint({
   method: "GET", path: "/signin", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted sign-in", response: htmlResponse,
-  handle: ({ requestId, query }) => Effect.map(EngineConfig, (s) => page(s.basePath, "Sign in", `<h1>Sign in with a passkey</h1>
+  handle: ({ requestId, query }) => Effect.gen(function* () {
+    const s = yield* EngineConfig
+    const clientId = query.get("client_id") || null
+    // External identity providers offered here: engine-wide ones, plus the RP's own (docs/identity-providers.md).
+    const providers = yield* providersForSignIn(clientId)
+    const returnTo = query.get("return_to")
+    const startQuery = (id: string) => {
+      const q = new URLSearchParams()
+      if (clientId !== null) q.set("client_id", clientId)
+      if (returnTo !== null) q.set("return_to", returnTo)
+      const text = q.toString()
+      return `${s.basePath}/idp/${encodeURIComponent(id)}/start${text === "" ? "" : `?${text}`}`
+    }
+    const external = providers.length === 0 ? "" : `<h2>Or sign in with</h2><ul id="providers">${providers.map((p) =>
+      `<li><a href="${escape(startQuery(p.id))}">${escape(p.name)}</a></li>`).join("")}</ul>`
+    return page(s.basePath, "Sign in", `<h1>Sign in with a passkey</h1>
 <form id="signin"><label for="clientId">RP client id</label><input id="clientId" name="clientId" required value="${escape(query.get("client_id") ?? "")}">
 <label for="email">E-mail (optional)</label><input id="email" name="email" type="email" autocomplete="username webauthn">
-<button type="submit">Sign in</button></form><label for="token">Access token</label><textarea id="token" readonly></textarea>`, requestId)),
+<button type="submit">Sign in</button></form><label for="token">Access token</label><textarea id="token" readonly></textarea>${external}`, requestId)
+  }),
 })
 
 /** `GET /pages/webauthn.js`: the pages' script. */

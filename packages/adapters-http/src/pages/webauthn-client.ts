@@ -46,6 +46,13 @@ if (form) form.addEventListener("submit", async (ev) => {
       const cred = await navigator.credentials.create({ publicKey: creationOptions(started.options) });
       const done = await call("/enrolment/verify", { enrolmentId: started.enrolmentId, credential: registrationJSON(cred) });
       out("Passkey enrolled for " + done.email + " (credential " + done.credentialId + ")", true);
+    } else if (form.id === "link") {
+      const offerId = f.get("offerId");
+      const started = await call("/idp/link/request", { offerId });
+      const cred = await navigator.credentials.get({ publicKey: requestOptions(started.options) });
+      const done = await call("/idp/link/confirm", { offerId, signinId: started.signinId, assertion: assertionJSON(cred) });
+      out(started.provider + " is now linked to " + started.email + ".", true);
+      location.assign(done.returnTo);
     } else {
       const started = await call("/signin/request", { clientId: f.get("clientId"), email: f.get("email") || undefined });
       const cred = await navigator.credentials.get({ publicKey: requestOptions(started.options) });

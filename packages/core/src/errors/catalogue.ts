@@ -438,6 +438,54 @@ export class RpSettingLocked extends Schema.TaggedError<RpSettingLocked>()("RpSe
   override get message() { return `${this.setting} can only be changed while the registration is pending` }
 }
 
+// ---------------------------------------------------------------- external identity providers (docs/identity-providers.md)
+
+/** 502: the external provider could not be reached, or answered something that is not OpenID Connect. */
+export class IdentityProviderUnavailable extends Schema.TaggedError<IdentityProviderUnavailable>()(
+  "IdentityProviderUnavailable", { detail: Schema.String }) {
+  readonly status = 502 as const
+  override get message() { return `Identity provider unavailable: ${this.detail}` }
+}
+
+/** 422: the discovery document does not describe the issuer that was registered. */
+export class IdentityProviderIssuerMismatch extends Schema.TaggedError<IdentityProviderIssuerMismatch>()(
+  "IdentityProviderIssuerMismatch", { expected: Schema.String, actual: Schema.String }) {
+  readonly status = 422 as const
+  override get message() { return `Identity provider issuer mismatch: discovery names ${this.actual}, not ${this.expected}` }
+}
+
+/** 403: an RP's identity providers are managed by its contact account only. */
+export class NotRpContactForProviders extends Schema.TaggedError<NotRpContactForProviders>()("NotRpContactForProviders", {}) {
+  readonly status = 403 as const
+  override get message() { return "Only the RP contact account can manage its identity providers" }
+}
+
+/** 400: the callback's state is unknown, used, expired, or was started in another browser. */
+export class ExternalSignInStateInvalid extends Schema.TaggedError<ExternalSignInStateInvalid>()("ExternalSignInStateInvalid", {}) {
+  readonly status = 400 as const
+  override get message() { return "External sign-in state mismatch or already used" }
+}
+
+/** 401: the provider refused, or its code exchange or ID token did not hold. */
+export class ExternalSignInFailed extends Schema.TaggedError<ExternalSignInFailed>()(
+  "ExternalSignInFailed", { detail: Schema.String }) {
+  readonly status = 401 as const
+  override get message() { return `External sign-in failed: ${this.detail}` }
+}
+
+/** 409: the external identity belongs to another Signet account. */
+export class ExternalIdentityLinkedElsewhere extends Schema.TaggedError<ExternalIdentityLinkedElsewhere>()(
+  "ExternalIdentityLinkedElsewhere", {}) {
+  readonly status = 409 as const
+  override get message() { return "This external identity is already linked to another account" }
+}
+
+/** 403: a new account needs an e-mail address the provider has verified. */
+export class ExternalEmailNotVerified extends Schema.TaggedError<ExternalEmailNotVerified>()("ExternalEmailNotVerified", {}) {
+  readonly status = 403 as const
+  override get message() { return "The identity provider did not give a verified e-mail address; sign in with a passkey and link it from your account" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -455,6 +503,8 @@ export type CataloguedError =
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
   | AdminTokenRequired | RpSettingLocked
   | BillingError
+  | IdentityProviderUnavailable | IdentityProviderIssuerMismatch | NotRpContactForProviders | ExternalSignInStateInvalid
+  | ExternalSignInFailed | ExternalIdentityLinkedElsewhere | ExternalEmailNotVerified
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>

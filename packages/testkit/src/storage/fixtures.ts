@@ -95,6 +95,9 @@ export const sampleHostedSession = (overrides: Partial<HostedSession> = {}): Hos
   csrfTokenHash: "c".repeat(64),
   createdAt: FAR_FUTURE_MS,
   expiresAt: FAR_FUTURE_MS + 3_600_000,
+  userId: null,
+  signedInAt: null,
+  authMethod: null,
   ...overrides,
 })
 
