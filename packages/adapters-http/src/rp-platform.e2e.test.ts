@@ -156,6 +156,18 @@ describe("RP self-service, administration, organisation KYC and secret rotation"
     expect(await sscToken(rp.clientId, rp.sscSecret, "LOA-4", contacts.a.email)).toMatchObject({ status: 403, body: { error: "LOA-4 requires KYC-verified RP" } })
   })
 
+  it("the OpenAPI document carries the request and answer schemas of the self-service and admin paths", async () => {
+    const doc = ok(await env.client.raw<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, unknown> }>> }>("GET", "/openapi.json"))
+    const register = doc.paths["/v2/relying-parties"]?.["post"]
+    expect(JSON.stringify(register?.requestBody)).toContain("redirectUris")
+    expect(JSON.stringify(register?.responses)).toContain("sscSecret")
+    expect(JSON.stringify(doc.paths["/v2/relying-parties/{clientId}"]?.["patch"]?.requestBody)).toContain("webauthnRpId")
+    expect(JSON.stringify(doc.paths["/admin/api/relying-parties/{clientId}/commands"]?.["post"]?.requestBody)).toContain("SetRedirectUris")
+    expect(JSON.stringify(doc.paths["/admin/api/relying-parties/{clientId}/organisation-checks"]?.["post"]?.requestBody)).toContain("registrationNumber")
+    expect(JSON.stringify(doc.paths["/admin/api/relying-parties"]?.["get"]?.responses)).toContain("signaturesToday")
+    expect(doc.paths["/admin"]).toBeUndefined()
+  })
+
   it("a rotated secret keeps working for the grace period and stops after it (test clock)", async () => {
     const rp = await register("a", { name: "Rotating Co", signingOrigins: [env.origin] })
     await command(rp.clientId, { _tag: "Approve" })
