@@ -15,6 +15,7 @@ import { kycHandoffEndpointsFor } from "./endpoints/kyc-handoff.ts"
 import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { certificateEndpoints } from "./endpoints/certificates.ts"
+import { documentEndpoints } from "./endpoints/documents.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
@@ -101,6 +102,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...identityEndpoints,
     ...signingEndpoints,
     ...certificateEndpoints,
+    ...documentEndpoints,
     ...sscEndpoints,
     ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),

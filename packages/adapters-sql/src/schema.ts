@@ -113,6 +113,9 @@ export interface Database {
   readonly kyc_images: KycImagesTable
   readonly kyc_audit: KycAuditTable
   readonly kyc_settings: KycSettingsTable
+  readonly encrypted_files: EncryptedFilesTable
+  readonly encrypted_file_recipients: EncryptedFileRecipientsTable
+  readonly signature_images: SignatureImagesTable
 }
 
 /** `certificates`: everything the engine's CA issued. */
@@ -327,4 +330,31 @@ export interface DeliveryAttemptsTable {
   readonly status_code: number | null
   readonly error: string | null
   readonly duration_ms: BigIntColumn
+}
+
+/** `encrypted_files`: documents stored as CMS AuthEnvelopedData. */
+export interface EncryptedFilesTable {
+  readonly id: string
+  readonly owner_user_id: string
+  readonly name: string
+  readonly size: BigIntColumn
+  readonly envelope: string
+  readonly created_at: BigIntColumn
+}
+
+/** `encrypted_file_recipients`: who a file is addressed to, in order. */
+export interface EncryptedFileRecipientsTable {
+  readonly file_id: string
+  readonly user_id: string
+  readonly position: number
+}
+
+/** `signature_images`: signers' own images, sealed in the Vault. */
+export interface SignatureImagesTable {
+  readonly user_id: string
+  readonly sealed: string
+  readonly width: number
+  readonly height: number
+  readonly size: number
+  readonly updated_at: BigIntColumn
 }

@@ -3,8 +3,9 @@ import { Layer } from "effect"
 import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
-  KycAudit, KycCaptures, KycImages, KycVerifications,
+  KycAudit, KycCaptures, KycImages, KycVerifications, EncryptedFiles, SignatureImages,
 } from "@signet/core"
+import { DocumentsStorageSql } from "./repositories/documents.ts"
 import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
@@ -21,7 +22,7 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 /** Every tag the storage adapters provide. */
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
-  | KycVerifications | KycCaptures | KycImages | KycAudit
+  | KycVerifications | KycCaptures | KycImages | KycAudit | EncryptedFiles | SignatureImages
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -29,4 +30,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql, SscOperationsSql,
   WebhookSubscriptionsSql, DeliveriesSql,
   KycStorageSql,
+  DocumentsStorageSql,
 )

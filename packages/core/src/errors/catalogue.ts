@@ -424,6 +424,20 @@ export class NotCertificateHolder extends Schema.TaggedError<NotCertificateHolde
   override get message() { return "Only the certificate's holder can revoke it" }
 }
 
+// Documents: encrypted files, decryption and signature images (docs/documents.md).
+
+/** 403: an EnvelopedData given to `/decrypt/asymmetric` names none of the user's encryption certificates. */
+export class NotAnEnvelopeRecipient extends Schema.TaggedError<NotAnEnvelopeRecipient>()("NotAnEnvelopeRecipient", {}) {
+  readonly status = 403 as const
+  override get message() { return "The EnvelopedData is not addressed to your encryption certificate" }
+}
+
+/** 409: the image of a signature exists only once the signing request is completed. */
+export class SigningRequestNotCompleted extends Schema.TaggedError<SigningRequestNotCompleted>()("SigningRequestNotCompleted", {}) {
+  readonly status = 409 as const
+  override get message() { return "Signing request is not completed" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -439,6 +453,7 @@ export type CataloguedError =
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
+  | NotAnEnvelopeRecipient | SigningRequestNotCompleted
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>
