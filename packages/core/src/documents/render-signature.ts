@@ -96,12 +96,13 @@ export const renderSignatureCard = (facts: {
 }): Effect.Effect<Uint8Array> => {
   const time = new Date(facts.signedAt).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")
   const name = Array.from(facts.signerName).slice(0, 28).join("")
+  const value = (text: string) => wrap(text, LINE_CHARS).map((l) => [l, INK] as const)
   const body: Array<readonly [string, Rgb]> = [
-    [`SIGNED ${time}`, INK],
-    ...wrap(`CERTIFICATE ${facts.certificateSerial.toUpperCase()}`, LINE_CHARS).map((l) => [l, INK] as const),
-    ...wrap(`REQUEST ${facts.requestId}`, LINE_CHARS).map((l) => [l, MUTED] as const),
-    ...wrap(`SHA-256 ${facts.documentHash.toUpperCase()}`, LINE_CHARS).map((l) => [l, MUTED] as const),
-    ...wrap(`VERIFY ${facts.verifyUrl}`, LINE_CHARS).map((l) => [l, MUTED] as const),
+    [`ON ${time}`, INK],
+    ["CERTIFICATE SERIAL", MUTED], ...value(facts.certificateSerial),
+    ["SIGNING REQUEST", MUTED], ...value(facts.requestId),
+    ["DOCUMENT SHA-256", MUTED], ...wrap(facts.documentHash, 32).map((l) => [l, INK] as const),
+    ["VERIFY AT", MUTED], ...value(facts.verifyUrl),
   ]
   const bodyLine = (FONT_ROWS + 3) * BODY_CELL
   const textX = MARGIN + IMAGE_BOX.width + MARGIN
