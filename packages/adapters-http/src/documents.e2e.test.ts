@@ -169,6 +169,10 @@ describe("documents", () => {
       expect(Buffer.from(decrypted.content, "base64").equals(plain)).toBe(true)
     }
     expect(ok(await call<Array<FileMetadata>>(bob, "GET", "/v2/files")).map((f) => f.id)).toContain(stored.id)
+    // the same envelope as application/pkcs7-mime
+    const mime = await fetch(`${env.client.baseUrl}/v2/files/${stored.id}`, { headers: { ...auth(bob), accept: "application/pkcs7-mime" } })
+    expect(mime.headers.get("content-type")).toMatch(/^application\/pkcs7-mime; smime-type=authEnveloped-data/)
+    expect(Buffer.from(await mime.arrayBuffer()).equals(Buffer.from(fetched.envelopedData, "base64"))).toBe(true)
   })
 
   it("a non-recipient can neither see nor decrypt a file (404), and only the owner deletes it", async () => {

@@ -1,6 +1,6 @@
 /** Documents: encryption certificates, encrypted files, decryption, signature images and rendered signatures (docs/documents.md). */
 import {
-  decryptEnvelope, decryptFile, deleteFile, deleteSignatureImage, getFile, getSignatureImage, listFiles, MAX_ENVELOPE_BYTES, MAX_FILE_BYTES,
+  decryptEnvelope, decryptFile, deleteFile, fromBase64, deleteSignatureImage, getFile, getSignatureImage, listFiles, MAX_ENVELOPE_BYTES, MAX_FILE_BYTES,
   ownEncryptionCertificate, recipientEncryptionCertificate, renderSignatureImage, ResourceNotFound, setSignatureImage, SIGNATURE_IMAGE_LIMITS, storeFile,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
@@ -67,13 +67,23 @@ export const listFilesEndpoint = endpoint({
   handle: ({ user }) => listFiles(user!),
 })
 
+const PKCS7_MIME = "application/pkcs7-mime"
+
 /** `GET /v2/files/{id}`. */
 export const getFileEndpoint = endpoint({
   method: "GET", path: "/v2/files/{id}", tag: "Documents", auth: "bearer",
-  summary: "A file's metadata and its EnvelopedData (base64 DER ContentInfo; openssl cms -decrypt -inform DER reads it)",
+  summary: "A file's metadata and its EnvelopedData (base64 DER ContentInfo; openssl cms -decrypt -inform DER reads it); with `Accept: application/pkcs7-mime` the DER itself",
   response: Schema.Struct({ ...FileMetadata.fields, envelopedData: Schema.String }),
   errors: [FILE_404],
-  handle: ({ user, params }) => Effect.flatMap(knownId(params["id"]!, "File"), (id) => getFile(user!, id)),
+  handle: ({ user, params, request, requestId }) => Effect.flatMap(knownId(params["id"]!, "File"), (id) => Effect.map(getFile(user!, id), (file) =>
+    (request.headers.get("accept") ?? "").toLowerCase().includes(PKCS7_MIME)
+      ? new Response(new Uint8Array(fromBase64(file.envelopedData)!), {
+        headers: {
+          "content-type": `${PKCS7_MIME}; smime-type=authEnveloped-data; name=smime.p7m`,
+          "content-disposition": "attachment; filename=smime.p7m", "cache-control": "private, no-store", ...baseHeaders(requestId),
+        },
+      })
+      : file)),
 })
 
 /** `DELETE /v2/files/{id}`. */
