@@ -193,10 +193,17 @@ describe("documents", () => {
     expect((await call(alice, "POST", "/decrypt", { fileId: stored.id })).status).toBe(404)
   })
 
-  it("openssl cms -encrypt to a user's certificate is decrypted by POST /decrypt/asymmetric (GCM and CBC, OAEP SHA-256 and SHA-1)", async () => {
+  it("openssl cms -encrypt to a user's certificate is decrypted by POST /decrypt/asymmetric (GCM and CBC, OAEP SHA-256 and SHA-1, issuer-serial and key-id recipients)", async () => {
     const { path } = await certificateFile(bob)
     const plain = randomBytes(10_000)
-    for (const [cipher, options] of [["-aes-256-gcm", OAEP_SHA256], ["-aes-256-gcm", ["-keyopt", "rsa_padding_mode:oaep"]], ["-aes256", OAEP_SHA256]] as const) {
+    const cases = [
+      ["-aes-256-gcm", OAEP_SHA256],
+      ["-aes-256-gcm", ["-keyopt", "rsa_padding_mode:oaep"]],
+      ["-aes256", OAEP_SHA256],
+      // the recipient named by subject key identifier instead of issuer and serial
+      ["-aes-256-gcm", [...OAEP_SHA256, "-keyid"]],
+    ] as const
+    for (const [cipher, options] of cases) {
       const envelopedData = await opensslEncrypt(plain, path, options, cipher)
       const opened = ok(await call<{ size: number; content: string }>(bob, "POST", "/decrypt/asymmetric", { envelopedData }))
       expect(opened.size).toBe(plain.length)
