@@ -23,6 +23,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.PaymentCallbackSignatureInvalid(),
   new Catalogue.NotRpContactForProviders(), new Catalogue.ExternalSignInStateInvalid(), new Catalogue.ExternalIdentityLinkedElsewhere(),
   new Catalogue.ExternalEmailNotVerified(),
+  new Catalogue.NotAnEnvelopeRecipient(), new Catalogue.SigningRequestNotCompleted(),
 ]
 
 describe("docs/errors.md", () => {

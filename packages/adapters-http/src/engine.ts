@@ -19,6 +19,7 @@ import { kycHandoffEndpointsFor } from "./endpoints/kyc-handoff.ts"
 import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { certificateEndpoints } from "./endpoints/certificates.ts"
+import { documentEndpoints } from "./endpoints/documents.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { relyingPartyEndpoints } from "./endpoints/relying-parties.ts"
 import { adminEndpointsFor } from "./endpoints/admin.ts"
@@ -125,6 +126,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     ...identityEndpoints,
     ...signingEndpoints,
     ...certificateEndpoints,
+    ...documentEndpoints,
     ...sscEndpoints,
     ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),

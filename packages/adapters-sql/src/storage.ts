@@ -4,11 +4,12 @@ import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
   KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
-  ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers,
+  ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers, EncryptedFiles, SignatureImages,
 } from "@signet/core"
 import { RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
 import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
 import { IdentityProviderStorageSql } from "./repositories/identity-providers.ts"
+import { DocumentsStorageSql } from "./repositories/documents.ts"
 import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
@@ -26,9 +27,9 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
   | KycVerifications | KycCaptures | KycImages | KycAudit | RpOrganisationChecks
-  | KycVerifications | KycCaptures | KycImages | KycAudit
   | Checkouts | Subscriptions
   | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
+  | EncryptedFiles | SignatureImages
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -39,4 +40,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   RpOrganisationChecksSql,
   CheckoutsSql, SubscriptionsSql,
   IdentityProviderStorageSql,
+  DocumentsStorageSql,
 )

@@ -486,6 +486,20 @@ export class ExternalEmailNotVerified extends Schema.TaggedError<ExternalEmailNo
   override get message() { return "The identity provider did not give a verified e-mail address; sign in with a passkey and link it from your account" }
 }
 
+// Documents: encrypted files, decryption and signature images (docs/documents.md).
+
+/** 403: an EnvelopedData given to `/decrypt/asymmetric` names none of the user's encryption certificates. */
+export class NotAnEnvelopeRecipient extends Schema.TaggedError<NotAnEnvelopeRecipient>()("NotAnEnvelopeRecipient", {}) {
+  readonly status = 403 as const
+  override get message() { return "The EnvelopedData is not addressed to your encryption certificate" }
+}
+
+/** 409: the image of a signature exists only once the signing request is completed. */
+export class SigningRequestNotCompleted extends Schema.TaggedError<SigningRequestNotCompleted>()("SigningRequestNotCompleted", {}) {
+  readonly status = 409 as const
+  override get message() { return "Signing request is not completed" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -505,6 +519,7 @@ export type CataloguedError =
   | BillingError
   | IdentityProviderUnavailable | IdentityProviderIssuerMismatch | NotRpContactForProviders | ExternalSignInStateInvalid
   | ExternalSignInFailed | ExternalIdentityLinkedElsewhere | ExternalEmailNotVerified
+  | NotAnEnvelopeRecipient | SigningRequestNotCompleted
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>

@@ -93,7 +93,7 @@ export class Certificates extends Context.Tag("@signet/core/Certificates")<Certi
   readonly insert: (certificate: StoredCertificate) => Effect.Effect<void, UniqueViolation>
   readonly findBySerial: (serial: string) => Effect.Effect<Option.Option<StoredCertificate>>
   /** The oldest valid CA certificate of a kind in an environment: every node settles on the same one. */
-  readonly findCurrentCa: (kind: Exclude<CertificateKind, "signer">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
+  readonly findCurrentCa: (kind: Extract<CertificateKind, "root" | "issuing">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
   /** A user's signer certificates, newest first. */
   readonly listByUser: (userId: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
   /** Revoked certificates an issuing CA issued, oldest revocation first (for its CRL). */
@@ -245,4 +245,26 @@ export class Subscriptions extends Context.Tag("@signet/core/Subscriptions")<Sub
   readonly insert: (subscription: Subscription) => Effect.Effect<void, UniqueViolation>
   /** The RP's subscriptions, the latest start first. */
   readonly listForRp: (clientId: string) => Effect.Effect<ReadonlyArray<Subscription>>
+}>() {}
+
+// Documents repositories: encrypted files and signature images (docs/documents.md).
+import type { EncryptedFile, SignatureImage } from "../documents/model.ts"
+
+/** Encrypted files and who they are addressed to. */
+export class EncryptedFiles extends Context.Tag("@signet/core/EncryptedFiles")<EncryptedFiles, {
+  readonly insert: (file: EncryptedFile) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<EncryptedFile>>
+  /** Files the user owns or is a recipient of, newest first, at most `limit`. */
+  readonly listForUser: (userId: string, limit: number) => Effect.Effect<ReadonlyArray<EncryptedFile>>
+  /** Deletes a file (and its recipients). */
+  readonly remove: (id: string) => Effect.Effect<void>
+}>() {}
+
+/** Signers' own signature images, one per user. */
+export class SignatureImages extends Context.Tag("@signet/core/SignatureImages")<SignatureImages, {
+  /** Stores the user's image, replacing an earlier one. */
+  readonly save: (image: SignatureImage) => Effect.Effect<void>
+  readonly findByUser: (userId: string) => Effect.Effect<Option.Option<SignatureImage>>
+  /** Deletes the user's image; false when there was none. */
+  readonly remove: (userId: string) => Effect.Effect<boolean>
 }>() {}
