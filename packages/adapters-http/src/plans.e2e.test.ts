@@ -122,6 +122,19 @@ describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl
     expect(catalogue.defaultAllowance).toEqual({ signaturesPerDay: 100, documentsPerBatch: 10, requestsPerMinute: 60, highestLoa: "LOA-2" })
   })
 
+  it("the OpenAPI document describes the plan, checkout, callback, usage and rate-limit paths with their shapes", async () => {
+    const doc = ok(await w.env.client.raw<{ paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> } | ErrorBody>("GET", "/openapi.json")) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> }
+    const find = (suffix: string) => Object.entries(doc.paths).find(([path]) => path.endsWith(suffix))?.[1]
+    for (const [suffix, method] of [["/v2/plans", "get"], ["/v2/relying-parties/{clientId}/checkout", "post"], ["/v2/relying-parties/{clientId}/checkout/{checkoutId}", "get"],
+      ["/payments/callback/{provider}", "post"], ["/rp/usage/{clientId}", "get"], ["/rp/rate-limits/{clientId}", "get"]] as const) {
+      expect(find(suffix)?.[method], suffix).toBeDefined()
+    }
+    const usage = JSON.stringify(find("/rp/usage/{clientId}")!["get"]!.responses["200"])
+    for (const field of ["signaturesToday", "dayResetsAt", "signingRequestsByUser"]) expect(usage).toContain(field)
+    const limits = JSON.stringify(find("/rp/rate-limits/{clientId}")!["get"]!.responses["200"])
+    for (const field of ["signaturesPerDay", "requestsPerMinute", "documentsPerBatch", "highestLoa", "resetsAt"]) expect(limits).toContain(field)
+  })
+
   it("Starter (bought by card): batch 2, LOA-2, 60 a minute, 100 a day — enforced, then reported exactly", async () => {
     const rp = await w.newRp()
     const bought = ok(await rp.checkout({ plan: "starter", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.succeeds}` })) as CheckoutView

@@ -5,17 +5,16 @@
  * deliveries change nothing (the machine treats them as no-ops and a checkout starts at most
  * one subscription, which the unique checkout id of the subscriptions table also guarantees).
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { InvalidRequest, PaymentCallbackSignatureInvalid, ResourceNotFound } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { ExchangeRates, Payments } from "../ports/payments.ts"
 import { token } from "../ports/random.ts"
 import { Checkouts, Storage, Subscriptions } from "../ports/storage.ts"
 import { PLANS, PlanId } from "../rp/plans.ts"
-import { applyCheckoutCommand, type CheckoutCommand } from "./checkout-machine.ts"
+import { applyCheckoutCommand, type CheckoutCommand, type CheckoutEvent } from "./checkout-machine.ts"
 import { BillingPeriod, convertMinor, Currency, formatMinor, PaymentMethod, PERIOD_DAYS, type Checkout } from "./model.ts"
 import { contactsRelyingParty, subscriptionView } from "./usage.ts"
-import { Schema } from "effect"
 
 const DAY_MS = 86_400_000
 /** How long a checkout waits for the payment before it expires (a mobile-money prompt times out well before). */
@@ -64,10 +63,11 @@ export const checkoutView = (c: Checkout) =>
   })
 
 /**
- * Applies `command` to the stored checkout in one transaction (compare-and-set on the status,
- * retried on a concurrent change) and starts the subscription when it became paid.
+ * Applies the commands `commandsFor` picks for the stored checkout, in one transaction
+ * (compare-and-set on the status, retried on a concurrent change), and starts the
+ * subscription when it became paid.
  */
-export const advanceCheckout = (checkoutId: string, commands: ReadonlyArray<CheckoutCommand>) =>
+export const advanceCheckout = (checkoutId: string, commandsFor: (current: Checkout) => ReadonlyArray<CheckoutCommand>) =>
   Effect.gen(function* () {
     const storage = yield* Storage
     const attempt = storage.transaction(Effect.gen(function* () {
@@ -78,8 +78,8 @@ export const advanceCheckout = (checkoutId: string, commands: ReadonlyArray<Chec
       }))
       const stored = current.status
       const at = yield* Clock.currentTimeMillis
-      const events = []
-      for (const command of commands) {
+      const events: Array<CheckoutEvent> = []
+      for (const command of commandsFor(current)) {
         const step = yield* applyCheckoutCommand(current, command, at)
         current = step.checkout
         events.push(...step.events)
@@ -143,9 +143,8 @@ export const startCheckout = (user: BearerUser, clientId: string, input: Checkou
       started.outcome === "declined" ? [{ _tag: "Fail", reason: started.reason }]
         : started.outcome === "succeeded" ? [{ _tag: "Submit", reference: started.reference }, { _tag: "Confirm", reference: started.reference }]
           : [{ _tag: "Submit", reference: started.reference }]
-    const after = yield* advanceCheckout(checkout.id, commands).pipe(
-      // Lost the race to the provider's callback: the stored state is newer than ours.
-      Effect.catchTag("CheckoutTransitionNotAllowed", () => Effect.flatMap(Checkouts, (c) => c.findById(checkout.id)).pipe(Effect.map(Option.getOrThrow))))
+    // If the provider's callback got here first, the checkout already moved on: leave it.
+    const after = yield* advanceCheckout(checkout.id, (current) => current.status === "created" ? commands : [])
     return yield* checkoutView(after)
   })
 
@@ -158,7 +157,7 @@ export const getCheckout = (user: BearerUser, clientId: string, checkoutId: stri
     const now = yield* Clock.currentTimeMillis
     const open = found.value.status === "created" || found.value.status === "pending"
     const current = open && now >= found.value.expiresAt
-      ? yield* advanceCheckout(checkoutId, [{ _tag: "Expire" }]).pipe(Effect.orDie)
+      ? yield* advanceCheckout(checkoutId, (c) => c.status === "created" || c.status === "pending" ? [{ _tag: "Expire" }] : []).pipe(Effect.orDie)
       : found.value
     return yield* checkoutView(current)
   })
@@ -169,15 +168,12 @@ export const receivePaymentCallback = (provider: string, header: (name: string) 
     const read = yield* Effect.flatMap(Payments, (p) => p.readCallback(provider, header, body))
     if (Option.isNone(read)) return yield* new PaymentCallbackSignatureInvalid()
     const confirmation = read.value
-    const stored = yield* Effect.flatMap(Checkouts, (c) => c.findById(confirmation.checkoutId))
-    if (Option.isNone(stored)) return yield* new ResourceNotFound({ what: "Checkout" })
     const outcome: CheckoutCommand = confirmation.outcome === "succeeded"
       ? { _tag: "Confirm", reference: confirmation.reference }
       : { _tag: "Fail", reason: confirmation.reason ?? "payment failed" }
-    // The callback can overtake the answer to our own request: submit first if we had not yet.
-    const commands: ReadonlyArray<CheckoutCommand> = stored.value.status === "created"
+    // The callback can overtake the provider's answer to our own request: submit first then.
+    const after = yield* advanceCheckout(confirmation.checkoutId, (current) => current.status === "created"
       ? [{ _tag: "Submit", reference: confirmation.reference }, outcome]
-      : [outcome]
-    const after = yield* advanceCheckout(confirmation.checkoutId, commands)
+      : [outcome])
     return { received: true as const, eventId: confirmation.eventId, checkoutId: after.id, status: after.status }
   })
