@@ -261,10 +261,11 @@ const CHUNK = 4 * 1024 * 1024
 export const hashRanges = (source: ByteSource, ranges: ReadonlyArray<readonly [number, number]>): Effect.Effect<Uint8Array, PdfUnreadable> =>
   Effect.gen(function* () {
     const hasher = (yield* Sha256Streams).create()
+    const read = source.readTransient ?? source.read
     for (const [offset, length] of ranges) {
       if (offset < 0 || length < 0 || offset + length > source.size) return yield* unreadable("a byte range outside the file")
       for (let at = offset; at < offset + length; at += CHUNK) {
-        hasher.update(yield* source.read(at, Math.min(CHUNK, offset + length - at)))
+        hasher.update(yield* read(at, Math.min(CHUNK, offset + length - at)))
       }
     }
     return hasher.digest()
