@@ -19,6 +19,9 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.CustomerIdRequired(), new Catalogue.PhoneNumberRequired(), new Catalogue.ProcessingDeadlineExceeded(),
   new Catalogue.EnrolmentRequiresSignIn(), new Catalogue.UnsupportedMediaType({ expected: "application/json" }),
   new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
+  new Catalogue.PdfTooLarge({ limit: 10485760 }), new Catalogue.PdfUnreadable({ detail: "<why>" }),
+  new Catalogue.SignatureImageInvalid({ detail: "<why>" }), new Catalogue.PdfDocumentNotFound(),
+  new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),
 ]
 
 describe("docs/errors.md", () => {
