@@ -16,7 +16,7 @@ import { Vault } from "../ports/vault.ts"
 import { PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
 import { createSigningRequest } from "../signing/single.ts"
 import { bytesSource } from "./byte-source.ts"
-import { byteRangeDigest, embedSignature, prepareSignature, type VisibleSignature } from "./prepare.ts"
+import { byteRangeDigest, embedAt, prepareSignature, type VisibleSignature } from "./prepare.ts"
 
 /** Largest PDF the HTTP flow takes (10 MiB); larger files are signed through the library API on a file source. */
 export const PDF_UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -93,9 +93,5 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
     if (request.value.status !== "completed" || request.value.signature === null) return yield* new PdfNotYetSigned({ requestStatus: request.value.status })
     const whole = yield* Effect.flatMap(Vault, (v) => v.open(pdf.sealed, VAULT_PURPOSE, requestId))
     const cms = fromBase64(request.value.signature)!
-    const signedUpdate = yield* embedSignature({
-      source: bytesSource(new Uint8Array()), update: whole, byteRange: [0, 0, 0, 0],
-      contentsOffset: pdf.contentsOffset, contentsBytes: pdf.contentsBytes, fieldName: pdf.fieldName,
-    }, cms).pipe(Effect.orDie)
-    return signedUpdate
+    return yield* embedAt(whole, pdf.contentsOffset, pdf.contentsBytes, cms).pipe(Effect.orDie)
   })
