@@ -1,14 +1,17 @@
-/** Periodic clean-up every node runs: expired quota windows and KYC images past their retention. */
+/** Periodic clean-up every node runs: expired quota windows, KYC images past their retention, expired external sign-ins. */
 import { Clock, Effect, Schedule } from "effect"
 import { purgeKycImages } from "./kyc/verify.ts"
 import { QuotaCounters } from "./ports/storage.ts"
+import { ExternalLogins, LinkOffers } from "./identity-providers/ports.ts"
 
 /** One clean-up round; answers what it removed. */
 export const housekeepingRound = Effect.gen(function* () {
   const now = yield* Clock.currentTimeMillis
   const counters = yield* Effect.flatMap(QuotaCounters, (q) => q.purgeExpired(now))
   const images = yield* purgeKycImages
-  return { counters, images }
+  // External sign-ins and link offers are refused once expired; deleting them keeps nonces and PKCE verifiers from lingering.
+  const externalLogins = (yield* Effect.flatMap(ExternalLogins, (r) => r.purgeExpired(now))) + (yield* Effect.flatMap(LinkOffers, (r) => r.purgeExpired(now)))
+  return { counters, images, externalLogins }
 })
 
 /** Runs a round at start and then every hour, forever (run it scoped); a failed round is logged and retried next hour. */
