@@ -318,6 +318,9 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         const outcomes = yield* Effect.all(Array.from({ length: 5 }, () => logins.consume(login.id, FAR_FUTURE_MS + 1)), { concurrency: "unbounded" })
         expect(outcomes.filter(Option.isSome)).toEqual([Option.some({ ...login, consumedAt: FAR_FUTURE_MS + 1 })])
         expect(yield* logins.consume("unknown", FAR_FUTURE_MS)).toEqual(Option.none())
+        yield* logins.insert({ ...login, id: "b".repeat(64), expiresAt: 10 })
+        expect(yield* logins.purgeExpired(FAR_FUTURE_MS)).toBe(1)
+        expect(yield* logins.consume("b".repeat(64), FAR_FUTURE_MS)).toEqual(Option.none())
       }))
 
       test("an external identity links to one account only; links list per user and are removed only by their user", () => Effect.gen(function* () {
@@ -341,6 +344,9 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         expect(yield* offers.consume("offer_1", FAR_FUTURE_MS + 2)).toEqual(Option.some({ ...offer, consumedAt: FAR_FUTURE_MS + 2 }))
         expect(yield* offers.consume("offer_1", FAR_FUTURE_MS + 3)).toEqual(Option.none())
         expect(yield* offers.findById("offer_1")).toEqual(Option.some({ ...offer, consumedAt: FAR_FUTURE_MS + 2 }))
+        expect(yield* offers.purgeExpired(FAR_FUTURE_MS + 300_000)).toBe(0)
+        expect(yield* offers.purgeExpired(FAR_FUTURE_MS + 300_001)).toBe(1)
+        expect(yield* offers.findById("offer_1")).toEqual(Option.none())
       }))
     })
 
