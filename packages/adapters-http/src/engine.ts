@@ -3,7 +3,7 @@ import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@s
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
-  WebhookTransport, type DeliverySettings, type EngineSettings, type Vault,
+  WebhookTransport, type DeliverySettings, type DocumentReader, type EngineSettings, type FaceMatcher, type LivenessProvider, type Vault,
 } from "@signet/core"
 import { WebhookTransportNode } from "./webhook-transport.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
@@ -43,6 +43,8 @@ export interface EngineOptions {
   readonly deliveries?: Partial<DeliverySettings> & { readonly worker?: boolean }
   /** identity-verification thresholds, lifetimes and image retention (the spec's defaults unless given) */
   readonly kycSettings?: typeof DEFAULT_KYC_SETTINGS
+  /** the KYC document reader, liveness provider and face matcher (the sandbox adapters unless given; `@signet/kyc-local` has local ones) */
+  readonly kycProviders?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher>
   /** the hourly clean-up of expired quota windows and KYC images past retention (default on) */
   readonly housekeeping?: boolean
   /** the engine's clock; the system clock unless a host or test gives one */
@@ -96,14 +98,15 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
   await runtime.runtime()
   const probe = Effect.flatMap(Users, (u) => u.findById("health-probe")).pipe(Effect.asVoid)
   const endpoints: Array<Endpoint<any, EngineServices>> = []
+  const kycOptions = { settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS, ...(options.kycProviders ? { providers: options.kycProviders } : {}) }
   endpoints.push(
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
     ...signingEndpoints,
     ...certificateEndpoints,
     ...sscEndpoints,
-    ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
-    ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
+    ...kycEndpointsFor(kycOptions),
+    ...kycHandoffEndpointsFor(kycOptions),
     eventStreamEndpoint,
     ...webhookEndpoints,
     ...hostedPages,

@@ -10,11 +10,11 @@ import { detectFaces, type DetectedFace } from "./models.ts"
 
 /**
  * Cosine anchors measured by `calibration/calibrate.ts` (results in calibration/results.json
- * and docs/kyc-local.md): `review` is where different people stop (their 99.5th percentile),
+ * and docs/kyc-local.md): `review` sits just above the most similar pair of different people,
  * `match` sits below the lowest same-person variant. Scores are piecewise linear between
  * the anchors: cos ≤ 0 → 0, `review` → 0.65, `match` → 0.75, 1 → 1.
  */
-export const CALIBRATION = { review: 0.62, match: 0.68 } as const
+export const CALIBRATION = { review: 0.64, match: 0.72 } as const
 
 /** Faces smaller than this (pixels, shorter side of the box) or less certain than this are not matched. */
 export const FACE_QUALITY = { minSide: 48, minScore: 0.5 } as const

@@ -34,6 +34,8 @@ export const startEngine = async (options: {
   readonly deliveries?: EngineOptions["deliveries"]
   /** the origin the engine believes it is reached at (nodes behind one load balancer share it); its own by default */
   readonly publicOrigin?: string
+  /** KYC providers (the sandbox adapters unless given) */
+  readonly kycProviders?: EngineOptions["kycProviders"]
   /** register the test RP (default); false to share one registered elsewhere */
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
 } = {}): Promise<RunningEngine> => {
@@ -56,6 +58,7 @@ export const startEngine = async (options: {
     ...(options.eventBus !== undefined ? { eventBus: options.eventBus } : {}),
     deliveries: options.deliveries ?? { allowLoopbackHttp: true, baseDelayMs: 200 },
     ...(options.housekeeping !== undefined ? { housekeeping: options.housekeeping } : {}),
+    ...(options.kycProviders !== undefined ? { kycProviders: options.kycProviders } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({
