@@ -6,13 +6,14 @@ import { FaceMatcherLocal, faceSimilarity } from "./face-matcher.ts"
 import { DISTINCT_FACES, faceVariant, VARIANTS } from "./samples-set.ts"
 import { faceTile } from "./samples.ts"
 
+// six of the calibration people (all thirteen: calibration/calibrate.ts); variants on four of them
 const PEOPLE = DISTINCT_FACES.slice(0, 6)
 const jpeg = (i: number) => encodeRgb(faceTile(i))
 
 describe("local face matcher (human, WASM) with the calibrated score", () => {
   it("scores the same face under brightness, scale, rotation and greyscale changes at least 0.75", async () => {
     const rows = []
-    for (const i of PEOPLE) {
+    for (const i of PEOPLE.slice(0, 4)) {
       for (const v of VARIANTS) {
         const { cosine, score } = await faceSimilarity(jpeg(i), encodeRgb(faceVariant(i, v)))
         rows.push({ face: i, variant: v.name, cosine: Number(cosine.toFixed(3)), score: Number(score.toFixed(3)) })

@@ -3,6 +3,7 @@
  * checked), its face-description embedding, cosine similarity, and a calibrated mapping to
  * the 0..1 score the verdict compares with 0.75 (match) and 0.65 (review).
  */
+import { createHash } from "node:crypto"
 import { FaceMatcher } from "@signet/core"
 import { Effect, Layer } from "effect"
 import { decodeRgb, fitRgb } from "./image.ts"
@@ -43,8 +44,25 @@ export const cosine = (a: ReadonlyArray<number>, b: ReadonlyArray<number>): numb
 /** Only the models the matcher needs (detector, mesh for alignment, description). */
 export const MATCH_MODELS = { face: { iris: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } } } as const
 
-/** The face of an image good enough to match, or why not. */
-export const usableFace = async (jpeg: Uint8Array): Promise<DetectedFace | "no_image" | "no_face" | "face_too_small"> => {
+type Usable = DetectedFace | "no_image" | "no_face" | "face_too_small"
+
+// The last few images' faces, by SHA-256 of the bytes: a document image is compared with each
+// new capture and with compare requests; bounded, process-local, never persisted.
+const recent = new Map<string, Usable>()
+const RECENT_MAX = 32
+
+/** The face of an image good enough to match, or why not (the last 32 images are remembered). */
+export const usableFace = async (jpeg: Uint8Array): Promise<Usable> => {
+  const key = createHash("sha256").update(jpeg).digest("hex")
+  const known = recent.get(key)
+  if (known !== undefined) return known
+  const face = await findFace(jpeg)
+  recent.set(key, face)
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!)
+  return face
+}
+
+const findFace = async (jpeg: Uint8Array): Promise<Usable> => {
   const rgb = decodeRgb(jpeg)
   if (rgb === null) return "no_image"
   const faces = await detectFaces(fitRgb(rgb, 1280), MATCH_MODELS)
