@@ -111,9 +111,13 @@ export const faceModels = (): Promise<HumanInstance> => {
 /** Faces in an RGB image, largest first (`models`: a partial human config for this call); the input tensor is freed before returning. */
 export const detectFaces = async (rgb: { readonly width: number; readonly height: number; readonly data: Uint8Array }, models?: unknown): Promise<Array<DetectedFace>> => {
   const human = await faceModels()
+  // Inference runs on this thread and awaits only promises: let queued I/O (other requests,
+  // IPC) through before and after it, so a run of detections does not starve the event loop.
+  await nextTurn()
   const input = human.tf.tensor3d(rgb.data, [rgb.height, rgb.width, 3], "int32")
   try {
     const result = await human.detect(input, models)
+    await nextTurn()
     return result.face
       .map((f): DetectedFace => ({
         score: f.score, box: f.box, embedding: f.embedding ?? [], real: f.real ?? 0, live: f.live ?? 0,
@@ -124,6 +128,9 @@ export const detectFaces = async (rgb: { readonly width: number; readonly height
     input.dispose()
   }
 }
+
+/** Resolves on a later turn of the event loop (after pending I/O callbacks). */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /** Live tensors of the model runtime (a leak check for long runs). */
 export const modelMemory = async () => (await faceModels()).tf.memory()

@@ -9,6 +9,7 @@
  */
 import { createRequire } from "node:module"
 import { blur, decodeRgb, encodeGrey, otsu, rotate, toGrey, type Grey } from "./image.ts"
+import { nextTurn } from "./models.ts"
 
 const require = createRequire(import.meta.url)
 
@@ -228,6 +229,7 @@ const cellsOf = (ink: (x: number, y: number) => boolean, line: Line, count: numb
  * bottom of the page, or answers `lines: null`.
  */
 export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
+  await nextTurn()
   const rgb = decodeRgb(jpegBytes)
   if (rgb === null || rgb.width < 200 || rgb.height < 100) return { lines: null, confidence: 0, skew: 0 }
   // The MRZ is in the lower half of a passport page or an ID card's back: only that half is processed.
@@ -235,6 +237,7 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
   const cut = Math.floor(full.height * 0.45)
   const grey0: Grey = { width: full.width, height: full.height - cut, pixels: full.pixels.subarray(cut * full.width) }
   const skew = estimateSkew(inkMask(blur(grey0)))
+  await nextTurn()
   const grey = blur(Math.abs(skew) >= 0.2 ? rotate(grey0, skew) : grey0)
   const mask = inkMask(grey)
   const threshold = mask.threshold
