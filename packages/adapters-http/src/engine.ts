@@ -4,6 +4,7 @@ import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
+  type DocumentReader, type FaceMatcher, type LivenessProvider,
 } from "@signet/core"
 import { planEndpoints } from "./endpoints/plans.ts"
 import { ExchangeRatesSandbox, PaymentsSandbox, type PaymentProviders } from "./payments-sandbox.ts"
@@ -53,6 +54,8 @@ export interface EngineOptions {
   readonly deliveries?: Partial<DeliverySettings> & { readonly worker?: boolean }
   /** identity-verification thresholds, lifetimes and image retention (the spec's defaults unless given) */
   readonly kycSettings?: typeof DEFAULT_KYC_SETTINGS
+  /** the KYC document reader, liveness provider and face matcher (the sandbox adapters unless given; `@signet/kyc-local` has local ones) */
+  readonly kycProviders?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher>
   /** the hourly clean-up of expired quota windows and KYC images past retention (default on) */
   readonly housekeeping?: boolean
   /** the engine's clock; the system clock unless a host or test gives one */
@@ -123,6 +126,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
   await runtime.runtime()
   const probe = Effect.flatMap(Users, (u) => u.findById("health-probe")).pipe(Effect.asVoid)
   const endpoints: Array<Endpoint<any, EngineServices>> = []
+  const kycOptions = { settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS, ...(options.kycProviders ? { providers: options.kycProviders } : {}) }
   endpoints.push(
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
@@ -131,8 +135,8 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     ...documentEndpoints,
     ...padesEndpoints,
     ...sscEndpoints,
-    ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
-    ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
+    ...kycEndpointsFor(kycOptions),
+    ...kycHandoffEndpointsFor(kycOptions),
     eventStreamEndpoint,
     ...webhookEndpoints,
     ...relyingPartyEndpoints,
