@@ -424,6 +424,14 @@ export class NotCertificateHolder extends Schema.TaggedError<NotCertificateHolde
   override get message() { return "Only the certificate's holder can revoke it" }
 }
 
+// ---- Timestamps (RFC 3161 TSA, -T signature levels) ----
+
+/** 503: the timestamp authority did not answer (an external TSA unreachable or refusing); nothing was signed. */
+export class TimestampUnavailable extends Schema.TaggedError<TimestampUnavailable>()("TimestampUnavailable", { detail: Schema.String }) {
+  readonly status = 503 as const
+  override get message() { return "Timestamp authority unavailable" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -439,6 +447,7 @@ export type CataloguedError =
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
+  | TimestampUnavailable
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>
