@@ -19,6 +19,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.CustomerIdRequired(), new Catalogue.PhoneNumberRequired(), new Catalogue.ProcessingDeadlineExceeded(),
   new Catalogue.EnrolmentRequiresSignIn(), new Catalogue.UnsupportedMediaType({ expected: "application/json" }),
   new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
+  new Catalogue.TimestampUnavailable({ detail: "no answer" }),
 ]
 
 describe("docs/errors.md", () => {

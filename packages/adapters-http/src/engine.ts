@@ -2,7 +2,7 @@
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
-  DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
+  DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, TimestampAuthority, TimestampAuthorityBuiltIn, Users,
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault,
 } from "@signet/core"
 import { WebhookTransportNode } from "./webhook-transport.ts"
@@ -15,6 +15,7 @@ import { kycHandoffEndpointsFor } from "./endpoints/kyc-handoff.ts"
 import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { certificateEndpoints } from "./endpoints/certificates.ts"
+import { timestampEndpoints } from "./endpoints/timestamps.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
@@ -27,6 +28,7 @@ export type { StorageServices }
 
 /** Every service an engine runtime provides. */
 export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
+  | TimestampAuthority
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -49,6 +51,8 @@ export interface EngineOptions {
   readonly clock?: Clock.Clock
   /** client address of a request, when the host knows it (rate limits by IP) */
   readonly clientIp?: (request: Request) => string
+  /** the timestamp authority of -T signatures and `/v2/tsa` (default: the built-in TSA, docs/timestamps.md) */
+  readonly timestampAuthority?: Layer.Layer<TimestampAuthority, unknown, Exclude<EngineServices, TimestampAuthority>>
   /** more endpoints (tests, embedding hosts) */
   readonly extraEndpoints?: ReadonlyArray<Endpoint<any, EngineServices>>
 }
@@ -85,9 +89,10 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )
   // The delivery worker lives as long as the engine; every node runs one (claims are leased).
+  const withTsa = Layer.provideMerge(options.timestampAuthority ?? TimestampAuthorityBuiltIn, services)
   const worker = options.deliveries?.worker === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(deliveryWorker))
   const cleaner = options.housekeeping === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(housekeeping))
-  return Layer.provideMerge(Layer.merge(worker, cleaner), services)
+  return Layer.provideMerge(Layer.merge(worker, cleaner), withTsa)
 }
 
 /** Builds and starts an engine; storage migrations run here, so a bad database fails now, not on the first request. */
@@ -101,6 +106,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...identityEndpoints,
     ...signingEndpoints,
     ...certificateEndpoints,
+    ...timestampEndpoints,
     ...sscEndpoints,
     ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),

@@ -113,7 +113,7 @@ export const ocspGetEndpoint = endpoint({
 /** `POST /v2/validate`: what a detached CMS signature over a document hash is worth (60 per minute per IP). */
 export const validateEndpoint = endpoint({
   method: "POST", path: "/v2/validate", tag: "Certificates", auth: "none",
-  summary: "Validate a detached CMS signature against a document hash: integrity, chain to this engine's root, revocation, signing time",
+  summary: "Validate a detached CMS signature against a document hash: integrity, chain to this engine's root, revocation, signing time, timestamp",
   body: Schema.Struct({
     signature: Schema.String.annotations({ description: "base64 DER of the CMS SignedData (as `signature` / `signatureBase64` answer it)" }),
     documentHash: Schema.String.annotations({ description: "hex digest of the document (the algorithm of the signature's digest)" }),
@@ -124,7 +124,16 @@ export const validateEndpoint = endpoint({
     chain: Schema.Array(Schema.Struct({ subject: Schema.String, serial: Schema.String, valid: Schema.Boolean })),
     trustedRoot: Schema.Boolean,
     revocation: Schema.Struct({ status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String) }),
-    signingTime: Schema.NullOr(Schema.String), problems: Schema.Array(Schema.String),
+    signingTime: Schema.NullOr(Schema.String),
+    timestamp: Schema.NullOr(Schema.Struct({
+      valid: Schema.Boolean,
+      genTime: Schema.NullOr(Schema.String).annotations({ description: "the time the TSA vouches for (ISO 8601)" }),
+      tsa: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
+      policy: Schema.NullOr(Schema.String),
+      serial: Schema.NullOr(Schema.String).annotations({ description: "the token's serial number, hex" }),
+      problems: Schema.Array(Schema.String),
+    })).annotations({ description: "the RFC 3161 timestamp over the signature value (levels -T), null when there is none (docs/timestamps.md)" }),
+    problems: Schema.Array(Schema.String),
   }),
   errors: [{ status: 429, description: "`Rate limit exceeded. Please try again later.`" }],
   handle: ({ body, clientIp }) => Effect.zipRight(countRequest(`validate:${clientIp}`, 60), validateSignature(body.signature, body.documentHash)),

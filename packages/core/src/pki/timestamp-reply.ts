@@ -9,7 +9,7 @@ import * as pkijs from "pkijs"
 import { sha256 } from "../kernel/digest.ts"
 import { Random } from "../ports/random.ts"
 import { TimestampAuthority } from "../ports/timestamp-authority.ts"
-import { IMPRINT_ALGORITHMS, imprintAlgorithmOf, TSA_POLICY_OID } from "./timestamp.ts"
+import { IMPRINT_ALGORITHMS, imprintAlgorithmOf, oidText, TSA_POLICY_OID } from "./timestamp.ts"
 
 /** PKIFailureInfo bits (RFC 3161 §2.4.2) the TSA answers with. */
 const FAILURE = { badAlg: 0, badRequest: 2, badDataFormat: 5, unacceptedPolicy: 15, unacceptedExtension: 16, systemFailure: 25 } as const
@@ -31,6 +31,13 @@ const rejection = (failure: keyof typeof FAILURE, text: string): Uint8Array => r
   }),
 }))
 
+/** The reqPolicy of a DER TimeStampReq in dotted form (read from the DER: pkijs renders the 2.25 arc in hex). */
+const requestedPolicy = (requestDer: Uint8Array): string | undefined => {
+  const parsed = asn1js.fromBER(new Uint8Array(requestDer)).result
+  const third = parsed instanceof asn1js.Sequence ? parsed.valueBlock.value[2] : undefined
+  return third instanceof asn1js.ObjectIdentifier ? oidText(third) : undefined
+}
+
 /** Answers a DER TimeStampReq with a DER TimeStampResp (granted with a token, or a rejection saying why). */
 export const answerTimestampRequest = (requestDer: Uint8Array) =>
   Effect.gen(function* () {
@@ -42,7 +49,8 @@ export const answerTimestampRequest = (requestDer: Uint8Array) =>
     if (algorithm === undefined) return rejection("badAlg", "the message imprint must be SHA-256, SHA-384 or SHA-512")
     const digest = new Uint8Array(request.messageImprint.hashedMessage.valueBlock.valueHexView)
     if (digest.length !== IMPRINT_ALGORITHMS[algorithm].length) return rejection("badDataFormat", `a ${algorithm} imprint has ${IMPRINT_ALGORITHMS[algorithm].length} bytes`)
-    if (request.reqPolicy !== undefined && request.reqPolicy !== TSA_POLICY_OID) return rejection("unacceptedPolicy", `the only policy is ${TSA_POLICY_OID}`)
+    const policy = requestedPolicy(requestDer)
+    if (policy !== undefined && policy !== TSA_POLICY_OID) return rejection("unacceptedPolicy", `the only policy is ${TSA_POLICY_OID}`)
     if ((request.extensions ?? []).length > 0) return rejection("unacceptedExtension", "no request extension is supported")
 
     const token = yield* Effect.flatMap(TimestampAuthority, (tsa) => tsa.stamp({

@@ -63,7 +63,7 @@ describe("built-in timestamp authority", () => {
 
   it("answers an `openssl ts -query` with a reply `openssl ts -verify` accepts, nonce echoed, policy and accuracy stated", async () => {
     const data = file("data.bin", randomBytes(300))
-    const request = await query(["-data", data, "-sha256", "-cert"])
+    const request = await query(["-data", data, "-sha256", "-cert", "-tspolicy", TSA_POLICY_OID])
     const reply = file("reply.tsr", await run(world, answerTimestampRequest(request.der)))
     const text = (await openssl(["ts", "-reply", "-in", reply, "-text"])).out
     expect(text).toContain("Status: Granted.")

@@ -29,6 +29,24 @@ import * as x509 from "./x509.ts"
  */
 export const TSA_POLICY_OID = "2.25.189087340538461202977232469376016467480"
 
+/** Dotted text of an OBJECT IDENTIFIER, from its DER (asn1js and pkijs show arcs past 2^53, as in 2.25 UUID OIDs, in hex). */
+export const oidText = (oid: asn1js.ObjectIdentifier): string => {
+  const der = new Uint8Array(oid.toBER(false))
+  const lengthOctet = der[1] ?? 0
+  const arcs: Array<bigint> = []
+  let value = 0n
+  for (let i = 2 + (lengthOctet < 0x80 ? 0 : lengthOctet & 0x7f); i < der.length; i++) {
+    value = (value << 7n) | BigInt(der[i]! & 0x7f)
+    if ((der[i]! & 0x80) === 0) {
+      arcs.push(value)
+      value = 0n
+    }
+  }
+  const [head = 0n, ...rest] = arcs
+  const top = head < 40n ? 0n : head < 80n ? 1n : 2n
+  return [top, head - top * 40n, ...rest].join(".")
+}
+
 /** Lifetime of the TSA certificate, in years (never past the issuing CA's). */
 export const TSA_VALIDITY_YEARS = 5
 
