@@ -3,12 +3,13 @@ import { Layer } from "effect"
 import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
-  KycAudit, KycCaptures, KycImages, KycVerifications,
+  KycAudit, KycCaptures, KycImages, KycVerifications, PreparedPdfs,
 } from "@signet/core"
 import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
 import { CertificatesSql } from "./repositories/certificates.ts"
+import { PreparedPdfsSql } from "./repositories/prepared-pdfs.ts"
 import { BatchesSql, QuotaCountersSql, SigningEventsSql, SigningRequestsSql } from "./repositories/signing.ts"
 import { CeremoniesSql } from "./repositories/ceremonies.ts"
 import { HostedSessionsSql } from "./repositories/hosted-sessions.ts"
@@ -21,12 +22,12 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 /** Every tag the storage adapters provide. */
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
-  | KycVerifications | KycCaptures | KycImages | KycAudit
+  | KycVerifications | KycCaptures | KycImages | KycAudit | PreparedPdfs
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
   StorageSql, RelyingPartiesSql, UsersSql, PasskeysSql, CeremoniesSql, HostedSessionsSql, KeyRecordsSql,
   CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql, SscOperationsSql,
   WebhookSubscriptionsSql, DeliveriesSql,
-  KycStorageSql,
+  KycStorageSql, PreparedPdfsSql,
 )
