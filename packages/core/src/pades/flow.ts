@@ -1,9 +1,9 @@
 /**
  * PAdES signing through the engine: a relying party hands in a PDF, the engine prepares the
- * signature update and opens an ordinary single signing request (format PAdES-BASELINE-B) over
- * the SHA-256 of the byte ranges, so the passkey approval and its dynamic linking are exactly
- * those of hash signing; once approved, the CMS goes into the placeholder and the signed PDF
- * can be fetched.
+ * signature update and opens an ordinary single signing request (format PAdES-BASELINE-B, or
+ * PAdES-BASELINE-T for levels -T and -LT) over the SHA-256 of the byte ranges, so the passkey
+ * approval and its dynamic linking are exactly those of hash signing; once approved, the CMS
+ * goes into the placeholder and the signed PDF can be fetched (at -LT with a DSS update after it).
  */
 import { Clock, Effect, Option } from "effect"
 import {
@@ -12,9 +12,10 @@ import {
 import type { BearerUser } from "../identity/access-token.ts"
 import { fromBase64, toHex } from "../kernel/encoding.ts"
 import { Vault } from "../ports/vault.ts"
-import { PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
+import { type PadesLevel, PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
 import { createSigningRequest } from "../signing/single.ts"
 import { bytesSource } from "./byte-source.ts"
+import { appendDss, longTermMaterial } from "./long-term.ts"
 import { byteRangeDigest, embedSignature, prepareSignature, type VisibleSignature } from "./prepare.ts"
 
 /** Largest PDF the HTTP flow takes (10 MiB); larger files are signed through the library API on a file source. */
@@ -31,7 +32,11 @@ export interface PreparePdfSigning {
   readonly reason?: string | undefined
   readonly location?: string | undefined
   readonly visible?: VisibleSignature | undefined
+  /** `PAdES-BASELINE-B` (default), `PAdES-BASELINE-T` or `PAdES-BASELINE-LT` */
+  readonly level?: string | undefined
 }
+
+const PADES_LEVELS: ReadonlyArray<PadesLevel> = ["PAdES-BASELINE-B", "PAdES-BASELINE-T", "PAdES-BASELINE-LT"]
 
 const VAULT_PURPOSE = "pades-document"
 
@@ -52,6 +57,8 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     if (input.pdf.length > PDF_UPLOAD_LIMIT) return yield* new PdfTooLarge({ limit: PDF_UPLOAD_LIMIT })
     if (!input.credentialId) return yield* new DocumentHashAndCredentialRequired()
     yield* checkPlacement(input.visible)
+    const level = PADES_LEVELS.find((l) => l === (input.level ?? "PAdES-BASELINE-B"))
+    if (level === undefined) return yield* new InvalidRequest({ detail: `level must be one of ${PADES_LEVELS.join(" | ")}` })
     const signer = yield* Effect.flatMap(Users, (u) => u.findById(user.userId))
     const now = yield* Clock.currentTimeMillis
     const signerName = Option.match(signer, { onNone: () => "Signet user", onSome: (u) => u.displayName })
@@ -61,7 +68,8 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     const digest = yield* byteRangeDigest(prepared)
     const created = yield* createSigningRequest(user, {
       documentHash: toHex(digest), credentialId: input.credentialId, documentName: input.documentName ?? "document.pdf",
-      signatureFormat: "PAdES-BASELINE-B", loa: input.loa, callbackUrl: input.callbackUrl, rpOrigin: input.rpOrigin,
+      // -LT signs as -T; its DSS is added when the signed PDF is fetched.
+      signatureFormat: level === "PAdES-BASELINE-B" ? "PAdES-BASELINE-B" : "PAdES-BASELINE-T", loa: input.loa, callbackUrl: input.callbackUrl, rpOrigin: input.rpOrigin,
     })
     const whole = new Uint8Array(input.pdf.length + prepared.update.length)
     whole.set(input.pdf)
@@ -69,7 +77,7 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     const sealed = yield* Effect.flatMap(Vault, (v) => v.seal(whole, VAULT_PURPOSE, created.requestId))
     yield* Effect.flatMap(PreparedPdfs, (p) => p.insert({
       requestId: created.requestId, clientId: user.clientId, userId: user.userId, sealed,
-      contentsOffset: prepared.contentsOffset, contentsBytes: prepared.contentsBytes, fieldName: prepared.fieldName, createdAt: now,
+      contentsOffset: prepared.contentsOffset, contentsBytes: prepared.contentsBytes, fieldName: prepared.fieldName, level, createdAt: now,
     })).pipe(Effect.orDie)
     return { ...created, documentHash: toHex(digest), byteRange: [...prepared.byteRange], fieldName: prepared.fieldName }
   })
@@ -89,5 +97,11 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
       source: bytesSource(new Uint8Array()), update: whole, byteRange: [0, 0, 0, 0],
       contentsOffset: pdf.contentsOffset, contentsBytes: pdf.contentsBytes, fieldName: pdf.fieldName,
     }, cms).pipe(Effect.orDie)
-    return signedUpdate
+    if (pdf.level !== "PAdES-BASELINE-LT") return signedUpdate
+    // -LT: a second incremental update with the DSS, its OCSP responses and CRL as of now.
+    const dss = yield* appendDss(bytesSource(signedUpdate), yield* longTermMaterial(cms)).pipe(Effect.orDie)
+    const out = new Uint8Array(signedUpdate.length + dss.length)
+    out.set(signedUpdate)
+    out.set(dss, signedUpdate.length)
+    return out
   })
