@@ -1,5 +1,5 @@
 /** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
-import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@signet/adapters-crypto"
+import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, TimestampAuthority, TimestampAuthorityBuiltIn, Users,
@@ -16,6 +16,7 @@ import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { certificateEndpoints } from "./endpoints/certificates.ts"
 import { timestampEndpoints } from "./endpoints/timestamps.ts"
+import { padesEndpoints } from "./endpoints/pades.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
@@ -80,6 +81,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     keyStore,
     VaultMasterKey.pipe(Layer.provide(masterKey)),
     RandomWebCrypto,
+    Sha256StreamsNode,
     options.eventBus ?? EventBusInProcess,
     Layer.succeed(EngineConfig, options.settings),
     Layer.succeed(DeliveryPolicy, policy),
@@ -107,6 +109,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...signingEndpoints,
     ...certificateEndpoints,
     ...timestampEndpoints,
+    ...padesEndpoints,
     ...sscEndpoints,
     ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),

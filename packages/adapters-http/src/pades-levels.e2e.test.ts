@@ -1,16 +1,13 @@
 /**
- * PDF signing at PAdES levels -B, -T and -LT through the engine's flow (prepare, passkey approval
- * over HTTP, fetch), checked by pdfsig, qpdf and /v2/validate.
+ * PDF signing at PAdES levels -B, -T and -LT over HTTP (POST /v2/sign/pdf with `level`, passkey
+ * approval, download), checked by pdfsig, qpdf and /v2/validate.
  */
-import { preparePdfSigning, signedPdf, type BearerUser } from "@signet/core"
 import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { execFile } from "node:child_process"
-import { createHash } from "node:crypto"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { Effect } from "effect"
 import * as pkijs from "pkijs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
@@ -50,44 +47,47 @@ const onePagePdf = (): Uint8Array => {
   return new TextEncoder().encode(text)
 }
 
+interface Prepared { requestId: string; challenge: string; documentHash: string; byteRange: Array<number>; documentUrl: string }
 interface Report { valid: boolean; integrity: boolean; coversDocumentHash: boolean; timestamp: { valid: boolean; genTime: string | null } | null; problems: Array<string> }
 
 describe("PAdES levels through the engine", () => {
   let env: RunningEngine
   let passkey: SoftwarePasskey
-  let user: BearerUser
+  let token: string
   beforeAll(async () => {
     env = await startEngine()
     passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email: "pdf-levels@example.com", displayName: "Petra Pdf" })
-    const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
-    const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sub: string }
-    user = { userId: claims.sub, clientId: env.rp.clientId, scope: ["openid", "basic"] }
+    token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
   })
   afterAll(async () => {
     await env?.stop()
     rmSync(dir, { recursive: true, force: true })
   })
 
-  /** Prepares, approves with the passkey over HTTP, fetches; the signed PDF and its CMS. */
+  const auth = () => ({ authorization: `Bearer ${token}` })
+  /** Uploads to POST /v2/sign/pdf at `level`, approves with the passkey, downloads; the signed PDF, its CMS and byte-range hash. */
   const signAt = async (level: string | undefined) => {
     const original = onePagePdf()
-    const prepared = await env.engine.run(preparePdfSigning(user, { pdf: original, credentialId: passkey.credentialId, level }))
+    const prepared = ok(await env.client.raw<Prepared>("POST", "/v2/sign/pdf", {
+      headers: auth(), body: { pdf: Buffer.from(original).toString("base64"), credentialId: passkey.credentialId, ...(level === undefined ? {} : { level }) },
+    }))
     ok(await env.client.raw("POST", `/v2/sign/auth/${prepared.requestId}`, {
       body: { assertion: passkey.assert({ challenge: prepared.challenge }, { includeUserHandle: false }) },
     }))
-    const pdf = await env.engine.run(signedPdf(user, prepared.requestId))
+    const response = await fetch(`${env.origin}${prepared.documentUrl}`, { headers: auth() })
+    expect(response.status).toBe(200)
+    const pdf = new Uint8Array(await response.arrayBuffer())
     const [, a, b] = prepared.byteRange
-    const hex = Buffer.from(pdf.subarray(a! + 1, b! - 1)).toString("latin1")
-    const cms = Buffer.from(hex, "hex")
+    const cms = Buffer.from(Buffer.from(pdf.subarray(a! + 1, b! - 1)).toString("latin1"), "hex")
     // the DER ContentInfo without the zero padding of the placeholder
     const der = new Uint8Array(cms.subarray(0, pkijs.ContentInfo.fromBER(new Uint8Array(cms)).toSchema().toBER(false).byteLength))
-    const rangesHash = createHash("sha256").update(pdf.subarray(0, a)).update(pdf.subarray(b!, prepared.byteRange[2]! + prepared.byteRange[3]!)).digest("hex")
-    expect(rangesHash).toBe(prepared.documentHash)
     return { original, pdf, cms: der, documentHash: prepared.documentHash }
   }
   const validate = async (cms: Uint8Array, documentHash: string) =>
     ok(await env.client.raw<Report>("POST", "/v2/validate", { body: { signature: Buffer.from(cms).toString("base64"), documentHash } }))
+  const validatePdf = async (pdf: Uint8Array) =>
+    ok(await env.client.raw<{ signatures: Array<Report & { coversWholeDocument: boolean }> }>("POST", "/v2/validate", { body: { pdf: Buffer.from(pdf).toString("base64") } }))
 
   it("-T: pdfsig finds the signature valid over the whole document, qpdf --check passes, /v2/validate reports the timestamp", async () => {
     const { original, pdf, cms, documentHash } = await signAt("PAdES-BASELINE-T")
@@ -100,6 +100,8 @@ describe("PAdES levels through the engine", () => {
     const report = await validate(cms, documentHash)
     expect(report).toMatchObject({ valid: true, integrity: true, coversDocumentHash: true, timestamp: { valid: true }, problems: [] })
     expect(Date.parse(report.timestamp!.genTime!)).toBeLessThanOrEqual(Date.now())
+    const [fromPdf] = (await validatePdf(pdf)).signatures
+    expect(fromPdf).toMatchObject({ valid: true, coversWholeDocument: true, timestamp: { valid: true, genTime: report.timestamp!.genTime } })
   })
 
   it("-LT: a DSS update follows the signature; it stays valid, qpdf --check passes, the catalog has the DSS", async () => {
@@ -118,12 +120,14 @@ describe("PAdES levels through the engine", () => {
     expect(dss["/OCSPs"]).toHaveLength(2)
     expect(dss["/CRLs"]).toHaveLength(1)
     expect(await validate(cms, documentHash)).toMatchObject({ valid: true, timestamp: { valid: true } })
+    expect((await validatePdf(pdf)).signatures).toMatchObject([{ valid: true, coversWholeDocument: false, timestamp: { valid: true } }])
   })
 
   it("-B (the default) has no timestamp; an unknown level is refused with the allowed ones", async () => {
     const { cms, documentHash } = await signAt(undefined)
     expect(await validate(cms, documentHash)).toMatchObject({ valid: true, timestamp: null })
-    const refused = await env.engine.run(Effect.flip(preparePdfSigning(user, { pdf: onePagePdf(), credentialId: passkey.credentialId, level: "PAdES-BASELINE-LTA" })))
-    expect(refused.message).toBe("level must be one of PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES-BASELINE-LT")
+    expect(await env.client.raw("POST", "/v2/sign/pdf", {
+      headers: auth(), body: { pdf: Buffer.from(onePagePdf()).toString("base64"), credentialId: passkey.credentialId, level: "PAdES-BASELINE-LTA" },
+    })).toMatchObject({ status: 400, body: { error: "level must be one of PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES-BASELINE-LT" } })
   })
 })

@@ -11,6 +11,7 @@ import {
 } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { fromBase64, toHex } from "../kernel/encoding.ts"
+import { EngineConfig } from "../ports/engine-config.ts"
 import { Vault } from "../ports/vault.ts"
 import { type PadesLevel, PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
 import { createSigningRequest } from "../signing/single.ts"
@@ -37,6 +38,9 @@ export interface PreparePdfSigning {
 }
 
 const PADES_LEVELS: ReadonlyArray<PadesLevel> = ["PAdES-BASELINE-B", "PAdES-BASELINE-T", "PAdES-BASELINE-LT"]
+
+/** Prepared and signed PDFs are kept for a day (housekeeping deletes them after that). */
+export const PREPARED_PDF_RETENTION_MS = 24 * 60 * 60 * 1000
 
 const VAULT_PURPOSE = "pades-document"
 
@@ -79,7 +83,11 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
       requestId: created.requestId, clientId: user.clientId, userId: user.userId, sealed,
       contentsOffset: prepared.contentsOffset, contentsBytes: prepared.contentsBytes, fieldName: prepared.fieldName, level, createdAt: now,
     })).pipe(Effect.orDie)
-    return { ...created, documentHash: toHex(digest), byteRange: [...prepared.byteRange], fieldName: prepared.fieldName }
+    const settings = yield* EngineConfig
+    return {
+      ...created, documentHash: toHex(digest), byteRange: [...prepared.byteRange], fieldName: prepared.fieldName,
+      documentUrl: `${settings.basePath}/v2/sign/pdf/${created.requestId}/document`,
+    }
   })
 
 /** `GET /v2/sign/pdf/{requestId}/document`: the signed PDF, for the RP that asked for it. */

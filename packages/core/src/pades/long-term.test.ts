@@ -6,7 +6,6 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { Effect, Layer } from "effect"
-import { PDFDocument, StandardFonts } from "pdf-lib"
 import * as pkijs from "pkijs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fromBase64, toBase64 } from "../kernel/encoding.ts"
@@ -22,6 +21,7 @@ import type { TimestampAuthority } from "../ports/timestamp-authority.ts"
 import { bytesSource } from "./byte-source.ts"
 import { appendDss, longTermMaterial } from "./long-term.ts"
 import { signPdf } from "./prepare.ts"
+import { samplePdf } from "../../../testkit/src/pdf/verifiers.ts"
 
 const exec = promisify(execFile)
 const world = pkiTestWorld()
@@ -40,12 +40,6 @@ const output = (command: string, args: ReadonlyArray<string>) =>
   exec(command, args, { encoding: "latin1", maxBuffer: 64 * 1024 * 1024 })
     .then((r) => ({ ok: true, text: `${r.stdout}${r.stderr}` }), (e: { stdout?: string; stderr?: string }) => ({ ok: false, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }))
 
-const samplePdf = async (xrefStream: boolean) => {
-  const pdf = await PDFDocument.create()
-  const font = await pdf.embedFont(StandardFonts.Helvetica)
-  pdf.addPage([595, 842]).drawText("A contract to be kept for years.", { x: 50, y: 780, size: 16, font })
-  return pdf.save({ useObjectStreams: xrefStream })
-}
 const concat = (a: Uint8Array, b: Uint8Array) => {
   const out = new Uint8Array(a.length + b.length)
   out.set(a)
@@ -72,7 +66,7 @@ const signT = async (pdf: Uint8Array) => {
 
 describe.each([["an xref stream", true], ["a classic xref table", false]] as const)("PAdES -T and -LT of a PDF with %s", (_label, xrefStream) => {
   it("-T: pdfsig finds the signature valid (it shows /M, no timestamp), qpdf --check passes, openssl ts verifies the token, validation reports it", async () => {
-    const { signed, cms, digest } = await signT(await samplePdf(xrefStream))
+    const { signed, cms, digest } = await signT(await samplePdf({ xrefStream }))
     const path = file("t.pdf", signed)
     const sig = await output("pdfsig", [path])
     expect(sig.text).toContain("Signature Validation: Signature is Valid.")
@@ -96,7 +90,7 @@ describe.each([["an xref stream", true], ["a classic xref table", false]] as con
   })
 
   it("-LT: a second update adds the DSS with the chain, the TSA certificate, OCSP responses and the CRL; the signature stays valid", async () => {
-    const { signed, cms } = await signT(await samplePdf(xrefStream))
+    const { signed, cms } = await signT(await samplePdf({ xrefStream }))
     const material = await run(longTermMaterial(cms))
     expect(material.certificates).toHaveLength(4) // signer, TSA, issuing CA, root
     expect(material.ocsps).toHaveLength(2) // signer and TSA

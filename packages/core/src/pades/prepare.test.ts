@@ -6,7 +6,7 @@ import { pkiTestWorld, testUser, type PkiServices } from "../pki/test-layers.ts"
 import { bytesSource, concatSource } from "./byte-source.ts"
 import { openPdf } from "./document.ts"
 import { signPdf, type SignatureOptions } from "./prepare.ts"
-import { pdfsig, qpdfCheck, renderPage, rgbaPng, samplePdf, tempFile } from "./test-support.ts"
+import { pdfsig, qpdfCheck, renderPage, rgbaPng, samplePdf, tempFile } from "../../../testkit/src/pdf/verifiers.ts"
 
 const world = pkiTestWorld()
 const run = <A, E>(effect: Effect.Effect<A, E, PkiServices>) => Effect.runPromise(Effect.provide(effect, world.layer))

@@ -1,7 +1,7 @@
 /**
- * Test-only support for pades (never exported; the one core file with node: imports, as the
- * test files have): sample PDFs made by pdf-lib (xref stream or classic table), PNGs, and the
- * Debian verifiers pdfsig, qpdf and pdftoppm.
+ * PDF test support: sample PDFs made by pdf-lib (xref stream or classic table), PNGs, and the
+ * Debian verifiers pdfsig, qpdf and pdftoppm (run asynchronously: they may call back into a
+ * server in the same process).
  */
 import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
