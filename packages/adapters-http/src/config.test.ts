@@ -29,4 +29,10 @@ describe("server configuration", () => {
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_ENVIRONMENT: "staging" }, [])).toThrow(/invalid configuration/)
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_PORT: "eighty" }, [])).toThrow(/invalid configuration/)
   })
+
+  it("SIGNET_TSA_URL names an external timestamp authority; the built-in one otherwise; a non-URL is refused", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).tsaUrl).toBeUndefined()
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TSA_URL: "https://tsa.example.com/tsr" }, []).tsaUrl).toBe("https://tsa.example.com/tsr")
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TSA_URL: "tsa.example.com" }, [])).toThrow(/tsaUrl tsa.example.com must be an http\(s\) URL/)
+  })
 })

@@ -15,6 +15,8 @@ export interface ServerConfig {
   readonly deadlineMs: number
   /** webhook and callback delivery settings */
   readonly deliveries: { readonly allowLoopbackHttp: boolean; readonly baseDelayMs?: number }
+  /** an external RFC 3161 TSA for -T signatures; undefined: the built-in TSA (docs/timestamps.md) */
+  readonly tsaUrl: string | undefined
   readonly settings: EngineSettings
 }
 
@@ -27,7 +29,7 @@ const FileConfig = Schema.partial(Schema.Struct({
   port: Schema.Int, host: Schema.String, database: Schema.String, masterKey: Schema.String, publicOrigin: Schema.String,
   basePath: Schema.String, environment: Environment, demo: Schema.Boolean, deadlineMs: Schema.Int,
   accessTokenTtlSeconds: Schema.Int, ceremonyTtlSeconds: Schema.Int, sessionTtlSeconds: Schema.Int,
-  webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int,
+  webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int, tsaUrl: Schema.String,
 }))
 
 const ENV_KEYS = {
@@ -35,6 +37,7 @@ const ENV_KEYS = {
   SIGNET_PUBLIC_ORIGIN: "publicOrigin", SIGNET_BASE_PATH: "basePath", SIGNET_ENVIRONMENT: "environment",
   SIGNET_DEMO: "demo", SIGNET_DEADLINE_MS: "deadlineMs", SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback", SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
+  SIGNET_TSA_URL: "tsaUrl",
 } as const
 const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs"])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
@@ -72,6 +75,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   if (!demo && (c.masterKey === undefined || c.masterKey === "")) {
     throw new ConfigError("SIGNET_MASTER_KEY is not set: give 32 random bytes as 64 hex characters (e.g. `openssl rand -hex 32`); it seals the engine's private keys and is never stored in the database")
   }
+  if (c.tsaUrl !== undefined && !/^https?:\/\/[^/]/.test(c.tsaUrl)) throw new ConfigError(`tsaUrl ${c.tsaUrl} must be an http(s) URL of an RFC 3161 timestamp authority`)
   return {
     port,
     host: c.host ?? "0.0.0.0",
@@ -79,6 +83,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     masterKey: c.masterKey,
     demo,
     deadlineMs: c.deadlineMs ?? 30_000,
+    tsaUrl: c.tsaUrl,
     deliveries: {
       // Demo mode lets a developer receive webhooks on their own machine.
       allowLoopbackHttp: c.webhooksAllowLoopback ?? demo,

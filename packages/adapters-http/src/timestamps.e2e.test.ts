@@ -9,6 +9,7 @@ import * as pkijs from "pkijs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { opensslVerifies } from "./test-support/openssl.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
+import { TimestampAuthorityHttp } from "./timestamp-authority-http.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "signet-tsa-e2e-"))
 let n = 0
@@ -159,6 +160,41 @@ describe("timestamps", () => {
     })).toMatchObject({ status: 400, body: { error: "signatureFormat must be one of CAdES-BASELINE-B | CAdES-BASELINE-T | CMS | PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES" } })
   })
 
+  it("another engine configured with this one's /v2/tsa as its external TSA: its -T tokens come from here; an unreachable TSA is 503 and nothing is recorded", async () => {
+    const other = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: `${env.client.baseUrl}/v2/tsa` }) })
+    const down = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: "http://127.0.0.1:9/v2/tsa", timeoutMs: 2000 }) })
+    try {
+      for (const engine of [other, down]) {
+        const p = SoftwarePasskey.create({ origin: engine.origin })
+        await enrol(engine.client, p, { email: "remote-tsa@example.com" })
+        const t = (ok(await signIn(engine.client, p, { clientId: engine.rp.clientId })) as TokenAnswer).access_token
+        const document = randomBytes(100)
+        const pending = ok(await engine.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+          headers: { authorization: `Bearer ${t}` },
+          body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: p.credentialId, signatureFormat: "CAdES-BASELINE-T" },
+        }))
+        const complete = () => engine.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
+          body: { assertion: p.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+        })
+        if (engine === down) {
+          expect(await complete()).toMatchObject({ status: 503, body: { error: "Timestamp authority unavailable" } })
+          // nothing was recorded: the request is still pending (the frame's view answers only pending ones)
+          expect((await engine.client.raw("GET", `/v2/sign/requests/${pending.requestId}`)).status).toBe(200)
+          continue
+        }
+        const { signature } = ok(await complete())
+        const otherRoot = file("other-root.pem", ok(await engine.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem)
+        expect(opensslVerifies(signature, document, readFileSync(otherRoot, "utf8"))).toBe(true)
+        const { token: stamp, imprint } = tokenOf(signature)
+        // the token is this engine's TSA's: it verifies against this engine's root
+        expect((await openssl(["ts", "-verify", "-digest", imprint, "-in", file("token.der", stamp!), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])).out)
+          .toContain("Verification: OK")
+      }
+    } finally {
+      await other.stop()
+      await down.stop()
+    }
+  })
   it("rate-limits POST /v2/tsa to 60 requests a minute per client IP", async () => {
     const query = join(dir, `${n++}-q.tsq`)
     expect((await openssl(["ts", "-query", "-digest", "cd".repeat(32), "-sha256", "-out", query])).ok).toBe(true)

@@ -36,6 +36,8 @@ export const startEngine = async (options: {
   readonly publicOrigin?: string
   /** register the test RP (default); false to share one registered elsewhere */
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
+  /** the timestamp authority (default the built-in one) */
+  readonly timestampAuthority?: EngineOptions["timestampAuthority"]
 } = {}): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = await listen((r) => target(r), 0, "127.0.0.1")
@@ -56,6 +58,7 @@ export const startEngine = async (options: {
     ...(options.eventBus !== undefined ? { eventBus: options.eventBus } : {}),
     deliveries: options.deliveries ?? { allowLoopbackHttp: true, baseDelayMs: 200 },
     ...(options.housekeeping !== undefined ? { housekeeping: options.housekeeping } : {}),
+    ...(options.timestampAuthority !== undefined ? { timestampAuthority: options.timestampAuthority } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({
