@@ -20,6 +20,9 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.EnrolmentRequiresSignIn(), new Catalogue.UnsupportedMediaType({ expected: "application/json" }),
   new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
   new Catalogue.TimestampUnavailable({ detail: "no answer" }),
+  new Catalogue.PdfTooLarge({ limit: 10485760 }), new Catalogue.PdfUnreadable({ detail: "<why>" }),
+  new Catalogue.SignatureImageInvalid({ detail: "<why>" }), new Catalogue.PdfDocumentNotFound(),
+  new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),
 ]
 
 describe("docs/errors.md", () => {

@@ -7,6 +7,11 @@ export interface ByteSource {
   readonly size: number
   /** `length` bytes from `offset` (fewer only at the end of the source). */
   readonly read: (offset: number, length: number) => Effect.Effect<Uint8Array, PdfUnreadable>
+  /**
+   * Optional: the same bytes in a view that is only valid until the next call (a reused
+   * buffer), for readers that consume at once, such as hashing: no garbage per window.
+   */
+  readonly readTransient?: (offset: number, length: number) => Effect.Effect<Uint8Array, PdfUnreadable>
 }
 
 /** A source over bytes in memory. */
@@ -18,6 +23,9 @@ export const bytesSource = (bytes: Uint8Array): ByteSource => ({
 /** `head` followed by `tail`, as one source (a document and its appended update). */
 export const concatSource = (head: ByteSource, tail: Uint8Array): ByteSource => ({
   size: head.size + tail.length,
+  ...(head.readTransient === undefined ? {} : {
+    readTransient: (offset: number, length: number) => (offset + length <= head.size ? head.readTransient!(offset, length) : concatSource(head, tail).read(offset, length)),
+  }),
   read: (offset, length) => {
     const end = Math.min(head.size + tail.length, offset + length)
     if (offset >= head.size) return Effect.succeed(tail.subarray(offset - head.size, end - head.size))

@@ -17,7 +17,7 @@ import { type PadesLevel, PreparedPdfs, SigningRequests, Users } from "../ports/
 import { createSigningRequest } from "../signing/single.ts"
 import { bytesSource } from "./byte-source.ts"
 import { appendDss, longTermMaterial } from "./long-term.ts"
-import { byteRangeDigest, embedSignature, prepareSignature, type VisibleSignature } from "./prepare.ts"
+import { byteRangeDigest, embedAt, prepareSignature, type VisibleSignature } from "./prepare.ts"
 
 /** Largest PDF the HTTP flow takes (10 MiB); larger files are signed through the library API on a file source. */
 export const PDF_UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -101,15 +101,12 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
     if (request.value.status !== "completed" || request.value.signature === null) return yield* new PdfNotYetSigned({ requestStatus: request.value.status })
     const whole = yield* Effect.flatMap(Vault, (v) => v.open(pdf.sealed, VAULT_PURPOSE, requestId))
     const cms = fromBase64(request.value.signature)!
-    const signedUpdate = yield* embedSignature({
-      source: bytesSource(new Uint8Array()), update: whole, byteRange: [0, 0, 0, 0],
-      contentsOffset: pdf.contentsOffset, contentsBytes: pdf.contentsBytes, fieldName: pdf.fieldName,
-    }, cms).pipe(Effect.orDie)
-    if (pdf.level !== "PAdES-BASELINE-LT") return signedUpdate
+    const signed = yield* embedAt(whole, pdf.contentsOffset, pdf.contentsBytes, cms).pipe(Effect.orDie)
+    if (pdf.level !== "PAdES-BASELINE-LT") return signed
     // -LT: a second incremental update with the DSS, its OCSP responses and CRL as of now.
-    const dss = yield* appendDss(bytesSource(signedUpdate), yield* longTermMaterial(cms)).pipe(Effect.orDie)
-    const out = new Uint8Array(signedUpdate.length + dss.length)
-    out.set(signedUpdate)
-    out.set(dss, signedUpdate.length)
+    const dss = yield* appendDss(bytesSource(signed), yield* longTermMaterial(cms)).pipe(Effect.orDie)
+    const out = new Uint8Array(signed.length + dss.length)
+    out.set(signed)
+    out.set(dss, signed.length)
     return out
   })

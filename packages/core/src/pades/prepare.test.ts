@@ -103,3 +103,23 @@ describe("reading", () => {
     expect(largest).toBeLessThanOrEqual(4 * 1024 * 1024)
   })
 })
+
+describe.each([
+  ["linearized by qpdf (a first-page xref at the start, hint stream)", ["--linearize"]],
+  ["rewritten by qpdf with object streams", ["--object-streams=generate"]],
+  ["rewritten by qpdf without object streams", ["--object-streams=disable"]],
+] as const)("a PDF %s", (_label, args) => {
+  it("signed twice: both valid per pdfsig, qpdf --check passes", async () => {
+    const { execFile } = await import("node:child_process")
+    const { readFileSync } = await import("node:fs")
+    const input = tempFile("in.pdf", await samplePdf({ xrefStream: true, pages: 3 }))
+    const output = `${input}.out.pdf`
+    await new Promise<void>((resolve, reject) => execFile("qpdf", [...args, input, output], (e) => (e ? reject(e) : resolve())))
+    const twice = await sign(await sign(new Uint8Array(readFileSync(output)), alice), bob)
+    const path = tempFile("qpdf-twice.pdf", twice)
+    const report = await pdfsig(path)
+    expect(report.signatures.map((s) => [s.valid, s.wholeDocument]), report.text).toEqual([[true, false], [true, true]])
+    const checked = await qpdfCheck(path)
+    expect(checked.ok, checked.text).toBe(true)
+  })
+})

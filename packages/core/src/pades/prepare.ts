@@ -261,10 +261,11 @@ const CHUNK = 4 * 1024 * 1024
 export const hashRanges = (source: ByteSource, ranges: ReadonlyArray<readonly [number, number]>): Effect.Effect<Uint8Array, PdfUnreadable> =>
   Effect.gen(function* () {
     const hasher = (yield* Sha256Streams).create()
+    const read = source.readTransient ?? source.read
     for (const [offset, length] of ranges) {
       if (offset < 0 || length < 0 || offset + length > source.size) return yield* unreadable("a byte range outside the file")
       for (let at = offset; at < offset + length; at += CHUNK) {
-        hasher.update(yield* source.read(at, Math.min(CHUNK, offset + length - at)))
+        hasher.update(yield* read(at, Math.min(CHUNK, offset + length - at)))
       }
     }
     return hasher.digest()
@@ -276,15 +277,22 @@ export const byteRangeDigest = (prepared: PreparedSignature): Effect.Effect<Uint
   return hashRanges(concatSource(prepared.source, prepared.update), [[0, a], [b, c]])
 }
 
-/** The update with the DER signature in its `/Contents` (hex, zero-padded); append it to the source. */
-export const embedSignature = (prepared: PreparedSignature, cms: Uint8Array): Effect.Effect<Uint8Array, SignatureTooLargeForPlaceholder> => {
-  if (cms.length > prepared.contentsBytes) return Effect.fail(new SignatureTooLargeForPlaceholder({ size: cms.length, room: prepared.contentsBytes }))
-  const out = new Uint8Array(prepared.update)
+/**
+ * `bytes` with the DER signature written into the `/Contents` placeholder that starts (its first
+ * hex digit) at `at` and has room for `room` bytes; the rest of the placeholder stays zeros.
+ */
+export const embedAt = (bytes: Uint8Array, at: number, room: number, cms: Uint8Array): Effect.Effect<Uint8Array, SignatureTooLargeForPlaceholder> => {
+  if (cms.length > room) return Effect.fail(new SignatureTooLargeForPlaceholder({ size: cms.length, room }))
+  const out = new Uint8Array(bytes)
   let hex = ""
   for (const byte of cms) hex += byte.toString(16).padStart(2, "0")
-  out.set(latin1(hex), prepared.contentsOffset - prepared.source.size)
+  out.set(latin1(hex), at)
   return Effect.succeed(out)
 }
+
+/** The update with the DER signature in its `/Contents` (hex, zero-padded); append it to the source. */
+export const embedSignature = (prepared: PreparedSignature, cms: Uint8Array): Effect.Effect<Uint8Array, SignatureTooLargeForPlaceholder> =>
+  embedAt(prepared.update, prepared.contentsOffset - prepared.source.size, prepared.contentsBytes, cms)
 
 /**
  * Signs a PDF in one go: prepare, hash the byte ranges, let `produceCms` make the CMS over that

@@ -4,7 +4,7 @@
  * server in the same process).
  */
 import { execFile } from "node:child_process"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -58,6 +58,8 @@ export const rgbaPng = (width: number, height: number, pixel: (x: number, y: num
 }
 
 const dir = mkdtempSync(join(tmpdir(), "signet-pades-"))
+// The files are for looking at after a failed run; they go when the test process exits.
+process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
 let n = 0
 /** Writes bytes to a fresh temporary file and answers its path. */
 export const tempFile = (name: string, bytes: Uint8Array) => {
@@ -89,7 +91,7 @@ export const qpdfCheck = async (path: string) =>
 export const renderPage = async (path: string, page: number, dpi = 72) => {
   const prefix = join(dir, `render-${n++}`)
   await run("pdftoppm", ["-r", String(dpi), "-f", String(page), "-l", String(page), path, prefix])
-  const file = (await import("node:fs")).readdirSync(dir).find((f) => join(dir, f).startsWith(prefix))!
+  const file = readdirSync(dir).find((f) => join(dir, f).startsWith(prefix))!
   const ppm = readFileSync(join(dir, file))
   const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 40).toString("latin1"))!
   const width = Number(header[1]), height = Number(header[2])
