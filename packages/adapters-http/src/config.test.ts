@@ -36,4 +36,10 @@ describe("server configuration", () => {
     expect(c.kyc).toEqual({ documentReader: "local", faceMatcher: "sandbox", liveness: "local" })
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_KYC_FACE_MATCHER: "cloud" }, [])).toThrow(/invalid configuration/)
   })
+
+  it("SIGNET_TSA_URL names an external timestamp authority; the built-in one otherwise; a non-URL is refused", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).tsaUrl).toBeUndefined()
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TSA_URL: "https://tsa.example.com/tsr" }, []).tsaUrl).toBe("https://tsa.example.com/tsr")
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TSA_URL: "tsa.example.com" }, [])).toThrow(/tsaUrl tsa.example.com must be an http\(s\) URL/)
+  })
 })

@@ -15,6 +15,8 @@ export interface ServerConfig {
   readonly deadlineMs: number
   /** webhook and callback delivery settings */
   readonly deliveries: { readonly allowLoopbackHttp: boolean; readonly baseDelayMs?: number }
+  /** an external RFC 3161 TSA for -T signatures; undefined: the built-in TSA (docs/timestamps.md) */
+  readonly tsaUrl: string | undefined
   readonly settings: EngineSettings
   /** the administrator token of `/admin` and `/admin/api/*` (at least 32 characters); none: the admin API refuses all */
   readonly adminToken: string | undefined
@@ -43,6 +45,7 @@ const FileConfig = Schema.partial(Schema.Struct({
   webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int,
   adminToken: Schema.String, secretGraceSeconds: Schema.Int,
   kycDocumentReader: KycAdapter, kycFaceMatcher: KycAdapter, kycLiveness: KycAdapter,
+  tsaUrl: Schema.String,
 }))
 
 const ENV_KEYS = {
@@ -52,6 +55,7 @@ const ENV_KEYS = {
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback", SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
   SIGNET_ADMIN_TOKEN: "adminToken", SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
   SIGNET_KYC_DOCUMENT_READER: "kycDocumentReader", SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher", SIGNET_KYC_LIVENESS: "kycLiveness",
+  SIGNET_TSA_URL: "tsaUrl",
 } as const
 const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
@@ -95,6 +99,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   if (c.secretGraceSeconds !== undefined && (c.secretGraceSeconds < 0 || c.secretGraceSeconds > 30 * 86_400)) {
     throw new ConfigError("secretGraceSeconds must be between 0 and 2592000 (30 days)")
   }
+  if (c.tsaUrl !== undefined && !/^https?:\/\/[^/]/.test(c.tsaUrl)) throw new ConfigError(`tsaUrl ${c.tsaUrl} must be an http(s) URL of an RFC 3161 timestamp authority`)
   return {
     port,
     host: c.host ?? "0.0.0.0",
@@ -102,6 +107,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     masterKey: c.masterKey,
     demo,
     deadlineMs: c.deadlineMs ?? 30_000,
+    tsaUrl: c.tsaUrl,
     deliveries: {
       // Demo mode lets a developer receive webhooks on their own machine.
       allowLoopbackHttp: c.webhooksAllowLoopback ?? demo,

@@ -24,6 +24,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.NotRpContactForProviders(), new Catalogue.ExternalSignInStateInvalid(), new Catalogue.ExternalIdentityLinkedElsewhere(),
   new Catalogue.ExternalEmailNotVerified(),
   new Catalogue.NotAnEnvelopeRecipient(), new Catalogue.SigningRequestNotCompleted(),
+  new Catalogue.TimestampUnavailable({ detail: "no answer" }),
   new Catalogue.PdfTooLarge({ limit: 10485760 }), new Catalogue.PdfUnreadable({ detail: "<why>" }),
   new Catalogue.SignatureImageInvalid({ detail: "<why>" }), new Catalogue.PdfDocumentNotFound(),
   new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),

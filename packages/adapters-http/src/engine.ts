@@ -3,6 +3,7 @@ import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, VaultM
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
+  TimestampAuthority, TimestampAuthorityBuiltIn,
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
   type DocumentReader, type FaceMatcher, type LivenessProvider,
 } from "@signet/core"
@@ -21,6 +22,7 @@ import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { certificateEndpoints } from "./endpoints/certificates.ts"
 import { documentEndpoints } from "./endpoints/documents.ts"
+import { timestampEndpoints } from "./endpoints/timestamps.ts"
 import { padesEndpoints } from "./endpoints/pades.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { relyingPartyEndpoints } from "./endpoints/relying-parties.ts"
@@ -38,6 +40,7 @@ export type { StorageServices }
 /** Every service an engine runtime provides. */
 export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
   | Payments | ExchangeRates | ExternalProviderClient
+  | TimestampAuthority
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -64,6 +67,8 @@ export interface EngineOptions {
   readonly clientIp?: (request: Request) => string
   /** the administrator token of the admin API and console (`/admin`); without one they refuse every call */
   readonly adminToken?: string
+  /** the timestamp authority of -T signatures and `/v2/tsa` (default: the built-in TSA, docs/timestamps.md) */
+  readonly timestampAuthority?: Layer.Layer<TimestampAuthority, unknown, Exclude<EngineServices, TimestampAuthority>>
   /** more endpoints (tests, embedding hosts) */
   readonly extraEndpoints?: ReadonlyArray<Endpoint<any, EngineServices>>
   /** the payment providers; the card and mobile-money sandbox (docs/plans.md) unless given */
@@ -110,9 +115,10 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )
   // The delivery worker lives as long as the engine; every node runs one (claims are leased).
+  const withTsa = Layer.provideMerge(options.timestampAuthority ?? TimestampAuthorityBuiltIn, services)
   const worker = options.deliveries?.worker === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(deliveryWorker))
   const cleaner = options.housekeeping === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(housekeeping))
-  return Layer.provideMerge(Layer.merge(worker, cleaner), services)
+  return Layer.provideMerge(Layer.merge(worker, cleaner), withTsa)
 }
 
 /** Builds and starts an engine; storage migrations run here, so a bad database fails now, not on the first request. */
@@ -133,6 +139,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     ...signingEndpoints,
     ...certificateEndpoints,
     ...documentEndpoints,
+    ...timestampEndpoints,
     ...padesEndpoints,
     ...sscEndpoints,
     ...kycEndpointsFor(kycOptions),

@@ -144,7 +144,7 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     expect(await create({ documentHash: "xyz", credentialId: passkey.credentialId }))
       .toMatchObject({ status: 400, body: { error: "documentHash must be a hex SHA-256 (64 hexadecimal characters)" } })
     expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, signatureFormat: "XAdES" }))
-      .toMatchObject({ status: 400, body: { error: "signatureFormat must be one of CAdES-BASELINE-B | CMS | PAdES-BASELINE-B | PAdES" } })
+      .toMatchObject({ status: 400, body: { error: "signatureFormat must be one of CAdES-BASELINE-B | CAdES-BASELINE-T | CMS | PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES" } })
     expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl: "http://rp.example/cb" }))
       .toMatchObject({ status: 400, body: { error: "callbackUrl must be an https URL" } })
     expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, rpOrigin: "https://evil.example" }))

@@ -555,6 +555,18 @@ const preparedPdfs = (dialect: SqlDialect): Migration => {
   }
 }
 
+/** 0012: the PAdES level asked for with a prepared PDF (-B for the rows made before). */
+const padesLevels = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.alterTable("prepared_pdfs")
+        .addColumn("level", t.text, (c) => c.notNull().defaultTo("PAdES-BASELINE-B"))
+        .execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
@@ -567,6 +579,7 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0009_rp_platform": rpPlatform(dialect),
   "0010_plans": plans(dialect),
   "0011_prepared_pdfs": preparedPdfs(dialect),
+  "0012_pades_levels": padesLevels(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

@@ -162,6 +162,8 @@ export interface PreparedPdfsTable {
   readonly contents_offset: BigIntColumn
   readonly contents_bytes: number
   readonly field_name: string
+  /** `PAdES-BASELINE-B`, `-T` or `-LT` (migration 0012) */
+  readonly level: string
   readonly created_at: BigIntColumn
 }
 

@@ -3,6 +3,7 @@ import { parseMasterKey } from "@signet/adapters-crypto"
 import { ConfigError, loadConfig } from "../config.ts"
 import { demoMasterKey, ensureDemoRp } from "../demo.ts"
 import { makeEngine } from "../engine.ts"
+import { TimestampAuthorityHttp } from "../timestamp-authority-http.ts"
 import { listen, nodeClientIp } from "../node-server.ts"
 import { makeRpDemo } from "../rp-demo.ts"
 import { storageFor } from "../storage.ts"
@@ -18,6 +19,7 @@ const main = async () => {
     settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     ...(kycProviders === undefined ? {} : { kycProviders }),
+    ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl }) }),
   })
   const base = config.settings.basePath
   const server = await listen(engine.handler, config.port, config.host, (req, res) => {

@@ -117,7 +117,16 @@ const CmsReport = Schema.Struct({
   chain: Schema.Array(Schema.Struct({ subject: Schema.String, serial: Schema.String, valid: Schema.Boolean })),
   trustedRoot: Schema.Boolean,
   revocation: Schema.Struct({ status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String) }),
-  signingTime: Schema.NullOr(Schema.String), problems: Schema.Array(Schema.String),
+  signingTime: Schema.NullOr(Schema.String),
+  timestamp: Schema.NullOr(Schema.Struct({
+    valid: Schema.Boolean,
+    genTime: Schema.NullOr(Schema.String).annotations({ description: "the time the TSA vouches for (ISO 8601)" }),
+    tsa: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
+    policy: Schema.NullOr(Schema.String),
+    serial: Schema.NullOr(Schema.String).annotations({ description: "the token's serial number, hex" }),
+    problems: Schema.Array(Schema.String),
+  })).annotations({ description: "the RFC 3161 timestamp over the signature value (levels -T), null when there is none (docs/timestamps.md)" }),
+  problems: Schema.Array(Schema.String),
 })
 const PdfReport = Schema.Struct({
   signatures: Schema.Array(Schema.Struct({
@@ -125,14 +134,13 @@ const PdfReport = Schema.Struct({
     fieldName: Schema.NullOr(Schema.String), subFilter: Schema.NullOr(Schema.String), byteRange: Schema.Array(Schema.Number),
     coversWholeDocument: Schema.Boolean.annotations({ description: "the byte ranges end at the end of the file" }),
     signedRevisionLength: Schema.Number, claimedSigningTime: Schema.NullOr(Schema.String).annotations({ description: "/M of the signature dictionary" }),
-    timestamp: Schema.Null.annotations({ description: "the RFC 3161 signature timestamp (PAdES-T); null without one" }),
   })).annotations({ description: "every signature field of the PDF, oldest revision first" }),
 })
 
 /** `POST /v2/validate`: what a detached CMS signature over a document hash, or every signature of a PDF, is worth (60 per minute per IP). */
 export const validateEndpoint = endpoint({
   method: "POST", path: "/v2/validate", tag: "Certificates", auth: "none", maxBodyBytes: PDF_BODY_LIMIT,
-  summary: "Validate a detached CMS signature against a document hash, or every signature of a PDF: integrity, chain to this engine's root, revocation, coverage",
+  summary: "Validate a detached CMS signature against a document hash, or every signature of a PDF: integrity, chain to this engine's root, revocation, coverage, timestamp",
   body: Schema.Struct({
     signature: Schema.optional(Schema.String).annotations({ description: "base64 DER of the CMS SignedData (as `signature` / `signatureBase64` answer it)" }),
     documentHash: Schema.optional(Schema.String).annotations({ description: "hex digest of the document (the algorithm of the signature's digest)" }),

@@ -31,6 +31,9 @@ export const signPdfEndpoint = endpoint({
       rect: Schema.Tuple(Schema.Number, Schema.Number, Schema.Number, Schema.Number).annotations({ description: "[x1, y1, x2, y2] in PDF points from the lower-left corner" }),
       image: Schema.optional(Schema.String).annotations({ description: "base64 PNG drawn left of the signer's name and time" }),
     })).annotations({ description: "absent: an invisible signature" }),
+    level: Schema.optional(Schema.String).annotations({
+      description: "PAdES-BASELINE-B (default), PAdES-BASELINE-T (an RFC 3161 timestamp in the CMS) or PAdES-BASELINE-LT (plus a DSS update with certificates, OCSP responses and CRL when the signed PDF is fetched); docs/timestamps.md",
+    }),
   }),
   response: Schema.Struct({
     requestId: Schema.String, status: Schema.Literal("pending_auth"),
@@ -42,7 +45,7 @@ export const signPdfEndpoint = endpoint({
     documentUrl: Schema.String.annotations({ description: "/api/v2/sign/pdf/<requestId>/document" }),
   }),
   errors: [
-    { status: 400, description: "`documentHash and credentialId required` (no credentialId), `pdf must be base64`, a bad `visible` placement" },
+    { status: 400, description: "`documentHash and credentialId required` (no credentialId), `pdf must be base64`, a bad `visible` placement, `level must be one of …`" },
     { status: 403, description: "as `POST /v2/sign/single`" },
     { status: 404, description: "`No signing credential found for user`" },
     { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`, or the body above its limit" },
@@ -54,7 +57,7 @@ export const signPdfEndpoint = endpoint({
     const image = body.visible?.image === undefined ? undefined : yield* base64Field("visible.image", body.visible.image)
     return yield* preparePdfSigning(user!, {
       pdf, credentialId: body.credentialId, documentName: body.documentName, loa: body.loa, callbackUrl: body.callbackUrl,
-      rpOrigin: body.rpOrigin, reason: body.reason, location: body.location,
+      rpOrigin: body.rpOrigin, reason: body.reason, location: body.location, level: body.level,
       visible: body.visible === undefined ? undefined : { page: body.visible.page, rect: body.visible.rect, image },
     })
   }),

@@ -44,6 +44,8 @@ export const startEngine = async (options: {
   readonly kycProviders?: EngineOptions["kycProviders"]
   /** register the test RP (default); false to share one registered elsewhere */
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
+  /** the timestamp authority (default the built-in one) */
+  readonly timestampAuthority?: EngineOptions["timestampAuthority"]
 } = {}): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = await listen((r) => target(r), 0, "127.0.0.1")
@@ -68,6 +70,7 @@ export const startEngine = async (options: {
     ...(options.housekeeping !== undefined ? { housekeeping: options.housekeeping } : {}),
     ...(options.payments !== undefined ? { payments: options.payments } : {}),
     ...(options.kycProviders !== undefined ? { kycProviders: options.kycProviders } : {}),
+    ...(options.timestampAuthority !== undefined ? { timestampAuthority: options.timestampAuthority } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({

@@ -500,6 +500,14 @@ export class SigningRequestNotCompleted extends Schema.TaggedError<SigningReques
   override get message() { return "Signing request is not completed" }
 }
 
+// ---- Timestamps (RFC 3161 TSA, -T signature levels) ----
+
+/** 503: the timestamp authority did not answer (an external TSA unreachable or refusing); nothing was signed. */
+export class TimestampUnavailable extends Schema.TaggedError<TimestampUnavailable>()("TimestampUnavailable", { detail: Schema.String }) {
+  readonly status = 503 as const
+  override get message() { return "Timestamp authority unavailable" }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -520,6 +528,7 @@ export type CataloguedError =
   | IdentityProviderUnavailable | IdentityProviderIssuerMismatch | NotRpContactForProviders | ExternalSignInStateInvalid
   | ExternalSignInFailed | ExternalIdentityLinkedElsewhere | ExternalEmailNotVerified
   | NotAnEnvelopeRecipient | SigningRequestNotCompleted
+  | TimestampUnavailable
   | PdfUnreadable | PdfTooLarge | SignatureTooLargeForPlaceholder | PdfDocumentNotFound | PdfNotYetSigned | SignatureImageInvalid
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */

@@ -1,9 +1,9 @@
 /**
  * PAdES signing through the engine: a relying party hands in a PDF, the engine prepares the
- * signature update and opens an ordinary single signing request (format PAdES-BASELINE-B) over
- * the SHA-256 of the byte ranges, so the passkey approval and its dynamic linking are exactly
- * those of hash signing; once approved, the CMS goes into the placeholder and the signed PDF
- * can be fetched.
+ * signature update and opens an ordinary single signing request (format PAdES-BASELINE-B, or
+ * PAdES-BASELINE-T for levels -T and -LT) over the SHA-256 of the byte ranges, so the passkey
+ * approval and its dynamic linking are exactly those of hash signing; once approved, the CMS
+ * goes into the placeholder and the signed PDF can be fetched (at -LT with a DSS update after it).
  */
 import { Clock, Effect, Option } from "effect"
 import {
@@ -13,9 +13,10 @@ import type { BearerUser } from "../identity/access-token.ts"
 import { fromBase64, toHex } from "../kernel/encoding.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { Vault } from "../ports/vault.ts"
-import { PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
+import { type PadesLevel, PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
 import { createSigningRequest } from "../signing/single.ts"
 import { bytesSource } from "./byte-source.ts"
+import { appendDss, longTermMaterial } from "./long-term.ts"
 import { byteRangeDigest, embedAt, prepareSignature, type VisibleSignature } from "./prepare.ts"
 
 /** Largest PDF the HTTP flow takes (10 MiB); larger files are signed through the library API on a file source. */
@@ -32,7 +33,11 @@ export interface PreparePdfSigning {
   readonly reason?: string | undefined
   readonly location?: string | undefined
   readonly visible?: VisibleSignature | undefined
+  /** `PAdES-BASELINE-B` (default), `PAdES-BASELINE-T` or `PAdES-BASELINE-LT` */
+  readonly level?: string | undefined
 }
+
+const PADES_LEVELS: ReadonlyArray<PadesLevel> = ["PAdES-BASELINE-B", "PAdES-BASELINE-T", "PAdES-BASELINE-LT"]
 
 /** Prepared and signed PDFs are kept for a day (housekeeping deletes them after that). */
 export const PREPARED_PDF_RETENTION_MS = 24 * 60 * 60 * 1000
@@ -56,6 +61,8 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     if (input.pdf.length > PDF_UPLOAD_LIMIT) return yield* new PdfTooLarge({ limit: PDF_UPLOAD_LIMIT })
     if (!input.credentialId) return yield* new DocumentHashAndCredentialRequired()
     yield* checkPlacement(input.visible)
+    const level = PADES_LEVELS.find((l) => l === (input.level ?? "PAdES-BASELINE-B"))
+    if (level === undefined) return yield* new InvalidRequest({ detail: `level must be one of ${PADES_LEVELS.join(" | ")}` })
     const signer = yield* Effect.flatMap(Users, (u) => u.findById(user.userId))
     const now = yield* Clock.currentTimeMillis
     const signerName = Option.match(signer, { onNone: () => "Signet user", onSome: (u) => u.displayName })
@@ -65,7 +72,8 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     const digest = yield* byteRangeDigest(prepared)
     const created = yield* createSigningRequest(user, {
       documentHash: toHex(digest), credentialId: input.credentialId, documentName: input.documentName ?? "document.pdf",
-      signatureFormat: "PAdES-BASELINE-B", loa: input.loa, callbackUrl: input.callbackUrl, rpOrigin: input.rpOrigin,
+      // -LT signs as -T; its DSS is added when the signed PDF is fetched.
+      signatureFormat: level === "PAdES-BASELINE-B" ? "PAdES-BASELINE-B" : "PAdES-BASELINE-T", loa: input.loa, callbackUrl: input.callbackUrl, rpOrigin: input.rpOrigin,
     })
     const whole = new Uint8Array(input.pdf.length + prepared.update.length)
     whole.set(input.pdf)
@@ -73,7 +81,7 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     const sealed = yield* Effect.flatMap(Vault, (v) => v.seal(whole, VAULT_PURPOSE, created.requestId))
     yield* Effect.flatMap(PreparedPdfs, (p) => p.insert({
       requestId: created.requestId, clientId: user.clientId, userId: user.userId, sealed,
-      contentsOffset: prepared.contentsOffset, contentsBytes: prepared.contentsBytes, fieldName: prepared.fieldName, createdAt: now,
+      contentsOffset: prepared.contentsOffset, contentsBytes: prepared.contentsBytes, fieldName: prepared.fieldName, level, createdAt: now,
     })).pipe(Effect.orDie)
     const settings = yield* EngineConfig
     return {
@@ -93,5 +101,12 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
     if (request.value.status !== "completed" || request.value.signature === null) return yield* new PdfNotYetSigned({ requestStatus: request.value.status })
     const whole = yield* Effect.flatMap(Vault, (v) => v.open(pdf.sealed, VAULT_PURPOSE, requestId))
     const cms = fromBase64(request.value.signature)!
-    return yield* embedAt(whole, pdf.contentsOffset, pdf.contentsBytes, cms).pipe(Effect.orDie)
+    const signed = yield* embedAt(whole, pdf.contentsOffset, pdf.contentsBytes, cms).pipe(Effect.orDie)
+    if (pdf.level !== "PAdES-BASELINE-LT") return signed
+    // -LT: a second incremental update with the DSS, its OCSP responses and CRL as of now.
+    const dss = yield* appendDss(bytesSource(signed), yield* longTermMaterial(cms)).pipe(Effect.orDie)
+    const out = new Uint8Array(signed.length + dss.length)
+    out.set(signed)
+    out.set(dss, signed.length)
+    return out
   })

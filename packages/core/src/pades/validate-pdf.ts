@@ -23,8 +23,6 @@ export interface PdfSignatureReport extends ValidationReport {
   readonly signedRevisionLength: number
   /** `/M` of the signature dictionary (the time PAdES claims), ISO 8601 */
   readonly claimedSigningTime: string | null
-  /** an RFC 3161 signature timestamp (PAdES-T); null until timestamps are made */
-  readonly timestamp: null
 }
 
 /** The DER length of `bytes` (a SEQUENCE), so the placeholder's zero padding is left off. */
@@ -87,7 +85,7 @@ export const validatePdf = (source: ByteSource) =>
       const contents = value.get("Contents")
       const subFilter = nameOf(value.get("SubFilter")) ?? null
       const base = {
-        fieldName: name, subFilter, byteRange: range, claimedSigningTime: fromPdfDate(value.get("M")), timestamp: null,
+        fieldName: name, subFilter, byteRange: range, claimedSigningTime: fromPdfDate(value.get("M")),
         coversWholeDocument: range.length === 4 && range[2]! + range[3]! === source.size,
         signedRevisionLength: range.length === 4 ? range[2]! + range[3]! : 0,
       }
@@ -95,7 +93,7 @@ export const validatePdf = (source: ByteSource) =>
       if (!sound || !(contents instanceof PdfString)) {
         reports.push({
           ...base, valid: false, integrity: false, coversDocumentHash: false, signer: null, chain: [], trustedRoot: false,
-          revocation: { status: "unknown", revokedAt: null, reason: null }, signingTime: null, problems: ["the signature has no sound /ByteRange or /Contents"],
+          revocation: { status: "unknown", revokedAt: null, reason: null }, signingTime: null, timestamp: null, problems: ["the signature has no sound /ByteRange or /Contents"],
         })
         continue
       }
@@ -104,7 +102,7 @@ export const validatePdf = (source: ByteSource) =>
       const report = yield* validateSignature(toBase64(cms), toHex(digest)).pipe(
         Effect.catchTag("InvalidRequest", (e: InvalidRequest) => Effect.succeed({
           valid: false, integrity: false, coversDocumentHash: false, signer: null, chain: [], trustedRoot: false,
-          revocation: { status: "unknown" as const, revokedAt: null, reason: null }, signingTime: null, problems: [e.detail],
+          revocation: { status: "unknown" as const, revokedAt: null, reason: null }, signingTime: null, timestamp: null, problems: [e.detail],
         } satisfies ValidationReport)))
       const problems = [...report.problems, ...(report.coversDocumentHash ? [] : ["the byte ranges do not hash to the signed message digest: the document was changed"])]
       reports.push({ ...report, ...base, problems: [...new Set(problems)] })

@@ -30,6 +30,10 @@ export const CmsOid = {
   messageDigest: "1.2.840.113549.1.9.4",
   signingTime: "1.2.840.113549.1.9.5",
   signingCertificateV2: "1.2.840.113549.1.9.16.2.47",
+  /** RFC 3161 id-ct-TSTInfo: the content type of a time-stamp token */
+  tstInfo: "1.2.840.113549.1.9.16.1.4",
+  /** RFC 3161 appendix A / ETSI EN 319 122-1: unsigned attribute holding a time-stamp token over the signature value */
+  signatureTimeStampToken: "1.2.840.113549.1.9.16.2.14",
 } as const
 
 /** X.690 DER order of SET OF: octet-wise, the shorter padded with trailing zero octets. */
@@ -99,13 +103,44 @@ const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner
   })
 }
 
-/** Detached CMS SignedData over a document digest; signingTime null leaves the attribute out (PAdES). */
-export const signDigest = (input: {
+/** A time-stamper of a signature value: the DER TimeStampToken over it (CAdES/PAdES -T). */
+export type SignatureStamper<E, R> = (signatureValue: Uint8Array) => Effect.Effect<Uint8Array, E, R>
+
+/**
+ * Detached CMS SignedData over a document digest; signingTime null leaves the attribute out (PAdES).
+ * With `timestamp`, the SignerInfo gets the unsigned `id-aa-signatureTimeStampToken` attribute: a
+ * token over the signature value (ETSI EN 319 122-1 §5.3, level -T).
+ */
+export const signDigest = <E = never, R = never>(input: {
   readonly identity: SigningIdentity
   readonly digest: Uint8Array
   readonly digestAlgorithm: DigestAlgorithm
   readonly signingTime: Date | null
+  readonly timestamp?: SignatureStamper<E, R> | undefined
+}): Effect.Effect<Uint8Array, E, KeyStore | R> =>
+  signContent({ ...input, contentType: CmsOid.data, content: null, includeCertificates: true })
+
+/** Encapsulated SignedData over `content` of type `contentType` (a TSTInfo for a time-stamp token). */
+export const signEncapsulated = (input: {
+  readonly identity: SigningIdentity
+  readonly contentType: string
+  readonly content: Uint8Array
+  readonly includeCertificates: boolean
 }): Effect.Effect<Uint8Array, never, KeyStore> =>
+  Effect.flatMap(sha256(input.content), (digest) =>
+    signContent({ ...input, digest, digestAlgorithm: "SHA-256", signingTime: null }))
+
+const signContent = <E = never, R = never>(input: {
+  readonly identity: SigningIdentity
+  readonly digest: Uint8Array
+  readonly digestAlgorithm: DigestAlgorithm
+  readonly signingTime: Date | null
+  readonly contentType: string
+  /** null: detached */
+  readonly content: Uint8Array | null
+  readonly includeCertificates: boolean
+  readonly timestamp?: SignatureStamper<E, R> | undefined
+}): Effect.Effect<Uint8Array, E, KeyStore | R> =>
   Effect.gen(function* () {
     const { identity, digest, digestAlgorithm } = input
     const algorithm = DIGESTS[digestAlgorithm]
@@ -114,7 +149,7 @@ export const signDigest = (input: {
     }
     const { signer, chain, certificateHash, verifyKey } = yield* preparedSigner(identity)
     const attributes = [
-      new pkijs.Attribute({ type: CmsOid.contentType, values: [new asn1js.ObjectIdentifier({ value: CmsOid.data })] }),
+      new pkijs.Attribute({ type: CmsOid.contentType, values: [new asn1js.ObjectIdentifier({ value: input.contentType })] }),
       new pkijs.Attribute({ type: CmsOid.messageDigest, values: [new asn1js.OctetString({ valueHex: new Uint8Array(digest) })] }),
       new pkijs.Attribute({ type: CmsOid.signingCertificateV2, values: [signingCertificateV2(signer, certificateHash)] }),
       ...(input.signingTime === null ? [] : [new pkijs.Attribute({ type: CmsOid.signingTime, values: [cmsTime(input.signingTime)] })]),
@@ -133,8 +168,12 @@ export const signDigest = (input: {
     }
     const signature = p1363ToDer(p1363)
     if (signature === undefined) return yield* Effect.die(new Error(`KeyStore gave a malformed signature (${p1363.length} bytes)`))
+    const token = input.timestamp === undefined ? undefined : yield* input.timestamp(signature)
 
     return yield* Effect.try(() => {
+      const unsigned = token === undefined ? undefined : new pkijs.SignedAndUnsignedAttributes({ type: 1, attributes: [
+        new pkijs.Attribute({ type: CmsOid.signatureTimeStampToken, values: [asn1js.fromBER(new Uint8Array(token)).result] }),
+      ] })
       const signerInfo = new pkijs.SignerInfo({
         version: 1,
         sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
@@ -142,12 +181,17 @@ export const signDigest = (input: {
         signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
         signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: algorithm.ecdsaOid }),
         signature: new asn1js.OctetString({ valueHex: signature }),
+        ...(unsigned === undefined ? {} : { unsignedAttrs: unsigned }),
       })
       const signedData = new pkijs.SignedData({
-        version: 1,
+        // RFC 5652 §5.1: version 3 when the content is not id-data
+        version: input.contentType === CmsOid.data ? 1 : 3,
         digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: algorithm.oid })],
-        encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: CmsOid.data }),
-        certificates: [signer, ...chain],
+        encapContentInfo: new pkijs.EncapsulatedContentInfo({
+          eContentType: input.contentType,
+          ...(input.content === null ? {} : { eContent: new asn1js.OctetString({ valueHex: new Uint8Array(input.content) }) }),
+        }),
+        ...(input.includeCertificates ? { certificates: [signer, ...chain] } : {}),
         signerInfos: [signerInfo],
       })
       return ber(new pkijs.ContentInfo({ contentType: CmsOid.signedData, content: signedData.toSchema(true) }))

@@ -1,9 +1,9 @@
-/** Certificates the engine's CA issued: its own root and issuing certificates and the signers'. */
+/** Certificates the engine's CA issued: its own root and issuing certificates, the signers' and the timestamp authority's. */
 import { Schema } from "effect"
 import { Environment } from "../ports/engine-config.ts"
 
 /** What a certificate is for. */
-export const CertificateKind = Schema.Literal("root", "issuing", "signer", "encryption")
+export const CertificateKind = Schema.Literal("root", "issuing", "signer", "encryption", "tsa")
 /** What a certificate is for. */
 export type CertificateKind = typeof CertificateKind.Type
 

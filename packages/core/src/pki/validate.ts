@@ -2,7 +2,8 @@
  * Validation of a detached CMS signature over a document hash: integrity (the signed
  * message digest is the hash, and the signature over the signed attributes verifies with the
  * signer's certificate), the chain from the signer's certificate to this engine's root (each
- * signature and validity period), and the signer certificate's revocation status.
+ * signature and validity period), the signer certificate's revocation status, and the RFC 3161
+ * timestamp over the signature value when it has one (level -T).
  */
 import * as asn1js from "asn1js"
 import { Clock, Effect, Option } from "effect"
@@ -12,8 +13,10 @@ import { fromBase64, fromHex, toHex } from "../kernel/encoding.ts"
 import { Certificates } from "../ports/storage.ts"
 import { certificateAuthority } from "./authority.ts"
 import { CmsOid } from "./cms.ts"
+import { derToP1363 } from "./ecdsa-signature.ts"
 import { derOf } from "./issue-certificate.ts"
 import { certificateStatus } from "./revocation.ts"
+import { signatureTimestampOf, verifySignatureTimestamp, type TimestampReport } from "./timestamp-verify.ts"
 import * as x509 from "./x509.ts"
 
 const DIGESTS: Readonly<Record<string, { readonly name: "SHA-256" | "SHA-384" | "SHA-512"; readonly length: number }>> = {
@@ -23,20 +26,6 @@ const DIGESTS: Readonly<Record<string, { readonly name: "SHA-256" | "SHA-384" | 
 }
 
 const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
-
-// ECDSA-Sig-Value (DER SEQUENCE of two INTEGERs) to the fixed r||s form WebCrypto verifies.
-const derToP1363 = (der: Uint8Array, size: number): Uint8Array | undefined => {
-  const parsed = asn1js.fromBER(new Uint8Array(der))
-  if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Sequence)) return undefined
-  const ints = parsed.result.valueBlock.value
-  if (ints.length !== 2 || !ints.every((i) => i instanceof asn1js.Integer)) return undefined
-  const out = new Uint8Array(size * 2)
-  ints.forEach((i, n) => {
-    const v = new Uint8Array((i as asn1js.Integer).valueBlock.valueHexView).filter((_b, k, all) => !(k === 0 && all.length > size && all[0] === 0))
-    out.set(v.slice(-size), n * size + Math.max(0, size - v.length))
-  })
-  return out
-}
 
 /** What validation found; `valid` is all of integrity, trusted chain and not revoked. */
 export interface ValidationReport {
@@ -48,6 +37,8 @@ export interface ValidationReport {
   readonly trustedRoot: boolean
   readonly revocation: { readonly status: "valid" | "revoked" | "expired" | "unknown"; readonly revokedAt: string | null; readonly reason: string | null }
   readonly signingTime: string | null
+  /** the signature's RFC 3161 timestamp (level -T), null when it has none */
+  readonly timestamp: TimestampReport | null
   readonly problems: ReadonlyArray<string>
 }
 
@@ -139,10 +130,17 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
     })
     if (revocation.status !== "valid") problems.push(`the signer's certificate is ${revocation.status}`)
 
+    // The -T timestamp over the signature value, when there is one.
+    const token = signerInfo === undefined ? undefined : signatureTimestampOf(signerInfo)
+    const timestamp = token === undefined || signerInfo === undefined
+      ? null
+      : yield* verifySignatureTimestamp(token, new Uint8Array(signerInfo.signature.valueBlock.valueHexView))
+    if (timestamp !== null) problems.push(...timestamp.problems.map((p) => `timestamp: ${p}`))
+
     return {
-      valid: integrity && coversDocumentHash && trustedRoot && chain.every((c) => c.valid) && revocation.status === "valid",
+      valid: integrity && coversDocumentHash && trustedRoot && chain.every((c) => c.valid) && revocation.status === "valid" && (timestamp?.valid ?? true),
       integrity, coversDocumentHash,
       signer: signerCert === undefined ? null : { subject: new x509.X509Certificate(new Uint8Array(signerCert.toSchema().toBER())).subject, serial },
-      chain, trustedRoot, revocation, signingTime, problems,
+      chain, trustedRoot, revocation, signingTime, timestamp, problems,
     } satisfies ValidationReport
   })

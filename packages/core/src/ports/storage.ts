@@ -93,7 +93,7 @@ export class Certificates extends Context.Tag("@signet/core/Certificates")<Certi
   readonly insert: (certificate: StoredCertificate) => Effect.Effect<void, UniqueViolation>
   readonly findBySerial: (serial: string) => Effect.Effect<Option.Option<StoredCertificate>>
   /** The oldest valid CA certificate of a kind in an environment: every node settles on the same one. */
-  readonly findCurrentCa: (kind: Extract<CertificateKind, "root" | "issuing">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
+  readonly findCurrentCa: (kind: Extract<CertificateKind, "root" | "issuing" | "tsa">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
   /** A user's signer certificates, newest first. */
   readonly listByUser: (userId: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
   /** Revoked certificates an issuing CA issued, oldest revocation first (for its CRL). */
@@ -281,8 +281,13 @@ export interface PreparedPdf {
   readonly contentsOffset: number
   readonly contentsBytes: number
   readonly fieldName: string
+  /** the PAdES baseline level asked for: -B, -T (a timestamp in the CMS) or -LT (plus a DSS when fetched) */
+  readonly level: PadesLevel
   readonly createdAt: number
 }
+
+/** The PAdES baseline levels a PDF can be signed at (ETSI EN 319 142-1). */
+export type PadesLevel = "PAdES-BASELINE-B" | "PAdES-BASELINE-T" | "PAdES-BASELINE-LT"
 
 /** PDFs prepared for signing through the HTTP flow (hosts that sign larger files use the library API on a file). */
 export class PreparedPdfs extends Context.Tag("@signet/core/PreparedPdfs")<PreparedPdfs, {

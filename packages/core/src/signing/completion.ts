@@ -5,7 +5,7 @@
  * recorded is committed before the answer: 410 for an expired one, the 403 of a refusal.
  */
 import { Clock, Effect, Either, Option } from "effect"
-import { type CredentialNotRegistered, OperationExpired, SigningRequestNotFound } from "../errors/catalogue.ts"
+import { type CredentialNotRegistered, OperationExpired, SigningRequestNotFound, type TimestampUnavailable } from "../errors/catalogue.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import type { User } from "../identity/model.ts"
 import type { EngineConfig } from "../ports/engine-config.ts"
@@ -39,8 +39,8 @@ export interface CompletionSteps<T extends Completable, R> {
   readonly challenge: (operation: T) => Effect.Effect<string>
   /** Which passkey must approve, given the assertion (fails with `Credential not registered` when none may). */
   readonly approver: (operation: T, assertion: Assertion) => Effect.Effect<Approver, CredentialNotRegistered, R>
-  /** Signs what the operation holds; answers the completed operation (status and results set). */
-  readonly sign: (operation: T, signer: User, at: number, approver: Approver) => Effect.Effect<T, never, R>
+  /** Signs what the operation holds; answers the completed operation (status and results set). A failure (the TSA of a -T format unavailable) rolls everything back. */
+  readonly sign: (operation: T, signer: User, at: number, approver: Approver) => Effect.Effect<T, TimestampUnavailable, R>
   /** After the commit of any recorded change (completion, refusal, expiry): tell the live streams. */
   readonly notify?: (operation: T) => Effect.Effect<void, never, R>
 }

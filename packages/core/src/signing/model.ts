@@ -8,12 +8,15 @@ export const SigningRequestStatus = Schema.Literal("pending_auth", "completed", 
 export type SigningRequestStatus = typeof SigningRequestStatus.Type
 
 /** The `signatureFormat` values the engine accepts (docs/signing.md). */
-export const SignatureFormat = Schema.Literal("CAdES-BASELINE-B", "CMS", "PAdES-BASELINE-B", "PAdES")
+export const SignatureFormat = Schema.Literal("CAdES-BASELINE-B", "CAdES-BASELINE-T", "CMS", "PAdES-BASELINE-B", "PAdES-BASELINE-T", "PAdES")
 /** The `signatureFormat` values the engine accepts. */
 export type SignatureFormat = typeof SignatureFormat.Type
 
 /** The PAdES family: ETSI EN 319 142 forbids the signing-time attribute (the time goes in the PDF). */
-export const isPadesFormat = (format: SignatureFormat): boolean => format === "PAdES" || format === "PAdES-BASELINE-B"
+export const isPadesFormat = (format: SignatureFormat): boolean => format === "PAdES" || format === "PAdES-BASELINE-B" || format === "PAdES-BASELINE-T"
+
+/** Level -T: the signature carries an RFC 3161 timestamp over its value (ETSI EN 319 122-1 §5.3, EN 319 142-1 §5.4). */
+export const isTimestampedFormat = (format: SignatureFormat): boolean => format === "CAdES-BASELINE-T" || format === "PAdES-BASELINE-T"
 
 /** A single hash signing request. */
 export const SigningRequest = Schema.Struct({

@@ -7,10 +7,12 @@ import type { BearerUser } from "../identity/access-token.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { fromHex, toBase64 } from "../kernel/encoding.ts"
 import { signDigest } from "../pki/cms.ts"
+import { stampSignatureValue } from "../pki/timestamp-reply.ts"
 import { signingIdentityFor } from "../pki/signer-certificate.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
 import { Passkeys, SigningRequests, Storage } from "../ports/storage.ts"
+import type { TimestampAuthority } from "../ports/timestamp-authority.ts"
 import { Loa, requireLoa } from "../rp/loa.ts"
 import { planInForce } from "../billing/plan-in-force.ts"
 import { reserveSignatures } from "../rp/quota.ts"
@@ -20,7 +22,7 @@ import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
 import { recordRequestEvent } from "./events.ts"
-import { isPadesFormat, SignatureFormat, type SigningRequest } from "./model.ts"
+import { isPadesFormat, isTimestampedFormat, SignatureFormat, type SigningRequest } from "./model.ts"
 import { callbackUrlProblem, isHexDigest, PENDING_LIFETIME_MS } from "./rules.ts"
 
 /** The create body as it arrives; the checks below give the spec's messages. */
@@ -109,7 +111,7 @@ export const isoWithOffset = (ms: number): string => new Date(ms).toISOString().
 export const completeSigningRequest = (requestId: string, assertion: Assertion) =>
   Effect.gen(function* () {
     const requests = yield* SigningRequests
-    const completed = yield* completePending<SigningRequest, SigningServices>({
+    const completed = yield* completePending<SigningRequest, SigningServices | TimestampAuthority>({
       find: requests.findById(requestId),
       update: requests.update,
       record: (r, type, at) => Effect.gen(function* () {
@@ -131,6 +133,7 @@ export const completeSigningRequest = (requestId: string, assertion: Assertion) 
         const cms = yield* signDigest({
           identity, digest: fromHex(r.documentHash)!, digestAlgorithm: "SHA-256",
           signingTime: isPadesFormat(r.signatureFormat) ? null : new Date(at),
+          timestamp: isTimestampedFormat(r.signatureFormat) ? stampSignatureValue : undefined,
         })
         return { ...r, status: "completed" as const, signature: toBase64(cms), certificateSerial: identity.certificate.serial }
       }),

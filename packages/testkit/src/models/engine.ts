@@ -1,6 +1,6 @@
 /** What the model-based suites share: an engine runtime on a storage adapter, a clock per run, outcomes by tag. */
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
-import { administerRelyingParty, completeEnrolment, EngineConfig, registerRelyingParty, type Allowance, EventBusInProcess, requestEnrolment, type EventBus, type KeyStore, type Random, type RegistrationCredential } from "@signet/core"
+import { administerRelyingParty, completeEnrolment, EngineConfig, registerRelyingParty, type Allowance, EventBusInProcess, requestEnrolment, type EventBus, type KeyStore, type Random, type RegistrationCredential, TimestampAuthorityBuiltIn, type TimestampAuthority } from "@signet/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { randomBytes } from "node:crypto"
 import { SoftwarePasskey, type PasskeyFault } from "../passkey/software-passkey.ts"
@@ -8,7 +8,7 @@ import type { StorageTags } from "../storage/conformance.ts"
 import type { ManualClock } from "./manual-clock.ts"
 
 /** The services a model-based suite runs core programs with. */
-export type ModelServices = StorageTags | EngineConfig | Random | KeyStore | EventBus
+export type ModelServices = StorageTags | EngineConfig | Random | KeyStore | EventBus | TimestampAuthority
 
 /** Runs a core program at the run's clock. */
 export type ModelRun = <A, E>(effect: Effect.Effect<A, E, ModelServices>) => Promise<A>
@@ -17,9 +17,10 @@ export type ModelRun = <A, E>(effect: Effect.Effect<A, E, ModelServices>) => Pro
 export const modelRuntime = (makeStorage: () => Layer.Layer<StorageTags, unknown>, origin: string) => {
   const storage = makeStorage()
   const keys = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, Layer.succeed(MasterKey, globalThis.crypto.getRandomValues(new Uint8Array(32))))))
-  return ManagedRuntime.make(Layer.mergeAll(storage, keys, RandomWebCrypto, EventBusInProcess, Layer.succeed(EngineConfig, {
+  const base = Layer.mergeAll(storage, keys, RandomWebCrypto, EventBusInProcess, Layer.succeed(EngineConfig, {
     environment: "sandbox", publicOrigin: origin, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
-  })))
+  }))
+  return ManagedRuntime.make(Layer.provideMerge(TimestampAuthorityBuiltIn, base))
 }
 
 /** A `ModelRun` on `runtime` at `clock`'s time. */

@@ -439,7 +439,7 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         const { PreparedPdfs } = yield* Effect.promise(() => import("@signet/core"))
         const pdfs = yield* PreparedPdfs
         const sealed = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => (i * 31 + (i >> 8)) & 0xff)
-        const pdf = { requestId: "r1", clientId: "c1", userId: "u1", sealed, contentsOffset: 5_000_000_123, contentsBytes: 32768, fieldName: "Signature2", createdAt: 1_700_000_000_000 }
+        const pdf = { requestId: "r1", clientId: "c1", userId: "u1", sealed, contentsOffset: 5_000_000_123, contentsBytes: 32768, fieldName: "Signature2", level: "PAdES-BASELINE-LT" as const, createdAt: 1_700_000_000_000 }
         yield* pdfs.insert(pdf)
         yield* pdfs.insert({ ...pdf, requestId: "r2", sealed: new Uint8Array([0, 255]), createdAt: 1_800_000_000_000 })
         const found = yield* pdfs.findByRequestId("r1")

@@ -1,0 +1,124 @@
+/**
+ * PAdES-BASELINE-LT (ETSI EN 319 142-1 §5.4): after the signature, a second incremental update
+ * adds the Document Security Store (`/DSS` in the catalog, ISO 32000-2 §12.8.4.3) with what a
+ * verifier needs years later without asking anyone: the certificates of the signer's chain and
+ * of the timestamp authority (`/Certs`), OCSP responses for the signer and TSA certificates
+ * (`/OCSPs`) and the issuing CA's CRL (`/CRLs`). An earlier DSS is kept and added to. No
+ * `/VRI` (optional in PAdES baseline). The signature's byte ranges are untouched, so it stays valid.
+ */
+import * as asn1js from "asn1js"
+import { Effect } from "effect"
+import * as pkijs from "pkijs"
+import { PdfUnreadable } from "../errors/catalogue.ts"
+import { sha256 } from "../kernel/digest.ts"
+import { certificateAuthority } from "../pki/authority.ts"
+import { CmsOid } from "../pki/cms.ts"
+import { derOf } from "../pki/issue-certificate.ts"
+import { answerOcsp } from "../pki/ocsp.ts"
+import { issuingCrl } from "../pki/revocation.ts"
+import { signatureTimestampOf } from "../pki/timestamp-verify.ts"
+import type { ByteSource } from "./byte-source.ts"
+import { deref, dictAt, openPdf } from "./document.ts"
+import { incrementalUpdate, objectNumbers, type UpdateObject } from "./incremental.ts"
+import { arrayOf, dict, name, PdfDict, PdfRef, PdfStream, type PdfValue } from "./objects.ts"
+
+/** What goes into the DSS: DER certificates, OCSP responses and CRLs. */
+export interface ValidationMaterial {
+  readonly certificates: ReadonlyArray<Uint8Array>
+  readonly ocsps: ReadonlyArray<Uint8Array>
+  readonly crls: ReadonlyArray<Uint8Array>
+}
+
+const unreadable = (detail: string) => new PdfUnreadable({ detail })
+const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
+const der = (o: pkijs.PkiObject) => new Uint8Array(o.toSchema().toBER(false))
+
+/** Distinct byte strings, first occurrence kept. */
+const distinct = (all: ReadonlyArray<Uint8Array>): ReadonlyArray<Uint8Array> =>
+  all.filter((x, i) => all.findIndex((y) => bytesEqual(x, y)) === i)
+
+/** The update that adds `material` to the DSS of `source` (a signed PDF); append it to the source. */
+export const appendDss = (source: ByteSource, material: ValidationMaterial): Effect.Effect<Uint8Array, PdfUnreadable> =>
+  Effect.gen(function* () {
+    const doc = yield* openPdf(source)
+    const rootRef = doc.trailer.get("Root")
+    if (!(rootRef instanceof PdfRef)) return yield* unreadable("the trailer has no /Root reference")
+    const catalog = yield* dictAt(doc, rootRef, "the catalog")
+    const numbers = objectNumbers(doc)
+    const objects: Array<UpdateObject> = []
+    const streams = (items: ReadonlyArray<Uint8Array>): Array<PdfValue> => items.map((data) => {
+      const ref = numbers.next()
+      objects.push({ ref, value: new PdfStream(dict({}), data) })
+      return ref
+    })
+
+    // An earlier DSS (another signer's -LT) is kept: its arrays are extended.
+    const earlier = yield* deref(doc, catalog.get("DSS"))
+    const old = earlier instanceof PdfDict ? earlier : dict({})
+    const existing = (key: string) => Effect.map(deref(doc, old.get(key)), (v) => arrayOf(v) ?? [])
+    const dssRef = catalog.get("DSS") instanceof PdfRef ? catalog.get("DSS") as PdfRef : numbers.next()
+    const dss = old
+      .with("Type", name("DSS"))
+      .with("Certs", [...(yield* existing("Certs")), ...streams(distinct(material.certificates))])
+      .with("OCSPs", [...(yield* existing("OCSPs")), ...streams(distinct(material.ocsps))])
+      .with("CRLs", [...(yield* existing("CRLs")), ...streams(distinct(material.crls))])
+    objects.push({ ref: dssRef, value: dss })
+
+    // The catalog points at the DSS and declares the ETSI extension (ESIC level 5) that defines it.
+    let newCatalog = catalog.with("DSS", dssRef)
+    const extensions = catalog.get("Extensions")
+    if (extensions === undefined) newCatalog = newCatalog.with("Extensions", dict({ ESIC: dict({ BaseVersion: name("1.7"), ExtensionLevel: 5 }) }))
+    else if (extensions instanceof PdfDict && extensions.get("ESIC") === undefined) {
+      newCatalog = newCatalog.with("Extensions", extensions.with("ESIC", dict({ BaseVersion: name("1.7"), ExtensionLevel: 5 })))
+    }
+    const entry = doc.entries.get(rootRef.num)
+    objects.unshift({ ref: new PdfRef(rootRef.num, entry?.kind === "offset" ? entry.gen : rootRef.gen), value: newCatalog })
+    return incrementalUpdate(doc, objects, numbers.size).bytes
+  })
+
+/** An OCSPRequest for one certificate issued by `issuer` (CertID with SHA-256, RFC 6960 §4.1.1). */
+const ocspRequestFor = (certificate: pkijs.Certificate, issuer: pkijs.Certificate) =>
+  Effect.gen(function* () {
+    const certId = new pkijs.CertID({
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: "2.16.840.1.101.3.4.2.1" }),
+      issuerNameHash: new asn1js.OctetString({ valueHex: yield* sha256(new Uint8Array(issuer.subject.toSchema().toBER(false))) }),
+      issuerKeyHash: new asn1js.OctetString({ valueHex: yield* sha256(new Uint8Array(issuer.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView)) }),
+      serialNumber: new asn1js.Integer({ valueHex: new Uint8Array(certificate.serialNumber.valueBlock.valueHexView) }),
+    })
+    // OCSPRequest { TBSRequest { requestList { Request { reqCert } } } }, written out: pkijs's
+    // TBSRequest encodes only what it parsed.
+    return new Uint8Array(new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [
+      new pkijs.Request({ reqCert: certId }).toSchema(),
+    ] })] })] }).toBER(false))
+  })
+
+/**
+ * The validation material of a CMS signature made by this engine: the signer's and the TSA's
+ * certificates with the issuing CA and root, fresh OCSP responses from the engine's responder
+ * for the signer and TSA certificates, and the issuing CA's CRL.
+ */
+export const longTermMaterial = (cms: Uint8Array) =>
+  Effect.gen(function* () {
+    const signed = yield* Effect.try(() => new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content }))
+      .pipe(Effect.mapError(() => unreadable("the signature is not a CMS SignedData")))
+    const certificatesOf = (s: pkijs.SignedData) => (s.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    const signerInfo = signed.signerInfos[0]
+    const token = signerInfo === undefined ? undefined : signatureTimestampOf(signerInfo)
+    const tokenCertificates = token === undefined ? [] : yield* Effect.try(() => {
+      const info = pkijs.ContentInfo.fromBER(new Uint8Array(token))
+      return info.contentType === CmsOid.signedData ? certificatesOf(new pkijs.SignedData({ schema: info.content })) : []
+    }).pipe(Effect.orElseSucceed(() => []))
+
+    const ca = yield* certificateAuthority
+    const issuing = pkijs.Certificate.fromBER(new Uint8Array(yield* derOf(ca.issuing)))
+    const issuingDer = der(issuing)
+    const leaves = [...certificatesOf(signed), ...tokenCertificates]
+      .filter((c) => !bytesEqual(der(c), issuingDer) && bytesEqual(new Uint8Array(c.issuer.toSchema().toBER(false)), new Uint8Array(issuing.subject.toSchema().toBER(false))))
+    const ocsps: Array<Uint8Array> = []
+    for (const leaf of leaves) ocsps.push(yield* answerOcsp(yield* ocspRequestFor(leaf, issuing)))
+    return {
+      certificates: [...leaves.map(der), issuingDer, yield* derOf(ca.root)],
+      ocsps,
+      crls: [yield* issuingCrl],
+    } satisfies ValidationMaterial
+  })

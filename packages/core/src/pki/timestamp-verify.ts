@@ -1,0 +1,141 @@
+/**
+ * Verification of an RFC 3161 time-stamp token over a signature value (the -T attribute of a
+ * CMS signature): the imprint is the hash of that value; the TSA's signature over its signed
+ * attributes holds and their message digest is the TSTInfo's hash; the TSA certificate has the
+ * critical id-kp-timeStamping usage, was valid at genTime, is not revoked, and chains to this
+ * engine's root.
+ */
+import * as asn1js from "asn1js"
+import { Effect, Option } from "effect"
+import * as pkijs from "pkijs"
+import { toHex } from "../kernel/encoding.ts"
+import { Certificates } from "../ports/storage.ts"
+import { certificateAuthority } from "./authority.ts"
+import { CmsOid } from "./cms.ts"
+import { derToP1363 } from "./ecdsa-signature.ts"
+import { derOf } from "./issue-certificate.ts"
+import { certificateStatus } from "./revocation.ts"
+import { imprintAlgorithmOf, oidText } from "./timestamp.ts"
+import * as x509 from "./x509.ts"
+
+/** What the timestamp of a signature says and whether it holds. */
+export interface TimestampReport {
+  readonly valid: boolean
+  /** the time the TSA vouches for (ISO 8601), null when unreadable */
+  readonly genTime: string | null
+  readonly tsa: { readonly subject: string; readonly serial: string } | null
+  readonly policy: string | null
+  /** the token's serial number, lower-case hex */
+  readonly serial: string | null
+  readonly problems: ReadonlyArray<string>
+}
+
+const TIME_STAMPING = "1.3.6.1.5.5.7.3.8"
+
+const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
+const hexSerial = (i: asn1js.Integer) => toHex(new Uint8Array(i.valueBlock.valueHexView)).replace(/^(00)+(?=[0-9a-f])/, "")
+const digestOf = (algorithm: "SHA-256" | "SHA-384" | "SHA-512", data: Uint8Array) =>
+  Effect.promise(() => globalThis.crypto.subtle.digest(algorithm, new Uint8Array(data))).pipe(Effect.map((b) => new Uint8Array(b)))
+const x509Of = (c: pkijs.Certificate) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER(false)))
+
+/** The policy of a DER TSTInfo in dotted form (its second element). */
+const policyOf = (tstInfo: Uint8Array): string | null => {
+  const parsed = asn1js.fromBER(new Uint8Array(tstInfo)).result
+  const policy = parsed instanceof asn1js.Sequence ? parsed.valueBlock.value[1] : undefined
+  return policy instanceof asn1js.ObjectIdentifier ? oidText(policy) : null
+}
+
+/** The `id-aa-signatureTimeStampToken` of a SignerInfo, if it has one (its DER). */
+export const signatureTimestampOf = (signerInfo: pkijs.SignerInfo): Uint8Array | undefined => {
+  const value = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === CmsOid.signatureTimeStampToken)?.values[0]
+  return value === undefined ? undefined : new Uint8Array(value.toBER(false))
+}
+
+/** Verifies a DER TimeStampToken over `signatureValue` (the SignerInfo's signature OCTET STRING contents). */
+export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint8Array) =>
+  Effect.gen(function* () {
+    const problems: Array<string> = []
+    const parsed = yield* Effect.try(() => {
+      const info = pkijs.ContentInfo.fromBER(new Uint8Array(token))
+      if (info.contentType !== CmsOid.signedData) throw new Error("not SignedData")
+      const signed = new pkijs.SignedData({ schema: info.content })
+      if (signed.encapContentInfo.eContentType !== CmsOid.tstInfo || signed.encapContentInfo.eContent === undefined) throw new Error("not a TSTInfo")
+      const content = new Uint8Array(signed.encapContentInfo.eContent.getValue())
+      return { signed, content, info: pkijs.TSTInfo.fromBER(content) }
+    }).pipe(Effect.option)
+    if (Option.isNone(parsed)) {
+      return { valid: false, genTime: null, tsa: null, policy: null, serial: null, problems: ["the timestamp is not an RFC 3161 time-stamp token"] } satisfies TimestampReport
+    }
+    const { signed, content, info } = parsed.value
+    const genTime = info.genTime
+
+    // The imprint is the hash of this signature's value.
+    const imprintAlgorithm = imprintAlgorithmOf(info.messageImprint.hashAlgorithm.algorithmId)
+    const coversSignature = imprintAlgorithm !== undefined &&
+      bytesEqual(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), yield* digestOf(imprintAlgorithm, signatureValue))
+    if (!coversSignature) problems.push("the timestamp is not over this signature's value")
+
+    // The TSA certificate: from the token, or (certReq was false) from this engine's records.
+    const signerInfo = signed.signerInfos[0]
+    const sid = signerInfo?.sid
+    const serial = sid instanceof pkijs.IssuerAndSerialNumber ? hexSerial(sid.serialNumber) : ""
+    const inToken = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    const stored = serial === "" ? Option.none() : yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial))
+    const tsaCertificate = inToken.find((c) => hexSerial(c.serialNumber) === serial) ??
+      (Option.isSome(stored) ? pkijs.Certificate.fromBER(new Uint8Array(yield* derOf(stored.value))) : undefined)
+    if (signerInfo === undefined || tsaCertificate === undefined) problems.push("no TSA certificate for the timestamp")
+
+    // The TSA's signature over the signed attributes, whose message digest is the TSTInfo's hash.
+    let signatureHolds = false
+    if (signerInfo !== undefined && tsaCertificate !== undefined) {
+      const attributes = signerInfo.signedAttrs?.attributes ?? []
+      const algorithm = imprintAlgorithmOf(signerInfo.digestAlgorithm.algorithmId)
+      const digestAttribute = attributes.find((a) => a.type === CmsOid.messageDigest)?.values[0]
+      const contentType = attributes.find((a) => a.type === CmsOid.contentType)?.values[0]
+      if (algorithm !== undefined && digestAttribute instanceof asn1js.OctetString && contentType instanceof asn1js.ObjectIdentifier &&
+        contentType.valueBlock.toString() === CmsOid.tstInfo &&
+        bytesEqual(new Uint8Array(digestAttribute.valueBlock.valueHexView), yield* digestOf(algorithm, content))) {
+        const signedAttributes = new Uint8Array(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER(false))
+        const key = yield* Effect.promise(() => globalThis.crypto.subtle.importKey("spki", new Uint8Array(tsaCertificate.subjectPublicKeyInfo.toSchema().toBER(false)),
+          { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]).catch(() => undefined))
+        const raw = derToP1363(new Uint8Array(signerInfo.signature.valueBlock.valueHexView), 32)
+        signatureHolds = key !== undefined && raw !== undefined && (yield* Effect.promise(() =>
+          globalThis.crypto.subtle.verify({ name: "ECDSA", hash: algorithm }, key, new Uint8Array(raw), new Uint8Array(signedAttributes)).catch(() => false)))
+      }
+      if (!signatureHolds) problems.push("the TSA's signature over the timestamp does not verify")
+    }
+
+    // The TSA certificate: timeStamping usage, valid at genTime, issued by this engine's CA, not revoked.
+    let trusted = false
+    let tsa: TimestampReport["tsa"] = null
+    if (tsaCertificate !== undefined) {
+      const certificate = x509Of(tsaCertificate)
+      tsa = { subject: certificate.subject, serial }
+      const usage = certificate.getExtension(x509.ExtendedKeyUsageExtension)
+      const timeStamping = usage !== null && usage.critical && usage.usages.length === 1 && usage.usages[0] === TIME_STAMPING
+      if (!timeStamping) problems.push("the TSA certificate lacks the critical id-kp-timeStamping usage")
+      const inPeriod = certificate.notBefore.getTime() <= genTime.getTime() && genTime.getTime() < certificate.notAfter.getTime()
+      if (!inPeriod) problems.push("the TSA certificate was not valid at the timestamp's time")
+      const ca = yield* certificateAuthority
+      const root = new x509.X509Certificate(new Uint8Array(yield* derOf(ca.root)))
+      const candidates = [...inToken.map(x509Of), new x509.X509Certificate(new Uint8Array(yield* derOf(ca.issuing)))]
+      const issuing = candidates.find((c) => c.subject === certificate.issuer && c.serialNumber !== certificate.serialNumber)
+      const verifies = (c: x509.X509Certificate, by: x509.X509Certificate) =>
+        Effect.promise(() => c.verify({ publicKey: by.publicKey, signatureOnly: true }).catch(() => false))
+      const chains = issuing !== undefined && issuing.issuer === root.subject &&
+        (yield* verifies(certificate, issuing)) && (yield* verifies(issuing, root))
+      if (!chains) problems.push("the TSA certificate does not chain to this engine's root")
+      const status = Option.match(stored, { onNone: () => "unknown" as const, onSome: (c) => certificateStatus(c, genTime.getTime()).status })
+      if (status === "revoked" || status === "unknown") problems.push(`the TSA certificate is ${status}`)
+      trusted = timeStamping && inPeriod && chains && status !== "revoked" && status !== "unknown"
+    }
+
+    return {
+      valid: coversSignature && signatureHolds && trusted,
+      genTime: genTime.toISOString(),
+      tsa,
+      policy: policyOf(content),
+      serial: hexSerial(info.serialNumber),
+      problems,
+    } satisfies TimestampReport
+  })
