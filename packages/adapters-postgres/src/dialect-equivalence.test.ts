@@ -77,6 +77,8 @@ const newRp: fc.Arbitrary<NewRelyingParty> = fc.record({
     signaturesPerDay: fc.nat(), documentsPerBatch: fc.nat(), requestsPerMinute: fc.nat(), highestLoa: loa,
   })),
   contactUserId: nullable(userIds),
+  redirectUris: fc.array(text, { maxLength: 3 }),
+  postLogoutRedirectUris: fc.array(text, { maxLength: 2 }),
   createdAt: fc.oneof(smallMs, ms),
   updatedAt: ms,
 })

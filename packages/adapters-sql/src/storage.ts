@@ -4,7 +4,9 @@ import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
   KycAudit, KycCaptures, KycImages, KycVerifications,
+  AuthorizationCodes, RefreshTokens, Consents, TokenRevocations, SigningKeys, SessionSignIns,
 } from "@signet/core"
+import { OidcStorageSql } from "./repositories/oidc.ts"
 import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
@@ -22,6 +24,7 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
   | KycVerifications | KycCaptures | KycImages | KycAudit
+  | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -29,4 +32,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql, SscOperationsSql,
   WebhookSubscriptionsSql, DeliveriesSql,
   KycStorageSql,
+  OidcStorageSql,
 )

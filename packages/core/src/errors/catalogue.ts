@@ -424,6 +424,19 @@ export class NotCertificateHolder extends Schema.TaggedError<NotCertificateHolde
   override get message() { return "Only the certificate's holder can revoke it" }
 }
 
+// ---------------------------------------------------------------- OpenID provider (OAuth 2.0 / OpenID Connect)
+
+/**
+ * An OAuth 2.0 error (RFC 6749 §4.1.2.1 and §5.2, RFC 7009, OpenID Connect Core §3.1.2.6): the
+ * `error` code and a human `error_description`. The OAuth endpoints answer it as
+ * `{ "error": <code>, "error_description": <description> }` (or in the redirect); elsewhere the
+ * generic `{ "error": "<code>: <description>" }` applies. 401 for `invalid_client`, else 400.
+ */
+export class OAuthError extends Schema.TaggedError<OAuthError>()("OAuthError", { code: Schema.String, description: Schema.String }) {
+  get status(): 400 | 401 { return this.code === "invalid_client" ? 401 : 400 }
+  override get message() { return `${this.code}: ${this.description}` }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -439,6 +452,7 @@ export type CataloguedError =
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
+  | OAuthError
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>

@@ -3,7 +3,7 @@ import { Clock, Effect, Option } from "effect"
 import { CsrfValidationFailed } from "../errors/catalogue.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
-import { HostedSessions } from "../ports/storage.ts"
+import { HostedSessions, SessionSignIns } from "../ports/storage.ts"
 import { hashSecret, secretMatches } from "./secrets.ts"
 
 /** Opens a session for a hosted page; the CSRF token is shown once and stored hashed. */
@@ -27,3 +27,32 @@ export const checkCsrf = (sessionId: string, csrfToken: string | undefined) =>
     if (Option.isNone(session) || session.value.expiresAt <= now) return yield* new CsrfValidationFailed()
     if (!(yield* secretMatches(csrfToken, session.value.csrfTokenHash))) return yield* new CsrfValidationFailed()
   })
+
+/** RFC 8176 `amr` of a passkey sign-in with user verification: a device-bound key (`hwk`) or a synced one (`swk`), and the user check. */
+export const passkeyAmr = (backedUp: boolean): ReadonlyArray<string> => [backedUp ? "swk" : "hwk", "user"]
+
+/**
+ * Marks a hosted-page session signed in: any way of signing in (passkey, an external identity
+ * provider) ends here, and `/authorize` accepts the session whatever made it. Fails like a wrong
+ * CSRF token when the session is unknown or expired.
+ */
+export const signInHostedSession = (sessionId: string, input: { readonly userId: string; readonly amr: ReadonlyArray<string> }) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const session = yield* Effect.flatMap(HostedSessions, (s) => s.findById(sessionId))
+    if (Option.isNone(session) || session.value.expiresAt <= now) return yield* new CsrfValidationFailed()
+    yield* Effect.flatMap(SessionSignIns, (s) => s.save({ sessionId, userId: input.userId, authTime: Math.floor(now / 1000), amr: input.amr }))
+  })
+
+/** The user signed in on a live hosted-page session, if any. */
+export const hostedSessionUser = (sessionId: string | undefined) =>
+  Effect.gen(function* () {
+    if (sessionId === undefined || sessionId === "") return Option.none()
+    const now = yield* Clock.currentTimeMillis
+    const session = yield* Effect.flatMap(HostedSessions, (s) => s.findById(sessionId))
+    if (Option.isNone(session) || session.value.expiresAt <= now) return Option.none()
+    return yield* Effect.flatMap(SessionSignIns, (s) => s.find(sessionId))
+  })
+
+/** Ends the sign-in of a hosted-page session (logout); the session itself stays for its CSRF token. */
+export const signOutHostedSession = (sessionId: string) => Effect.flatMap(SessionSignIns, (s) => s.remove(sessionId))

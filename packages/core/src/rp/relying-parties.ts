@@ -5,7 +5,7 @@ import { hashSecret, newSecret, secretMatches } from "../identity/secrets.ts"
 import { EngineConfig, engineRpIdOf, environmentPrefix } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
 import { RelyingParties, Storage } from "../ports/storage.ts"
-import { applyRpCommand, isOrigin, isRpId, type RpCommand } from "./commands.ts"
+import { applyRpCommand, isOrigin, isRedirectUri, isRpId, type RpCommand } from "./commands.ts"
 import type { Loa } from "./loa.ts"
 import type { PlanId } from "./plans.ts"
 import type { RelyingParty, RpStatus } from "./relying-party.ts"
@@ -18,6 +18,10 @@ export interface RegisterRelyingParty {
   readonly plan?: PlanId | null
   readonly maxLoa?: Loa
   readonly contactUserId?: string | null
+  /** OpenID Connect redirect URIs (exact match) */
+  readonly redirectUris?: ReadonlyArray<string>
+  /** RP-initiated logout return addresses (exact match) */
+  readonly postLogoutRedirectUris?: ReadonlyArray<string>
   /** Administrators and demo mode may register an RP approved at once. */
   readonly status?: RpStatus
 }
@@ -44,6 +48,8 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
     const origins = input.signingOrigins ?? []
     const bad = origins.find((o) => !isOrigin(o))
     if (bad !== undefined) return yield* new InvalidRequest({ detail: `signing origin ${bad} is not an origin (scheme://host[:port])` })
+    const badUri = [...(input.redirectUris ?? []), ...(input.postLogoutRedirectUris ?? [])].find((u) => !isRedirectUri(u))
+    if (badUri !== undefined) return yield* new InvalidRequest({ detail: `redirect URI ${badUri} must be absolute https (http only on loopback) without a fragment` })
     const rpId = input.webauthnRpId ?? engineRpIdOf(settings)
     if (!isRpId(rpId)) return yield* new InvalidRequest({ detail: `WebAuthn RP id ${rpId} is not a host name` })
     const now = yield* Clock.currentTimeMillis
@@ -63,6 +69,8 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
       plan: input.plan ?? null,
       customAllowance: null,
       contactUserId: input.contactUserId ?? null,
+      redirectUris: [...new Set(input.redirectUris ?? [])],
+      postLogoutRedirectUris: [...new Set(input.postLogoutRedirectUris ?? [])],
       createdAt: now,
       updatedAt: now,
     }).pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: "RP client id" })))

@@ -33,6 +33,10 @@ export const RelyingParty = Schema.Struct({
   plan: Schema.NullOr(PlanId),
   customAllowance: Schema.NullOr(AllowanceSchema),
   contactUserId: Schema.NullOr(Schema.String),
+  /** OpenID Connect redirect URIs, matched exactly at `/authorize` */
+  redirectUris: Schema.Array(Schema.String),
+  /** where RP-initiated logout may send the user back to, matched exactly */
+  postLogoutRedirectUris: Schema.Array(Schema.String),
   createdAt: Schema.Number,
   updatedAt: Schema.Number,
 })

@@ -42,6 +42,8 @@ export const relyingParty: fc.Arbitrary<Omit<RelyingParty, "id">> = fc.record({
     requestsPerMinute: fc.integer({ min: 1, max: 10000 }), highestLoa: loa,
   }), { nil: null }),
   contactUserId: fc.option(fc.uuid(), { nil: null }),
+  redirectUris: fc.uniqueArray(fc.webUrl(), { maxLength: 3 }),
+  postLogoutRedirectUris: fc.uniqueArray(fc.webUrl(), { maxLength: 2 }),
   createdAt: timestamp,
   updatedAt: timestamp,
 })
