@@ -8,6 +8,7 @@ import {
 import { WebhookTransportNode } from "./webhook-transport.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
+import { oidcEndpoints } from "./endpoints/oidc.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
 import { sscEndpoints } from "./endpoints/ssc.ts"
 import { kycEndpointsFor } from "./endpoints/kyc.ts"
@@ -99,6 +100,7 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
   endpoints.push(
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
+    ...oidcEndpoints,
     ...signingEndpoints,
     ...certificateEndpoints,
     ...sscEndpoints,

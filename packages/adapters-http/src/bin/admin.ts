@@ -4,7 +4,7 @@
  */
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, configureKyc, getRelyingParty, revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
+  administerRelyingParty, configureKyc, getRelyingParty, revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets, rotateSigningKey,
   type RelyingParty, type RpCommand,
 } from "@signet/core"
 import { Effect, LogLevel, Schema } from "effect"
@@ -18,7 +18,7 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp list
   rp show <clientId>
   rp create --name <name> [--origin <origin>]... [--rp-id <host>] [--plan starter|business|enterprise]
-            [--max-loa LOA-2|LOA-4] [--contact <userId>] [--approve]
+            [--max-loa LOA-2|LOA-4] [--contact <userId>] [--redirect-uri <uri>]... [--post-logout <uri>]... [--approve]
   rp approve|reject|suspend <clientId>
   rp set-plan <clientId> starter|business|enterprise|none
   rp set-max-loa <clientId> LOA-2|LOA-4
@@ -27,6 +27,8 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp set-rp-id <clientId> <host>
   rp set-contact <clientId> <userId>|none
   rp rotate-secrets <clientId> [client|ssc|both]
+  rp set-redirect-uris <clientId> <uri>... [--post-logout <uri>]...
+  keys rotate                       (new token-signing key; the previous one stays published for tokens in flight)
   rp kyc <clientId> on|off [--scope rp|shared]
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
 
@@ -49,7 +51,7 @@ const main = async () => {
   const argv = process.argv.slice(2)
   const args = argv.filter((a, i) => a !== "--demo" && a !== "--config" && argv[i - 1] !== "--config")
   const [group, command, clientId, ...rest] = args
-  if ((group !== "rp" && group !== "cert") || command === undefined) {
+  if ((group !== "rp" && group !== "cert" && group !== "keys") || command === undefined) {
     process.stdout.write(`${USAGE}\n`)
     process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
   }
@@ -65,7 +67,8 @@ const main = async () => {
   const admin = (c: RpCommand) => engine.run(administerRelyingParty(need(), c).pipe(Effect.map((r) => view(r.rp))))
   try {
     let out: unknown
-    switch (group === "cert" ? `cert ${command}` : command) {
+    switch (group === "rp" ? command : `${group} ${command}`) {
+      case "keys rotate": out = await engine.run(rotateSigningKey); break
       case "cert revoke": {
         const revoked = await engine.run(revokeCertificate(null, need(), rest[0] ?? ""))
         out = { serial: revoked.serial, subject: revoked.subject, status: revoked.status, revokedAt: revoked.revokedAt, revocationReason: revoked.revocationReason }
@@ -86,6 +89,8 @@ const main = async () => {
           ...(plan ? { plan: decode(PlanId, plan, "--plan") } : {}),
           ...(maxLoa ? { maxLoa: decode(Loa, maxLoa, "--max-loa") } : {}),
           ...(contact ? { contactUserId: contact } : {}),
+          redirectUris: flags(all, "--redirect-uri"),
+          postLogoutRedirectUris: flags(all, "--post-logout"),
           status: all.includes("--approve") ? "approved" : "pending",
         }))
         out = { ...view(created.rp), clientSecret: created.clientSecret, sscSecret: created.sscSecret }
@@ -98,6 +103,12 @@ const main = async () => {
       case "set-max-loa": out = await admin({ _tag: "SetMaxLoa", loa: decode(Loa, rest[0], "LOA") }); break
       case "set-kyc-verified": out = await admin({ _tag: "SetKycVerified", kycVerified: rest[0] === "true" }); break
       case "set-origins": out = await admin({ _tag: "SetSigningOrigins", origins: rest }); break
+      case "set-redirect-uris": {
+        const postLogout = flags(rest, "--post-logout")
+        const uris = rest.filter((a, i) => a !== "--post-logout" && rest[i - 1] !== "--post-logout")
+        out = await admin({ _tag: "SetRedirectUris", redirectUris: uris, ...(postLogout.length > 0 ? { postLogoutRedirectUris: postLogout } : {}) })
+        break
+      }
       case "set-rp-id": out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" }); break
       case "set-contact": out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] }); break
       case "rotate-secrets": {

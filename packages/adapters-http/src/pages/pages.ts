@@ -5,9 +5,11 @@ import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { WEBAUTHN_CLIENT_JS } from "./webauthn-client.ts"
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+/** HTML-escapes text for element content and quoted attributes. */
+export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-const page = (api: string, title: string, body: string, requestId: string) => new Response(`<!doctype html>
+/** A hosted page: the engine's look, its script, and a CSP that forbids inline script. */
+export const page = (api: string, title: string, body: string, requestId: string, status = 200) => new Response(`<!doctype html>
 <html lang="en" data-api="${escape(api)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escape(title)} · Signet</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
@@ -16,7 +18,7 @@ button{margin-top:1rem;padding:.6rem 1.2rem;font:inherit;cursor:pointer}.ok{colo
 textarea{width:100%;height:6rem;font:12px monospace;margin-top:1rem}small{color:#57606a}</style></head>
 <body>${body}<p id="result" role="status"></p><p><small>Signet · interface ${INTERFACE_VERSION}</small></p>
 <script src="${escape(api)}/pages/webauthn.js" defer></script></body></html>`, {
-  status: 200,
+  status,
   headers: {
     "content-type": "text/html; charset=utf-8",
     "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
@@ -37,6 +39,15 @@ export const landingPage = endpoint({
 <li><a href="${escape(s.basePath)}/openapi.json">OpenAPI document</a></li></ul>`, requestId)),
 })
 
+/**
+ * Where a hosted page sends the user after signing in: only back into this engine's own
+ * authorization endpoint (`<mount>/authorize?…`), so `return_to` is never an open redirect.
+ */
+export const returnTo = (basePath: string, query: URLSearchParams): string => {
+  const value = query.get("return_to") ?? ""
+  return value.startsWith(`${basePath}/authorize?`) ? value : ""
+}
+
 /** `GET /enrol`: hosted passkey enrolment. */
 export const enrolPage = endpoint({
   method: "GET", path: "/enrol", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted enrolment", response: htmlResponse,
@@ -44,16 +55,24 @@ export const enrolPage = endpoint({
 <form id="enrol"><label for="email">E-mail</label><input id="email" name="email" type="email" required autocomplete="username webauthn">
 <label for="displayName">Name</label><input id="displayName" name="displayName" autocomplete="name">
 <input type="hidden" name="clientId" value="${escape(query.get("client_id") ?? "")}">
+<input type="hidden" name="returnTo" value="${escape(returnTo(s.basePath, query))}">
 <button type="submit">Create passkey</button></form>`, requestId)),
 })
 
 /** `GET /signin`: hosted passkey sign-in for an RP (`?client_id=`). */
 export const signinPage = endpoint({
   method: "GET", path: "/signin", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted sign-in", response: htmlResponse,
-  handle: ({ requestId, query }) => Effect.map(EngineConfig, (s) => page(s.basePath, "Sign in", `<h1>Sign in with a passkey</h1>
-<form id="signin"><label for="clientId">RP client id</label><input id="clientId" name="clientId" required value="${escape(query.get("client_id") ?? "")}">
+  handle: ({ requestId, query }) => Effect.map(EngineConfig, (s) => {
+    const back = returnTo(s.basePath, query)
+    const clientId = query.get("client_id") ?? ""
+    // Coming from /authorize: after signing in the page goes back there; a new user enrols first.
+    const enrolLink = back === "" ? "" : `<p>New here? <a id="enrol-link" href="${escape(`${s.basePath}/enrol?${new URLSearchParams({ client_id: clientId, return_to: back })}`)}">Create an account with a passkey</a></p>`
+    return page(s.basePath, "Sign in", `<h1>Sign in with a passkey</h1>
+<form id="signin"><label for="clientId">RP client id</label><input id="clientId" name="clientId" required value="${escape(clientId)}">
 <label for="email">E-mail (optional)</label><input id="email" name="email" type="email" autocomplete="username webauthn">
-<button type="submit">Sign in</button></form><label for="token">Access token</label><textarea id="token" readonly></textarea>`, requestId)),
+<input type="hidden" name="returnTo" value="${escape(back)}">
+<button type="submit">Sign in</button></form>${enrolLink}<label for="token">Access token</label><textarea id="token" readonly></textarea>`, requestId)
+  }),
 })
 
 /** `GET /pages/webauthn.js`: the pages' script. */
