@@ -22,9 +22,9 @@ export const openSession = endpoint({
   method: "GET", path: "/session", tag: "Hosted pages", auth: "none",
   summary: "Open a hosted-page session: sets the session cookie and returns the CSRF token to echo in X-CSRF-Token",
   response: Schema.Struct({ csrfToken: Schema.String, expiresAt: Schema.Int }),
-  handle: ({ requestId }) => Effect.gen(function* () {
+  handle: ({ requestId, request }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
-    const s = yield* openHostedSession
+    const s = yield* openHostedSession(cookieValue(request, SESSION_COOKIE))
     const secure = settings.publicOrigin.startsWith("https:") ? "; Secure" : ""
     const cookie = `${SESSION_COOKIE}=${s.sessionId}; Path=${settings.basePath || "/"}; HttpOnly; SameSite=Lax; Max-Age=${settings.sessionTtlSeconds}${secure}`
     return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": cookie })

@@ -6,8 +6,12 @@ import { token } from "../ports/random.ts"
 import { HostedSessions, SessionSignIns } from "../ports/storage.ts"
 import { hashSecret, secretMatches } from "./secrets.ts"
 
-/** Opens a session for a hosted page; the CSRF token is shown once and stored hashed. */
-export const openHostedSession = Effect.gen(function* () {
+/**
+ * Opens a session for a hosted page; the CSRF token is shown once and stored hashed. Each page
+ * load opens one; a sign-in on the browser's previous live session moves to the new one (new
+ * id, same `auth_time`), so going from the sign-in page to the consent page keeps the user signed in.
+ */
+export const openHostedSession = (previousSessionId?: string) => Effect.gen(function* () {
   const settings = yield* EngineConfig
   const now = yield* Clock.currentTimeMillis
   const sessionId = yield* token(32)
@@ -15,6 +19,12 @@ export const openHostedSession = Effect.gen(function* () {
   const expiresAt = now + settings.sessionTtlSeconds * 1000
   const csrfTokenHash = yield* hashSecret(csrfToken)
   yield* Effect.flatMap(HostedSessions, (s) => s.insert({ id: sessionId, csrfTokenHash, createdAt: now, expiresAt })).pipe(Effect.orDie)
+  const previous = yield* hostedSessionUser(previousSessionId)
+  if (Option.isSome(previous)) {
+    const signIns = yield* SessionSignIns
+    yield* signIns.save({ ...previous.value, sessionId })
+    yield* signIns.remove(previous.value.sessionId)
+  }
   return { sessionId, csrfToken, expiresAt }
 })
 
