@@ -19,6 +19,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.CustomerIdRequired(), new Catalogue.PhoneNumberRequired(), new Catalogue.ProcessingDeadlineExceeded(),
   new Catalogue.EnrolmentRequiresSignIn(), new Catalogue.UnsupportedMediaType({ expected: "application/json" }),
   new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
+  new Catalogue.OAuthError({ code: "invalid_request", description: "consent was not recorded" }),
 ]
 
 describe("docs/errors.md", () => {
