@@ -1,14 +1,16 @@
-/** Periodic clean-up every node runs: expired quota windows and KYC images past their retention. */
+/** Periodic clean-up every node runs: expired quota windows, KYC images past their retention, revocations of expired tokens. */
 import { Clock, Effect, Schedule } from "effect"
 import { purgeKycImages } from "./kyc/verify.ts"
-import { QuotaCounters } from "./ports/storage.ts"
+import { QuotaCounters, TokenRevocations } from "./ports/storage.ts"
 
 /** One clean-up round; answers what it removed. */
 export const housekeepingRound = Effect.gen(function* () {
   const now = yield* Clock.currentTimeMillis
   const counters = yield* Effect.flatMap(QuotaCounters, (q) => q.purgeExpired(now))
   const images = yield* purgeKycImages
-  return { counters, images }
+  // A revoked access token past its expiry is refused anyway; its record can go.
+  const revocations = yield* Effect.flatMap(TokenRevocations, (r) => r.purgeExpired(now))
+  return { counters, images, revocations }
 })
 
 /** Runs a round at start and then every hour, forever (run it scoped); a failed round is logged and retried next hour. */
