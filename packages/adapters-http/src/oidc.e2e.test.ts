@@ -9,7 +9,8 @@ import { enrol, ok, SoftwarePasskey, type ErrorBody, type TokenAnswer } from "@s
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
 import * as client from "openid-client"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ManualClock } from "@signet/testkit/models"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const postgres = await findPostgres()
@@ -49,9 +50,12 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
   let clientId: string
   let clientSecret: string
   let issuer: URL
+  // The engine's clock: the real time at the start of each test, moved by the expiry test.
+  const clock = new ManualClock(Date.now())
+  beforeEach(() => { clock.now = Date.now() })
 
   beforeAll(async () => {
-    env = await startEngine(databaseUrl === undefined ? {} : { storage: withFreshSchema(databaseUrl, StoragePostgres) })
+    env = await startEngine({ clock, deliveries: { worker: false }, ...(databaseUrl === undefined ? {} : { storage: withFreshSchema(databaseUrl, StoragePostgres) }) })
     const rp = await env.engine.run(registerRelyingParty({
       name: "Acme Bank", status: "approved", signingOrigins: [env.origin],
       redirectUris: [CALLBACK], postLogoutRedirectUris: [AFTER_LOGOUT],
@@ -287,5 +291,29 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect(new URL(next.headers.get("location")!, env.origin).pathname).toBe("/api/signin")
     const elsewhere = client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: "https://evil.example/" })
     expect((await user.agent.get(elsewhere.toString())).status).toBe(400)
+  })
+
+  it("refuses a code older than 60 seconds", async () => {
+    const config = await discover()
+    const user = await newUser("slow@example.com", "Slow Poke")
+    const verifier = client.randomPKCECodeVerifier()
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope: "openid", state: "late", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+    })
+    const callback = await authorizeInBrowser(user.agent, user.passkey, url)
+    clock.advance(61_000)
+    const late = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "late" }).catch((e: unknown) => e)
+    expect((late as client.ResponseBodyError).error_description).toBe("authorization code expired")
+  })
+
+  it("the consent answer needs the session's CSRF token", async () => {
+    const user = await newUser("csrf@example.com", "Cs Rf")
+    await signInOnPage(user.agent, user.passkey)
+    const r = await fetch(`${env.origin}/api/authorize/consent`, {
+      method: "POST", headers: { "content-type": "application/json", cookie: user.agent.cookie! },
+      body: JSON.stringify({ request: `client_id=${clientId}`, decision: "allow" }),
+    })
+    expect(r.status).toBe(403)
+    expect(await r.json()).toEqual({ error: "CSRF token validation failed" })
   })
 })
