@@ -316,4 +316,26 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect(r.status).toBe(403)
     expect(await r.json()).toEqual({ error: "CSRF token validation failed" })
   })
+
+  it("a declined consent, an unknown scope, another response type and a pending RP are refused as the standards say", async () => {
+    const config = await discover()
+    const user = await newUser("deny@example.com", "De Ny")
+    const pkce = { code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256" }
+    const declined = await authorizeInBrowser(user.agent, user.passkey, client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: "openid", state: "d", ...pkce }), "deny")
+    expect(Object.fromEntries(declined.searchParams)).toMatchObject({ error: "access_denied", state: "d", iss: `${env.origin}/api` })
+
+    const errorOf = async (params: Record<string, string>) => {
+      const r = await user.agent.get(client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, ...pkce, ...params }).toString())
+      return new URL(r.headers.get("location")!).searchParams.get("error")
+    }
+    expect(await errorOf({ scope: "openid admin" })).toBe("invalid_scope")
+    expect(await errorOf({ scope: "basic" })).toBe("invalid_scope")
+    expect(await errorOf({ scope: "openid", response_type: "token" })).toBe("unsupported_response_type")
+    expect(await errorOf({ scope: "openid", code_challenge_method: "plain" })).toBe("invalid_request")
+
+    const pending = await env.engine.run(registerRelyingParty({ name: "Pending", redirectUris: [CALLBACK] }))
+    const r = await user.agent.get(`${env.origin}/api/authorize?${new URLSearchParams({ client_id: pending.rp.clientId, redirect_uri: CALLBACK, response_type: "code", scope: "openid", ...pkce })}`)
+    expect(r.status).toBe(400)
+    expect(await r.text()).toContain("RP registration not approved. Status: pending")
+  })
 })
