@@ -27,7 +27,8 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp set-rp-id <clientId> <host>
   rp set-contact <clientId> <userId>|none
   rp rotate-secrets <clientId> [client|ssc|both]
-  rp set-redirect-uris <clientId> <uri>... [--post-logout <uri>]...
+  rp set-redirect-uris <clientId> <uri>...
+  rp set-post-logout-uris <clientId> <uri>...
   keys rotate                       (new token-signing key; the previous one stays published for tokens in flight)
   rp kyc <clientId> on|off [--scope rp|shared]
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
@@ -103,12 +104,8 @@ const main = async () => {
       case "set-max-loa": out = await admin({ _tag: "SetMaxLoa", loa: decode(Loa, rest[0], "LOA") }); break
       case "set-kyc-verified": out = await admin({ _tag: "SetKycVerified", kycVerified: rest[0] === "true" }); break
       case "set-origins": out = await admin({ _tag: "SetSigningOrigins", origins: rest }); break
-      case "set-redirect-uris": {
-        const postLogout = flags(rest, "--post-logout")
-        const uris = rest.filter((a, i) => a !== "--post-logout" && rest[i - 1] !== "--post-logout")
-        out = await admin({ _tag: "SetRedirectUris", redirectUris: uris, ...(postLogout.length > 0 ? { postLogoutRedirectUris: postLogout } : {}) })
-        break
-      }
+      case "set-redirect-uris": out = await admin({ _tag: "SetRedirectUris", uris: rest }); break
+      case "set-post-logout-uris": out = await admin({ _tag: "SetPostLogoutRedirectUris", uris: rest }); break
       case "set-rp-id": out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" }); break
       case "set-contact": out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] }); break
       case "rotate-secrets": {

@@ -65,4 +65,16 @@ describe("RP state machine", () => {
     const bad = applyRpCommand(base, { _tag: "Suspend" }, 5)
     expect(Either.isLeft(bad) && bad.left.message).toBe("RP in status pending cannot be suspended")
   })
+
+  it("redirect and post-logout URIs are kept apart, deduplicated, and must be https (http only for loopback) without fragment or user info", () => {
+    const set = Either.getOrThrow(applyRpCommand(base, { _tag: "SetRedirectUris", uris: ["https://rp.example/cb", "https://rp.example/cb", "http://127.0.0.1:8080/cb"] }, 7)).rp
+    expect(set.redirectUris).toEqual(["https://rp.example/cb", "http://127.0.0.1:8080/cb"])
+    expect(set.postLogoutRedirectUris).toEqual([])
+    const bye = Either.getOrThrow(applyRpCommand(set, { _tag: "SetPostLogoutRedirectUris", uris: ["https://rp.example/bye"] }, 8)).rp
+    expect([bye.redirectUris, bye.postLogoutRedirectUris]).toEqual([set.redirectUris, ["https://rp.example/bye"]])
+    for (const bad of ["http://rp.example/cb", "https://rp.example/cb#x", "https://u:p@rp.example/cb", "/cb"]) {
+      const r = applyRpCommand(base, { _tag: "SetRedirectUris", uris: [bad] }, 9)
+      expect(Either.isLeft(r) && r.left.status, bad).toBe(400)
+    }
+  })
 })

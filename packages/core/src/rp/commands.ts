@@ -20,7 +20,8 @@ export const RpCommand = Schema.Union(
   Schema.TaggedStruct("SetWebAuthnRpId", { rpId: Schema.String }),
   Schema.TaggedStruct("SetContact", { userId: Schema.NullOr(Schema.String) }),
   Schema.TaggedStruct("SetCustomAllowance", { allowance: Schema.NullOr(AllowanceSchema) }),
-  Schema.TaggedStruct("SetRedirectUris", { redirectUris: Schema.Array(Schema.String), postLogoutRedirectUris: Schema.optional(Schema.Array(Schema.String)) }),
+  Schema.TaggedStruct("SetRedirectUris", { uris: Schema.Array(Schema.String) }),
+  Schema.TaggedStruct("SetPostLogoutRedirectUris", { uris: Schema.Array(Schema.String) }),
 )
 /** Administrative commands on an RP. */
 export type RpCommand = typeof RpCommand.Type
@@ -52,13 +53,13 @@ export const isOrigin = (value: string): boolean => {
 export const isRpId = (value: string): boolean => /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(value)
 
 /**
- * An OpenID Connect redirect URI: absolute, no fragment; https, or http only on a loopback host
- * (RFC 9700 §2.1 and RFC 8252 §7.3), since a code sent over plain http elsewhere can be read on the way.
+ * An OAuth redirect URI as RFC 9700 wants it registered: absolute, no fragment, https, or
+ * http only to a loopback host (native and development clients).
  */
 export const isRedirectUri = (value: string): boolean => {
   try {
     const url = new URL(value)
-    if (url.hash !== "" || value.includes("#")) return false
+    if (url.hash !== "" || value.includes("#") || url.username !== "" || url.password !== "") return false
     if (url.protocol === "https:") return true
     return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
   } catch {
@@ -99,14 +100,12 @@ export const applyRpCommand = (
     }
     case "SetContact": return changed({ contactUserId: command.userId })
     case "SetCustomAllowance": return changed({ customAllowance: command.allowance })
-    case "SetRedirectUris": {
-      const all = [...command.redirectUris, ...(command.postLogoutRedirectUris ?? [])]
-      const bad = all.find((u) => !isRedirectUri(u))
-      if (bad !== undefined) return Either.left(new InvalidRequest({ detail: `redirect URI ${bad} must be absolute https (http only on loopback) without a fragment` }))
-      return changed({
-        redirectUris: [...new Set(command.redirectUris)],
-        ...(command.postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris: [...new Set(command.postLogoutRedirectUris)] } : {}),
-      })
+    case "SetRedirectUris":
+    case "SetPostLogoutRedirectUris": {
+      const bad = command.uris.find((u) => !isRedirectUri(u))
+      if (bad !== undefined) return Either.left(new InvalidRequest({ detail: `redirect URI ${bad} must be an absolute https URL (http only for localhost) without fragment` }))
+      const uris = [...new Set(command.uris)]
+      return changed(command._tag === "SetRedirectUris" ? { redirectUris: uris } : { postLogoutRedirectUris: uris })
     }
   }
 }

@@ -49,7 +49,7 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
     const bad = origins.find((o) => !isOrigin(o))
     if (bad !== undefined) return yield* new InvalidRequest({ detail: `signing origin ${bad} is not an origin (scheme://host[:port])` })
     const badUri = [...(input.redirectUris ?? []), ...(input.postLogoutRedirectUris ?? [])].find((u) => !isRedirectUri(u))
-    if (badUri !== undefined) return yield* new InvalidRequest({ detail: `redirect URI ${badUri} must be absolute https (http only on loopback) without a fragment` })
+    if (badUri !== undefined) return yield* new InvalidRequest({ detail: `redirect URI ${badUri} must be an absolute https URL (http only for localhost) without fragment` })
     const rpId = input.webauthnRpId ?? engineRpIdOf(settings)
     if (!isRpId(rpId)) return yield* new InvalidRequest({ detail: `WebAuthn RP id ${rpId} is not a host name` })
     const now = yield* Clock.currentTimeMillis
