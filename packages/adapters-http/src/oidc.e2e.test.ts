@@ -4,7 +4,7 @@
  * passkey, token exchange, ID-token validation, userinfo, refresh rotation with reuse
  * detection, revocation, key rotation and RP-initiated logout; on SQLite and PostgreSQL.
  */
-import { registerRelyingParty, rotateSigningKey } from "@signet/core"
+import { openSignedInSession, registerRelyingParty, rotateSigningKey } from "@signet/core"
 import { enrol, ok, SoftwarePasskey, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
@@ -337,5 +337,22 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     const r = await user.agent.get(`${env.origin}/api/authorize?${new URLSearchParams({ client_id: pending.rp.clientId, redirect_uri: CALLBACK, response_type: "code", scope: "openid", ...pkce })}`)
     expect(r.status).toBe(400)
     expect(await r.text()).toContain("RP registration not approved. Status: pending")
+  })
+
+  it("accepts a hosted session signed in some other way (an external identity provider's callback opens one)", async () => {
+    const config = await discover()
+    const user = await newUser("external@example.com", "Ex Ternal")
+    const session = await env.engine.run(openSignedInSession(user.userId, "external:idp-1"))
+    user.agent.cookie = `signet_session=${session.sessionId}`
+    user.agent.csrf = session.csrfToken
+    const verifier = client.randomPKCECodeVerifier()
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope: "openid", state: "ext", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+    })
+    // No passkey is used: the session is already signed in, so the next stop is the consent page.
+    const callback = await authorizeInBrowser(user.agent, SoftwarePasskey.create({ origin: "https://unused.example" }), url)
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "ext" })
+    expect(tokens.claims()!.sub).toBe(user.userId)
+    expect(tokens.claims()!.amr).toBeUndefined()
   })
 })

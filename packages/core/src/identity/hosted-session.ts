@@ -66,3 +66,21 @@ export const hostedSessionUser = (sessionId: string | undefined) =>
 
 /** Ends the sign-in of a hosted-page session (logout); the session itself stays for its CSRF token. */
 export const signOutHostedSession = (sessionId: string) => Effect.flatMap(SessionSignIns, (s) => s.remove(sessionId))
+
+/** RFC 8176 `amr` for a sign-in method name (`passkey`, `external:<provider id>`); an external provider's methods are not known here. */
+const amrOf = (authMethod: string): ReadonlyArray<string> => (authMethod === "passkey" ? ["user"] : [])
+
+/**
+ * Opens a new hosted session already signed in as `userId` (a fresh id, never the browser's
+ * previous one, so a planted session cannot be raised to signed in). For sign-ins that end
+ * outside the hosted sign-in page, such as an external identity provider's callback.
+ */
+export const openSignedInSession = (userId: string, authMethod: string) =>
+  Effect.gen(function* () {
+    const opened = yield* openHostedSession()
+    yield* signInHostedSession(opened.sessionId, { userId, amr: amrOf(authMethod) }).pipe(Effect.orDie)
+    return opened
+  })
+
+/** The user a hosted session is signed in as, if it is live and signed in. */
+export const signedInUserOf = (sessionId: string | undefined) => Effect.map(hostedSessionUser(sessionId), Option.map((s) => s.userId))

@@ -58,7 +58,7 @@ export const issueIdToken = (input: {
       auth_time: input.authTime,
       ...(input.nonce !== null ? { nonce: input.nonce } : {}),
       at_hash: yield* leftHalfHash(input.accessToken),
-      amr: input.amr,
+      ...(input.amr.length > 0 ? { amr: input.amr } : {}),
       ...(input.scope.includes("email") ? { email: user.value.email, email_verified: false } : {}),
       ...(input.scope.includes("profile") ? { name: user.value.displayName } : {}),
     })
