@@ -74,4 +74,37 @@ describe("software KeyStore", () => {
     expect(() => parseMasterKey("abc")).toThrow(/32 bytes/)
     expect(() => parseMasterKey("")).toThrow(/32 bytes/)
   })
+
+  it("holds RSA-OAEP keys that decrypt what their public half wrapped, with the hash asked for, and nothing else", async () => {
+    const map = new Map<string, StoredKey>()
+    const secret = webcrypto.getRandomValues(new Uint8Array(32))
+    const wrap = async (jwk: JsonWebKey, hash: string) => {
+      const key = await webcrypto.subtle.importKey("jwk", { kty: jwk.kty, n: jwk.n, e: jwk.e } as JsonWebKey, { name: "RSA-OAEP", hash }, false, ["encrypt"])
+      return new Uint8Array(await webcrypto.subtle.encrypt({ name: "RSA-OAEP" }, key, secret))
+    }
+    const outcome = await run(map, master, Effect.gen(function* () {
+      const store = yield* KeyStore
+      const info = yield* store.ensure("enc", "RSA-OAEP-2048")
+      const jwk = info.publicJwk as JsonWebKey
+      const sha256 = yield* Effect.promise(() => wrap(jwk, "SHA-256"))
+      const sha1 = yield* Effect.promise(() => wrap(jwk, "SHA-1"))
+      yield* store.ensure("sig", "ES256")
+      return {
+        info,
+        sha256: yield* store.decrypt("enc", sha256, "SHA-256"),
+        sha1: yield* store.decrypt("enc", sha1, "SHA-1"),
+        wrongHash: yield* Effect.flip(store.decrypt("enc", sha256, "SHA-1")),
+        signingKey: yield* Effect.flip(store.decrypt("sig", sha256, "SHA-256")),
+        unknown: yield* Effect.flip(store.decrypt("nope", sha256, "SHA-256")),
+      }
+    }))
+    expect(outcome.info).toMatchObject({ algorithm: "RSA-OAEP-2048", publicJwk: { kty: "RSA", e: "AQAB" } })
+    expect(Buffer.from(fromBase64(outcome.info.publicJwk.n!)!).length).toBe(256)
+    expect(outcome.sha256).toEqual(secret)
+    expect(outcome.sha1).toEqual(secret)
+    expect(outcome.wrongHash._tag).toBe("KeyDecryptionFailed")
+    expect(outcome.signingKey._tag).toBe("KeyDecryptionFailed")
+    expect(outcome.unknown._tag).toBe("KeyNotFound")
+    expect(map.get("enc")!.publicJwk).not.toContain("\"d\"")
+  })
 })

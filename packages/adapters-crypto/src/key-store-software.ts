@@ -4,7 +4,7 @@
  * process (configuration), never in the database; the key id is bound as associated data
  * so a sealed key cannot be swapped under another id.
  */
-import { KeyNotFound, KeyRecords, KeyStore, fromBase64, toBase64, utf8, type KeyAlgorithm, type KeyInfo, type StoredKey } from "@signet/core"
+import { KeyDecryptionFailed, KeyNotFound, KeyRecords, KeyStore, fromBase64, toBase64, utf8, type KeyAlgorithm, type KeyInfo, type OaepHash, type StoredKey } from "@signet/core"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 
 /** The 32-byte master key that seals private keys at rest. */
@@ -28,6 +28,7 @@ export const parseMasterKey = (text: string): Uint8Array => {
 }
 
 const EC = { name: "ECDSA", namedCurve: "P-256" } as const
+const RSA_OAEP = { name: "RSA-OAEP", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
 const subtle = () => globalThis.crypto.subtle
 
 const seal = async (master: CryptoKey, keyId: string, plain: ArrayBuffer): Promise<string> => {
@@ -74,6 +75,12 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
   const create = (keyId: string, algorithm: KeyAlgorithm) => Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const stored = yield* Effect.promise(async (): Promise<StoredKey> => {
+      if (algorithm === "RSA-OAEP-2048") {
+        const pair = await subtle().generateKey(RSA_OAEP, true, ["encrypt", "decrypt"]) as CryptoKeyPair
+        const { kty, n, e } = await subtle().exportKey("jwk", pair.publicKey)
+        const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
+        return { keyId, algorithm, publicJwk: JSON.stringify({ kty, n, e }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
+      }
       const pair = await subtle().generateKey(EC, true, ["sign", "verify"]) as CryptoKeyPair
       const { kty, crv, x, y } = await subtle().exportKey("jwk", pair.publicKey)
       const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
@@ -95,6 +102,19 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
     return key
   })
 
+  // WebCrypto fixes the OAEP hash at import, so a decryption key is imported once per hash it is used with.
+  const decrypters = new Map<string, CryptoKey>()
+  const decrypter = (keyId: string, hash: OaepHash) => Effect.gen(function* () {
+    const cached = decrypters.get(`${hash} ${keyId}`)
+    if (cached !== undefined) return cached
+    const stored = yield* find(keyId)
+    if (stored.algorithm !== "RSA-OAEP-2048") return yield* new KeyDecryptionFailed({ keyId })
+    const key = yield* Effect.promise(async () =>
+      subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), { name: "RSA-OAEP", hash }, false, ["decrypt"]))
+    decrypters.set(`${hash} ${keyId}`, key)
+    return key
+  })
+
   return {
     ensure: (keyId, algorithm) => find(keyId).pipe(
       Effect.map(infoOf),
@@ -102,5 +122,10 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
     get: (keyId) => find(keyId).pipe(Effect.map(infoOf)),
     sign: (keyId, data, hash = "SHA-256") => signer(keyId).pipe(Effect.flatMap((key) =>
       Effect.promise(() => subtle().sign({ name: "ECDSA", hash }, key, new Uint8Array(data))).pipe(Effect.map((sig) => new Uint8Array(sig))))),
+    decrypt: (keyId, ciphertext, hash) => decrypter(keyId, hash).pipe(Effect.flatMap((key) =>
+      Effect.tryPromise({
+        try: () => subtle().decrypt({ name: "RSA-OAEP" }, key, new Uint8Array(ciphertext)),
+        catch: () => new KeyDecryptionFailed({ keyId }),
+      }).pipe(Effect.map((plain) => new Uint8Array(plain))))),
   }
 }))

@@ -16,6 +16,8 @@ export interface ServerConfig {
   /** webhook and callback delivery settings */
   readonly deliveries: { readonly allowLoopbackHttp: boolean; readonly baseDelayMs?: number }
   readonly settings: EngineSettings
+  /** the administrator token of `/admin` and `/admin/api/*` (at least 32 characters); none: the admin API refuses all */
+  readonly adminToken: string | undefined
 }
 
 /** The configuration is unusable; the message says which setting and why. */
@@ -28,6 +30,7 @@ const FileConfig = Schema.partial(Schema.Struct({
   basePath: Schema.String, environment: Environment, demo: Schema.Boolean, deadlineMs: Schema.Int,
   accessTokenTtlSeconds: Schema.Int, ceremonyTtlSeconds: Schema.Int, sessionTtlSeconds: Schema.Int,
   webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int,
+  adminToken: Schema.String, secretGraceSeconds: Schema.Int,
 }))
 
 const ENV_KEYS = {
@@ -35,8 +38,9 @@ const ENV_KEYS = {
   SIGNET_PUBLIC_ORIGIN: "publicOrigin", SIGNET_BASE_PATH: "basePath", SIGNET_ENVIRONMENT: "environment",
   SIGNET_DEMO: "demo", SIGNET_DEADLINE_MS: "deadlineMs", SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback", SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
+  SIGNET_ADMIN_TOKEN: "adminToken", SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
 } as const
-const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs"])
+const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
 
 /** Reads `--config <file>` (or SIGNET_CONFIG) and SIGNET_* variables; `demo` forces demo mode on. */
@@ -72,6 +76,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   if (!demo && (c.masterKey === undefined || c.masterKey === "")) {
     throw new ConfigError("SIGNET_MASTER_KEY is not set: give 32 random bytes as 64 hex characters (e.g. `openssl rand -hex 32`); it seals the engine's private keys and is never stored in the database")
   }
+  if (c.adminToken !== undefined && c.adminToken.length < 32) {
+    throw new ConfigError("SIGNET_ADMIN_TOKEN must be at least 32 characters (`pnpm admin token` makes one)")
+  }
+  if (c.secretGraceSeconds !== undefined && (c.secretGraceSeconds < 0 || c.secretGraceSeconds > 30 * 86_400)) {
+    throw new ConfigError("secretGraceSeconds must be between 0 and 2592000 (30 days)")
+  }
   return {
     port,
     host: c.host ?? "0.0.0.0",
@@ -91,6 +101,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
       accessTokenTtlSeconds: c.accessTokenTtlSeconds ?? 3600,
       ceremonyTtlSeconds: c.ceremonyTtlSeconds ?? 300,
       sessionTtlSeconds: c.sessionTtlSeconds ?? 3600,
+      ...(c.secretGraceSeconds !== undefined ? { secretGraceSeconds: c.secretGraceSeconds } : {}),
     },
+    adminToken: c.adminToken === "" ? undefined : c.adminToken,
   }
 }

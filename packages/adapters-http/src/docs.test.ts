@@ -19,6 +19,11 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.CustomerIdRequired(), new Catalogue.PhoneNumberRequired(), new Catalogue.ProcessingDeadlineExceeded(),
   new Catalogue.EnrolmentRequiresSignIn(), new Catalogue.UnsupportedMediaType({ expected: "application/json" }),
   new Catalogue.DocumentHashMismatch(), new Catalogue.NotRpContactAccount(), new Catalogue.NotCertificateHolder(),
+  new Catalogue.AdminTokenRequired(),
+  new Catalogue.PaymentCallbackSignatureInvalid(),
+  new Catalogue.NotRpContactForProviders(), new Catalogue.ExternalSignInStateInvalid(), new Catalogue.ExternalIdentityLinkedElsewhere(),
+  new Catalogue.ExternalEmailNotVerified(),
+  new Catalogue.NotAnEnvelopeRecipient(), new Catalogue.SigningRequestNotCompleted(),
   new Catalogue.OAuthError({ code: "invalid_request", description: "consent was not recorded" }),
 ]
 

@@ -3,9 +3,13 @@ import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@s
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
-  WebhookTransport, type DeliverySettings, type EngineSettings, type Vault,
+  WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
 } from "@signet/core"
+import { planEndpoints } from "./endpoints/plans.ts"
+import { ExchangeRatesSandbox, PaymentsSandbox, type PaymentProviders } from "./payments-sandbox.ts"
 import { WebhookTransportNode } from "./webhook-transport.ts"
+import { ExternalProviderClientNode } from "./external-provider-client.ts"
+import { identityProviderEndpoints } from "./endpoints/identity-providers.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
 import { oidcEndpoints } from "./endpoints/oidc.ts"
@@ -16,7 +20,11 @@ import { kycHandoffEndpointsFor } from "./endpoints/kyc-handoff.ts"
 import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { certificateEndpoints } from "./endpoints/certificates.ts"
+import { documentEndpoints } from "./endpoints/documents.ts"
 import { health, openApi } from "./endpoints/system.ts"
+import { relyingPartyEndpoints } from "./endpoints/relying-parties.ts"
+import { adminEndpointsFor } from "./endpoints/admin.ts"
+import { adminConsolePages } from "./pages/admin-console.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
 import { kycCapturePages } from "./pages/kyc-capture.ts"
@@ -28,6 +36,7 @@ export type { StorageServices }
 
 /** Every service an engine runtime provides. */
 export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
+  | Payments | ExchangeRates | ExternalProviderClient
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -50,8 +59,14 @@ export interface EngineOptions {
   readonly clock?: Clock.Clock
   /** client address of a request, when the host knows it (rate limits by IP) */
   readonly clientIp?: (request: Request) => string
+  /** the administrator token of the admin API and console (`/admin`); without one they refuse every call */
+  readonly adminToken?: string
   /** more endpoints (tests, embedding hosts) */
   readonly extraEndpoints?: ReadonlyArray<Endpoint<any, EngineServices>>
+  /** the payment providers; the card and mobile-money sandbox (docs/plans.md) unless given */
+  readonly payments?: PaymentProviders
+  /** the exchange-rate source; the sandbox's fixed table unless given */
+  readonly exchangeRates?: Layer.Layer<ExchangeRates>
 }
 
 /** A running engine: its handler, a way to run core programs against it, and its shutdown. */
@@ -60,6 +75,8 @@ export interface Engine {
   readonly handler: (request: Request) => Promise<Response>
   readonly run: <A, E>(effect: Effect.Effect<A, E, EngineServices>) => Promise<A>
   readonly endpoints: ReadonlyArray<Endpoint<any, EngineServices>>
+  /** the payment providers this engine's checkouts are paid through */
+  readonly payments: PaymentProviders
   readonly dispose: () => Promise<void>
 }
 
@@ -82,6 +99,9 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     Layer.succeed(DeliveryPolicy, policy),
     Layer.succeed(KycSettings, options.kycSettings ?? DEFAULT_KYC_SETTINGS),
     WebhookTransportNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
+    (options.payments ?? new PaymentsSandbox()).layer,
+    options.exchangeRates ?? ExchangeRatesSandbox,
+    ExternalProviderClientNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )
@@ -92,7 +112,12 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
 }
 
 /** Builds and starts an engine; storage migrations run here, so a bad database fails now, not on the first request. */
-export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
+export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
+  // Test cards must not buy real service: a production engine without a real provider declines every payment.
+  const payments = given.payments ?? new PaymentsSandbox(given.settings.environment === "production"
+    ? { refuseAll: "no payment provider is configured for production" }
+    : {})
+  const options = { ...given, payments }
   const runtime = ManagedRuntime.make(engineLayer(options) as Layer.Layer<EngineServices, never>)
   await runtime.runtime()
   const probe = Effect.flatMap(Users, (u) => u.findById("health-probe")).pipe(Effect.asVoid)
@@ -103,12 +128,18 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     ...oidcEndpoints,
     ...signingEndpoints,
     ...certificateEndpoints,
+    ...documentEndpoints,
     ...sscEndpoints,
     ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
     eventStreamEndpoint,
     ...webhookEndpoints,
+    ...relyingPartyEndpoints,
+    ...adminEndpointsFor({ adminToken: options.adminToken }),
+    ...planEndpoints,
+    ...identityProviderEndpoints,
     ...hostedPages,
+    ...adminConsolePages,
     ...signingFramePages,
     ...kycCapturePages,
     ...(options.extraEndpoints ?? []),
@@ -121,11 +152,14 @@ export const makeEngine = async (options: EngineOptions): Promise<Engine> => {
     newRequestId: () => globalThis.crypto.randomUUID(),
     ...(options.clientIp ? { clientIp: options.clientIp } : {}),
   })
+  // The sandbox providers call back into this engine, as a real provider would over the network.
+  payments.connect?.(handler, issuerOf(options.settings))
   return {
     settings: options.settings,
     handler,
     run: (effect) => runtime.runPromise(effect),
     endpoints,
+    payments,
     dispose: () => runtime.dispose(),
   }
 }

@@ -355,4 +355,17 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect(tokens.claims()!.sub).toBe(user.userId)
     expect(tokens.claims()!.amr).toBeUndefined()
   })
+
+  it("the sign-in page continues to a same-origin return_to (also through enrolment and the external providers) and drops any other", async () => {
+    const back = "/api/authorize?client_id=x&response_type=code"
+    const hiddenReturn = (html: string) => /name="returnTo" value="([^"]*)"/.exec(html)?.[1]
+    const kept = await (await fetch(`${env.origin}/api/signin?client_id=x&return_to=${encodeURIComponent(back)}`)).text()
+    expect(hiddenReturn(kept)).toBe(back.replaceAll("&", "&#38;"))
+    expect(kept).toContain(`id="enrol-link" href="/api/enrol?client_id=x&#38;return_to=${encodeURIComponent(back)}"`)
+    for (const bad of ["https://evil.example/authorize?x", "//evil.example/x", "/\\evil.example"]) {
+      const html = await (await fetch(`${env.origin}/api/signin?client_id=x&return_to=${encodeURIComponent(bad)}`)).text()
+      expect(hiddenReturn(html), bad).toBe("")
+      expect(html).not.toContain("enrol-link")
+    }
+  })
 })

@@ -77,8 +77,11 @@ const newRp: fc.Arbitrary<NewRelyingParty> = fc.record({
     signaturesPerDay: fc.nat(), documentsPerBatch: fc.nat(), requestsPerMinute: fc.nat(), highestLoa: loa,
   })),
   contactUserId: nullable(userIds),
-  redirectUris: fc.array(text, { maxLength: 3 }),
+  redirectUris: fc.array(text, { maxLength: 2 }),
   postLogoutRedirectUris: fc.array(text, { maxLength: 2 }),
+  requestedPlan: nullable(fc.constantFrom("starter" as const, "business" as const, "enterprise" as const)),
+  retiredClientSecret: nullable(fc.record({ hash: text, validUntil: ms })),
+  retiredSscSecret: nullable(fc.record({ hash: text, validUntil: ms })),
   createdAt: fc.oneof(smallMs, ms),
   updatedAt: ms,
 })

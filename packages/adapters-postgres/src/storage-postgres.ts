@@ -27,7 +27,13 @@ export const poolConfig = (options: StoragePostgresOptions): pg.PoolConfig => {
   return {
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
-    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+    // No parallel plans: kysely's migrator scans the whole catalogue, and a parallel worker of that scan
+    // fails with 3F000 when another schema is dropped meanwhile (tests drop theirs all the time); the
+    // engine's own queries are small OLTP lookups that parallel plans do not help.
+    options: [
+      "-c max_parallel_workers_per_gather=0",
+      ...(options.schema === undefined ? [] : [`-c search_path=${options.schema}`]),
+    ].join(" "),
   }
 }
 

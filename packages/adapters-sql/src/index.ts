@@ -20,6 +20,7 @@ export { HostedSessionFromRow, HostedSessionsSql } from "./repositories/hosted-s
 export { KeyRecordsSql, StoredKeyFromRow } from "./repositories/key-records.ts"
 export { PasskeyFromRow, PasskeysSql } from "./repositories/passkeys.ts"
 export { RelyingPartiesSql, RelyingPartyFromRow } from "./repositories/relying-parties.ts"
+export { OrganisationCheckFromRow, RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
 export { UsersSql, UserFromRow } from "./repositories/users.ts"
 export { SqlStorageLive } from "./storage.ts"
 export type { StorageServices } from "./storage.ts"

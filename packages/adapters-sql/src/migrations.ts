@@ -361,11 +361,86 @@ const webhooks = (dialect: SqlDialect): Migration => {
   }
 }
 
+// RP platform: redirect URIs, the requested plan and the rotated secrets in their grace period on the RP
+// row; the organisation-KYC record of RPs in its own append-only table.
+const rpPlatform = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      // One column per statement: SQLite's ALTER TABLE adds one at a time.
+      await db.schema.alterTable("relying_parties").addColumn("redirect_uris", t.text, (c) => c.notNull().defaultTo("[]")).execute()
+      await db.schema.alterTable("relying_parties").addColumn("requested_plan", t.text).execute()
+      await db.schema.alterTable("relying_parties").addColumn("retired_client_secret_hash", t.text).execute()
+      await db.schema.alterTable("relying_parties").addColumn("retired_client_secret_until", t.bigint).execute()
+      await db.schema.alterTable("relying_parties").addColumn("retired_ssc_secret_hash", t.text).execute()
+      await db.schema.alterTable("relying_parties").addColumn("retired_ssc_secret_until", t.bigint).execute()
+
+      await db.schema.createTable("rp_organisation_checks")
+        .addColumn("id", "integer", (c) =>
+          dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("legal_name", t.text, (c) => c.notNull())
+        .addColumn("registration_number", t.text, (c) => c.notNull())
+        .addColumn("country", t.text, (c) => c.notNull())
+        .addColumn("documents", t.text, (c) => c.notNull())
+        .addColumn("submitted_by", t.text)
+        .addColumn("checked_by", t.text)
+        .addColumn("note", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("rp_organisation_checks_client_idx").on("rp_organisation_checks").columns(["client_id", "id"]).execute()
+    },
+  }
+}
+
+/** 0010: checkouts (attempts to pay for a plan) and subscriptions (paid terms, one per paid checkout). */
+const plans = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.createTable("checkouts")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("plan", t.text, (c) => c.notNull())
+        .addColumn("period", t.text, (c) => c.notNull())
+        .addColumn("method", t.text, (c) => c.notNull())
+        .addColumn("price_usd_minor", t.bigint, (c) => c.notNull())
+        .addColumn("currency", t.text, (c) => c.notNull())
+        .addColumn("amount_minor", t.bigint, (c) => c.notNull())
+        .addColumn("rate_quote", t.text)
+        .addColumn("status", t.text, (c) => c.notNull())
+        .addColumn("provider_reference", t.text)
+        .addColumn("failure_reason", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("updated_at", t.bigint, (c) => c.notNull())
+        .addColumn("paid_at", t.bigint)
+        .execute()
+      await db.schema.createIndex("checkouts_client_idx").on("checkouts").columns(["client_id", "created_at"]).execute()
+
+      await db.schema.createTable("subscriptions")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("plan", t.text, (c) => c.notNull())
+        .addColumn("period", t.text, (c) => c.notNull())
+        .addColumn("checkout_id", t.text, (c) => c.notNull().unique())
+        .addColumn("starts_at", t.bigint, (c) => c.notNull())
+        .addColumn("ends_at", t.bigint, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("subscriptions_client_idx").on("subscriptions").columns(["client_id", "starts_at"]).execute()
+    },
+  }
+}
+
+// OpenID provider: post-logout redirect URIs on the RP row (its redirect URIs come with 0009), codes,
+// refresh-token families, consents, revocations, signing keys and the sign-ins of hosted sessions.
 const openidProvider = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.alterTable("relying_parties").addColumn("redirect_uris", t.text, (c) => c.notNull().defaultTo("[]")).execute()
       await db.schema.alterTable("relying_parties").addColumn("post_logout_redirect_uris", t.text, (c) => c.notNull().defaultTo("[]")).execute()
 
       await db.schema.createTable("oidc_codes")
@@ -432,6 +507,107 @@ const openidProvider = (dialect: SqlDialect): Migration => {
   }
 }
 
+/** 0008: external identity providers, sign-ins in flight, links and link offers; signed-in hosted sessions. */
+const identityProviders = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.alterTable("hosted_sessions").addColumn("user_id", t.text).execute()
+      await db.schema.alterTable("hosted_sessions").addColumn("signed_in_at", t.bigint).execute()
+      await db.schema.alterTable("hosted_sessions").addColumn("auth_method", t.text).execute()
+
+      await db.schema.createTable("identity_providers")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("owner_client_id", t.text)
+        .addColumn("name", t.text, (c) => c.notNull())
+        .addColumn("issuer", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("client_secret_sealed", t.text, (c) => c.notNull())
+        .addColumn("scopes", t.text, (c) => c.notNull())
+        .addColumn("authorization_endpoint", t.text, (c) => c.notNull())
+        .addColumn("token_endpoint", t.text, (c) => c.notNull())
+        .addColumn("jwks_uri", t.text, (c) => c.notNull())
+        .addColumn("userinfo_endpoint", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+
+      await db.schema.createTable("external_logins")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("provider_id", t.text, (c) => c.notNull())
+        .addColumn("nonce", t.text, (c) => c.notNull())
+        .addColumn("code_verifier", t.text, (c) => c.notNull())
+        .addColumn("browser_binding_hash", t.text, (c) => c.notNull())
+        .addColumn("return_to", t.text, (c) => c.notNull())
+        .addColumn("link_user_id", t.text)
+        .addColumn("client_id", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+
+      await db.schema.createTable("identity_links")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("provider_id", t.text, (c) => c.notNull())
+        .addColumn("issuer", t.text, (c) => c.notNull())
+        .addColumn("subject", t.text, (c) => c.notNull())
+        .addColumn("email", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addUniqueConstraint("identity_links_identity_key", ["issuer", "subject"])
+        .execute()
+      await db.schema.createIndex("identity_links_user_idx").on("identity_links").columns(["user_id", "created_at"]).execute()
+
+      await db.schema.createTable("link_offers")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("provider_id", t.text, (c) => c.notNull())
+        .addColumn("issuer", t.text, (c) => c.notNull())
+        .addColumn("subject", t.text, (c) => c.notNull())
+        .addColumn("email", t.text)
+        .addColumn("browser_binding_hash", t.text, (c) => c.notNull())
+        .addColumn("return_to", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text)
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+    },
+  }
+}
+
+const documents = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.createTable("encrypted_files")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("owner_user_id", t.text, (c) => c.notNull())
+        .addColumn("name", t.text, (c) => c.notNull())
+        .addColumn("size", t.bigint, (c) => c.notNull())
+        .addColumn("envelope", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+      // One row per recipient (the owner included), so "files I can open" is an indexed lookup.
+      await db.schema.createTable("encrypted_file_recipients")
+        .addColumn("file_id", t.text, (c) => c.notNull())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("position", t.int, (c) => c.notNull())
+        .addPrimaryKeyConstraint("encrypted_file_recipients_pk", ["file_id", "user_id"])
+        .execute()
+      await db.schema.createIndex("encrypted_file_recipients_user_idx").on("encrypted_file_recipients").columns(["user_id", "file_id"]).execute()
+
+      await db.schema.createTable("signature_images")
+        .addColumn("user_id", t.text, (c) => c.primaryKey())
+        .addColumn("sealed", t.text, (c) => c.notNull())
+        .addColumn("width", t.int, (c) => c.notNull())
+        .addColumn("height", t.int, (c) => c.notNull())
+        .addColumn("size", t.int, (c) => c.notNull())
+        .addColumn("updated_at", t.bigint, (c) => c.notNull())
+        .execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
@@ -439,7 +615,11 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0003_signing_token_flow": signingTokenFlow(dialect),
   "0004_webhooks": webhooks(dialect),
   "0005_kyc": kyc(dialect),
+  "0006_documents": documents(dialect),
   "0007_openid_provider": openidProvider(dialect),
+  "0008_identity_providers": identityProviders(dialect),
+  "0009_rp_platform": rpPlatform(dialect),
+  "0010_plans": plans(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

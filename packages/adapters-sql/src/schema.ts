@@ -32,12 +32,33 @@ export interface RelyingPartiesTable {
   /** JSON of the custom allowance */
   readonly custom_allowance: string | null
   readonly contact_user_id: string | null
-  /** JSON array of OpenID Connect redirect URIs (migration 0007) */
+  readonly created_at: BigIntColumn
+  readonly updated_at: BigIntColumn
+  /** JSON array of OAuth / OpenID Connect redirect URIs (migration 0009) */
   readonly redirect_uris: string
   /** JSON array of post-logout redirect URIs (migration 0007) */
   readonly post_logout_redirect_uris: string
+  readonly requested_plan: string | null
+  readonly retired_client_secret_hash: string | null
+  readonly retired_client_secret_until: NullableBigIntColumn
+  readonly retired_ssc_secret_hash: string | null
+  readonly retired_ssc_secret_until: NullableBigIntColumn
+}
+
+/** `rp_organisation_checks`: the organisation-KYC record of RPs (append-only). */
+export interface RpOrganisationChecksTable {
+  readonly id: Generated<number>
+  readonly client_id: string
+  readonly status: string
+  readonly legal_name: string
+  readonly registration_number: string
+  readonly country: string
+  /** JSON array of { kind, reference } */
+  readonly documents: string
+  readonly submitted_by: string | null
+  readonly checked_by: string | null
+  readonly note: string | null
   readonly created_at: BigIntColumn
-  readonly updated_at: BigIntColumn
 }
 
 /** `users`: e-mail stored lower-case and unique. */
@@ -84,6 +105,8 @@ export interface HostedSessionsTable {
   readonly csrf_token_hash: string
   readonly created_at: BigIntColumn
   readonly expires_at: BigIntColumn
+  // Migration 0008 also added user_id, signed_in_at and auth_method; nothing reads them: who is
+  // signed in on a session lives in `session_sign_ins` (migration 0007).
 }
 
 /** `keys`: the software KeyStore's encrypted key records. */
@@ -98,6 +121,7 @@ export interface KeysTable {
 /** Every table of the engine, as kysely's `DB` type parameter. */
 export interface Database {
   readonly relying_parties: RelyingPartiesTable
+  readonly rp_organisation_checks: RpOrganisationChecksTable
   readonly users: UsersTable
   readonly passkeys: PasskeysTable
   readonly ceremonies: CeremoniesTable
@@ -123,6 +147,15 @@ export interface Database {
   readonly oidc_revocations: OidcRevocationsTable
   readonly oidc_signing_keys: OidcSigningKeysTable
   readonly session_sign_ins: SessionSignInsTable
+  readonly checkouts: CheckoutsTable
+  readonly subscriptions: SubscriptionsTable
+  readonly identity_providers: IdentityProvidersTable
+  readonly external_logins: ExternalLoginsTable
+  readonly identity_links: IdentityLinksTable
+  readonly link_offers: LinkOffersTable
+  readonly encrypted_files: EncryptedFilesTable
+  readonly encrypted_file_recipients: EncryptedFileRecipientsTable
+  readonly signature_images: SignatureImagesTable
 }
 
 /** `certificates`: everything the engine's CA issued. */
@@ -401,4 +434,126 @@ export interface SessionSignInsTable {
   readonly user_id: string
   readonly auth_time: BigIntColumn
   readonly amr: string
+}
+
+/** `checkouts`: attempts to pay for a plan; `rate_quote` is the JSON of the quote it was priced with. */
+export interface CheckoutsTable {
+  readonly id: string
+  readonly client_id: string
+  readonly user_id: string
+  readonly plan: string
+  readonly period: string
+  readonly method: string
+  readonly price_usd_minor: BigIntColumn
+  readonly currency: string
+  readonly amount_minor: BigIntColumn
+  readonly rate_quote: string | null
+  readonly status: string
+  readonly provider_reference: string | null
+  readonly failure_reason: string | null
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly updated_at: BigIntColumn
+  readonly paid_at: NullableBigIntColumn
+}
+
+/** `subscriptions`: paid terms of a plan; `checkout_id` is unique (one term per payment). */
+export interface SubscriptionsTable {
+  readonly id: string
+  readonly client_id: string
+  readonly plan: string
+  readonly period: string
+  readonly checkout_id: string
+  readonly starts_at: BigIntColumn
+  readonly ends_at: BigIntColumn
+  readonly created_at: BigIntColumn
+}
+// ---------------------------------------------------------------- external identity providers (migration 0008)
+
+/** `identity_providers`: external OpenID providers, engine-wide or owned by one RP. */
+export interface IdentityProvidersTable {
+  readonly id: string
+  readonly owner_client_id: string | null
+  readonly name: string
+  readonly issuer: string
+  readonly client_id: string
+  /** base64 of the Vault-sealed client secret */
+  readonly client_secret_sealed: string
+  /** JSON array */
+  readonly scopes: string
+  readonly authorization_endpoint: string
+  readonly token_endpoint: string
+  readonly jwks_uri: string
+  readonly userinfo_endpoint: string | null
+  readonly created_at: BigIntColumn
+}
+
+/** `external_logins`: external sign-ins in flight (state, nonce, PKCE verifier), used once. */
+export interface ExternalLoginsTable {
+  /** SHA-256 hex of the `state` sent to the provider */
+  readonly id: string
+  readonly provider_id: string
+  readonly nonce: string
+  readonly code_verifier: string
+  readonly browser_binding_hash: string
+  readonly return_to: string
+  readonly link_user_id: string | null
+  readonly client_id: string | null
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly consumed_at: NullableBigIntColumn
+}
+
+/** `identity_links`: an external identity (issuer + subject) linked to a Signet account. */
+export interface IdentityLinksTable {
+  readonly id: string
+  readonly user_id: string
+  readonly provider_id: string
+  readonly issuer: string
+  readonly subject: string
+  readonly email: string | null
+  readonly created_at: BigIntColumn
+}
+
+/** `link_offers`: an external identity waiting for the account holder's passkey before it is linked. */
+export interface LinkOffersTable {
+  readonly id: string
+  readonly user_id: string
+  readonly provider_id: string
+  readonly issuer: string
+  readonly subject: string
+  readonly email: string | null
+  readonly browser_binding_hash: string
+  readonly return_to: string
+  readonly client_id: string | null
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly consumed_at: NullableBigIntColumn
+}
+
+/** `encrypted_files`: documents stored as CMS AuthEnvelopedData. */
+export interface EncryptedFilesTable {
+  readonly id: string
+  readonly owner_user_id: string
+  readonly name: string
+  readonly size: BigIntColumn
+  readonly envelope: string
+  readonly created_at: BigIntColumn
+}
+
+/** `encrypted_file_recipients`: who a file is addressed to, in order. */
+export interface EncryptedFileRecipientsTable {
+  readonly file_id: string
+  readonly user_id: string
+  readonly position: number
+}
+
+/** `signature_images`: signers' own images, sealed in the Vault. */
+export interface SignatureImagesTable {
+  readonly user_id: string
+  readonly sealed: string
+  readonly width: number
+  readonly height: number
+  readonly size: number
+  readonly updated_at: BigIntColumn
 }

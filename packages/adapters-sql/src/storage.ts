@@ -3,10 +3,15 @@ import { Layer } from "effect"
 import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
-  KycAudit, KycCaptures, KycImages, KycVerifications,
+  KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
+  ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers, EncryptedFiles, SignatureImages,
   AuthorizationCodes, RefreshTokens, Consents, TokenRevocations, SigningKeys, SessionSignIns,
 } from "@signet/core"
 import { OidcStorageSql } from "./repositories/oidc.ts"
+import { RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
+import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
+import { IdentityProviderStorageSql } from "./repositories/identity-providers.ts"
+import { DocumentsStorageSql } from "./repositories/documents.ts"
 import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.ts"
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
@@ -23,7 +28,10 @@ import { type SqlDatabase, StorageSql } from "./sql-database.ts"
 /** Every tag the storage adapters provide. */
 export type StorageServices = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
-  | KycVerifications | KycCaptures | KycImages | KycAudit
+  | KycVerifications | KycCaptures | KycImages | KycAudit | RpOrganisationChecks
+  | Checkouts | Subscriptions
+  | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
+  | EncryptedFiles | SignatureImages
   | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
@@ -32,5 +40,9 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   CertificatesSql, SigningRequestsSql, BatchesSql, SigningEventsSql, QuotaCountersSql, SscOperationsSql,
   WebhookSubscriptionsSql, DeliveriesSql,
   KycStorageSql,
+  RpOrganisationChecksSql,
+  CheckoutsSql, SubscriptionsSql,
+  IdentityProviderStorageSql,
+  DocumentsStorageSql,
   OidcStorageSql,
 )

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
+import { startExternalProvider } from "../test-support/external-provider.ts"
 
 const run = promisify(execFile)
 const tsx = new URL("../../../../node_modules/.bin/tsx", import.meta.url).pathname
@@ -30,7 +31,7 @@ describe("admin CLI", () => {
     expect(shown).toMatchObject({ clientId: id, status: "suspended", kycVerified: true })
     expect(shown).not.toHaveProperty("sscSecret")
     expect(await admin("rp", "kyc", id, "on", "--scope", "shared")).toMatchObject({ clientId: id, enabled: true, identityScope: "shared" })
-  }, 60_000)
+  }, 120_000)
 
   it("a refused move or an unknown RP is a clear error with exit code 1", async () => {
     const created = await admin("rp", "create", "--name", "Pending Co")
@@ -41,6 +42,41 @@ describe("admin CLI", () => {
     await expect(run(tsx, [bin("admin"), "cert", "revoke", "0abc", "keyCompromise"], { env }))
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: Certificate not found\n" })
   }, 60_000)
+})
+
+describe("admin CLI for the RP platform", () => {
+  it("makes an administrator token, records an organisation check and rotates with or without grace", async () => {
+    const { adminToken } = await admin("token")
+    expect(adminToken).toMatch(/^adm_[A-Za-z0-9_-]{43}$/)
+    expect((await admin("token"))["adminToken"]).not.toBe(adminToken)
+    const id = (await admin("rp", "create", "--name", "Org Co", "--approve"))["clientId"] as string
+    const checked = await admin("rp", "org-check", id, "verified", "--legal-name", "Org Co Ltd", "--registration-number", "PVT-1",
+      "--country", "ke", "--document", "certificate_of_incorporation=CI/1", "--checked-by", "Ops")
+    expect(checked).toMatchObject({ kycVerified: true, check: { status: "verified", country: "KE", checkedBy: "Ops", documents: [{ kind: "certificate_of_incorporation", reference: "CI/1" }] } })
+    const graced = await admin("rp", "rotate-secrets", id, "ssc")
+    expect(Date.parse(graced["previousValidUntil"] as string) - Date.now()).toBeGreaterThan(23 * 3600_000)
+    expect(await admin("rp", "rotate-secrets", id, "ssc", "--no-grace")).toMatchObject({ previousValidUntil: null, previousSecretsValidUntil: { ssc: null } })
+  }, 90_000)
+})
+
+describe("admin CLI: identity providers", () => {
+  it("adds an engine-wide provider after real discovery (secret from the environment, never printed), lists and removes it", async () => {
+    const op = await startExternalProvider("http://localhost:3000/api/idp/callback", {})
+    try {
+      const loopback = { ...env, SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "true", SIGNET_IDP_CLIENT_SECRET: op.clientSecret }
+      const idp = async (...args: Array<string>) => JSON.parse((await run(tsx, [bin("admin"), "idp", ...args], { env: loopback })).stdout) as unknown
+      const added = await idp("add", "--issuer", op.issuer, "--client-id", op.clientId, "--name", "Example ID", "--scope", "email") as Record<string, unknown>
+      expect(added).toMatchObject({ issuer: op.issuer, clientId: op.clientId, name: "Example ID", scopes: ["openid", "email"], ownerClientId: null })
+      expect(JSON.stringify(added)).not.toContain(op.clientSecret)
+      expect(await idp("list")).toEqual([added])
+      await expect(run(tsx, [bin("admin"), "idp", "add", "--issuer", `${op.issuer}/other`, "--client-id", "x", "--name", "Wrong"], { env: loopback }))
+        .rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^signet admin: Identity provider unavailable: .*answered 404/) })
+      expect(await idp("remove", added["id"] as string)).toEqual({ removed: true })
+      expect(await idp("list")).toEqual([])
+    } finally {
+      await op.stop()
+    }
+  }, 240_000)
 })
 
 describe("server binary", () => {

@@ -4,10 +4,12 @@
  */
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, configureKyc, getRelyingParty, revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets, rotateSigningKey,
+  administerRelyingParty, configureKyc, getRelyingParty, listIdentityProviders, recordOrganisationCheck, registerIdentityProvider, removeIdentityProvider,
+  revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets, rotateSigningKey,
   type RelyingParty, type RpCommand,
 } from "@signet/core"
 import { Effect, LogLevel, Schema } from "effect"
+import { randomBytes } from "node:crypto"
 import { loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
 import { makeEngine } from "../engine.ts"
@@ -15,6 +17,7 @@ import { storageFor } from "../storage.ts"
 
 const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
 
+  token                             a new administrator token for SIGNET_ADMIN_TOKEN (console and /admin/api)
   rp list
   rp show <clientId>
   rp create --name <name> [--origin <origin>]... [--rp-id <host>] [--plan starter|business|enterprise]
@@ -26,18 +29,30 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp set-origins <clientId> <origin>...
   rp set-rp-id <clientId> <host>
   rp set-contact <clientId> <userId>|none
-  rp rotate-secrets <clientId> [client|ssc|both]
+  rp rotate-secrets <clientId> [client|ssc|both] [--no-grace]
   rp set-redirect-uris <clientId> <uri>...
   rp set-post-logout-uris <clientId> <uri>...
-  keys rotate                       (new token-signing key; the previous one stays published for tokens in flight)
+  rp org-check <clientId> verified|rejected --legal-name <name> --registration-number <no> --country <CC>
+            --document <kind>=<reference>... --checked-by <name> [--note <text>]
   rp kyc <clientId> on|off [--scope rp|shared]
+  idp add --issuer <url> --client-id <id> --name <name> [--scope <scope>]...
+          (the client secret from --client-secret <secret> or, kept out of the process list, SIGNET_IDP_CLIENT_SECRET)
+  idp list
+  idp remove <providerId>
+  keys rotate                       (new token-signing key; the previous one stays published for tokens in flight)
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
 
 Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
 Secrets are printed once; the engine keeps only their hashes.`
 
-/** An RP without its secret hashes, as the CLI prints it. */
-const view = ({ clientSecretHash: _c, sscSecretHash: _s, ...rest }: RelyingParty) => rest
+/** An RP without its secret hashes (current or in grace), as the CLI prints it. */
+const view = ({ clientSecretHash: _c, sscSecretHash: _s, retiredClientSecret, retiredSscSecret, ...rest }: RelyingParty) => ({
+  ...rest,
+  previousSecretsValidUntil: {
+    client: retiredClientSecret === null ? null : new Date(retiredClientSecret.validUntil).toISOString(),
+    ssc: retiredSscSecret === null ? null : new Date(retiredSscSecret.validUntil).toISOString(),
+  },
+})
 
 const flags = (args: ReadonlyArray<string>, name: string): Array<string> =>
   args.flatMap((a, i) => (a === name && args[i + 1] !== undefined ? [args[i + 1]!] : []))
@@ -52,7 +67,12 @@ const main = async () => {
   const argv = process.argv.slice(2)
   const args = argv.filter((a, i) => a !== "--demo" && a !== "--config" && argv[i - 1] !== "--config")
   const [group, command, clientId, ...rest] = args
-  if ((group !== "rp" && group !== "cert" && group !== "keys") || command === undefined) {
+  if (group === "token") {
+    // 32 random bytes: as strong as the RP secrets; the server wants at least 32 characters.
+    process.stdout.write(`${JSON.stringify({ adminToken: `adm_${randomBytes(32).toString("base64url")}` }, null, 2)}\n`)
+    return
+  }
+  if ((group !== "rp" && group !== "cert" && group !== "idp" && group !== "keys") || command === undefined) {
     process.stdout.write(`${USAGE}\n`)
     process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
   }
@@ -60,9 +80,11 @@ const main = async () => {
   const { storage } = storageFor(config.database)
   const engine = await makeEngine({
     settings: config.settings, storage, masterKey: parseMasterKey(config.masterKey ?? demoMasterKey(config.database)), logLevel: LogLevel.None,
+    // The loopback switch also lets discovery reach a provider on 127.0.0.1 (development, tests).
+    deliveries: config.deliveries,
   })
   const need = () => {
-    if (clientId === undefined) throw new Error(`${group} ${command} needs ${group === "cert" ? "a certificate serial" : "a client id"}`)
+    if (clientId === undefined) throw new Error(`${group} ${command} needs ${group === "cert" ? "a certificate serial" : group === "idp" ? "a provider id" : "a client id"}`)
     return clientId
   }
   const admin = (c: RpCommand) => engine.run(administerRelyingParty(need(), c).pipe(Effect.map((r) => view(r.rp))))
@@ -70,6 +92,17 @@ const main = async () => {
     let out: unknown
     switch (group === "rp" ? command : `${group} ${command}`) {
       case "keys rotate": out = await engine.run(rotateSigningKey); break
+      case "idp add": {
+        const all = [clientId ?? "", ...rest]
+        const secret = flags(all, "--client-secret")[0] ?? process.env["SIGNET_IDP_CLIENT_SECRET"] ?? ""
+        out = await engine.run(registerIdentityProvider({ kind: "admin" }, {
+          issuer: flags(all, "--issuer")[0] ?? "", clientId: flags(all, "--client-id")[0] ?? "", clientSecret: secret,
+          name: flags(all, "--name")[0] ?? "", ...(all.includes("--scope") ? { scopes: flags(all, "--scope") } : {}),
+        }))
+        break
+      }
+      case "idp list": out = await engine.run(listIdentityProviders({ kind: "admin" })); break
+      case "idp remove": out = await engine.run(removeIdentityProvider({ kind: "admin" }, need())); break
       case "cert revoke": {
         const revoked = await engine.run(revokeCertificate(null, need(), rest[0] ?? ""))
         out = { serial: revoked.serial, subject: revoked.subject, status: revoked.status, revokedAt: revoked.revokedAt, revocationReason: revoked.revocationReason }
@@ -109,10 +142,29 @@ const main = async () => {
       case "set-rp-id": out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" }); break
       case "set-contact": out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] }); break
       case "rotate-secrets": {
-        const which = (rest[0] ?? "both") as "client" | "ssc" | "both"
+        const which = (rest.find((a) => !a.startsWith("--")) ?? "both") as "client" | "ssc" | "both"
         if (!["client", "ssc", "both"].includes(which)) throw new Error("rotate-secrets takes client, ssc or both")
-        const r = await engine.run(rotateSecrets(need(), which))
-        out = { ...view(r.rp), ...("clientSecret" in r ? { clientSecret: r.clientSecret } : {}), ...("sscSecret" in r ? { sscSecret: r.sscSecret } : {}) }
+        const r = await engine.run(rotateSecrets(need(), which, { grace: !rest.includes("--no-grace") }))
+        out = {
+          ...view(r.rp), ...("clientSecret" in r ? { clientSecret: r.clientSecret } : {}), ...("sscSecret" in r ? { sscSecret: r.sscSecret } : {}),
+          previousValidUntil: r.previousValidUntil === null ? null : new Date(r.previousValidUntil).toISOString(),
+        }
+        break
+      }
+      case "org-check": {
+        const outcome = rest[0]
+        if (outcome !== "verified" && outcome !== "rejected") throw new Error("rp org-check takes verified or rejected")
+        const documents = flags(rest, "--document").map((d) => {
+          const i = d.indexOf("=")
+          if (i <= 0) throw new Error(`--document ${d} is not <kind>=<reference>`)
+          return { kind: d.slice(0, i), reference: d.slice(i + 1) }
+        })
+        const note = flags(rest, "--note")[0]
+        const r = await engine.run(recordOrganisationCheck(need(), {
+          outcome, legalName: flags(rest, "--legal-name")[0] ?? "", registrationNumber: flags(rest, "--registration-number")[0] ?? "",
+          country: flags(rest, "--country")[0] ?? "", documents, checkedBy: flags(rest, "--checked-by")[0] ?? "", note: note ?? null,
+        }))
+        out = { ...view(r.rp), check: r.check }
         break
       }
       case "kyc": {
@@ -123,7 +175,7 @@ const main = async () => {
         out = await engine.run(configureKyc(need(), { enabled: rest[0] === "on", ...(scope !== undefined ? { identityScope: scope } : {}) }))
         break
       }
-      default: throw new Error(`unknown command rp ${command}\n\n${USAGE}`)
+      default: throw new Error(`unknown command ${group} ${command}\n\n${USAGE}`)
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
   } finally {

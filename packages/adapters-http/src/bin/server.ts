@@ -11,7 +11,8 @@ const main = async () => {
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
   const masterKey = parseMasterKey(config.masterKey ?? demoMasterKey(config.database))
   const { storage, eventBus } = storageFor(config.database)
-  const engine = await makeEngine({ settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, deliveries: config.deliveries })
+  const engine = await makeEngine({ settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, deliveries: config.deliveries,
+    ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}) })
   const base = config.settings.basePath
   const server = await listen(engine.handler, config.port, config.host, (req, res) => {
     if (req.url === "/" && base !== "") {

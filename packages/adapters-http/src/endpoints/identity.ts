@@ -1,12 +1,13 @@
 /** Enrolment, sign-in, the account endpoint and the JWKS (the token endpoint is in oidc.ts). */
 import {
   Assertion, completeEnrolment, completeSignInWithPasskey, describeAccount, jwks, signInHostedSession,
-  openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig,
+  linkedIdentitiesOf, openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { json } from "../http/respond.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
+import { sessionCookie } from "../http/cookies.ts"
 
 const Email = Schema.String.annotations({ description: "e-mail address", examples: ["ada@example.com"] })
 const CreationOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
@@ -24,10 +25,9 @@ export const openSession = endpoint({
   response: Schema.Struct({ csrfToken: Schema.String, expiresAt: Schema.Int }),
   handle: ({ requestId, request }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
+    // A sign-in on the browser's previous session carries over to the new one (sign-in page → consent page).
     const s = yield* openHostedSession(cookieValue(request, SESSION_COOKIE))
-    const secure = settings.publicOrigin.startsWith("https:") ? "; Secure" : ""
-    const cookie = `${SESSION_COOKIE}=${s.sessionId}; Path=${settings.basePath || "/"}; HttpOnly; SameSite=Lax; Max-Age=${settings.sessionTtlSeconds}${secure}`
-    return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": cookie })
+    return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": sessionCookie(settings, s.sessionId) })
   }),
 })
 
@@ -106,13 +106,17 @@ export const jwksEndpoint = endpoint({
 /** `GET /v2/me`: the smallest bearer-protected endpoint. */
 export const me = endpoint({
   method: "GET", path: "/v2/me", tag: "Identity", auth: "bearer",
-  summary: "The signed-in user and their passkeys",
+  summary: "The signed-in user, their passkeys and their linked external identities",
   response: Schema.Struct({
     sub: Schema.String, email: Schema.String, displayName: Schema.String, clientId: Schema.String, scope: Schema.String,
     passkeys: Schema.Array(Schema.Struct({
       id: Schema.String, rpId: Schema.String, algorithm: Schema.Int, backedUp: Schema.Boolean,
       createdAt: Schema.Int, lastUsedAt: Schema.NullOr(Schema.Int),
     })),
+    identities: Schema.Array(Schema.Struct({
+      id: Schema.String, providerId: Schema.String, issuer: Schema.String, subject: Schema.String,
+      email: Schema.NullOr(Schema.String), createdAt: Schema.Int,
+    })).annotations({ description: "external identities linked to the account (docs/identity-providers.md)" }),
   }),
   handle: ({ user }) => Effect.gen(function* () {
     const u = user!
@@ -120,6 +124,7 @@ export const me = endpoint({
     return {
       sub: account.user.id, email: account.user.email, displayName: account.user.displayName,
       clientId: u.clientId, scope: u.scope.join(" "), passkeys: account.passkeys,
+      identities: yield* linkedIdentitiesOf(u.userId),
     }
   }),
 })

@@ -69,7 +69,7 @@ const consentPage = (settings: EngineSettings, outcome: Extract<AuthorizeOutcome
 const errorPage = (settings: EngineSettings, error: string, description: string, requestId: string) =>
   page(settings.basePath, "Sign-in error", `<h1>This sign-in request cannot be completed</h1>
 <p id="error" data-error="${escape(error)}"><strong>${escape(error)}</strong>: ${escape(description)}</p>
-<p>Return to the application and try again. Signet does not send you back to an address it cannot vouch for.</p>`, requestId, 400)
+<p>Return to the application and try again. Signet does not send you back to an address it cannot vouch for.</p>`, requestId, "", 400)
 
 const redirect = (location: string, requestId: string) =>
   new Response(null, { status: 302, headers: { location, "cache-control": "no-store", ...baseHeaders(requestId) } })

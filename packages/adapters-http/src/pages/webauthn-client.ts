@@ -44,7 +44,7 @@ if (form && form.id === "consent") form.addEventListener("submit", async (ev) =>
     location.assign(next.redirectTo);
   } catch (e) { out(String(e && e.message || e), false); }
 });
-// The landing page has no form; only the enrol and sign-in pages do.
+// The landing page has no form; the enrol, sign-in and link-confirmation pages do.
 if (form && form.id !== "consent") form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = new FormData(form);
@@ -58,6 +58,13 @@ if (form && form.id !== "consent") form.addEventListener("submit", async (ev) =>
       const back = f.get("returnTo");
       // Enrolled on the way to an RP: sign in with the new passkey, then continue to the RP.
       if (back) location.assign(api + "/signin?" + new URLSearchParams({ client_id: clientId || "", return_to: back }));
+    } else if (form.id === "link") {
+      const offerId = f.get("offerId");
+      const started = await call("/idp/link/request", { offerId });
+      const cred = await navigator.credentials.get({ publicKey: requestOptions(started.options) });
+      const done = await call("/idp/link/confirm", { offerId, signinId: started.signinId, assertion: assertionJSON(cred) });
+      out(started.provider + " is now linked to " + started.email + ".", true);
+      location.assign(done.returnTo);
     } else {
       const started = await call("/signin/request", { clientId: f.get("clientId"), email: f.get("email") || undefined });
       const cred = await navigator.credentials.get({ publicKey: requestOptions(started.options) });

@@ -34,6 +34,12 @@ export const startEngine = async (options: {
   readonly deliveries?: EngineOptions["deliveries"]
   /** the origin the engine believes it is reached at (nodes behind one load balancer share it); its own by default */
   readonly publicOrigin?: string
+  /** the administrator token of the admin API and console */
+  readonly adminToken?: string
+  /** grace period of rotated RP secrets (default 24 h) */
+  readonly secretGraceSeconds?: number
+  /** the payment sandbox (its own by default) */
+  readonly payments?: EngineOptions["payments"]
   /** register the test RP (default); false to share one registered elsewhere */
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
 } = {}): Promise<RunningEngine> => {
@@ -45,8 +51,10 @@ export const startEngine = async (options: {
     settings: {
       environment: options.environment ?? "sandbox", publicOrigin: origin, basePath: "/api",
       accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
+      ...(options.secretGraceSeconds !== undefined ? { secretGraceSeconds: options.secretGraceSeconds } : {}),
     },
     storage,
+    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
     masterKey: options.masterKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
     logLevel: LogLevel.None,
     clientIp: nodeClientIp,
@@ -56,6 +64,7 @@ export const startEngine = async (options: {
     ...(options.eventBus !== undefined ? { eventBus: options.eventBus } : {}),
     deliveries: options.deliveries ?? { allowLoopbackHttp: true, baseDelayMs: 200 },
     ...(options.housekeeping !== undefined ? { housekeeping: options.housekeeping } : {}),
+    ...(options.payments !== undefined ? { payments: options.payments } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({

@@ -7,6 +7,8 @@ import { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "../rows.ts"
 import type { RelyingPartiesTable } from "../schema.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
+const retired = (hash: string | null, until: number | null) => (hash === null || until === null ? null : { hash, validUntil: until })
+
 /** A `relying_parties` row as the drivers return it, decoded to the domain `RelyingParty`. */
 export const RelyingPartyFromRow = Schema.transform(
   Schema.Struct({
@@ -24,10 +26,15 @@ export const RelyingPartyFromRow = Schema.transform(
     plan: Schema.NullOr(PlanId),
     custom_allowance: Schema.NullOr(Schema.parseJson(AllowanceSchema)),
     contact_user_id: Schema.NullOr(Schema.String),
-    redirect_uris: DbStringArray,
-    post_logout_redirect_uris: DbStringArray,
     created_at: DbBigInt,
     updated_at: DbBigInt,
+    redirect_uris: DbStringArray,
+    post_logout_redirect_uris: DbStringArray,
+    requested_plan: Schema.NullOr(PlanId),
+    retired_client_secret_hash: Schema.NullOr(Schema.String),
+    retired_client_secret_until: Schema.NullOr(DbBigInt),
+    retired_ssc_secret_hash: Schema.NullOr(Schema.String),
+    retired_ssc_secret_until: Schema.NullOr(DbBigInt),
   }),
   RelyingParty,
   {
@@ -37,14 +44,20 @@ export const RelyingPartyFromRow = Schema.transform(
       clientSecretHash: r.client_secret_hash, sscSecretHash: r.ssc_secret_hash, status: r.status,
       maxLoa: r.max_loa, kycVerified: r.kyc_verified, signingOrigins: r.signing_origins,
       webauthnRpId: r.webauthn_rp_id, plan: r.plan, customAllowance: r.custom_allowance,
-      contactUserId: r.contact_user_id, redirectUris: r.redirect_uris, postLogoutRedirectUris: r.post_logout_redirect_uris, createdAt: r.created_at, updatedAt: r.updated_at,
+      contactUserId: r.contact_user_id, createdAt: r.created_at, updatedAt: r.updated_at,
+      redirectUris: r.redirect_uris, postLogoutRedirectUris: r.post_logout_redirect_uris, requestedPlan: r.requested_plan,
+      retiredClientSecret: retired(r.retired_client_secret_hash, r.retired_client_secret_until),
+      retiredSscSecret: retired(r.retired_ssc_secret_hash, r.retired_ssc_secret_until),
     }),
     encode: (rp) => ({
       id: rp.id, client_id: rp.clientId, name: rp.name, environment: rp.environment,
       client_secret_hash: rp.clientSecretHash, ssc_secret_hash: rp.sscSecretHash, status: rp.status,
       max_loa: rp.maxLoa, kyc_verified: rp.kycVerified, signing_origins: rp.signingOrigins,
       webauthn_rp_id: rp.webauthnRpId, plan: rp.plan, custom_allowance: rp.customAllowance,
-      contact_user_id: rp.contactUserId, redirect_uris: rp.redirectUris, post_logout_redirect_uris: rp.postLogoutRedirectUris, created_at: rp.createdAt, updated_at: rp.updatedAt,
+      contact_user_id: rp.contactUserId, created_at: rp.createdAt, updated_at: rp.updatedAt,
+      redirect_uris: rp.redirectUris, post_logout_redirect_uris: rp.postLogoutRedirectUris, requested_plan: rp.requestedPlan,
+      retired_client_secret_hash: rp.retiredClientSecret?.hash ?? null, retired_client_secret_until: rp.retiredClientSecret?.validUntil ?? null,
+      retired_ssc_secret_hash: rp.retiredSscSecret?.hash ?? null, retired_ssc_secret_until: rp.retiredSscSecret?.validUntil ?? null,
     }),
   },
 )
@@ -63,10 +76,15 @@ const toRow = (rp: NewRelyingParty): Omit<Insertable<RelyingPartiesTable>, "id">
   plan: rp.plan,
   custom_allowance: rp.customAllowance === null ? null : JSON.stringify(rp.customAllowance),
   contact_user_id: rp.contactUserId,
-  redirect_uris: JSON.stringify(rp.redirectUris),
-  post_logout_redirect_uris: JSON.stringify(rp.postLogoutRedirectUris),
   created_at: rp.createdAt,
   updated_at: rp.updatedAt,
+  redirect_uris: JSON.stringify(rp.redirectUris),
+  post_logout_redirect_uris: JSON.stringify(rp.postLogoutRedirectUris),
+  requested_plan: rp.requestedPlan,
+  retired_client_secret_hash: rp.retiredClientSecret?.hash ?? null,
+  retired_client_secret_until: rp.retiredClientSecret?.validUntil ?? null,
+  retired_ssc_secret_hash: rp.retiredSscSecret?.hash ?? null,
+  retired_ssc_secret_until: rp.retiredSscSecret?.validUntil ?? null,
 })
 
 const decode = decodeRow(RelyingPartyFromRow)

@@ -154,6 +154,7 @@ export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = 
   const service = yield* SqlDatabase
   const run = query(service)
   const decodeCount = decodeRow(Schema.Struct({ count: DbBigInt }))
+  const decodeCounter = decodeRow(Schema.Struct({ key: Schema.String, count: DbBigInt, expires_at: DbBigInt }))
   return QuotaCounters.of({
     consume: (key, amount, limit, expiresAt) => amount > limit
       ? Effect.succeedNone
@@ -166,5 +167,14 @@ export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = 
       .pipe(Effect.map((r) => Number(r.numDeletedRows))),
     peek: (key) => run((db) => db.selectFrom("quota_counters").select("count").where("key", "=", key).executeTakeFirst())
       .pipe(Effect.flatMap((row) => row === undefined ? Effect.succeed(0) : Effect.map(decodeCount(row), (r) => r.count))),
+    // A key range, not LIKE: client ids contain `_`, a LIKE wildcard. Keys are ASCII and both
+    // databases compare text byte-wise here, so [prefix, prefix with its last character + 1) is exact.
+    list: (prefix) => prefix === ""
+      ? Effect.die(new Error("QuotaCounters.list needs a prefix"))
+      : run((db) => db.selectFrom("quota_counters").selectAll().where("key", ">=", prefix)
+        .where("key", "<", prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1))
+        .orderBy("key", "asc").execute())
+        .pipe(Effect.flatMap(Effect.forEach(decodeCounter)),
+          Effect.map((rows) => rows.map((r) => ({ key: r.key, count: r.count, expiresAt: r.expires_at })))),
   })
 }))

@@ -424,6 +424,82 @@ export class NotCertificateHolder extends Schema.TaggedError<NotCertificateHolde
   override get message() { return "Only the certificate's holder can revoke it" }
 }
 
+// ---- RP platform: self-service registration, administration, organisation KYC ----
+
+/** 401: the administrator API and console need the administrator token (none configured refuses all). */
+export class AdminTokenRequired extends Schema.TaggedError<AdminTokenRequired>()("AdminTokenRequired", {}) {
+  readonly status = 401 as const
+  override get message() { return "Administrator token required" }
+}
+
+/** 409: a setting the contact may only change before approval (WebAuthn RP id, requested plan). */
+export class RpSettingLocked extends Schema.TaggedError<RpSettingLocked>()("RpSettingLocked", { setting: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `${this.setting} can only be changed while the registration is pending` }
+}
+
+// ---------------------------------------------------------------- external identity providers (docs/identity-providers.md)
+
+/** 502: the external provider could not be reached, or answered something that is not OpenID Connect. */
+export class IdentityProviderUnavailable extends Schema.TaggedError<IdentityProviderUnavailable>()(
+  "IdentityProviderUnavailable", { detail: Schema.String }) {
+  readonly status = 502 as const
+  override get message() { return `Identity provider unavailable: ${this.detail}` }
+}
+
+/** 422: the discovery document does not describe the issuer that was registered. */
+export class IdentityProviderIssuerMismatch extends Schema.TaggedError<IdentityProviderIssuerMismatch>()(
+  "IdentityProviderIssuerMismatch", { expected: Schema.String, actual: Schema.String }) {
+  readonly status = 422 as const
+  override get message() { return `Identity provider issuer mismatch: discovery names ${this.actual}, not ${this.expected}` }
+}
+
+/** 403: an RP's identity providers are managed by its contact account only. */
+export class NotRpContactForProviders extends Schema.TaggedError<NotRpContactForProviders>()("NotRpContactForProviders", {}) {
+  readonly status = 403 as const
+  override get message() { return "Only the RP contact account can manage its identity providers" }
+}
+
+/** 400: the callback's state is unknown, used, expired, or was started in another browser. */
+export class ExternalSignInStateInvalid extends Schema.TaggedError<ExternalSignInStateInvalid>()("ExternalSignInStateInvalid", {}) {
+  readonly status = 400 as const
+  override get message() { return "External sign-in state mismatch or already used" }
+}
+
+/** 401: the provider refused, or its code exchange or ID token did not hold. */
+export class ExternalSignInFailed extends Schema.TaggedError<ExternalSignInFailed>()(
+  "ExternalSignInFailed", { detail: Schema.String }) {
+  readonly status = 401 as const
+  override get message() { return `External sign-in failed: ${this.detail}` }
+}
+
+/** 409: the external identity belongs to another Signet account. */
+export class ExternalIdentityLinkedElsewhere extends Schema.TaggedError<ExternalIdentityLinkedElsewhere>()(
+  "ExternalIdentityLinkedElsewhere", {}) {
+  readonly status = 409 as const
+  override get message() { return "This external identity is already linked to another account" }
+}
+
+/** 403: a new account needs an e-mail address the provider has verified. */
+export class ExternalEmailNotVerified extends Schema.TaggedError<ExternalEmailNotVerified>()("ExternalEmailNotVerified", {}) {
+  readonly status = 403 as const
+  override get message() { return "The identity provider did not give a verified e-mail address; sign in with a passkey and link it from your account" }
+}
+
+// Documents: encrypted files, decryption and signature images (docs/documents.md).
+
+/** 403: an EnvelopedData given to `/decrypt/asymmetric` names none of the user's encryption certificates. */
+export class NotAnEnvelopeRecipient extends Schema.TaggedError<NotAnEnvelopeRecipient>()("NotAnEnvelopeRecipient", {}) {
+  readonly status = 403 as const
+  override get message() { return "The EnvelopedData is not addressed to your encryption certificate" }
+}
+
+/** 409: the image of a signature exists only once the signing request is completed. */
+export class SigningRequestNotCompleted extends Schema.TaggedError<SigningRequestNotCompleted>()("SigningRequestNotCompleted", {}) {
+  readonly status = 409 as const
+  override get message() { return "Signing request is not completed" }
+}
+
 // ---------------------------------------------------------------- OpenID provider (OAuth 2.0 / OpenID Connect)
 
 /**
@@ -452,8 +528,32 @@ export type CataloguedError =
   | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
+  | AdminTokenRequired | RpSettingLocked
+  | BillingError
+  | IdentityProviderUnavailable | IdentityProviderIssuerMismatch | NotRpContactForProviders | ExternalSignInStateInvalid
+  | ExternalSignInFailed | ExternalIdentityLinkedElsewhere | ExternalEmailNotVerified
+  | NotAnEnvelopeRecipient | SigningRequestNotCompleted
   | OAuthError
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>
   typeof u === "object" && u !== null && "_tag" in u && "status" in u && typeof (u as { status: unknown }).status === "number"
+
+// ---------------------------------------------------------------- plans, checkout and payments
+
+/** 409: a checkout command that its current status does not allow (or a confirmation for another payment). */
+export class CheckoutTransitionNotAllowed extends Schema.TaggedError<CheckoutTransitionNotAllowed>()(
+  "CheckoutTransitionNotAllowed", { current: Schema.String, verb: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `Checkout in status ${this.current} cannot be ${this.verb}` }
+}
+
+/** 401: a payment callback whose signature does not verify with the provider's shared secret. */
+export class PaymentCallbackSignatureInvalid extends Schema.TaggedError<PaymentCallbackSignatureInvalid>()(
+  "PaymentCallbackSignatureInvalid", {}) {
+  readonly status = 401 as const
+  override get message() { return "Invalid payment callback signature" }
+}
+
+/** Errors of plans, checkout and payments (part of `CataloguedError`). */
+export type BillingError = CheckoutTransitionNotAllowed | PaymentCallbackSignatureInvalid

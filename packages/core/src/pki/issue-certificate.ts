@@ -81,9 +81,14 @@ const keyStoreCrypto = (handle: CryptoKey, sign: (data: Uint8Array) => Promise<U
   })
 }
 
-/** DER SubjectPublicKeyInfo of a KeyStore key (from its public JWK). */
+/** DER SubjectPublicKeyInfo of a KeyStore key (from its public JWK; RSA keys as rsaEncryption). */
 export const publicKeyInfo = (info: KeyInfo): Effect.Effect<Uint8Array> =>
   Effect.promise(async () => {
+    if (info.publicJwk.kty === "RSA") {
+      const { kty, n, e } = info.publicJwk
+      const key = await globalThis.crypto.subtle.importKey("jwk", { kty, n, e, ext: true } as JsonWebKey, { name: "RSA-OAEP", hash: "SHA-256" }, true, ["encrypt"])
+      return new Uint8Array(await globalThis.crypto.subtle.exportKey("spki", key))
+    }
     const { kty, crv, x, y } = info.publicJwk
     const key = await globalThis.crypto.subtle.importKey("jwk", { kty, crv, x, y, ext: true } as JsonWebKey, EC_P256, true, ["verify"])
     return new Uint8Array(await globalThis.crypto.subtle.exportKey("spki", key))

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { Environment } from "../ports/engine-config.ts"
 
 /** What a certificate is for. */
-export const CertificateKind = Schema.Literal("root", "issuing", "signer")
+export const CertificateKind = Schema.Literal("root", "issuing", "signer", "encryption")
 /** What a certificate is for. */
 export type CertificateKind = typeof CertificateKind.Type
 

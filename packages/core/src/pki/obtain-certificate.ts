@@ -10,7 +10,7 @@
  */
 import { Effect, Option } from "effect"
 import { toBase64 } from "../kernel/encoding.ts"
-import { KeyStore } from "../ports/key-store.ts"
+import { KeyStore, type KeyAlgorithm } from "../ports/key-store.ts"
 import { Certificates, Storage } from "../ports/storage.ts"
 import { certificateSerial, publicKeyInfo } from "./issue-certificate.ts"
 import type { StoredCertificate } from "./model.ts"
@@ -29,6 +29,8 @@ export interface CertificateLine {
   readonly keyIdOf: (generation: number) => string
   /** Whether a stored certificate may still be used (valid, unexpired, issued by the current CA...). */
   readonly usable: (certificate: StoredCertificate) => boolean
+  /** The kind of key certified (default `ES256`, signing). */
+  readonly algorithm?: KeyAlgorithm
   /** Issues the certificate of a key generation (not stored yet). */
   readonly issue: (key: KeyToCertify) => Effect.Effect<StoredCertificate, never, KeyStore>
 }
@@ -49,7 +51,7 @@ export const obtainCertificate = (line: CertificateLine): Effect.Effect<StoredCe
     const attempt = (generation: number): Effect.Effect<StoredCertificate> => Effect.gen(function* () {
       if (generation > MAX_GENERATIONS) return yield* Effect.die(new Error(`no usable certificate in ${MAX_GENERATIONS} key generations of ${line.keyIdOf(1)}`))
       const keyId = line.keyIdOf(generation)
-      const publicKey = yield* publicKeyInfo(yield* store.ensure(keyId, "ES256"))
+      const publicKey = yield* publicKeyInfo(yield* store.ensure(keyId, line.algorithm ?? "ES256"))
       const serial = yield* certificateSerial(keyId, publicKey)
       const existing = yield* certificates.findBySerial(serial)
       if (Option.isSome(existing)) return line.usable(existing.value) ? existing.value : yield* attempt(generation + 1)

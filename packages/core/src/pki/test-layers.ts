@@ -58,6 +58,7 @@ export const pkiTestWorld = (options: { readonly environment?: Environment; read
         const algorithm = { name: "ECDSA", hash: options.signHashes === false ? "SHA-256" : (hash ?? "SHA-256") }
         return new Uint8Array(await subtle.sign(algorithm, k.privateKey, new Uint8Array(data)))
       }))),
+    decrypt: (keyId) => Effect.die(new Error(`the PKI test KeyStore holds signing keys only (${keyId})`)),
   })
 
   // Every repository call crosses an async boundary, so racing fibers interleave as they would on a database.

@@ -22,7 +22,12 @@ export interface EngineSettings {
   readonly ceremonyTtlSeconds: number
   /** Lifetime of a hosted-page session (cookie + CSRF token). */
   readonly sessionTtlSeconds: number
+  /** How long an RP secret replaced by rotation keeps working (default 24 h, `DEFAULT_SECRET_GRACE_SECONDS`). */
+  readonly secretGraceSeconds?: number
 }
+
+/** The default grace period of a rotated RP secret: 24 hours. */
+export const DEFAULT_SECRET_GRACE_SECONDS = 86_400
 
 /** Engine configuration service. */
 export class EngineConfig extends Context.Tag("@signet/core/EngineConfig")<EngineConfig, EngineSettings>() {}

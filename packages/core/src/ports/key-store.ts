@@ -1,9 +1,9 @@
-/** KeyStore port: signing keys whose private half never leaves the store. */
+/** KeyStore port: signing and decryption keys whose private half never leaves the store. */
 import { Context, Effect, Schema } from "effect"
 
-/** Signature algorithms the store can hold keys for. */
-export const KeyAlgorithm = Schema.Literal("ES256")
-/** Signature algorithms the store can hold keys for. */
+/** Key types the store holds: ECDSA P-256 signing keys and RSA-OAEP 2048 decryption (key transport) keys. */
+export const KeyAlgorithm = Schema.Literal("ES256", "RSA-OAEP-2048")
+/** Key types the store holds. */
 export type KeyAlgorithm = typeof KeyAlgorithm.Type
 
 /** Public facts about a stored key. */
@@ -18,6 +18,12 @@ export interface KeyInfo {
 /** The hash an ECDSA signature is made over (CMS signs with the hash of its digest algorithm). */
 export type SignatureHash = "SHA-256" | "SHA-384" | "SHA-512"
 
+/** The hash of RSAES-OAEP (its MGF1 uses the same hash, as WebCrypto requires). */
+export type OaepHash = "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512"
+
+/** The ciphertext does not decrypt under the key (wrong key, altered, or not RSAES-OAEP with that hash). */
+export class KeyDecryptionFailed extends Schema.TaggedError<KeyDecryptionFailed>()("KeyDecryptionFailed", { keyId: Schema.String }) {}
+
 /** The key id is unknown to the store. */
 export class KeyNotFound extends Schema.TaggedError<KeyNotFound>()("KeyNotFound", { keyId: Schema.String }) {}
 
@@ -29,4 +35,6 @@ export class KeyStore extends Context.Tag("@signet/core/KeyStore")<KeyStore, {
   readonly get: (keyId: string) => Effect.Effect<KeyInfo, KeyNotFound>
   /** Signs `data`: the IEEE P1363 (r||s) ECDSA signature over the hash of `data` (SHA-256 unless told), as JWS and WebCrypto give it. */
   readonly sign: (keyId: string, data: Uint8Array, hash?: SignatureHash) => Effect.Effect<Uint8Array, KeyNotFound>
+  /** Decrypts an RSAES-OAEP ciphertext (a wrapped content-encryption key) with an `RSA-OAEP-2048` key. */
+  readonly decrypt: (keyId: string, ciphertext: Uint8Array, hash: OaepHash) => Effect.Effect<Uint8Array, KeyNotFound | KeyDecryptionFailed>
 }>() {}

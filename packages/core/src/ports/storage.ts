@@ -6,6 +6,7 @@ import { Context, Effect, Option, Schema } from "effect"
 import type { Ceremony, HostedSession, Passkey, User } from "../identity/model.ts"
 import type { StoredCertificate, CertificateKind } from "../pki/model.ts"
 import type { NewRelyingParty, RelyingParty } from "../rp/relying-party.ts"
+import type { NewOrganisationCheck, OrganisationCheck } from "../rp/organisation.ts"
 import type { SscOperation } from "../ssc/model.ts"
 import type { Delivery, DeliveryAttempt, NewDelivery, NewWebhookSubscription, WebhookEventType, WebhookSubscription } from "../events/model.ts"
 import type { Batch, BatchStatus, NewSigningEvent, SigningEvent, SigningRequest, SigningRequestStatus } from "../signing/model.ts"
@@ -27,6 +28,13 @@ export class RelyingParties extends Context.Tag("@signet/core/RelyingParties")<R
   readonly findByClientId: (clientId: string) => Effect.Effect<Option.Option<RelyingParty>>
   /** All RPs, oldest first. */
   readonly list: () => Effect.Effect<ReadonlyArray<RelyingParty>>
+}>() {}
+
+/** The organisation-KYC record of RPs: contact submissions and administrators' checks, append-only. */
+export class RpOrganisationChecks extends Context.Tag("@signet/core/RpOrganisationChecks")<RpOrganisationChecks, {
+  readonly insert: (check: NewOrganisationCheck) => Effect.Effect<OrganisationCheck>
+  /** An RP's records, oldest first. */
+  readonly listByClientId: (clientId: string) => Effect.Effect<ReadonlyArray<OrganisationCheck>>
 }>() {}
 
 /** Users. */
@@ -85,7 +93,7 @@ export class Certificates extends Context.Tag("@signet/core/Certificates")<Certi
   readonly insert: (certificate: StoredCertificate) => Effect.Effect<void, UniqueViolation>
   readonly findBySerial: (serial: string) => Effect.Effect<Option.Option<StoredCertificate>>
   /** The oldest valid CA certificate of a kind in an environment: every node settles on the same one. */
-  readonly findCurrentCa: (kind: Exclude<CertificateKind, "signer">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
+  readonly findCurrentCa: (kind: Extract<CertificateKind, "root" | "issuing">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
   /** A user's signer certificates, newest first. */
   readonly listByUser: (userId: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
   /** Revoked certificates an issuing CA issued, oldest revocation first (for its CRL). */
@@ -133,6 +141,8 @@ export class QuotaCounters extends Context.Tag("@signet/core/QuotaCounters")<Quo
   readonly peek: (key: string) => Effect.Effect<number>
   /** Deletes counters whose window ended before `now`; answers how many. */
   readonly purgeExpired: (now: number) => Effect.Effect<number>
+  /** Every counter whose key starts with `prefix`, by key (usage reports read the windows the limits consume). */
+  readonly list: (prefix: string) => Effect.Effect<ReadonlyArray<{ readonly key: string; readonly count: number; readonly expiresAt: number }>>
 }>() {}
 
 /** Operations of the signing-token flow. */
@@ -270,4 +280,45 @@ export class SessionSignIns extends Context.Tag("@signet/core/SessionSignIns")<S
   readonly find: (sessionId: string) => Effect.Effect<Option.Option<SessionSignIn>>
   /** Ends the sign-in (logout); no-op when there is none. */
   readonly remove: (sessionId: string) => Effect.Effect<void>
+}>() {}
+
+// Billing repositories (appended here so the shared import block above stays untouched).
+import type { Checkout, Subscription } from "../billing/model.ts"
+
+/** Checkouts: attempts to pay for a plan. */
+export class Checkouts extends Context.Tag("@signet/core/Checkouts")<Checkouts, {
+  readonly insert: (checkout: Checkout) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Checkout>>
+  /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
+  readonly update: (next: Checkout, expected: Checkout["status"]) => Effect.Effect<boolean>
+}>() {}
+
+/** Subscriptions: paid terms of a plan, one per paid checkout. */
+export class Subscriptions extends Context.Tag("@signet/core/Subscriptions")<Subscriptions, {
+  /** Inserts; `UniqueViolation` when the checkout already started one (a repeated confirmation). */
+  readonly insert: (subscription: Subscription) => Effect.Effect<void, UniqueViolation>
+  /** The RP's subscriptions, the latest start first. */
+  readonly listForRp: (clientId: string) => Effect.Effect<ReadonlyArray<Subscription>>
+}>() {}
+
+// Documents repositories: encrypted files and signature images (docs/documents.md).
+import type { EncryptedFile, SignatureImage } from "../documents/model.ts"
+
+/** Encrypted files and who they are addressed to. */
+export class EncryptedFiles extends Context.Tag("@signet/core/EncryptedFiles")<EncryptedFiles, {
+  readonly insert: (file: EncryptedFile) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<EncryptedFile>>
+  /** Files the user owns or is a recipient of, newest first, at most `limit`. */
+  readonly listForUser: (userId: string, limit: number) => Effect.Effect<ReadonlyArray<EncryptedFile>>
+  /** Deletes a file (and its recipients). */
+  readonly remove: (id: string) => Effect.Effect<void>
+}>() {}
+
+/** Signers' own signature images, one per user. */
+export class SignatureImages extends Context.Tag("@signet/core/SignatureImages")<SignatureImages, {
+  /** Stores the user's image, replacing an earlier one. */
+  readonly save: (image: SignatureImage) => Effect.Effect<void>
+  readonly findByUser: (userId: string) => Effect.Effect<Option.Option<SignatureImage>>
+  /** Deletes the user's image; false when there was none. */
+  readonly remove: (userId: string) => Effect.Effect<boolean>
 }>() {}

@@ -1,22 +1,28 @@
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { applyRpCommand, isOrigin, type RpCommand } from "./commands.ts"
+import { applyRpCommand, isOrigin, isRedirectUri, type RpCommand } from "./commands.ts"
 import type { RelyingParty, RpStatus } from "./relying-party.ts"
 
 const base: RelyingParty = {
   id: 1, clientId: "rp_sbx_test", name: "Test", environment: "sandbox", clientSecretHash: "00", sscSecretHash: "00",
   status: "pending", maxLoa: "LOA-2", kycVerified: false, signingOrigins: [], webauthnRpId: "localhost", plan: null,
-  customAllowance: null, contactUserId: null, redirectUris: [], postLogoutRedirectUris: [], createdAt: 0, updatedAt: 0,
+  customAllowance: null, contactUserId: null, redirectUris: [], postLogoutRedirectUris: [], requestedPlan: null,
+  retiredClientSecret: null, retiredSscSecret: null, createdAt: 0, updatedAt: 0,
 }
 
 const origin = fc.oneof(fc.domain().map((d) => `https://${d.toLowerCase()}`), fc.constantFrom("not an origin", "https://x.example/p", "ftp://x.example"))
+const redirectUri = fc.oneof(
+  fc.domain().map((d) => `https://${d.toLowerCase()}/callback`),
+  fc.constantFrom("http://localhost:8080/cb", "http://127.0.0.1/cb", "http://app.example/cb", "https://app.example/cb#frag", "/relative", "javascript:alert(1)"),
+)
 const command: fc.Arbitrary<RpCommand> = fc.oneof(
   fc.constantFrom<RpCommand>({ _tag: "Approve" }, { _tag: "Reject" }, { _tag: "Suspend" }),
   fc.constantFrom("starter" as const, "business" as const, "enterprise" as const, null).map((plan): RpCommand => ({ _tag: "SetPlan", plan })),
   fc.constantFrom("LOA-2" as const, "LOA-4" as const).map((loa): RpCommand => ({ _tag: "SetMaxLoa", loa })),
   fc.boolean().map((kycVerified): RpCommand => ({ _tag: "SetKycVerified", kycVerified })),
   fc.array(origin, { maxLength: 3 }).map((origins): RpCommand => ({ _tag: "SetSigningOrigins", origins })),
+  fc.array(redirectUri, { maxLength: 3 }).map((uris): RpCommand => ({ _tag: "SetRedirectUris", uris })),
 )
 
 // The model: the approval table written out as plainly as possible.
@@ -31,7 +37,7 @@ describe("RP state machine", () => {
   it("follows the approval table for any command sequence, and settings commands never change the status", () => {
     fc.assert(fc.property(fc.array(command, { maxLength: 30 }), (commands) => {
       let rp = base
-      let model = { status: base.status as RpStatus, origins: [] as ReadonlyArray<string> }
+      let model = { status: base.status as RpStatus, origins: [] as ReadonlyArray<string>, uris: [] as ReadonlyArray<string> }
       commands.forEach((c, i) => {
         const at = 1000 + i
         const result = applyRpCommand(rp, c, at)
@@ -44,6 +50,11 @@ describe("RP state machine", () => {
           const valid = c.origins.every(isOrigin)
           expect(Either.isRight(result)).toBe(valid)
           if (valid) model = { ...model, origins: [...new Set(c.origins)] }
+        } else if (c._tag === "SetRedirectUris") {
+          const valid = c.uris.every(isRedirectUri)
+          expect(Either.isRight(result)).toBe(valid)
+          if (Either.isLeft(result)) expect(result.left.message).toMatch(/^redirect URI .* must be an absolute https URL/)
+          if (valid) model = { ...model, uris: [...new Set(c.uris)] }
         } else {
           expect(Either.isRight(result)).toBe(true)
         }
@@ -54,9 +65,15 @@ describe("RP state machine", () => {
         }
         expect(rp.status).toBe(model.status)
         expect(rp.signingOrigins).toEqual(model.origins)
+        expect(rp.redirectUris).toEqual(model.uris)
         expect(rp.clientSecretHash).toBe(base.clientSecretHash)
       })
     }))
+  })
+
+  it("accepts https redirect URIs and plain http only to loopback hosts, never with a fragment", () => {
+    expect(["https://rp.example/cb?x=1", "http://localhost:3000/cb", "http://127.0.0.1/cb", "http://[::1]:8080/cb"].every(isRedirectUri)).toBe(true)
+    expect(["http://rp.example/cb", "https://rp.example/cb#x", "rp.example/cb", "https://user:pw@rp.example/cb", "javascript:alert(1)"].some(isRedirectUri)).toBe(false)
   })
 
   it("a status change reports where it came from and where it went", () => {

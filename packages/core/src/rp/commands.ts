@@ -20,8 +20,10 @@ export const RpCommand = Schema.Union(
   Schema.TaggedStruct("SetWebAuthnRpId", { rpId: Schema.String }),
   Schema.TaggedStruct("SetContact", { userId: Schema.NullOr(Schema.String) }),
   Schema.TaggedStruct("SetCustomAllowance", { allowance: Schema.NullOr(AllowanceSchema) }),
+  Schema.TaggedStruct("SetName", { name: Schema.String }),
   Schema.TaggedStruct("SetRedirectUris", { uris: Schema.Array(Schema.String) }),
   Schema.TaggedStruct("SetPostLogoutRedirectUris", { uris: Schema.Array(Schema.String) }),
+  Schema.TaggedStruct("SetRequestedPlan", { plan: Schema.NullOr(PlanId) }),
 )
 /** Administrative commands on an RP. */
 export type RpCommand = typeof RpCommand.Type
@@ -67,6 +69,12 @@ export const isRedirectUri = (value: string): boolean => {
   }
 }
 
+/** The first redirect URI that is not acceptable, as a 400. */
+export const checkRedirectUris = (uris: ReadonlyArray<string>): InvalidRequest | undefined => {
+  const bad = uris.find((u) => !isRedirectUri(u))
+  return bad === undefined ? undefined : new InvalidRequest({ detail: `redirect URI ${bad} must be an absolute https URL (http only for localhost) without fragment` })
+}
+
 /** Applies one command at time `at` (ms). */
 export const applyRpCommand = (
   rp: RelyingParty,
@@ -100,12 +108,18 @@ export const applyRpCommand = (
     }
     case "SetContact": return changed({ contactUserId: command.userId })
     case "SetCustomAllowance": return changed({ customAllowance: command.allowance })
+    case "SetName": {
+      const name = command.name.trim()
+      if (name === "" || name.length > 200) return Either.left(new InvalidRequest({ detail: "name must be 1 to 200 characters" }))
+      return changed({ name })
+    }
     case "SetRedirectUris":
     case "SetPostLogoutRedirectUris": {
-      const bad = command.uris.find((u) => !isRedirectUri(u))
-      if (bad !== undefined) return Either.left(new InvalidRequest({ detail: `redirect URI ${bad} must be an absolute https URL (http only for localhost) without fragment` }))
+      const bad = checkRedirectUris(command.uris)
+      if (bad !== undefined) return Either.left(bad)
       const uris = [...new Set(command.uris)]
       return changed(command._tag === "SetRedirectUris" ? { redirectUris: uris } : { postLogoutRedirectUris: uris })
     }
+    case "SetRequestedPlan": return changed({ requestedPlan: command.plan })
   }
 }

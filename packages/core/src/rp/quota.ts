@@ -2,26 +2,49 @@
  * The signing allowance in force: requests per minute per signed-in user (the spec's
  * counter for `/v2/sign/*`), signatures per day per RP (reset at 00:00 UTC) and documents
  * per batch. Counters are consumed in the caller's transaction, so a refused or failed
- * creation gives its reservation back.
+ * creation gives its reservation back. The allowance is the plan in force (billing/plan-in-force.ts).
  */
 import { Clock, Effect, Option } from "effect"
 import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "../errors/catalogue.ts"
 import { QuotaCounters } from "../ports/storage.ts"
-import { allowanceOf } from "./plans.ts"
+import { planInForce } from "../billing/plan-in-force.ts"
 import type { RelyingParty } from "./relying-party.ts"
 
-const MINUTE_MS = 60_000
+/** The per-minute window length (the spec's 60 seconds). */
+export const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
+
+/** The number of the 60-second window `at` falls in. */
+export const minuteWindow = (at: number): number => Math.floor(at / MINUTE_MS)
+
+/** Keys of per-minute counters whose scope starts with `scope` begin with this. */
+export const minuteCounterPrefix = (scope: string): string => `rpm:${scope}`
+
+/** Key of the per-minute counter of `scope` in `window`; usage reports read the same keys. */
+export const minuteCounterKey = (scope: string, window: number): string => `${minuteCounterPrefix(scope)}:${window}`
+
+/** Scope of the signing allowance's per-minute counter: per RP and signed-in user. */
+export const signingScope = (clientId: string, userId: string): string => `sign:${clientId}:${userId}`
+
+/** Key of an RP's daily signature counter for the UTC day of `at`. */
+export const dailyCounterKey = (clientId: string, at: number): string => `day:${clientId}:${new Date(at).toISOString().slice(0, 10)}`
 
 /** Midnight UTC after `at`, when the daily counter starts again. */
 export const nextUtcMidnight = (at: number): number => (Math.floor(at / DAY_MS) + 1) * DAY_MS
+
+/** How many signatures the RP has used today (UTC), as the daily counter holds it. */
+export const signaturesUsedToday = (clientId: string) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    return yield* Effect.flatMap(QuotaCounters, (q) => q.peek(dailyCounterKey(clientId, now)))
+  })
 
 /** Counts one request in `scope`'s current 60-second window, or 429 `Rate limit exceeded. Please try again later.` */
 export const countRequest = (scope: string, perMinute: number) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const window = Math.floor(now / MINUTE_MS)
-    const granted = yield* Effect.flatMap(QuotaCounters, (q) => q.consume(`rpm:${scope}:${window}`, 1, perMinute, (window + 1) * MINUTE_MS))
+    const window = minuteWindow(now)
+    const granted = yield* Effect.flatMap(QuotaCounters, (q) => q.consume(minuteCounterKey(scope, window), 1, perMinute, (window + 1) * MINUTE_MS))
     if (Option.isNone(granted)) return yield* new RateLimitExceeded()
   })
 
@@ -31,14 +54,14 @@ export const countRequest = (scope: string, perMinute: number) =>
  */
 export const reserveSignatures = (rp: RelyingParty, userId: string, count: number, kind: "single" | "batch") =>
   Effect.gen(function* () {
-    const allowance = allowanceOf(rp)
-    yield* countRequest(`sign:${rp.clientId}:${userId}`, allowance.requestsPerMinute)
+    const { allowance } = yield* planInForce(rp)
+    yield* countRequest(signingScope(rp.clientId, userId), allowance.requestsPerMinute)
     if (kind === "batch" && count > allowance.documentsPerBatch) {
       return yield* new BatchSizeExceeded({ size: count, maximum: allowance.documentsPerBatch })
     }
     const now = yield* Clock.currentTimeMillis
     const resets = nextUtcMidnight(now)
-    const key = `day:${rp.clientId}:${new Date(now).toISOString().slice(0, 10)}`
+    const key = dailyCounterKey(rp.clientId, now)
     const counters = yield* QuotaCounters
     const granted = yield* counters.consume(key, count, allowance.signaturesPerDay, resets)
     if (Option.isNone(granted)) {

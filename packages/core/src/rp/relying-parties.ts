@@ -2,13 +2,13 @@
 import { Clock, Effect, Option } from "effect"
 import { AlreadyExists, InvalidClient, InvalidClientCredentials, InvalidRequest, ResourceNotFound, RpNotApproved, UnknownRpClientId } from "../errors/catalogue.ts"
 import { hashSecret, newSecret, secretMatches } from "../identity/secrets.ts"
-import { EngineConfig, engineRpIdOf, environmentPrefix } from "../ports/engine-config.ts"
+import { DEFAULT_SECRET_GRACE_SECONDS, EngineConfig, engineRpIdOf, environmentPrefix } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
 import { RelyingParties, Storage } from "../ports/storage.ts"
-import { applyRpCommand, isOrigin, isRedirectUri, isRpId, type RpCommand } from "./commands.ts"
+import { applyRpCommand, checkRedirectUris, isOrigin, isRpId, type RpCommand } from "./commands.ts"
 import type { Loa } from "./loa.ts"
 import type { PlanId } from "./plans.ts"
-import type { RelyingParty, RpStatus } from "./relying-party.ts"
+import type { RelyingParty, RetiredSecret, RpStatus } from "./relying-party.ts"
 
 /** What registering an RP takes. */
 export interface RegisterRelyingParty {
@@ -18,10 +18,11 @@ export interface RegisterRelyingParty {
   readonly plan?: PlanId | null
   readonly maxLoa?: Loa
   readonly contactUserId?: string | null
-  /** OpenID Connect redirect URIs (exact match) */
+  /** OAuth / OpenID Connect redirect URIs (exact match) */
   readonly redirectUris?: ReadonlyArray<string>
   /** RP-initiated logout return addresses (exact match) */
   readonly postLogoutRedirectUris?: ReadonlyArray<string>
+  readonly requestedPlan?: PlanId | null
   /** Administrators and demo mode may register an RP approved at once. */
   readonly status?: RpStatus
 }
@@ -48,10 +49,12 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
     const origins = input.signingOrigins ?? []
     const bad = origins.find((o) => !isOrigin(o))
     if (bad !== undefined) return yield* new InvalidRequest({ detail: `signing origin ${bad} is not an origin (scheme://host[:port])` })
-    const badUri = [...(input.redirectUris ?? []), ...(input.postLogoutRedirectUris ?? [])].find((u) => !isRedirectUri(u))
-    if (badUri !== undefined) return yield* new InvalidRequest({ detail: `redirect URI ${badUri} must be an absolute https URL (http only for localhost) without fragment` })
     const rpId = input.webauthnRpId ?? engineRpIdOf(settings)
     if (!isRpId(rpId)) return yield* new InvalidRequest({ detail: `WebAuthn RP id ${rpId} is not a host name` })
+    const redirectUris = input.redirectUris ?? []
+    const postLogoutRedirectUris = input.postLogoutRedirectUris ?? []
+    const badUri = checkRedirectUris([...redirectUris, ...postLogoutRedirectUris])
+    if (badUri !== undefined) return yield* badUri
     const now = yield* Clock.currentTimeMillis
     const { clientSecret, sscSecret } = yield* secretsFor(settings.environment)
     const clientId = `rp_${environmentPrefix(settings.environment)}_${yield* token(12)}`
@@ -69,8 +72,11 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
       plan: input.plan ?? null,
       customAllowance: null,
       contactUserId: input.contactUserId ?? null,
-      redirectUris: [...new Set(input.redirectUris ?? [])],
-      postLogoutRedirectUris: [...new Set(input.postLogoutRedirectUris ?? [])],
+      redirectUris: [...new Set(redirectUris)],
+      postLogoutRedirectUris: [...new Set(postLogoutRedirectUris)],
+      requestedPlan: input.requestedPlan ?? null,
+      retiredClientSecret: null,
+      retiredSscSecret: null,
       createdAt: now,
       updatedAt: now,
     }).pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: "RP client id" })))
@@ -109,8 +115,16 @@ export const administerRelyingParty = (clientId: string, command: RpCommand) =>
     }))
   })
 
-/** Replaces the client secret, the SSC secret or both; the old ones stop working at once. */
-export const rotateSecrets = (clientId: string, which: "client" | "ssc" | "both") =>
+/** Which secrets a rotation replaces. */
+export type SecretKind = "client" | "ssc" | "both"
+
+/**
+ * Replaces the client secret, the SSC secret or both. The replaced secret keeps working for
+ * the grace period (`secretGraceSeconds`, 24 h by default) so RP servers can switch over;
+ * `grace: false` (an administrator after a leak) ends it at once. Only the secret just
+ * replaced is kept: a second rotation within the grace period retires the first one for good.
+ */
+export const rotateSecrets = (clientId: string, which: SecretKind, options: { readonly grace?: boolean } = {}) =>
   Effect.gen(function* () {
     const settings = yield* EngineConfig
     const storage = yield* Storage
@@ -118,19 +132,42 @@ export const rotateSecrets = (clientId: string, which: "client" | "ssc" | "both"
       const repo = yield* RelyingParties
       const rp = yield* getRelyingParty(clientId)
       const fresh = yield* secretsFor(settings.environment)
+      const now = yield* Clock.currentTimeMillis
+      const graceMs = options.grace === false ? 0 : (settings.secretGraceSeconds ?? DEFAULT_SECRET_GRACE_SECONDS) * 1000
+      const retire = (hash: string): RetiredSecret | null => (graceMs > 0 ? { hash, validUntil: now + graceMs } : null)
+      const client = which !== "ssc"
+      const ssc = which !== "client"
       const next: RelyingParty = {
         ...rp,
-        clientSecretHash: which === "ssc" ? rp.clientSecretHash : yield* hashSecret(fresh.clientSecret),
-        sscSecretHash: which === "client" ? rp.sscSecretHash : yield* hashSecret(fresh.sscSecret),
-        updatedAt: yield* Clock.currentTimeMillis,
+        clientSecretHash: client ? yield* hashSecret(fresh.clientSecret) : rp.clientSecretHash,
+        sscSecretHash: ssc ? yield* hashSecret(fresh.sscSecret) : rp.sscSecretHash,
+        retiredClientSecret: client ? retire(rp.clientSecretHash) : rp.retiredClientSecret,
+        retiredSscSecret: ssc ? retire(rp.sscSecretHash) : rp.retiredSscSecret,
+        updatedAt: now,
       }
       yield* repo.update(next)
       return {
         rp: next,
-        ...(which !== "ssc" ? { clientSecret: fresh.clientSecret } : {}),
-        ...(which !== "client" ? { sscSecret: fresh.sscSecret } : {}),
+        ...(client ? { clientSecret: fresh.clientSecret } : {}),
+        ...(ssc ? { sscSecret: fresh.sscSecret } : {}),
+        previousValidUntil: graceMs > 0 ? now + graceMs : null,
       }
     }))
+  })
+
+/**
+ * The one check of an RP secret: the current secret, or the one replaced by the last rotation
+ * while its grace period runs. Both hashes are compared in constant time, always, so timing
+ * does not tell which one matched.
+ */
+export const secretAccepted = (rp: RelyingParty | undefined, kind: "client" | "ssc", presented: string) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const current = rp === undefined ? "" : kind === "client" ? rp.clientSecretHash : rp.sscSecretHash
+    const retired = rp === undefined ? null : kind === "client" ? rp.retiredClientSecret : rp.retiredSscSecret
+    const matchesCurrent = yield* secretMatches(presented, current)
+    const matchesRetired = yield* secretMatches(presented, retired?.hash ?? "")
+    return rp !== undefined && (matchesCurrent || (matchesRetired && retired !== null && now < retired.validUntil))
   })
 
 /** HTTP Basic client authentication (KYC, token endpoint): any failure is `invalid_client`; only approved RPs pass. */
@@ -138,7 +175,7 @@ export const authenticateClient = (clientId: string, clientSecret: string) =>
   Effect.gen(function* () {
     const found = yield* findRelyingParty(clientId)
     // Hash even for an unknown id so timing does not tell which ids exist.
-    const matches = yield* secretMatches(clientSecret, Option.match(found, { onNone: () => "", onSome: (rp) => rp.clientSecretHash }))
+    const matches = yield* secretAccepted(Option.getOrUndefined(found), "client", clientSecret)
     if (Option.isNone(found) || !matches || found.value.status !== "approved") return yield* new InvalidClient()
     return found.value
   })
@@ -151,7 +188,7 @@ export const authenticateSsc = (clientId: string, sscSecret: string) =>
   Effect.gen(function* () {
     const found = yield* findRelyingParty(clientId)
     if (Option.isNone(found)) return yield* new UnknownRpClientId()
-    if (!(yield* secretMatches(sscSecret, found.value.sscSecretHash))) return yield* new InvalidClientCredentials()
+    if (!(yield* secretAccepted(found.value, "ssc", sscSecret))) return yield* new InvalidClientCredentials()
     if (found.value.status !== "approved") return yield* new RpNotApproved({ rpStatus: found.value.status })
     return found.value
   })

@@ -17,6 +17,11 @@ export const AllowanceSchema = Schema.Struct({
   highestLoa: Loa,
 })
 
+/** A secret replaced by rotation that keeps working until `validUntil` (ms), so RP servers can switch over. */
+export const RetiredSecret = Schema.Struct({ hash: Schema.String, validUntil: Schema.Number })
+/** A secret replaced by rotation that keeps working until `validUntil` (ms), so RP servers can switch over. */
+export type RetiredSecret = typeof RetiredSecret.Type
+
 /** A relying party as the domain sees it; secrets only as SHA-256 hashes (hex). */
 export const RelyingParty = Schema.Struct({
   id: Schema.Int,
@@ -33,10 +38,16 @@ export const RelyingParty = Schema.Struct({
   plan: Schema.NullOr(PlanId),
   customAllowance: Schema.NullOr(AllowanceSchema),
   contactUserId: Schema.NullOr(Schema.String),
-  /** OpenID Connect redirect URIs, matched exactly at `/authorize` */
+  /** OAuth / OpenID Connect redirect URIs, matched exactly at `/authorize`; registered by the contact */
   redirectUris: Schema.Array(Schema.String),
   /** where RP-initiated logout may send the user back to, matched exactly */
   postLogoutRedirectUris: Schema.Array(Schema.String),
+  /** the plan the contact asked for at registration; the plan in force is `plan` */
+  requestedPlan: Schema.NullOr(PlanId),
+  /** the client secret before the last rotation, valid during the grace period */
+  retiredClientSecret: Schema.NullOr(RetiredSecret),
+  /** the SSC secret before the last rotation, valid during the grace period */
+  retiredSscSecret: Schema.NullOr(RetiredSecret),
   createdAt: Schema.Number,
   updatedAt: Schema.Number,
 })

@@ -12,7 +12,7 @@ import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
 import { Passkeys, SigningRequests, Storage } from "../ports/storage.ts"
 import { Loa, requireLoa } from "../rp/loa.ts"
-import { planMaximumLoa } from "../rp/plans.ts"
+import { planInForce } from "../billing/plan-in-force.ts"
 import { reserveSignatures } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { enqueueCompletion, pokeDeliveries } from "../events/outbox.ts"
@@ -71,7 +71,7 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
     const format = yield* oneOf(SignatureFormat, "signatureFormat", input.signatureFormat, "CAdES-BASELINE-B")
     const loa = yield* oneOf(Loa, "loa", input.loa, "LOA-2")
     const rp = yield* signingContext(user, input)
-    yield* requireLoa(loa, rp, planMaximumLoa(rp))
+    yield* requireLoa(loa, rp, (yield* planInForce(rp)).highestLoa)
     const passkey = yield* signersPasskey(user.userId, input.credentialId)
 
     const storage = yield* Storage

@@ -8,7 +8,7 @@ import { signDigest } from "../pki/cms.ts"
 import { signingIdentityFor } from "../pki/signer-certificate.ts"
 import { token, uuid } from "../ports/random.ts"
 import { type Passkeys, SscOperations } from "../ports/storage.ts"
-import { allowanceOf } from "../rp/plans.ts"
+import { planInForce } from "../billing/plan-in-force.ts"
 import { countRequest } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { completePending, type SigningServices } from "../signing/completion.ts"
@@ -49,7 +49,7 @@ export const openOperation = (input: ChallengeRequest, clientIp: string) =>
       return yield* new InvalidRequest({ detail: "anonymous mode takes an LOA-2 token issued without a signer" })
     }
     yield* input.mode === "registered"
-      ? countRequest(`ssc:${rp.clientId}`, allowanceOf(rp).requestsPerMinute)
+      ? countRequest(`ssc:${rp.clientId}`, (yield* planInForce(rp)).allowance.requestsPerMinute)
       : countRequest(`ssc-anonymous:${clientIp}`, ANONYMOUS_CHALLENGES_PER_MINUTE)
     const now = yield* Clock.currentTimeMillis
     const operation: SscOperation = {

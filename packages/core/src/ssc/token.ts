@@ -11,7 +11,7 @@ import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-con
 import { uuid } from "../ports/random.ts"
 import { Passkeys, Storage, Users } from "../ports/storage.ts"
 import { requireLoa, type Loa } from "../rp/loa.ts"
-import { planMaximumLoa } from "../rp/plans.ts"
+import { planInForce } from "../billing/plan-in-force.ts"
 import { reserveSignatures } from "../rp/quota.ts"
 import { authenticateSsc } from "../rp/relying-parties.ts"
 import { isHexDigest } from "../signing/rules.ts"
@@ -56,7 +56,7 @@ export const issueSigningToken = (input: SigningTokenRequest) =>
     const settings = yield* EngineConfig
     if (!isHexDigest(input.documentHash)) return yield* new InvalidRequest({ detail: "documentHash must be a hex SHA-256 (64 hexadecimal characters)" })
     const rp = yield* authenticateSsc(input.clientId, input.clientSecret)
-    yield* requireLoa(input.loa, rp, planMaximumLoa(rp))
+    yield* requireLoa(input.loa, rp, (yield* planInForce(rp)).highestLoa)
     const email = input.signerEmail?.trim().toLowerCase()
     if (input.loa === "LOA-4" && !email) return yield* new InvalidRequest({ detail: "signerEmail is required for LOA-4" })
     if (email !== undefined && email !== "" && !isEmail(email)) return yield* new InvalidRequest({ detail: "signerEmail must be an e-mail address" })

@@ -5,9 +5,10 @@
 import { RandomWebCrypto } from "@signet/adapters-crypto"
 import {
   administerRelyingParty, authenticateClient, authenticateSsc, EngineConfig, registerRelyingParty, requireLoa, rotateSecrets,
-  PLANS, type Loa, type PlanId, type RpStatus,
+  DEFAULT_SECRET_GRACE_SECONDS, PLANS, type Loa, type PlanId, type RpStatus,
 } from "@signet/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
+import { ManualClock } from "./manual-clock.ts"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { StorageTags } from "../storage/conformance.ts"
@@ -19,12 +20,20 @@ interface ModelRp {
   plan: PlanId | null
   clientSecret: string
   sscSecret: string
-  retiredSecrets: Array<string>
+  /** the secret replaced by the last rotation of each kind, and until when it still works */
+  graced: { client: { secret: string; until: number } | null; ssc: { secret: string; until: number } | null }
+  /** secrets replaced twice over: never work again */
+  dead: Array<string>
 }
-interface Model { readonly rps: Array<{ clientId: string } & ModelRp> }
+interface Model { readonly rps: Array<{ clientId: string } & ModelRp>; now: number }
+
+const GRACE_MS = DEFAULT_SECRET_GRACE_SECONDS * 1000
 
 type Runtime = ManagedRuntime.ManagedRuntime<StorageTags | EngineConfig | import("@signet/core").Random, unknown>
-interface Real { readonly run: <A, E>(effect: Effect.Effect<A, E, StorageTags | EngineConfig | import("@signet/core").Random>) => Promise<A> }
+interface Real {
+  readonly run: <A, E>(effect: Effect.Effect<A, E, StorageTags | EngineConfig | import("@signet/core").Random>) => Promise<A>
+  readonly clock: ManualClock
+}
 
 const outcome = <A, E extends { readonly _tag: string }>(run: Real["run"], effect: Effect.Effect<A, E, StorageTags | EngineConfig | import("@signet/core").Random>) =>
   run(Effect.match(effect, { onFailure: (e) => e._tag, onSuccess: () => "ok" }))
@@ -41,7 +50,7 @@ class Register implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const created = await r.run(registerRelyingParty({ name: "Model RP", status: this.approve ? "approved" : "pending" }))
     expect(created.rp.status).toBe(this.approve ? "approved" : "pending")
-    m.rps.push({ clientId: created.rp.clientId, status: created.rp.status, maxLoa: "LOA-2", kycVerified: false, plan: null, clientSecret: created.clientSecret, sscSecret: created.sscSecret, retiredSecrets: [] })
+    m.rps.push({ clientId: created.rp.clientId, status: created.rp.status, maxLoa: "LOA-2", kycVerified: false, plan: null, clientSecret: created.clientSecret, sscSecret: created.sscSecret, graced: { client: null, ssc: null }, dead: [] })
   }
   toString = () => `Register(${this.approve})`
 }
@@ -77,31 +86,50 @@ class Rotate implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const rp = m.rps[this.pick % m.rps.length]!
     const fresh = await r.run(rotateSecrets(rp.clientId, this.which))
+    expect(fresh.previousValidUntil).toBe(m.now + GRACE_MS)
     if ("clientSecret" in fresh && fresh.clientSecret !== undefined) {
-      rp.retiredSecrets.push(rp.clientSecret)
+      if (rp.graced.client !== null) rp.dead.push(rp.graced.client.secret)
+      rp.graced.client = { secret: rp.clientSecret, until: m.now + GRACE_MS }
       rp.clientSecret = fresh.clientSecret
     }
     if ("sscSecret" in fresh && fresh.sscSecret !== undefined) {
-      rp.retiredSecrets.push(rp.sscSecret)
+      if (rp.graced.ssc !== null) rp.dead.push(rp.graced.ssc.secret)
+      rp.graced.ssc = { secret: rp.sscSecret, until: m.now + GRACE_MS }
       rp.sscSecret = fresh.sscSecret
     }
   }
   toString = () => `Rotate(#${this.pick}, ${this.which})`
 }
 
+/** Time passes: an hour, or past the grace period. */
+class Advance implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly ms: number) {}
+  check = () => true
+  async run(m: Model, r: Real) {
+    m.now += this.ms
+    r.clock.advance(this.ms)
+  }
+  toString = () => `Advance(${this.ms})`
+}
+
 /** Every authentication and LOA answer must be what the model predicts. */
 class Authenticate implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly secret: "current" | "retired" | "other" | "swapped", readonly loa: Loa) {}
+  constructor(readonly pick: number, readonly secret: "current" | "graced" | "dead" | "other" | "swapped", readonly loa: Loa) {}
   check = (m: Readonly<Model>) => m.rps.length > 0
   async run(m: Model, r: Real) {
     const rp = m.rps[this.pick % m.rps.length]!
-    const pick = (current: string) => this.secret === "current" ? current
-      : this.secret === "retired" ? rp.retiredSecrets[0] ?? "never-issued"
-        : this.secret === "swapped" ? (current === rp.clientSecret ? rp.sscSecret : rp.clientSecret) : "sk_sbx_other"
-    const basic = await outcome(r.run, authenticateClient(rp.clientId, pick(rp.clientSecret)))
-    expect(basic).toBe(this.secret === "current" && rp.status === "approved" ? "ok" : "InvalidClient")
-    const ssc = await outcome(r.run, authenticateSsc(rp.clientId, pick(rp.sscSecret)))
-    expect(ssc).toBe(this.secret !== "current" ? "InvalidClientCredentials" : rp.status !== "approved" ? "RpNotApproved" : "ok")
+    const pick = (kind: "client" | "ssc") => {
+      const current = kind === "client" ? rp.clientSecret : rp.sscSecret
+      return this.secret === "current" ? current
+        : this.secret === "graced" ? rp.graced[kind]?.secret ?? "never-issued"
+          : this.secret === "dead" ? rp.dead[0] ?? "never-issued"
+            : this.secret === "swapped" ? (kind === "client" ? rp.sscSecret : rp.clientSecret) : "sk_sbx_other"
+    }
+    const accepted = (kind: "client" | "ssc") => this.secret === "current" || (this.secret === "graced" && (rp.graced[kind]?.until ?? 0) > m.now)
+    const basic = await outcome(r.run, authenticateClient(rp.clientId, pick("client")))
+    expect(basic).toBe(accepted("client") && rp.status === "approved" ? "ok" : "InvalidClient")
+    const ssc = await outcome(r.run, authenticateSsc(rp.clientId, pick("ssc")))
+    expect(ssc).toBe(!accepted("ssc") ? "InvalidClientCredentials" : rp.status !== "approved" ? "RpNotApproved" : "ok")
     const planMax = rp.plan === null ? "LOA-2" : PLANS[rp.plan].highestLoa
     const loa = await outcome(r.run, requireLoa(this.loa, rp, planMax))
     const withinMax = this.loa === "LOA-2" || (rp.maxLoa === "LOA-4" && planMax === "LOA-4")
@@ -118,15 +146,17 @@ const commands = [
   fc.tuple(pick, fc.constantFrom("Approve" as const, "Reject" as const, "Suspend" as const)).map(([p, m]) => new Move(p, m)),
   fc.tuple(pick, loa, fc.boolean(), fc.constantFrom<PlanId | null>("starter", "business", "enterprise", null)).map(([p, l, k, pl]) => new Configure(p, l, k, pl)),
   fc.tuple(pick, fc.constantFrom("client" as const, "ssc" as const, "both" as const)).map(([p, w]) => new Rotate(p, w)),
-  fc.tuple(pick, fc.constantFrom("current" as const, "retired" as const, "other" as const, "swapped" as const), loa).map(([p, s, l]) => new Authenticate(p, s, l)),
+  fc.tuple(pick, fc.constantFrom("current" as const, "graced" as const, "dead" as const, "other" as const, "swapped" as const), loa).map(([p, s, l]) => new Authenticate(p, s, l)),
+  fc.constantFrom(3_600_000, GRACE_MS - 1, GRACE_MS).map((ms) => new Advance(ms)),
 ]
 
 /** Declares the model-based suite for a storage adapter. */
 export const relyingPartyModel = (name: string, makeStorage: () => Layer.Layer<StorageTags, unknown>, runs = 15): void => {
   describe(`relying-party machine against the model (${name})`, () => {
     let runtime: Runtime
+    const clock = new ManualClock(1_800_000_000_000)
     beforeAll(async () => {
-      runtime = ManagedRuntime.make(Layer.mergeAll(makeStorage(), RandomWebCrypto, Layer.succeed(EngineConfig, {
+      runtime = ManagedRuntime.make(Layer.mergeAll(makeStorage(), RandomWebCrypto, Layer.setClock(clock), Layer.succeed(EngineConfig, {
         environment: "sandbox", publicOrigin: "http://localhost:3000", basePath: "/api",
         accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
       })))
@@ -136,7 +166,7 @@ export const relyingPartyModel = (name: string, makeStorage: () => Layer.Layer<S
 
     it("status moves, secrets, rotation and LOA answers match the model", async () => {
       await fc.assert(fc.asyncProperty(fc.commands(commands, { size: "+1" }), (cmds) =>
-        fc.asyncModelRun(() => ({ model: { rps: [] }, real: { run: (e) => runtime.runPromise(e) } }), cmds)), { numRuns: runs })
+        fc.asyncModelRun(() => ({ model: { rps: [], now: clock.now }, real: { run: (e) => runtime.runPromise(e), clock } }), cmds)), { numRuns: runs })
     }, 120_000)
   })
 }

@@ -7,7 +7,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
-  SigningRequests, SscOperations, Storage, UniqueViolation, Users, WebhookSubscriptions, Deliveries, type Batch, type SigningRequest, type StoredCertificate,
+  SigningRequests, SscOperations, Storage, UniqueViolation, Users, WebhookSubscriptions, Deliveries, RpOrganisationChecks, Checkouts, Subscriptions,
+  type Batch, type SigningRequest, type StoredCertificate,
+  ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers,
+  EncryptedFiles, SignatureImages, type EncryptedFile,
 } from "@signet/core"
 import {
   bareRelyingParty, FAR_FUTURE_MS, sampleCeremony, sampleHostedSession, samplePasskey, sampleRelyingParty,
@@ -34,6 +37,10 @@ const sampleRefresh = (overrides: Partial<RefreshToken> = {}): RefreshToken => (
 export type StorageTags = Storage | RelyingParties | Users | Passkeys | Ceremonies | HostedSessions | KeyRecords
   | Certificates | SigningRequests | Batches | SigningEvents | QuotaCounters | SscOperations | WebhookSubscriptions | Deliveries
   | import("@signet/core").KycVerifications | import("@signet/core").KycCaptures | import("@signet/core").KycImages | import("@signet/core").KycAudit
+  | RpOrganisationChecks
+  | import("@signet/core").Checkouts | import("@signet/core").Subscriptions
+  | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
+  | EncryptedFiles | SignatureImages
   | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
 
 /** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
@@ -105,6 +112,25 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
 
       test("list is empty on a new store", () => Effect.gen(function* () {
         expect(yield* (yield* RelyingParties).list()).toEqual([])
+      }))
+    })
+
+    describe("RpOrganisationChecks", () => {
+      test("entries append, round-trip every field and list per RP oldest first", () => Effect.gen(function* () {
+        const checks = yield* RpOrganisationChecks
+        const submitted = yield* checks.insert({
+          clientId: "rp_a", status: "submitted", legalName: "Ärzte «Nord» 署名 Ltd", registrationNumber: "PVT-2026/42", country: "KE",
+          documents: [{ kind: "certificate_of_incorporation", reference: "CI/42" }, { kind: "tax_registration", reference: "P051234567X" }],
+          submittedBy: "usr_contact", checkedBy: null, note: null, createdAt: FAR_FUTURE_MS,
+        })
+        yield* checks.insert({ ...submitted, clientId: "rp_b", createdAt: 1 })
+        const verified = yield* checks.insert({
+          clientId: "rp_a", status: "verified", legalName: "Ärzte «Nord» 署名 Ltd", registrationNumber: "PVT-2026/42", country: "KE",
+          documents: [], submittedBy: null, checkedBy: "R. Admin", note: "registry extract seen", createdAt: FAR_FUTURE_MS + 5,
+        })
+        expect(verified.id).toBeGreaterThan(submitted.id)
+        expect(yield* checks.listByClientId("rp_a")).toEqual([submitted, verified])
+        expect(yield* checks.listByClientId("rp_none")).toEqual([])
       }))
     })
 
@@ -266,6 +292,67 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
       }))
     })
 
+    describe("Identity providers", () => {
+      const provider = {
+        id: "idp_0001", ownerClientId: null, name: "Example ID", issuer: "https://id.example", clientId: "signet", clientSecretSealed: "c2VhbGVk",
+        scopes: ["openid", "email"], authorizationEndpoint: "https://id.example/auth", tokenEndpoint: "https://id.example/token",
+        jwksUri: "https://id.example/jwks", userinfoEndpoint: null, createdAt: FAR_FUTURE_MS,
+      }
+      const login = {
+        id: "a".repeat(64), providerId: "idp_0001", nonce: "n", codeVerifier: "v".repeat(43), browserBindingHash: "b".repeat(64),
+        returnTo: "/api/", linkUserId: null, clientId: null, createdAt: FAR_FUTURE_MS, expiresAt: FAR_FUTURE_MS + 300_000, consumedAt: null,
+      }
+      const link = { id: "link_1", userId: "u_0001", providerId: "idp_0001", issuer: "https://id.example", subject: "248289761001", email: "ada@example.com", createdAt: FAR_FUTURE_MS }
+      const offer = {
+        id: "offer_1", userId: "u_0001", providerId: "idp_0001", issuer: "https://id.example", subject: "s2", email: null, browserBindingHash: "b".repeat(64),
+        returnTo: "/api/x?y=1", clientId: "rp_sbx_1", createdAt: FAR_FUTURE_MS, expiresAt: FAR_FUTURE_MS + 300_000, consumedAt: null,
+      }
+
+      test("providers round-trip, list oldest first, and remove answers whether one was there", () => Effect.gen(function* () {
+        const providers = yield* IdentityProviders
+        const rpOwned = { ...provider, id: "idp_0002", ownerClientId: "rp_sbx_1", userinfoEndpoint: "https://id.example/me", createdAt: FAR_FUTURE_MS + 1 }
+        yield* providers.insert(rpOwned)
+        yield* providers.insert(provider)
+        expect(yield* providers.findById("idp_0002")).toEqual(Option.some(rpOwned))
+        expect(yield* providers.list()).toEqual([provider, rpOwned])
+        expect((yield* uniqueViolation(providers.insert(provider))).what).toBe("identity provider id")
+        expect(yield* providers.remove("idp_0001")).toBe(true)
+        expect(yield* providers.remove("idp_0001")).toBe(false)
+        expect(yield* providers.list()).toEqual([rpOwned])
+      }))
+
+      test("an external login is consumed exactly once, even by concurrent callbacks", () => Effect.gen(function* () {
+        const logins = yield* ExternalLogins
+        yield* logins.insert(login)
+        const outcomes = yield* Effect.all(Array.from({ length: 5 }, () => logins.consume(login.id, FAR_FUTURE_MS + 1)), { concurrency: "unbounded" })
+        expect(outcomes.filter(Option.isSome)).toEqual([Option.some({ ...login, consumedAt: FAR_FUTURE_MS + 1 })])
+        expect(yield* logins.consume("unknown", FAR_FUTURE_MS)).toEqual(Option.none())
+      }))
+
+      test("an external identity links to one account only; links list per user and are removed only by their user", () => Effect.gen(function* () {
+        const links = yield* IdentityLinks
+        yield* links.insert(link)
+        expect(yield* links.findByIdentity(link.issuer, link.subject)).toEqual(Option.some(link))
+        expect(yield* links.findByIdentity("https://other.example", link.subject)).toEqual(Option.none())
+        expect((yield* uniqueViolation(links.insert({ ...link, id: "link_2", userId: "u_0002" }))).what).toBe("external identity")
+        const second = { ...link, id: "link_3", subject: "other-sub", email: null, createdAt: FAR_FUTURE_MS + 1 }
+        yield* links.insert(second)
+        expect(yield* links.listByUser("u_0001")).toEqual([link, second])
+        expect(yield* links.remove("link_1", "u_0002")).toBe(false)
+        expect(yield* links.remove("link_1", "u_0001")).toBe(true)
+        expect(yield* links.listByUser("u_0001")).toEqual([second])
+      }))
+
+      test("a link offer round-trips and is consumed once", () => Effect.gen(function* () {
+        const offers = yield* LinkOffers
+        yield* offers.insert(offer)
+        expect(yield* offers.findById("offer_1")).toEqual(Option.some(offer))
+        expect(yield* offers.consume("offer_1", FAR_FUTURE_MS + 2)).toEqual(Option.some({ ...offer, consumedAt: FAR_FUTURE_MS + 2 }))
+        expect(yield* offers.consume("offer_1", FAR_FUTURE_MS + 3)).toEqual(Option.none())
+        expect(yield* offers.findById("offer_1")).toEqual(Option.some({ ...offer, consumedAt: FAR_FUTURE_MS + 2 }))
+      }))
+    })
+
     describe("KeyRecords", () => {
       test("insert, find and list (oldest first) round-trip; a taken key id is a UniqueViolation", () =>
         Effect.gen(function* () {
@@ -309,6 +396,44 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         yield* certs.revoke("0a1b", 1_900_000_000_000, "keyCompromise")
         yield* certs.revoke("0a1b", 2_000_000_000_000, "superseded")
         expect(yield* certs.findBySerial("0a1b")).toEqual(Option.some(cert({ status: "revoked", revokedAt: 1_900_000_000_000, revocationReason: "keyCompromise" })))
+      }))
+    })
+
+    describe("EncryptedFiles", () => {
+      const file = (over: Partial<EncryptedFile> = {}): EncryptedFile => ({
+        id: "f1", ownerUserId: "u1", name: "contract.pdf", size: 5_000_000, recipients: ["u1", "u3", "u2"], envelope: "MIAGCSqG",
+        createdAt: 1_700_000_000_000, ...over,
+      })
+      test("round-trip with recipients in order; a user lists what they own or receive, newest first; remove deletes both", () => Effect.gen(function* () {
+        const files = yield* EncryptedFiles
+        const storage = yield* Storage
+        yield* storage.transaction(files.insert(file()))
+        yield* storage.transaction(files.insert(file({ id: "f2", ownerUserId: "u2", recipients: ["u2"], createdAt: 1_800_000_000_000 })))
+        yield* storage.transaction(files.insert(file({ id: "f3", ownerUserId: "u3", recipients: ["u3", "u1"], createdAt: 1_900_000_000_000 })))
+        expect(yield* files.findById("f1")).toEqual(Option.some(file()))
+        expect(yield* files.findById("nope")).toEqual(Option.none())
+        expect((yield* files.listForUser("u1", 10)).map((f) => f.id)).toEqual(["f3", "f1"])
+        expect((yield* files.listForUser("u2", 10)).map((f) => f.id)).toEqual(["f2", "f1"])
+        expect((yield* files.listForUser("u1", 1)).map((f) => f.id)).toEqual(["f3"])
+        expect(yield* files.listForUser("u9", 10)).toEqual([])
+        yield* uniqueViolation(storage.transaction(files.insert(file())))
+        yield* storage.transaction(files.remove("f1"))
+        expect(yield* files.findById("f1")).toEqual(Option.none())
+        expect((yield* files.listForUser("u2", 10)).map((f) => f.id)).toEqual(["f2"])
+      }))
+    })
+
+    describe("SignatureImages", () => {
+      test("save replaces, find round-trips, remove answers whether there was one", () => Effect.gen(function* () {
+        const images = yield* SignatureImages
+        const image = { userId: "u1", sealed: "c2VhbGVk", width: 300, height: 100, size: 1234, updatedAt: 1_700_000_000_000 }
+        expect(yield* images.findByUser("u1")).toEqual(Option.none())
+        yield* images.save(image)
+        yield* images.save({ ...image, sealed: "bmV3", width: 400, updatedAt: FAR_FUTURE_MS })
+        expect(yield* images.findByUser("u1")).toEqual(Option.some({ ...image, sealed: "bmV3", width: 400, updatedAt: FAR_FUTURE_MS }))
+        expect(yield* images.remove("u1")).toBe(true)
+        expect(yield* images.remove("u1")).toBe(false)
+        expect(yield* images.findByUser("u1")).toEqual(Option.none())
       }))
     })
 
@@ -391,6 +516,46 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         const storage = yield* Storage
         yield* Effect.exit(storage.transaction(q.consume("rb", 2, 5, FAR_FUTURE_MS).pipe(Effect.zipRight(Effect.fail("no")))))
         expect(yield* q.peek("rb")).toBe(0)
+      }))
+      test("list answers exactly the counters under a prefix, `_` and `%` taken literally", () => Effect.gen(function* () {
+        const q = yield* QuotaCounters
+        for (const key of ["rpm:sign:rp_a:u1:7", "rpm:sign:rp_a:u2:7", "rpm:sign:rp_ab:u1:7", "rpm:sign:rpxa:u1:7", "rpm:sign:rp_a;x"]) {
+          yield* q.consume(key, 2, 10, 1234)
+        }
+        expect(yield* q.list("rpm:sign:rp_a:")).toEqual([
+          { key: "rpm:sign:rp_a:u1:7", count: 2, expiresAt: 1234 },
+          { key: "rpm:sign:rp_a:u2:7", count: 2, expiresAt: 1234 },
+        ])
+        expect(yield* q.list("rpm:sign:rp%")).toEqual([])
+      }))
+    })
+
+    describe("Checkouts and Subscriptions", () => {
+      const checkout = {
+        id: "chk_1", clientId: "rp_sbx_1", userId: "u1", plan: "starter", period: "monthly", method: "mobile_money",
+        priceUsdMinor: 6900, currency: "KES", amountMinor: 891825,
+        rateQuote: { base: "USD", quote: "KES", rate: "129.25", quotedAt: 1_700_000_000_000, source: "test" },
+        status: "created", providerReference: null, failureReason: null, createdAt: 1, expiresAt: 2, updatedAt: 1, paidAt: null,
+      } as const
+      test("a checkout round-trips with its rate quote; update is a compare-and-set on the status", () => Effect.gen(function* () {
+        const repo = yield* Checkouts
+        yield* repo.insert(checkout)
+        expect(yield* repo.findById("chk_1")).toEqual(Option.some(checkout))
+        const paid = { ...checkout, status: "paid" as const, providerReference: "ref", paidAt: 5 }
+        expect(yield* repo.update(paid, "created")).toBe(true)
+        expect(yield* repo.update({ ...checkout, status: "failed" as const }, "created")).toBe(false)
+        expect(yield* repo.findById("chk_1")).toEqual(Option.some(paid))
+        expect(yield* Effect.flip(repo.insert(checkout))).toBeInstanceOf(UniqueViolation)
+      }))
+      test("one subscription per checkout; listed latest start first", () => Effect.gen(function* () {
+        const repo = yield* Subscriptions
+        const first = { id: "sub_1", clientId: "rp_sbx_1", plan: "starter", period: "monthly", checkoutId: "chk_1", startsAt: 10, endsAt: 20, createdAt: 10 } as const
+        const second = { ...first, id: "sub_2", checkoutId: "chk_2", startsAt: 30, endsAt: 40 }
+        yield* repo.insert(first)
+        yield* repo.insert(second)
+        expect(yield* Effect.flip(repo.insert({ ...first, id: "sub_3" }))).toEqual(new UniqueViolation({ what: "checkout_id" }))
+        expect(yield* repo.listForRp("rp_sbx_1")).toEqual([second, first])
+        expect(yield* repo.listForRp("rp_sbx_2")).toEqual([])
       }))
     })
 
