@@ -1,4 +1,5 @@
-/** @signet/adapters-crypto: Web Crypto implementations of the Random and KeyStore ports. */
+/** @signet/adapters-crypto: Web Crypto implementations of the Random and KeyStore ports, and native streaming SHA-256. */
 export * from "./random-web-crypto.ts"
 export * from "./key-store-software.ts"
 export * from "./vault-master-key.ts"
+export * from "./sha256-streams-node.ts"

@@ -29,4 +29,11 @@ describe("server configuration", () => {
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_ENVIRONMENT: "staging" }, [])).toThrow(/invalid configuration/)
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_PORT: "eighty" }, [])).toThrow(/invalid configuration/)
   })
+
+  it("chooses sandbox or local per KYC port: sandbox by default, local by environment variable, anything else refused", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).kyc).toEqual({ documentReader: "sandbox", faceMatcher: "sandbox", liveness: "sandbox" })
+    const c = loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_KYC_DOCUMENT_READER: "local", SIGNET_KYC_LIVENESS: "local" }, [])
+    expect(c.kyc).toEqual({ documentReader: "local", faceMatcher: "sandbox", liveness: "local" })
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_KYC_FACE_MATCHER: "cloud" }, [])).toThrow(/invalid configuration/)
+  })
 })

@@ -18,6 +18,15 @@ export interface ServerConfig {
   readonly settings: EngineSettings
   /** the administrator token of `/admin` and `/admin/api/*` (at least 32 characters); none: the admin API refuses all */
   readonly adminToken: string | undefined
+  /** which adapter each KYC port uses: `sandbox` (default) or `local` (`@signet/kyc-local`, offline models) */
+  readonly kyc: KycAdapterChoice
+}
+
+/** Which adapter each KYC port uses. */
+export interface KycAdapterChoice {
+  readonly documentReader: "sandbox" | "local"
+  readonly faceMatcher: "sandbox" | "local"
+  readonly liveness: "sandbox" | "local"
 }
 
 /** The configuration is unusable; the message says which setting and why. */
@@ -25,12 +34,15 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError"
 }
 
+const KycAdapter = Schema.Literal("sandbox", "local")
+
 const FileConfig = Schema.partial(Schema.Struct({
   port: Schema.Int, host: Schema.String, database: Schema.String, masterKey: Schema.String, publicOrigin: Schema.String,
   basePath: Schema.String, environment: Environment, demo: Schema.Boolean, deadlineMs: Schema.Int,
   accessTokenTtlSeconds: Schema.Int, ceremonyTtlSeconds: Schema.Int, sessionTtlSeconds: Schema.Int,
   webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int,
   adminToken: Schema.String, secretGraceSeconds: Schema.Int,
+  kycDocumentReader: KycAdapter, kycFaceMatcher: KycAdapter, kycLiveness: KycAdapter,
 }))
 
 const ENV_KEYS = {
@@ -39,6 +51,7 @@ const ENV_KEYS = {
   SIGNET_DEMO: "demo", SIGNET_DEADLINE_MS: "deadlineMs", SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback", SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
   SIGNET_ADMIN_TOKEN: "adminToken", SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
+  SIGNET_KYC_DOCUMENT_READER: "kycDocumentReader", SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher", SIGNET_KYC_LIVENESS: "kycLiveness",
 } as const
 const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
@@ -94,6 +107,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
       allowLoopbackHttp: c.webhooksAllowLoopback ?? demo,
       ...(c.webhookRetryBaseMs !== undefined ? { baseDelayMs: c.webhookRetryBaseMs } : {}),
     },
+    kyc: { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
     settings: {
       environment: c.environment ?? (demo ? "sandbox" : "production"),
       publicOrigin,

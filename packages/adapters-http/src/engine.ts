@@ -1,9 +1,10 @@
 /** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
-import { KeyStoreSoftware, MasterKey, RandomWebCrypto, VaultMasterKey } from "@signet/adapters-crypto"
+import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
+  type DocumentReader, type FaceMatcher, type LivenessProvider,
 } from "@signet/core"
 import { planEndpoints } from "./endpoints/plans.ts"
 import { ExchangeRatesSandbox, PaymentsSandbox, type PaymentProviders } from "./payments-sandbox.ts"
@@ -21,6 +22,7 @@ import { eventStreamEndpoint } from "./endpoints/events.ts"
 import { webhookEndpoints } from "./endpoints/webhooks.ts"
 import { certificateEndpoints } from "./endpoints/certificates.ts"
 import { documentEndpoints } from "./endpoints/documents.ts"
+import { padesEndpoints } from "./endpoints/pades.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { relyingPartyEndpoints } from "./endpoints/relying-parties.ts"
 import { adminEndpointsFor } from "./endpoints/admin.ts"
@@ -53,6 +55,8 @@ export interface EngineOptions {
   readonly deliveries?: Partial<DeliverySettings> & { readonly worker?: boolean }
   /** identity-verification thresholds, lifetimes and image retention (the spec's defaults unless given) */
   readonly kycSettings?: typeof DEFAULT_KYC_SETTINGS
+  /** the KYC document reader, liveness provider and face matcher (the sandbox adapters unless given; `@signet/kyc-local` has local ones) */
+  readonly kycProviders?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher>
   /** the hourly clean-up of expired quota windows and KYC images past retention (default on) */
   readonly housekeeping?: boolean
   /** the engine's clock; the system clock unless a host or test gives one */
@@ -94,6 +98,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     keyStore,
     VaultMasterKey.pipe(Layer.provide(masterKey)),
     RandomWebCrypto,
+    Sha256StreamsNode,
     options.eventBus ?? EventBusInProcess,
     Layer.succeed(EngineConfig, options.settings),
     Layer.succeed(DeliveryPolicy, policy),
@@ -122,6 +127,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
   await runtime.runtime()
   const probe = Effect.flatMap(Users, (u) => u.findById("health-probe")).pipe(Effect.asVoid)
   const endpoints: Array<Endpoint<any, EngineServices>> = []
+  const kycOptions = { settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS, ...(options.kycProviders ? { providers: options.kycProviders } : {}) }
   endpoints.push(
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
@@ -129,9 +135,10 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     ...signingEndpoints,
     ...certificateEndpoints,
     ...documentEndpoints,
+    ...padesEndpoints,
     ...sscEndpoints,
-    ...kycEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
-    ...kycHandoffEndpointsFor({ settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS }),
+    ...kycEndpointsFor(kycOptions),
+    ...kycHandoffEndpointsFor(kycOptions),
     eventStreamEndpoint,
     ...webhookEndpoints,
     ...relyingPartyEndpoints,

@@ -1,6 +1,9 @@
 /** Storage on PostgreSQL: the shared store of several stateless engine nodes. */
 import { Effect, Layer } from "effect"
-import { Kysely, PostgresDialect, sql } from "kysely"
+import {
+  type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, Kysely, PostgresDialect, PostgresIntrospector,
+  type SchemaMetadata, sql, type TableMetadata,
+} from "kysely"
 import pg from "pg"
 import {
   type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices,
@@ -27,14 +30,39 @@ export const poolConfig = (options: StoragePostgresOptions): pg.PoolConfig => {
   return {
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
-    // No parallel plans: kysely's migrator scans the whole catalogue, and a parallel worker of that scan
-    // fails with 3F000 when another schema is dropped meanwhile (tests drop theirs all the time); the
-    // engine's own queries are small OLTP lookups that parallel plans do not help.
-    options: [
-      "-c max_parallel_workers_per_gather=0",
-      ...(options.schema === undefined ? [] : [`-c search_path=${options.schema}`]),
-    ].join(" "),
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
   }
+}
+
+/**
+ * The migrator asks the introspector whether its tables exist. Kysely's own introspector reads every
+ * schema's columns, naming their types; when another session drops a schema meanwhile (tests drop
+ * theirs all the time; operators may too), that lookup fails with 3F000. Only the current schema's
+ * table names matter here, and reading them names no other schema.
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  readonly #db: Kysely<any>
+  readonly #full: PostgresIntrospector
+  constructor(db: Kysely<any>) {
+    this.#db = db
+    this.#full = new PostgresIntrospector(db)
+  }
+  getSchemas(): Promise<Array<SchemaMetadata>> { return this.#full.getSchemas() }
+  async getTables(_options?: DatabaseMetadataOptions): Promise<Array<TableMetadata>> {
+    const rows = await sql<{ readonly name: string; readonly schema: string; readonly kind: string }>`
+      select c.relname as name, n.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm')`.execute(this.#db)
+    return rows.rows.map((r) => ({ name: r.name, schema: r.schema, isView: r.kind === "v" || r.kind === "m", columns: [] }))
+  }
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) }
+  }
+}
+
+/** PostgreSQL with the current-schema introspector. */
+class PostgresCurrentSchemaDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector { return new CurrentSchemaIntrospector(db) }
 }
 
 const isDuplicateSchema = (e: unknown): boolean => {
@@ -51,7 +79,7 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
         const pool = new pg.Pool(poolConfig(options))
         // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
         pool.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
-        return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+        return new Kysely<Database>({ dialect: new PostgresCurrentSchemaDialect({ pool }) })
       }),
       (kysely) => Effect.promise(() => kysely.destroy()),
     )

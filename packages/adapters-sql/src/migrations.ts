@@ -608,6 +608,25 @@ const documents = (dialect: SqlDialect): Migration => {
   }
 }
 
+const preparedPdfs = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.createTable("prepared_pdfs")
+        .addColumn("request_id", t.text, (c) => c.primaryKey())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("sealed", dialect === "postgres" ? "bytea" : "blob", (c) => c.notNull())
+        .addColumn("contents_offset", t.bigint, (c) => c.notNull())
+        .addColumn("contents_bytes", t.int, (c) => c.notNull())
+        .addColumn("field_name", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("prepared_pdfs_created_idx").on("prepared_pdfs").column("created_at").execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
@@ -620,6 +639,7 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0008_identity_providers": identityProviders(dialect),
   "0009_rp_platform": rpPlatform(dialect),
   "0010_plans": plans(dialect),
+  "0011_prepared_pdfs": preparedPdfs(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

@@ -156,6 +156,19 @@ export interface Database {
   readonly encrypted_files: EncryptedFilesTable
   readonly encrypted_file_recipients: EncryptedFileRecipientsTable
   readonly signature_images: SignatureImagesTable
+  readonly prepared_pdfs: PreparedPdfsTable
+}
+
+/** `prepared_pdfs`: PDFs prepared for PAdES signing, sealed by the Vault, by signing request. */
+export interface PreparedPdfsTable {
+  readonly request_id: string
+  readonly client_id: string
+  readonly user_id: string
+  readonly sealed: Uint8Array
+  readonly contents_offset: BigIntColumn
+  readonly contents_bytes: number
+  readonly field_name: string
+  readonly created_at: BigIntColumn
 }
 
 /** `certificates`: everything the engine's CA issued. */

@@ -4,7 +4,7 @@ import type {
   Batches, Ceremonies, Certificates, HostedSessions, KeyRecords, Passkeys, QuotaCounters, RelyingParties, SigningEvents,
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
   KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
-  ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers, EncryptedFiles, SignatureImages,
+  ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers, EncryptedFiles, SignatureImages, PreparedPdfs,
   AuthorizationCodes, RefreshTokens, Consents, TokenRevocations, SigningKeys, SessionSignIns,
 } from "@signet/core"
 import { OidcStorageSql } from "./repositories/oidc.ts"
@@ -16,6 +16,7 @@ import { DeliveriesSql, WebhookSubscriptionsSql } from "./repositories/webhooks.
 import { SscOperationsSql } from "./repositories/ssc-operations.ts"
 import { KycStorageSql } from "./repositories/kyc.ts"
 import { CertificatesSql } from "./repositories/certificates.ts"
+import { PreparedPdfsSql } from "./repositories/prepared-pdfs.ts"
 import { BatchesSql, QuotaCountersSql, SigningEventsSql, SigningRequestsSql } from "./repositories/signing.ts"
 import { CeremoniesSql } from "./repositories/ceremonies.ts"
 import { HostedSessionsSql } from "./repositories/hosted-sessions.ts"
@@ -31,7 +32,7 @@ export type StorageServices = Storage | RelyingParties | Users | Passkeys | Cere
   | KycVerifications | KycCaptures | KycImages | KycAudit | RpOrganisationChecks
   | Checkouts | Subscriptions
   | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
-  | EncryptedFiles | SignatureImages
+  | EncryptedFiles | SignatureImages | PreparedPdfs
   | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
@@ -43,6 +44,6 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   RpOrganisationChecksSql,
   CheckoutsSql, SubscriptionsSql,
   IdentityProviderStorageSql,
-  DocumentsStorageSql,
+  DocumentsStorageSql, PreparedPdfsSql,
   OidcStorageSql,
 )

@@ -1,16 +1,24 @@
-/** Periodic clean-up every node runs: expired quota windows, KYC images past their retention, revocations of expired tokens. */
+/**
+ * Periodic clean-up every node runs: expired quota windows, KYC images past their retention,
+ * prepared PDFs older than a day, expired external sign-ins, revocations of expired tokens.
+ */
 import { Clock, Effect, Schedule } from "effect"
 import { purgeKycImages } from "./kyc/verify.ts"
-import { QuotaCounters, TokenRevocations } from "./ports/storage.ts"
+import { PreparedPdfs, QuotaCounters, TokenRevocations } from "./ports/storage.ts"
+import { PREPARED_PDF_RETENTION_MS } from "./pades/flow.ts"
+import { ExternalLogins, LinkOffers } from "./identity-providers/ports.ts"
 
 /** One clean-up round; answers what it removed. */
 export const housekeepingRound = Effect.gen(function* () {
   const now = yield* Clock.currentTimeMillis
   const counters = yield* Effect.flatMap(QuotaCounters, (q) => q.purgeExpired(now))
   const images = yield* purgeKycImages
+  const pdfs = yield* Effect.flatMap(PreparedPdfs, (p) => p.purgeBefore(now - PREPARED_PDF_RETENTION_MS))
+  // External sign-ins and link offers are refused once expired; deleting them keeps nonces and PKCE verifiers from lingering.
+  const externalLogins = (yield* Effect.flatMap(ExternalLogins, (r) => r.purgeExpired(now))) + (yield* Effect.flatMap(LinkOffers, (r) => r.purgeExpired(now)))
   // A revoked access token past its expiry is refused anyway; its record can go.
   const revocations = yield* Effect.flatMap(TokenRevocations, (r) => r.purgeExpired(now))
-  return { counters, images, revocations }
+  return { counters, images, pdfs, externalLogins, revocations }
 })
 
 /** Runs a round at start and then every hour, forever (run it scoped); a failed round is logged and retried next hour. */

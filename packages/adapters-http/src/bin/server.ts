@@ -11,8 +11,14 @@ const main = async () => {
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
   const masterKey = parseMasterKey(config.masterKey ?? demoMasterKey(config.database))
   const { storage, eventBus } = storageFor(config.database)
-  const engine = await makeEngine({ settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, deliveries: config.deliveries,
-    ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}) })
+  // The local KYC adapters load their models lazily; their package is imported only when chosen.
+  const kycLocal = Object.values(config.kyc).includes("local")
+  const kycProviders = kycLocal ? (await import("@signet/kyc-local")).kycProviders(config.kyc) : undefined
+  const engine = await makeEngine({
+    settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, deliveries: config.deliveries,
+    ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
+    ...(kycProviders === undefined ? {} : { kycProviders }),
+  })
   const base = config.settings.basePath
   const server = await listen(engine.handler, config.port, config.host, (req, res) => {
     if (req.url === "/" && base !== "") {
@@ -22,7 +28,10 @@ const main = async () => {
     return false
   })
   const origin = config.settings.publicOrigin
-  const lines = [`Signet ${config.settings.environment} listening on ${config.host}:${server.port} (database: ${config.database})`]
+  const lines = [
+    `Signet ${config.settings.environment} listening on ${config.host}:${server.port} (database: ${config.database})`,
+    `KYC adapters: document reader ${config.kyc.documentReader}, face matcher ${config.kyc.faceMatcher}, liveness ${config.kyc.liveness}`,
+  ]
   let rpDemo: { close: () => Promise<void> } | undefined
   if (config.demo) {
     // The RP demo: a relying-party site on a second port (another origin) that frames the signing frame.

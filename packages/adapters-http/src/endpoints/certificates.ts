@@ -1,12 +1,13 @@
 /** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
 import {
   answerOcsp, Certificates, countRequest, validateSignature, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
-  UnsupportedMediaType, type StoredCertificate,
+  UnsupportedMediaType, type StoredCertificate, bytesSource, InvalidRequest, PDF_UPLOAD_LIMIT, PdfTooLarge, validatePdf,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { readBody } from "../http/body.ts"
+import { PDF_BODY_LIMIT } from "./pades.ts"
 
 const CertificateView = Schema.Struct({
   serial: Schema.String, subject: Schema.String, issuerSerial: Schema.NullOr(Schema.String),
@@ -110,24 +111,50 @@ export const ocspGetEndpoint = endpoint({
   handle: ({ params, requestId }) => Effect.map(answerOcsp(fromBase64(params["request"]!) ?? new Uint8Array()), (der) => ocspAnswer(der, requestId)),
 })
 
-/** `POST /v2/validate`: what a detached CMS signature over a document hash is worth (60 per minute per IP). */
+const CmsReport = Schema.Struct({
+  valid: Schema.Boolean, integrity: Schema.Boolean, coversDocumentHash: Schema.Boolean,
+  signer: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
+  chain: Schema.Array(Schema.Struct({ subject: Schema.String, serial: Schema.String, valid: Schema.Boolean })),
+  trustedRoot: Schema.Boolean,
+  revocation: Schema.Struct({ status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String) }),
+  signingTime: Schema.NullOr(Schema.String), problems: Schema.Array(Schema.String),
+})
+const PdfReport = Schema.Struct({
+  signatures: Schema.Array(Schema.Struct({
+    ...CmsReport.fields,
+    fieldName: Schema.NullOr(Schema.String), subFilter: Schema.NullOr(Schema.String), byteRange: Schema.Array(Schema.Number),
+    coversWholeDocument: Schema.Boolean.annotations({ description: "the byte ranges end at the end of the file" }),
+    signedRevisionLength: Schema.Number, claimedSigningTime: Schema.NullOr(Schema.String).annotations({ description: "/M of the signature dictionary" }),
+    timestamp: Schema.Null.annotations({ description: "the RFC 3161 signature timestamp (PAdES-T); null without one" }),
+  })).annotations({ description: "every signature field of the PDF, oldest revision first" }),
+})
+
+/** `POST /v2/validate`: what a detached CMS signature over a document hash, or every signature of a PDF, is worth (60 per minute per IP). */
 export const validateEndpoint = endpoint({
-  method: "POST", path: "/v2/validate", tag: "Certificates", auth: "none",
-  summary: "Validate a detached CMS signature against a document hash: integrity, chain to this engine's root, revocation, signing time",
+  method: "POST", path: "/v2/validate", tag: "Certificates", auth: "none", maxBodyBytes: PDF_BODY_LIMIT,
+  summary: "Validate a detached CMS signature against a document hash, or every signature of a PDF: integrity, chain to this engine's root, revocation, coverage",
   body: Schema.Struct({
-    signature: Schema.String.annotations({ description: "base64 DER of the CMS SignedData (as `signature` / `signatureBase64` answer it)" }),
-    documentHash: Schema.String.annotations({ description: "hex digest of the document (the algorithm of the signature's digest)" }),
+    signature: Schema.optional(Schema.String).annotations({ description: "base64 DER of the CMS SignedData (as `signature` / `signatureBase64` answer it)" }),
+    documentHash: Schema.optional(Schema.String).annotations({ description: "hex digest of the document (the algorithm of the signature's digest)" }),
+    pdf: Schema.optional(Schema.String).annotations({ description: "instead of the two above: base64 of a signed PDF (at most 10 MiB)" }),
   }),
-  response: Schema.Struct({
-    valid: Schema.Boolean, integrity: Schema.Boolean, coversDocumentHash: Schema.Boolean,
-    signer: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
-    chain: Schema.Array(Schema.Struct({ subject: Schema.String, serial: Schema.String, valid: Schema.Boolean })),
-    trustedRoot: Schema.Boolean,
-    revocation: Schema.Struct({ status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String) }),
-    signingTime: Schema.NullOr(Schema.String), problems: Schema.Array(Schema.String),
-  }),
-  errors: [{ status: 429, description: "`Rate limit exceeded. Please try again later.`" }],
-  handle: ({ body, clientIp }) => Effect.zipRight(countRequest(`validate:${clientIp}`, 60), validateSignature(body.signature, body.documentHash)),
+  response: Schema.Union(CmsReport, PdfReport),
+  errors: [
+    { status: 400, description: "`signature and documentHash, or pdf, required`, or a field in a wrong format" },
+    { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`" },
+    { status: 422, description: "`Not a PDF that can be signed: <why>` (the PDF cannot be read)" },
+    { status: 429, description: "`Rate limit exceeded. Please try again later.`" },
+  ],
+  handle: ({ body, clientIp }) => Effect.zipRight(countRequest(`validate:${clientIp}`, 60), Effect.gen(function* () {
+    if (body.pdf !== undefined) {
+      const pdf = fromBase64(body.pdf)
+      if (pdf === undefined || pdf.length === 0) return yield* new InvalidRequest({ detail: "pdf must be base64" })
+      if (pdf.length > PDF_UPLOAD_LIMIT) return yield* new PdfTooLarge({ limit: PDF_UPLOAD_LIMIT })
+      return yield* validatePdf(bytesSource(pdf))
+    }
+    if (body.signature === undefined || body.documentHash === undefined) return yield* new InvalidRequest({ detail: "signature and documentHash, or pdf, required" })
+    return yield* validateSignature(body.signature, body.documentHash)
+  })),
 })
 
 /** Certificate endpoints in document order. */

@@ -27,7 +27,7 @@ const notify = (message) => {
   if (target) target.postMessage(message, rpOrigin);
 };
 
-const LONG_EDGE_DOCUMENT = 1600, LONG_EDGE_FACE = 1280, JPEG_QUALITY = 0.85, FACE_FRAMES = 3;
+const LONG_EDGE_DOCUMENT = 1600, LONG_EDGE_FACE = 1280, JPEG_QUALITY = 0.85, FACE_FRAMES = 5;
 const TERMINAL = ["verified", "needs_review", "failed"];
 
 function setState(state, text, cls) {
@@ -125,19 +125,20 @@ function waitForClick(label) {
 async function faceStep() {
   frame.className = "frame face";
   stage.className = "stage";
-  guide.textContent = "Face the camera in good light. Centre your face in the oval, remove glasses and hats, and hold still.";
+  guide.textContent = "Face the camera in good light. Centre your face in the oval, remove glasses and hats; when asked, slowly turn your head.";
   setState("camera", "Starting the camera…", "busy");
   await startCamera("user");
   for (;;) {
     // A retry message stays up until the next press.
     if (document.body.dataset.state !== "retry") setState("ready", "Centre your face in the oval, then press the button.", "");
     await waitForClick("Capture my face");
-    setState("capturing", "Hold still…", "busy");
+    // the active liveness challenge: a head turn across the frames (docs/kyc-local.md)
+    setState("capturing", "Slowly turn your head to one side and back…", "busy");
     const frames = [];
     for (let i = 0; i < FACE_FRAMES; i++) {
       const f = grab(LONG_EDGE_FACE);
       if (f !== null && !f.dark) frames.push(f.jpeg);
-      await sleep(250);
+      await sleep(300);
     }
     if (frames.length === 0) { setState("retry", "Too dark to see your face; move to better light and try again.", "err"); continue; }
     setState("uploading", "Checking that you are there…", "busy");

@@ -40,6 +40,8 @@ export const startEngine = async (options: {
   readonly secretGraceSeconds?: number
   /** the payment sandbox (its own by default) */
   readonly payments?: EngineOptions["payments"]
+  /** KYC providers (the sandbox adapters unless given) */
+  readonly kycProviders?: EngineOptions["kycProviders"]
   /** register the test RP (default); false to share one registered elsewhere */
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
 } = {}): Promise<RunningEngine> => {
@@ -65,6 +67,7 @@ export const startEngine = async (options: {
     deliveries: options.deliveries ?? { allowLoopbackHttp: true, baseDelayMs: 200 },
     ...(options.housekeeping !== undefined ? { housekeeping: options.housekeeping } : {}),
     ...(options.payments !== undefined ? { payments: options.payments } : {}),
+    ...(options.kycProviders !== undefined ? { kycProviders: options.kycProviders } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({

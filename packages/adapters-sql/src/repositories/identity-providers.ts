@@ -126,6 +126,8 @@ export const ExternalLoginsSql: Layer.Layer<ExternalLogins, never, SqlDatabase> 
     }).execute()).pipe(Effect.asVoid),
     consume: (id, at) => run((db) => db.updateTable("external_logins").set({ consumed_at: at })
       .where("id", "=", id).where("consumed_at", "is", null).returningAll().executeTakeFirst()).pipe(Effect.flatMap(first(decodeLogin))),
+    purgeExpired: (now) => run((db) => db.deleteFrom("external_logins").where("expires_at", "<", now).executeTakeFirst())
+      .pipe(Effect.map((r) => Number(r.numDeletedRows))),
   })
 }))
 
@@ -162,6 +164,8 @@ export const LinkOffersSql: Layer.Layer<LinkOffers, never, SqlDatabase> = Layer.
     findById: (id) => run((db) => db.selectFrom("link_offers").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(first(decodeOffer))),
     consume: (id, at) => run((db) => db.updateTable("link_offers").set({ consumed_at: at })
       .where("id", "=", id).where("consumed_at", "is", null).returningAll().executeTakeFirst()).pipe(Effect.flatMap(first(decodeOffer))),
+    purgeExpired: (now) => run((db) => db.deleteFrom("link_offers").where("expires_at", "<", now).executeTakeFirst())
+      .pipe(Effect.map((r) => Number(r.numDeletedRows))),
   })
 }))
 

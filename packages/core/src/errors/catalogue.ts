@@ -534,6 +534,7 @@ export type CataloguedError =
   | ExternalSignInFailed | ExternalIdentityLinkedElsewhere | ExternalEmailNotVerified
   | NotAnEnvelopeRecipient | SigningRequestNotCompleted
   | OAuthError
+  | PdfUnreadable | PdfTooLarge | SignatureTooLargeForPlaceholder | PdfDocumentNotFound | PdfNotYetSigned | SignatureImageInvalid
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>
@@ -557,3 +558,41 @@ export class PaymentCallbackSignatureInvalid extends Schema.TaggedError<PaymentC
 
 /** Errors of plans, checkout and payments (part of `CataloguedError`). */
 export type BillingError = CheckoutTransitionNotAllowed | PaymentCallbackSignatureInvalid
+// ---------------------------------------------------------------- PAdES (PDF signing)
+
+/** 422: the uploaded bytes are not a PDF the engine can read and append a signature to. */
+export class PdfUnreadable extends Schema.TaggedError<PdfUnreadable>()("PdfUnreadable", { detail: Schema.String }) {
+  readonly status = 422 as const
+  override get message() { return `Not a PDF that can be signed: ${this.detail}` }
+}
+
+/** 413: a PDF upload above the documented limit. */
+export class PdfTooLarge extends Schema.TaggedError<PdfTooLarge>()("PdfTooLarge", { limit: Schema.Number }) {
+  readonly status = 413 as const
+  override get message() { return `PDF too large; the limit is ${this.limit} bytes (sign larger files with the library API)` }
+}
+
+/** 409: the signature is larger than the placeholder prepared for it. */
+export class SignatureTooLargeForPlaceholder extends Schema.TaggedError<SignatureTooLargeForPlaceholder>()(
+  "SignatureTooLargeForPlaceholder", { size: Schema.Number, room: Schema.Number }) {
+  readonly status = 409 as const
+  override get message() { return `Signature of ${this.size} bytes does not fit the ${this.room}-byte placeholder` }
+}
+
+/** 404: no prepared or signed PDF under this id (or it belongs to another relying party). */
+export class PdfDocumentNotFound extends Schema.TaggedError<PdfDocumentNotFound>()("PdfDocumentNotFound", {}) {
+  readonly status = 404 as const
+  override get message() { return "PDF signing request not found" }
+}
+
+/** 409: the signed PDF was asked for before the signer approved it. */
+export class PdfNotYetSigned extends Schema.TaggedError<PdfNotYetSigned>()("PdfNotYetSigned", { requestStatus: Schema.String }) {
+  readonly status = 409 as const
+  override get message() { return `PDF not signed yet. Status: ${this.requestStatus}` }
+}
+
+/** 422: a visible signature's image is not a PNG the engine can embed. */
+export class SignatureImageInvalid extends Schema.TaggedError<SignatureImageInvalid>()("SignatureImageInvalid", { detail: Schema.String }) {
+  readonly status = 422 as const
+  override get message() { return `Signature image must be a PNG (8 bits per channel, not interlaced): ${this.detail}` }
+}

@@ -19,6 +19,8 @@ export class ExternalLogins extends Context.Tag("@signet/core/ExternalLogins")<E
   readonly insert: (login: ExternalLogin) => Effect.Effect<void, UniqueViolation>
   /** Marks the login used at `at` if it was not used yet; None when it was (or is unknown). Atomic. */
   readonly consume: (id: string, at: number) => Effect.Effect<Option.Option<ExternalLogin>>
+  /** Deletes logins that expired before `now`; answers how many. */
+  readonly purgeExpired: (now: number) => Effect.Effect<number>
 }>() {}
 
 /** Links between external identities and accounts; (issuer, subject) is unique. */
@@ -38,6 +40,8 @@ export class LinkOffers extends Context.Tag("@signet/core/LinkOffers")<LinkOffer
   readonly findById: (id: string) => Effect.Effect<Option.Option<LinkOffer>>
   /** Marks the offer used at `at` if it was not used yet; None when it was (or is unknown). Atomic. */
   readonly consume: (id: string, at: number) => Effect.Effect<Option.Option<LinkOffer>>
+  /** Deletes offers that expired before `now`; answers how many. */
+  readonly purgeExpired: (now: number) => Effect.Effect<number>
 }>() {}
 
 /** What a provider's token endpoint answered to a code exchange (the parts Signet reads). */

@@ -143,6 +143,8 @@ export interface DocumentReading {
   readonly authentic: boolean
   /** the reader's overall processing result (used when there is no MRZ) */
   readonly accepted: boolean
+  /** the reader's own confidence in what it read, 0..1, when it gives one (logged and documented, not judged) */
+  readonly confidence?: number
 }
 
 /** Document images → extracted fields, MRZ lines, authenticity signals. */

@@ -322,3 +322,26 @@ export class SignatureImages extends Context.Tag("@signet/core/SignatureImages")
   /** Deletes the user's image; false when there was none. */
   readonly remove: (userId: string) => Effect.Effect<boolean>
 }>() {}
+
+/** A PDF prepared for PAdES signing: the document with its signature update, sealed at rest. */
+export interface PreparedPdf {
+  /** the signing request that approves it */
+  readonly requestId: string
+  readonly clientId: string
+  readonly userId: string
+  /** Vault-sealed bytes of the original PDF followed by the prepared update (empty `/Contents`) */
+  readonly sealed: Uint8Array
+  /** absolute offset of the first hex digit of `/Contents`, and its room in bytes */
+  readonly contentsOffset: number
+  readonly contentsBytes: number
+  readonly fieldName: string
+  readonly createdAt: number
+}
+
+/** PDFs prepared for signing through the HTTP flow (hosts that sign larger files use the library API on a file). */
+export class PreparedPdfs extends Context.Tag("@signet/core/PreparedPdfs")<PreparedPdfs, {
+  readonly insert: (pdf: PreparedPdf) => Effect.Effect<void, UniqueViolation>
+  readonly findByRequestId: (requestId: string) => Effect.Effect<Option.Option<PreparedPdf>>
+  /** Deletes every prepared PDF created before `before` (ms); the number deleted. */
+  readonly purgeBefore: (before: number) => Effect.Effect<number>
+}>() {}

@@ -107,3 +107,4 @@ export const fakeCameraY4m = (width = 640, height = 480, frames = 12): Uint8Arra
   }
   return out
 }
+export { distort, encodeJpeg, renderDocument, mrzBand, type Distortion, type DocumentContent, type DocumentLayout, type GreyImage } from "./render.ts"

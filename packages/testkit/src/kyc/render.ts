@@ -23,6 +23,8 @@ export type DocumentLayout = "passport" | "id-card"
 export interface DocumentContent {
   readonly mrz: ReadonlyArray<string>
   readonly visual?: Partial<KycDocument> | undefined
+  /** the holder's photo (scaled into the face box); a grey silhouette when absent */
+  readonly photo?: GreyImage | undefined
 }
 
 const blank = (width: number, height: number, shade: number): GreyImage => ({ width, height, pixels: new Uint8Array(width * height).fill(shade) })
@@ -77,6 +79,73 @@ const drawFace = (img: GreyImage, x: number, y: number, w: number, h: number): v
   fillRect(img, x + w - 3, y, 3, h, 120)
 }
 
+/** Scales `photo` to cover the box (centre crop), bilinear. */
+const drawPhoto = (img: GreyImage, photo: GreyImage, x: number, y: number, w: number, h: number): void => {
+  const scale = Math.max(w / photo.width, h / photo.height)
+  const ox = (photo.width * scale - w) / 2
+  const oy = (photo.height * scale - h) / 2
+  for (let j = 0; j < h; j++) {
+    const sy = Math.min(photo.height - 1.001, Math.max(0, (j + oy) / scale))
+    const y0 = Math.floor(sy)
+    const fy = sy - y0
+    for (let i = 0; i < w; i++) {
+      const sx = Math.min(photo.width - 1.001, Math.max(0, (i + ox) / scale))
+      const x0 = Math.floor(sx)
+      const fx = sx - x0
+      const p = (yy: number, xx: number) => photo.pixels[yy * photo.width + xx]!
+      img.pixels[(y + j) * img.width + x + i] = (p(y0, x0) * (1 - fx) + p(y0, x0 + 1) * fx) * (1 - fy) + (p(y0 + 1, x0) * (1 - fx) + p(y0 + 1, x0 + 1) * fx) * fy
+    }
+  }
+}
+
+/** How a photographed document differs from the clean render. */
+export interface Distortion {
+  /** rotation, counter-clockwise, about the centre */
+  readonly degrees?: number
+  /** standard deviation of added pixel noise (luminance levels) */
+  readonly noise?: number
+  /** seed of the noise (deterministic fixtures) */
+  readonly seed?: number
+}
+
+/** A photographed look: rotated by a few degrees (uncovered corners dark, as a table under the page), with pixel noise. */
+export const distort = (img: GreyImage, d: Distortion): GreyImage => {
+  const { width, height } = img
+  const out = new Uint8Array(width * height).fill(60)
+  const a = ((d.degrees ?? 0) * Math.PI) / 180
+  const cos = Math.cos(a)
+  const sin = Math.sin(a)
+  let state = (d.seed ?? 1) >>> 0 || 1
+  const uniform = () => {
+    // xorshift32: deterministic noise without Math.random
+    state ^= state << 13
+    state ^= state >>> 17
+    state ^= state << 5
+    return ((state >>> 0) % 1_000_000) / 1_000_000
+  }
+  const sigma = d.noise ?? 0
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const dx = x - width / 2
+      const dy = y - height / 2
+      const sx = cos * dx - sin * dy + width / 2
+      const sy = sin * dx + cos * dy + height / 2
+      const x0 = Math.floor(sx)
+      const y0 = Math.floor(sy)
+      let v = 60
+      if (x0 >= 0 && y0 >= 0 && x0 + 1 < width && y0 + 1 < height) {
+        const fx = sx - x0
+        const fy = sy - y0
+        const i = y0 * width + x0
+        v = (img.pixels[i]! * (1 - fx) + img.pixels[i + 1]! * fx) * (1 - fy) + (img.pixels[i + width]! * (1 - fx) + img.pixels[i + width + 1]! * fx) * fy
+      }
+      if (sigma > 0) v += (uniform() + uniform() + uniform() - 1.5) * 2 * sigma
+      out[y * width + x] = Math.max(0, Math.min(255, Math.round(v)))
+    }
+  }
+  return { width, height, pixels: out }
+}
+
 const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 
 /** `YYMMDD` as printed in a visual zone (`15 JAN 1990`), or the raw text when not a date. */
@@ -124,7 +193,8 @@ export const renderDocument = (layout: DocumentLayout, content: DocumentContent)
   const issuing = printable(content.mrz[0]?.slice(2, 5).replace(/</g, "") ?? "")
   drawText(img, `${L.title}  ${issuing}`, 60, 38, 4.4, 70, 1.25)
   const [fx, fy, fw, fh] = L.face
-  drawFace(img, fx, fy, fw, fh)
+  if (content.photo === undefined) drawFace(img, fx, fy, fw, fh)
+  else drawPhoto(img, content.photo, fx, fy, fw, fh)
   fields(content, layout).forEach(([label, value], k) => {
     const y = L.fieldsY + k * L.fieldStep
     drawText(img, label, L.fieldsX, y, L.labelCell, 110)

@@ -42,6 +42,7 @@ export type StorageTags = Storage | RelyingParties | Users | Passkeys | Ceremoni
   | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
   | EncryptedFiles | SignatureImages
   | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
+  | import("@signet/core").PreparedPdfs
 
 /** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
 export const storageConformance = (name: string, makeLayer: () => Layer.Layer<StorageTags, unknown>): void => {
@@ -327,6 +328,9 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         const outcomes = yield* Effect.all(Array.from({ length: 5 }, () => logins.consume(login.id, FAR_FUTURE_MS + 1)), { concurrency: "unbounded" })
         expect(outcomes.filter(Option.isSome)).toEqual([Option.some({ ...login, consumedAt: FAR_FUTURE_MS + 1 })])
         expect(yield* logins.consume("unknown", FAR_FUTURE_MS)).toEqual(Option.none())
+        yield* logins.insert({ ...login, id: "b".repeat(64), expiresAt: 10 })
+        expect(yield* logins.purgeExpired(FAR_FUTURE_MS)).toBe(1)
+        expect(yield* logins.consume("b".repeat(64), FAR_FUTURE_MS)).toEqual(Option.none())
       }))
 
       test("an external identity links to one account only; links list per user and are removed only by their user", () => Effect.gen(function* () {
@@ -350,6 +354,9 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         expect(yield* offers.consume("offer_1", FAR_FUTURE_MS + 2)).toEqual(Option.some({ ...offer, consumedAt: FAR_FUTURE_MS + 2 }))
         expect(yield* offers.consume("offer_1", FAR_FUTURE_MS + 3)).toEqual(Option.none())
         expect(yield* offers.findById("offer_1")).toEqual(Option.some({ ...offer, consumedAt: FAR_FUTURE_MS + 2 }))
+        expect(yield* offers.purgeExpired(FAR_FUTURE_MS + 300_000)).toBe(0)
+        expect(yield* offers.purgeExpired(FAR_FUTURE_MS + 300_001)).toBe(1)
+        expect(yield* offers.findById("offer_1")).toEqual(Option.none())
       }))
     })
 
@@ -434,6 +441,26 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         expect(yield* images.remove("u1")).toBe(true)
         expect(yield* images.remove("u1")).toBe(false)
         expect(yield* images.findByUser("u1")).toEqual(Option.none())
+      }))
+    })
+
+    describe("PreparedPdfs", () => {
+      test("sealed bytes (every byte value, several MiB) and offsets round-trip; purge removes the old ones only", () => Effect.gen(function* () {
+        const { PreparedPdfs } = yield* Effect.promise(() => import("@signet/core"))
+        const pdfs = yield* PreparedPdfs
+        const sealed = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => (i * 31 + (i >> 8)) & 0xff)
+        const pdf = { requestId: "r1", clientId: "c1", userId: "u1", sealed, contentsOffset: 5_000_000_123, contentsBytes: 32768, fieldName: "Signature2", createdAt: 1_700_000_000_000 }
+        yield* pdfs.insert(pdf)
+        yield* pdfs.insert({ ...pdf, requestId: "r2", sealed: new Uint8Array([0, 255]), createdAt: 1_800_000_000_000 })
+        const found = yield* pdfs.findByRequestId("r1")
+        expect(Option.map(found, (p) => ({ ...p, sealed: null }))).toEqual(Option.some({ ...pdf, sealed: null }))
+        const back = Option.getOrThrow(found).sealed
+        expect(back.length === sealed.length && back.every((b, i) => b === sealed[i])).toBe(true)
+        expect(yield* pdfs.findByRequestId("nope")).toEqual(Option.none())
+        yield* uniqueViolation(pdfs.insert(pdf))
+        expect(yield* pdfs.purgeBefore(1_750_000_000_000)).toBe(1)
+        expect(yield* pdfs.findByRequestId("r1")).toEqual(Option.none())
+        expect(Option.map(yield* pdfs.findByRequestId("r2"), (p) => [...p.sealed])).toEqual(Option.some([0, 255]))
       }))
     })
 

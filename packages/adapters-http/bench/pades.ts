@@ -1,0 +1,171 @@
+/**
+ * `pnpm bench:pades [--gb]`: PAdES signing of 1, 10 and 50 MB PDFs (and 1 GB with `--gb`)
+ * against the floor, each case in its own child process so peak memory is its own.
+ *   floor: read the file in 4 MiB windows and SHA-256 it (node:crypto);
+ *   sign:  prepare the incremental update (file source) + SHA-256 of the byte ranges + CMS
+ *          signature by the KeyStore + embed + write the signed file (copy + append);
+ *          the passkey approval is excluded (it does not depend on the file).
+ * Time is the median of 3 runs after one warm-up; memory is the peak RSS above the RSS just
+ * before the runs (sampled every 2 ms and from the process's maxRSS).
+ */
+import { spawn } from "node:child_process"
+import { createHash } from "node:crypto"
+import { createWriteStream } from "node:fs"
+import { mkdtemp, open, rm, stat } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { byteRangeDigest, embedSignature, prepareSignature, signDigest, signingIdentityFor, Users } from "@signet/core"
+import { Sha256StreamsNode } from "@signet/adapters-crypto"
+import { enrol, SoftwarePasskey } from "@signet/testkit"
+import { Effect, Option } from "effect"
+import { fileSource, writeSignedFile } from "../src/pdf-file.ts"
+import { startEngine } from "../src/test-support/running-engine.ts"
+
+const MB = 1000 * 1000
+const CHUNK = 4 * 1024 * 1024
+
+/** Writes a one-page PDF of about `size` bytes (a content stream of comment lines), classic xref. */
+const writePdf = async (path: string, size: number) => {
+  const out = createWriteStream(path)
+  let offset = 0
+  const offsets: Array<number> = []
+  const write = (s: string | Uint8Array) => new Promise<void>((resolve) => {
+    offset += typeof s === "string" ? Buffer.byteLength(s, "latin1") : s.length
+    if (out.write(typeof s === "string" ? Buffer.from(s, "latin1") : s)) resolve()
+    else out.once("drain", () => resolve())
+  })
+  await write("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+  offsets[1] = offset
+  await write("1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n")
+  offsets[2] = offset
+  await write("2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n")
+  offsets[3] = offset
+  await write("3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << >> >>\nendobj\n")
+  const length = Math.max(1024, size - 600)
+  offsets[4] = offset
+  await write(`4 0 obj\n<< /Length ${length} >>\nstream\n`)
+  const line = Buffer.from(`% ${"signet benchmark filler ".repeat(3)}\n`, "latin1")
+  const block = Buffer.alloc(CHUNK)
+  for (let i = 0; i < CHUNK; i += line.length) line.copy(block, i)
+  for (let left = length; left > 0; left -= CHUNK) {
+    const part = block.subarray(0, Math.min(CHUNK, left))
+    if (left <= CHUNK) part[part.length - 1] = 10
+    await write(part)
+  }
+  await write("\nendstream\nendobj\n")
+  const xref = offset
+  await write(`xref\n0 5\n0000000000 65535 f\r\n${offsets.slice(1).map((o) => `${String(o).padStart(10, "0")} 00000 n\r\n`).join("")}`)
+  await write(`trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
+  await new Promise<void>((resolve) => out.end(resolve))
+}
+
+const floor = async (path: string) => {
+  const handle = await open(path, "r")
+  const { size } = await handle.stat()
+  const hash = createHash("sha256")
+  const buffer = new Uint8Array(CHUNK)
+  for (let at = 0; at < size; at += CHUNK) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - at), at)
+    hash.update(buffer.subarray(0, bytesRead))
+  }
+  hash.digest()
+  await handle.close()
+}
+
+/** Runs `run` 1 + 3 times; median time and peak RSS above the starting RSS. */
+const measure = async (run: () => Promise<void>) => {
+  await run()
+  globalThis.gc?.()
+  const baseline = process.memoryUsage().rss
+  let peak = baseline
+  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 2)
+  const times: Array<number> = []
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now()
+    await run()
+    times.push(performance.now() - started)
+  }
+  clearInterval(sampler)
+  peak = Math.max(peak, process.memoryUsage().rss)
+  times.sort((a, b) => a - b)
+  return { ms: times[1]!, peakDeltaBytes: Math.max(0, peak - baseline) }
+}
+
+/** Child process: one case, one JSON line on stdout. */
+const child = async (mode: string, path: string) => {
+  if (mode === "floor") {
+    console.log(JSON.stringify(await measure(() => floor(path))))
+    return
+  }
+  const env = await startEngine({ housekeeping: false })
+  try {
+    const passkey = SoftwarePasskey.create({ origin: env.origin })
+    const enrolled = await enrol(env.client, passkey, { email: "bench@example.com", displayName: "Bench Signer" })
+    const user = await env.engine.run(Effect.flatMap(Users, (u) => u.findById(enrolled.userId)).pipe(Effect.map(Option.getOrThrow)))
+    const identity = await env.engine.run(signingIdentityFor(user))
+    const target = `${path}.signed.pdf`
+    const parts = { prepare: 0, hash: 0, cms: 0, write: 0 }
+    const result = await measure(async () => {
+      const source = await fileSource(path)
+      let t = performance.now()
+      const lap = (k: keyof typeof parts) => { const now = performance.now(); parts[k] = now - t; t = now }
+      const prepared = await Effect.runPromise(prepareSignature(source, { signerName: "Bench Signer", signingTime: new Date() }))
+      lap("prepare")
+      const digest = await Effect.runPromise(Effect.provide(byteRangeDigest(prepared), Sha256StreamsNode))
+      lap("hash")
+      const cms = await env.engine.run(signDigest({ identity, digest, digestAlgorithm: "SHA-256", signingTime: null }))
+      const update = await Effect.runPromise(embedSignature(prepared, cms))
+      lap("cms")
+      await source.close()
+      await writeSignedFile(path, update, target)
+      lap("write")
+    })
+    console.log(JSON.stringify({ ...result, parts, withoutWriteMs: result.ms - parts.write }))
+    await rm(target, { force: true })
+  } finally {
+    await env.stop()
+  }
+}
+
+const runChild = (mode: string, path: string) => new Promise<{ ms: number; peakDeltaBytes: number; parts?: Record<string, number>; withoutWriteMs?: number }>((resolve, reject) => {
+  const proc = spawn(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), "--child", mode, path], { stdio: ["ignore", "pipe", "inherit"] })
+  let out = ""
+  proc.stdout.on("data", (d: Buffer) => { out += d.toString() })
+  proc.on("exit", (code) => {
+    const line = out.trim().split("\n").at(-1) ?? ""
+    try {
+      if (code !== 0) throw new Error(`exit ${code}`)
+      resolve(JSON.parse(line))
+    } catch (e) {
+      reject(new Error(`${mode} ${path} failed: ${String(e)} ${out}`))
+    }
+  })
+})
+
+const main = async () => {
+  const args = process.argv.slice(2)
+  if (args[0] === "--child") return child(args[1]!, args[2]!)
+  const sizes = [1 * MB, 10 * MB, 50 * MB, ...(args.includes("--gb") ? [1000 * MB] : [])]
+  const dir = await mkdtemp(join(tmpdir(), "signet-bench-pades-"))
+  console.log(`Signet PAdES benchmark, Node ${process.version}: median of 3 after a warm-up, each case in its own process\n`)
+  console.log("sign = prepare + hash + CMS + embed + write the signed file (copy + append); sign-w = the same without the write\n")
+  console.log(`${"size".padStart(8)} ${"floor ms".padStart(10)} ${"sign ms".padStart(10)} ${"ratio".padStart(6)} ${"sign-w ms".padStart(10)} ${"ratio".padStart(6)}  ${"floor mem".padStart(10)} ${"sign mem".padStart(10)} ${"mem/size".padStart(8)}  sign parts (prepare/hash/cms+embed/write ms)`)
+  try {
+    for (const size of sizes) {
+      const path = join(dir, `doc-${size}.pdf`)
+      await writePdf(path, size)
+      const actual = (await stat(path)).size
+      const f = await runChild("floor", path)
+      const s = await runChild("sign", path)
+      const p = s.parts ?? {}
+      const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`
+      console.log(`${`${Math.round(actual / MB)} MB`.padStart(8)} ${f.ms.toFixed(1).padStart(10)} ${s.ms.toFixed(1).padStart(10)} ${(s.ms / f.ms).toFixed(2).padStart(6)} ${(s.withoutWriteMs ?? 0).toFixed(1).padStart(10)} ${((s.withoutWriteMs ?? 0) / f.ms).toFixed(2).padStart(6)}  ${mib(f.peakDeltaBytes).padStart(10)} ${mib(s.peakDeltaBytes).padStart(10)} ${(s.peakDeltaBytes / actual).toFixed(2).padStart(8)}  ${["prepare", "hash", "cms", "write"].map((k) => (p[k] ?? 0).toFixed(1)).join(" / ")}`)
+      await rm(path, { force: true })
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+await main()

@@ -1,0 +1,83 @@
+/** PAdES PDF signing over HTTP: upload a PDF, approve with the passkey as for hash signing, download the signed PDF. */
+import { fromBase64, InvalidRequest, PDF_UPLOAD_LIMIT, PdfDocumentNotFound, preparePdfSigning, signedPdf } from "@signet/core"
+import { Effect, Schema } from "effect"
+import { endpoint } from "../http/endpoint.ts"
+import { baseHeaders } from "../http/respond.ts"
+
+/** Body limit: the base64 of a PDF at the upload limit, plus room for a signature image and the other fields. */
+export const PDF_BODY_LIMIT = Math.ceil(PDF_UPLOAD_LIMIT / 3) * 4 + 1024 * 1024
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+const base64Field = (field: string, value: string) => {
+  const bytes = fromBase64(value)
+  return bytes === undefined || bytes.length === 0 ? Effect.fail(new InvalidRequest({ detail: `${field} must be base64` })) : Effect.succeed(bytes)
+}
+
+/** `POST /v2/sign/pdf`. */
+export const signPdfEndpoint = endpoint({
+  method: "POST", path: "/v2/sign/pdf", tag: "PDF signing", auth: "bearer", maxBodyBytes: PDF_BODY_LIMIT,
+  summary: "Prepare a PAdES signature of a PDF (up to 10 MiB) and open the signing request the user approves with a passkey",
+  body: Schema.Struct({
+    pdf: Schema.String.annotations({ description: "base64 of the PDF (at most 10 MiB decoded)" }),
+    credentialId: Schema.optional(Schema.String).annotations({ description: "the user's own passkey id (required)" }),
+    documentName: Schema.optional(Schema.String),
+    loa: Schema.optional(Schema.String).annotations({ description: "LOA-2 (default) or LOA-4" }),
+    callbackUrl: Schema.optional(Schema.String),
+    rpOrigin: Schema.optional(Schema.String),
+    reason: Schema.optional(Schema.String).annotations({ description: "/Reason of the signature dictionary" }),
+    location: Schema.optional(Schema.String).annotations({ description: "/Location of the signature dictionary" }),
+    visible: Schema.optional(Schema.Struct({
+      page: Schema.Int.annotations({ description: "1-based page number" }),
+      rect: Schema.Tuple(Schema.Number, Schema.Number, Schema.Number, Schema.Number).annotations({ description: "[x1, y1, x2, y2] in PDF points from the lower-left corner" }),
+      image: Schema.optional(Schema.String).annotations({ description: "base64 PNG drawn left of the signer's name and time" }),
+    })).annotations({ description: "absent: an invisible signature" }),
+  }),
+  response: Schema.Struct({
+    requestId: Schema.String, status: Schema.Literal("pending_auth"),
+    authUrl: Schema.String.annotations({ description: "/api/v2/sign/auth/<requestId> (the hash-signing approval)" }),
+    challenge: Schema.String.annotations({ description: "base64url WebAuthn challenge, linked to documentHash" }),
+    documentHash: Schema.String.annotations({ description: "hex SHA-256 of the PDF's two byte ranges" }),
+    byteRange: Schema.Array(Schema.Int).annotations({ description: "[0, a, b, c] of the prepared PDF" }),
+    fieldName: Schema.String,
+    documentUrl: Schema.String.annotations({ description: "/api/v2/sign/pdf/<requestId>/document" }),
+  }),
+  errors: [
+    { status: 400, description: "`documentHash and credentialId required` (no credentialId), `pdf must be base64`, a bad `visible` placement" },
+    { status: 403, description: "as `POST /v2/sign/single`" },
+    { status: 404, description: "`No signing credential found for user`" },
+    { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`, or the body above its limit" },
+    { status: 422, description: "`Not a PDF that can be signed: <why>`, `Signature image must be a PNG (…)`" },
+    { status: 429, description: "as `POST /v2/sign/single`" },
+  ],
+  handle: ({ body, user }) => Effect.gen(function* () {
+    const pdf = yield* base64Field("pdf", body.pdf)
+    const image = body.visible?.image === undefined ? undefined : yield* base64Field("visible.image", body.visible.image)
+    return yield* preparePdfSigning(user!, {
+      pdf, credentialId: body.credentialId, documentName: body.documentName, loa: body.loa, callbackUrl: body.callbackUrl,
+      rpOrigin: body.rpOrigin, reason: body.reason, location: body.location,
+      visible: body.visible === undefined ? undefined : { page: body.visible.page, rect: body.visible.rect, image },
+    })
+  }),
+})
+
+/** `GET /v2/sign/pdf/{requestId}/document`. */
+export const signedPdfEndpoint = endpoint({
+  method: "GET", path: "/v2/sign/pdf/{requestId}/document", tag: "PDF signing", auth: "bearer",
+  summary: "The signed PDF (application/pdf) once the signer approved; for the RP that uploaded it, for a day",
+  response: { mediaType: "application/pdf" },
+  errors: [
+    { status: 404, description: "`PDF signing request not found`" },
+    { status: 409, description: "`PDF not signed yet. Status: <status>`" },
+  ],
+  handle: ({ params, user, requestId }) => Effect.gen(function* () {
+    const id = params["requestId"]!
+    if (!UUID.test(id)) return yield* new PdfDocumentNotFound()
+    const pdf = yield* signedPdf(user!, id)
+    return new Response(new Uint8Array(pdf), {
+      headers: { "content-type": "application/pdf", "content-disposition": `attachment; filename="signed-${id}.pdf"`, "cache-control": "no-store", ...baseHeaders(requestId) },
+    })
+  }),
+})
+
+/** PDF signing endpoints in document order. */
+export const padesEndpoints = [signPdfEndpoint, signedPdfEndpoint] as const

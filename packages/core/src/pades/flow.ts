@@ -1,0 +1,97 @@
+/**
+ * PAdES signing through the engine: a relying party hands in a PDF, the engine prepares the
+ * signature update and opens an ordinary single signing request (format PAdES-BASELINE-B) over
+ * the SHA-256 of the byte ranges, so the passkey approval and its dynamic linking are exactly
+ * those of hash signing; once approved, the CMS goes into the placeholder and the signed PDF
+ * can be fetched.
+ */
+import { Clock, Effect, Option } from "effect"
+import {
+  DocumentHashAndCredentialRequired, InvalidRequest, PdfDocumentNotFound, PdfNotYetSigned, PdfTooLarge,
+} from "../errors/catalogue.ts"
+import type { BearerUser } from "../identity/access-token.ts"
+import { fromBase64, toHex } from "../kernel/encoding.ts"
+import { EngineConfig } from "../ports/engine-config.ts"
+import { Vault } from "../ports/vault.ts"
+import { PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
+import { createSigningRequest } from "../signing/single.ts"
+import { bytesSource } from "./byte-source.ts"
+import { byteRangeDigest, embedAt, prepareSignature, type VisibleSignature } from "./prepare.ts"
+
+/** Largest PDF the HTTP flow takes (10 MiB); larger files are signed through the library API on a file source. */
+export const PDF_UPLOAD_LIMIT = 10 * 1024 * 1024
+
+/** What `POST /v2/sign/pdf` takes, decoded. */
+export interface PreparePdfSigning {
+  readonly pdf: Uint8Array
+  readonly credentialId?: string | undefined
+  readonly documentName?: string | undefined
+  readonly loa?: string | undefined
+  readonly callbackUrl?: string | undefined
+  readonly rpOrigin?: string | undefined
+  readonly reason?: string | undefined
+  readonly location?: string | undefined
+  readonly visible?: VisibleSignature | undefined
+}
+
+/** Prepared and signed PDFs are kept for a day (housekeeping deletes them after that). */
+export const PREPARED_PDF_RETENTION_MS = 24 * 60 * 60 * 1000
+
+const VAULT_PURPOSE = "pades-document"
+
+/** Checks a visible-signature placement: a page number and a rectangle with area. */
+const checkPlacement = (visible: VisibleSignature | undefined) => {
+  if (visible === undefined) return Effect.void
+  if (!Number.isInteger(visible.page) || visible.page < 1) return Effect.fail(new InvalidRequest({ detail: "visible.page must be a page number from 1" }))
+  const [x1, y1, x2, y2] = visible.rect
+  if (visible.rect.length !== 4 || visible.rect.some((n) => !Number.isFinite(n)) || x1 === x2 || y1 === y2) {
+    return Effect.fail(new InvalidRequest({ detail: "visible.rect must be [x1, y1, x2, y2] in PDF points with a non-empty area" }))
+  }
+  return Effect.void
+}
+
+/** `POST /v2/sign/pdf`: prepares the signature and opens the signing request that approves it. */
+export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
+  Effect.gen(function* () {
+    if (input.pdf.length > PDF_UPLOAD_LIMIT) return yield* new PdfTooLarge({ limit: PDF_UPLOAD_LIMIT })
+    if (!input.credentialId) return yield* new DocumentHashAndCredentialRequired()
+    yield* checkPlacement(input.visible)
+    const signer = yield* Effect.flatMap(Users, (u) => u.findById(user.userId))
+    const now = yield* Clock.currentTimeMillis
+    const signerName = Option.match(signer, { onNone: () => "Signet user", onSome: (u) => u.displayName })
+    const prepared = yield* prepareSignature(bytesSource(input.pdf), {
+      signerName, signingTime: new Date(now), reason: input.reason, location: input.location, visible: input.visible,
+    })
+    const digest = yield* byteRangeDigest(prepared)
+    const created = yield* createSigningRequest(user, {
+      documentHash: toHex(digest), credentialId: input.credentialId, documentName: input.documentName ?? "document.pdf",
+      signatureFormat: "PAdES-BASELINE-B", loa: input.loa, callbackUrl: input.callbackUrl, rpOrigin: input.rpOrigin,
+    })
+    const whole = new Uint8Array(input.pdf.length + prepared.update.length)
+    whole.set(input.pdf)
+    whole.set(prepared.update, input.pdf.length)
+    const sealed = yield* Effect.flatMap(Vault, (v) => v.seal(whole, VAULT_PURPOSE, created.requestId))
+    yield* Effect.flatMap(PreparedPdfs, (p) => p.insert({
+      requestId: created.requestId, clientId: user.clientId, userId: user.userId, sealed,
+      contentsOffset: prepared.contentsOffset, contentsBytes: prepared.contentsBytes, fieldName: prepared.fieldName, createdAt: now,
+    })).pipe(Effect.orDie)
+    const settings = yield* EngineConfig
+    return {
+      ...created, documentHash: toHex(digest), byteRange: [...prepared.byteRange], fieldName: prepared.fieldName,
+      documentUrl: `${settings.basePath}/v2/sign/pdf/${created.requestId}/document`,
+    }
+  })
+
+/** `GET /v2/sign/pdf/{requestId}/document`: the signed PDF, for the RP that asked for it. */
+export const signedPdf = (user: BearerUser, requestId: string) =>
+  Effect.gen(function* () {
+    const found = yield* Effect.flatMap(PreparedPdfs, (p) => p.findByRequestId(requestId))
+    if (Option.isNone(found) || found.value.clientId !== user.clientId) return yield* new PdfDocumentNotFound()
+    const pdf = found.value
+    const request = yield* Effect.flatMap(SigningRequests, (r) => r.findById(requestId))
+    if (Option.isNone(request)) return yield* new PdfDocumentNotFound()
+    if (request.value.status !== "completed" || request.value.signature === null) return yield* new PdfNotYetSigned({ requestStatus: request.value.status })
+    const whole = yield* Effect.flatMap(Vault, (v) => v.open(pdf.sealed, VAULT_PURPOSE, requestId))
+    const cms = fromBase64(request.value.signature)!
+    return yield* embedAt(whole, pdf.contentsOffset, pdf.contentsBytes, cms).pipe(Effect.orDie)
+  })

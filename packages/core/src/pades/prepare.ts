@@ -1,0 +1,310 @@
+/**
+ * PAdES signing of a PDF (ETSI EN 319 142-1): prepare an incremental update with a signature
+ * field, its widget (invisible, or visible on a page), the signature dictionary
+ * (`/Adobe.PPKLite`, `/ETSI.CAdES.detached`, `/M`, `/ByteRange`, a `/Contents` placeholder),
+ * the updated `/AcroForm` (SigFlags 3) and page `/Annots`; hash the two byte ranges; embed
+ * the CMS. The document is read through a `ByteSource`, so its size does not matter.
+ */
+import { Effect } from "effect"
+import { PdfUnreadable, SignatureTooLargeForPlaceholder, type SignatureImageInvalid } from "../errors/catalogue.ts"
+import { concatSource, type ByteSource } from "./byte-source.ts"
+import { deref, dictAt, openPdf, type PdfDocument } from "./document.ts"
+import { Sha256Streams } from "./hashing.ts"
+import { incrementalUpdate, objectNumbers, type UpdateObject } from "./incremental.ts"
+import {
+  arrayOf, dict, fromLatin1, latin1, name, numberOf, PdfDict, PdfRaw, PdfRef, PdfStream, PdfString, textString, type PdfValue,
+} from "./objects.ts"
+import { decodePng } from "./png.ts"
+import { deflate } from "./filters.ts"
+
+/** Where and how a visible signature is drawn. */
+export interface VisibleSignature {
+  /** 1-based page number */
+  readonly page: number
+  /** `[x1, y1, x2, y2]` in PDF points from the page's lower-left corner */
+  readonly rect: readonly [number, number, number, number]
+  /** optional PNG drawn left of the text */
+  readonly image?: Uint8Array | undefined
+}
+
+/** What goes into the signature. */
+export interface SignatureOptions {
+  /** the signer's name, in `/Name` and the visible text */
+  readonly signerName: string
+  /** the signing time claimed in `/M` (PAdES puts it there, not in the CMS) */
+  readonly signingTime: Date
+  readonly reason?: string | undefined
+  readonly location?: string | undefined
+  /** room for the CMS in bytes (default 32 KiB: a timestamp, chain and revocation data fit) */
+  readonly placeholderBytes?: number | undefined
+  /** absent: an invisible signature on page 1 */
+  readonly visible?: VisibleSignature | undefined
+}
+
+/** Default `/Contents` room: 32 KiB of DER, 64 KiB of hex. */
+export const DEFAULT_PLACEHOLDER_BYTES = 32 * 1024
+
+/** A prepared signature: the update to append (with an empty `/Contents`) and its byte ranges. */
+export interface PreparedSignature {
+  readonly source: ByteSource
+  readonly update: Uint8Array
+  /** `[0, a, b, c]`: bytes [0, a) and [b, b + c) of the updated file are signed */
+  readonly byteRange: readonly [number, number, number, number]
+  /** absolute offset of the first hex digit of `/Contents` */
+  readonly contentsOffset: number
+  /** room for the DER signature in bytes */
+  readonly contentsBytes: number
+  readonly fieldName: string
+}
+
+const unreadable = (detail: string) => new PdfUnreadable({ detail })
+
+/** PDF date `D:YYYYMMDDHHmmSS+00'00'` (UTC). */
+export const pdfDate = (time: Date): string => {
+  const iso = time.toISOString()
+  return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}+00'00'`
+}
+
+/** The reference and dictionary of page `number` (1-based), walking the page tree by `/Count`. */
+const findPage = (doc: PdfDocument, catalog: PdfDict, number: number) =>
+  Effect.gen(function* () {
+    let node = catalog.get("Pages")
+    let index = number - 1
+    for (let depth = 0; depth < 64; depth++) {
+      if (!(node instanceof PdfRef)) return yield* unreadable("the page tree has a direct node")
+      const d = yield* dictAt(doc, node, "a page tree node")
+      const kids = arrayOf(d.get("Kids"))
+      if (kids === undefined) {
+        if (index === 0) return { ref: node, page: d }
+        return yield* unreadable(`the document has no page ${number}`)
+      }
+      let next: PdfValue | undefined
+      for (const kid of kids) {
+        const k = yield* dictAt(doc, kid, "a page tree kid")
+        const count = arrayOf(k.get("Kids")) === undefined ? 1 : numberOf(k.get("Count")) ?? 0
+        if (index < count) {
+          next = kid
+          break
+        }
+        index -= count
+      }
+      if (next === undefined) return yield* unreadable(`the document has no page ${number}`)
+      node = next
+    }
+    return yield* unreadable("the page tree is too deep")
+  })
+
+/** Text for a literal string in a content stream (WinAnsi; other characters become `?`). */
+const contentText = (text: string): string =>
+  `(${[...text].map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) > 0xff ? "?" : ch)).join("").replace(/[\\()]/g, (c) => `\\${c}`)})`
+
+const n2 = (x: number) => Number(x.toFixed(2))
+
+/** The appearance of a visible signature: border, optional image, signer and time. */
+const visibleAppearance = (options: SignatureOptions, width: number, height: number, image: { ref: PdfRef; width: number; height: number } | undefined) => {
+  const time = `${options.signingTime.toISOString().slice(0, 19).replace("T", " ")} UTC`
+  const lines = ["Digitally signed by", options.signerName, time]
+  const pad = Math.min(4, width / 20, height / 10)
+  let textX = pad
+  let ops = `q 0.2 0.25 0.5 RG 0.8 w ${n2(0.4)} ${n2(0.4)} ${n2(width - 0.8)} ${n2(height - 0.8)} re S Q\n`
+  if (image !== undefined) {
+    const boxW = width * 0.4 - 2 * pad
+    const boxH = height - 2 * pad
+    const scale = Math.min(boxW / image.width, boxH / image.height)
+    const w = image.width * scale
+    const h = image.height * scale
+    ops += `q ${n2(w)} 0 0 ${n2(h)} ${n2(pad + (boxW - w) / 2)} ${n2(pad + (boxH - h) / 2)} cm /Im1 Do Q\n`
+    textX = width * 0.4
+  }
+  const textWidth = width - textX - pad
+  const longest = Math.max(...lines.map((l) => l.length))
+  const size = Math.max(3, Math.min(14, (height - 2 * pad) / (lines.length * 1.25), textWidth / (longest * 0.55)))
+  const lead = size * 1.25
+  const top = height / 2 + (lines.length * lead) / 2 - size
+  ops += `BT /F1 ${n2(size)} Tf 0.1 0.1 0.3 rg ${n2(textX)} ${n2(top)} Td ${n2(lead)} TL\n`
+  ops += lines.map((l, i) => `${i === 0 ? "" : "T* "}${contentText(l)} Tj`).join("\n")
+  ops += "\nET\n"
+  return ops
+}
+
+/**
+ * Prepares the signature update of `source`: every object the signature needs, a new xref
+ * section and trailer, and the byte ranges with a `/Contents` placeholder to embed into.
+ */
+export const prepareSignature = (source: ByteSource, options: SignatureOptions): Effect.Effect<PreparedSignature, PdfUnreadable | SignatureImageInvalid> =>
+  Effect.gen(function* () {
+    const doc = yield* openPdf(source)
+    if (doc.trailer.get("Encrypt") !== undefined) return yield* unreadable("encrypted PDFs are not supported")
+    const rootRef = doc.trailer.get("Root") as PdfRef
+    const catalog = yield* dictAt(doc, rootRef, "the catalog")
+    const pageNumber = options.visible?.page ?? 1
+    const page = yield* findPage(doc, catalog, pageNumber)
+    const numbers = objectNumbers(doc)
+    const objects: Array<UpdateObject> = []
+    const changed = new Map<number, PdfValue | PdfStream>()
+
+    // The AcroForm: an indirect object of its own after this update.
+    const acroValue = catalog.get("AcroForm")
+    let acroRef: PdfRef
+    let acro: PdfDict
+    let newCatalog = catalog
+    if (acroValue instanceof PdfRef) {
+      acroRef = acroValue
+      acro = yield* dictAt(doc, acroValue, "/AcroForm")
+    } else {
+      acroRef = numbers.next()
+      acro = acroValue instanceof PdfDict ? acroValue : dict({ Fields: [] })
+      newCatalog = catalog.with("AcroForm", acroRef)
+    }
+    const fieldsValue = acro.get("Fields")
+    const fields = arrayOf(yield* deref(doc, fieldsValue)) ?? []
+    const taken = new Set<string>()
+    for (const f of fields) {
+      const d = yield* deref(doc, f)
+      const t = d instanceof PdfDict ? d.get("T") : undefined
+      if (t instanceof PdfString) taken.add(fromLatin1(t.bytes))
+    }
+    let k = 1
+    while (taken.has(`Signature${k}`)) k++
+    const fieldName = `Signature${k}`
+
+    const fieldRef = numbers.next()
+    const sigRef = numbers.next()
+    const apRef = numbers.next()
+    const contentsBytes = options.placeholderBytes ?? DEFAULT_PLACEHOLDER_BYTES
+    const BYTE_RANGE_ROOM = 48
+    const sigDict = dict({
+      Type: name("Sig"), Filter: name("Adobe.PPKLite"), SubFilter: name("ETSI.CAdES.detached"),
+      ByteRange: new PdfRaw(`[0 0 0 0]${" ".repeat(BYTE_RANGE_ROOM - 9)}`),
+      Contents: new PdfRaw(`<${"0".repeat(contentsBytes * 2)}>`),
+      M: new PdfString(latin1(pdfDate(options.signingTime))),
+      Name: textString(options.signerName),
+      ...(options.reason === undefined ? {} : { Reason: textString(options.reason) }),
+      ...(options.location === undefined ? {} : { Location: textString(options.location) }),
+    })
+
+    const rect = options.visible?.rect ?? [0, 0, 0, 0]
+    const x1 = Math.min(rect[0], rect[2]), y1 = Math.min(rect[1], rect[3])
+    const width = Math.abs(rect[2] - rect[0]), height = Math.abs(rect[3] - rect[1])
+    let appearance: PdfStream
+    if (options.visible !== undefined && width > 0 && height > 0) {
+      let placed: { ref: PdfRef; width: number; height: number } | undefined
+      const resources: Record<string, PdfValue> = {
+        Font: dict({ F1: dict({ Type: name("Font"), Subtype: name("Type1"), BaseFont: name("Helvetica"), Encoding: name("WinAnsiEncoding") }) }),
+      }
+      if (options.visible.image !== undefined) {
+        const png = yield* decodePng(options.visible.image)
+        const imageRef = numbers.next()
+        let maskRef: PdfRef | undefined
+        if (png.smask !== undefined) {
+          maskRef = numbers.next()
+          objects.push({ ref: maskRef, value: png.smask })
+        }
+        objects.push({ ref: imageRef, value: png.image(maskRef) })
+        placed = { ref: imageRef, width: png.width, height: png.height }
+        resources["XObject"] = dict({ Im1: imageRef })
+      }
+      const content = yield* deflate(latin1(visibleAppearance(options, width, height, placed)))
+      appearance = new PdfStream(dict({
+        Type: name("XObject"), Subtype: name("Form"), BBox: [0, 0, n2(width), n2(height)], Resources: dict(resources), Filter: name("FlateDecode"),
+      }), content)
+    } else {
+      appearance = new PdfStream(dict({ Type: name("XObject"), Subtype: name("Form"), BBox: [0, 0, 0, 0] }), new Uint8Array())
+    }
+    const visible = options.visible !== undefined && width > 0 && height > 0
+    const field = dict({
+      Type: name("Annot"), Subtype: name("Widget"), FT: name("Sig"), T: textString(fieldName), V: sigRef,
+      F: visible ? 4 : 132, P: page.ref, Rect: visible ? [n2(x1), n2(y1), n2(x1 + width), n2(y1 + height)] : [0, 0, 0, 0],
+      AP: dict({ N: apRef }),
+    })
+
+    // The field joins /Fields, the widget joins the page's /Annots (each updated where it lives).
+    const newFields = [...fields, fieldRef]
+    if (fieldsValue instanceof PdfRef) changed.set(fieldsValue.num, newFields)
+    else acro = acro.with("Fields", newFields)
+    changed.set(acroRef.num, acro.with("SigFlags", 3))
+    const annotsValue = page.page.get("Annots")
+    const annots = arrayOf(yield* deref(doc, annotsValue)) ?? []
+    if (annotsValue instanceof PdfRef) changed.set(annotsValue.num, [...annots, fieldRef])
+    else changed.set(page.ref.num, page.page.with("Annots", [...annots, fieldRef]))
+    if (newCatalog !== catalog) changed.set(rootRef.num, newCatalog)
+
+    const generation = (num: number) => {
+      const e = doc.entries.get(num)
+      return e?.kind === "offset" ? e.gen : 0
+    }
+    const all: Array<UpdateObject> = [
+      ...[...changed].map(([num, value]) => ({ ref: new PdfRef(num, generation(num)), value })),
+      { ref: fieldRef, value: field }, { ref: apRef, value: appearance }, ...objects, { ref: sigRef, value: sigDict },
+    ]
+    const built = incrementalUpdate(doc, all, numbers.size)
+    const update = built.bytes
+
+    // Patch the byte ranges now that the layout is final.
+    const sigAt = built.offsets.get(sigRef.num)! - source.size
+    const text = fromLatin1(update.subarray(sigAt, Math.min(update.length, sigAt + 512)))
+    const contentsAt = sigAt + text.indexOf("/Contents <") + "/Contents ".length
+    const rangeAt = sigAt + text.indexOf("/ByteRange [") + "/ByteRange ".length
+    const total = source.size + update.length
+    const a = source.size + contentsAt
+    const b = a + contentsBytes * 2 + 2
+    const byteRange = [0, a, b, total - b] as const
+    const rangeText = `[0 ${a} ${b} ${total - b}]`
+    if (rangeText.length > BYTE_RANGE_ROOM) return yield* unreadable("the document is too large for the byte range placeholder")
+    update.set(latin1(rangeText.padEnd(BYTE_RANGE_ROOM, " ")), rangeAt)
+    return { source, update, byteRange, contentsOffset: a + 1, contentsBytes, fieldName }
+  })
+
+const CHUNK = 4 * 1024 * 1024
+
+/** SHA-256 over `ranges` (`[offset, length]` pairs) of `source`, read in 4 MiB windows. */
+export const hashRanges = (source: ByteSource, ranges: ReadonlyArray<readonly [number, number]>): Effect.Effect<Uint8Array, PdfUnreadable> =>
+  Effect.gen(function* () {
+    const hasher = (yield* Sha256Streams).create()
+    const read = source.readTransient ?? source.read
+    for (const [offset, length] of ranges) {
+      if (offset < 0 || length < 0 || offset + length > source.size) return yield* unreadable("a byte range outside the file")
+      for (let at = offset; at < offset + length; at += CHUNK) {
+        hasher.update(yield* read(at, Math.min(CHUNK, offset + length - at)))
+      }
+    }
+    return hasher.digest()
+  })
+
+/** The SHA-256 the signature covers: both byte ranges of the prepared file. */
+export const byteRangeDigest = (prepared: PreparedSignature): Effect.Effect<Uint8Array, PdfUnreadable> => {
+  const [, a, b, c] = prepared.byteRange
+  return hashRanges(concatSource(prepared.source, prepared.update), [[0, a], [b, c]])
+}
+
+/**
+ * `bytes` with the DER signature written into the `/Contents` placeholder that starts (its first
+ * hex digit) at `at` and has room for `room` bytes; the rest of the placeholder stays zeros.
+ */
+export const embedAt = (bytes: Uint8Array, at: number, room: number, cms: Uint8Array): Effect.Effect<Uint8Array, SignatureTooLargeForPlaceholder> => {
+  if (cms.length > room) return Effect.fail(new SignatureTooLargeForPlaceholder({ size: cms.length, room }))
+  const out = new Uint8Array(bytes)
+  let hex = ""
+  for (const byte of cms) hex += byte.toString(16).padStart(2, "0")
+  out.set(latin1(hex), at)
+  return Effect.succeed(out)
+}
+
+/** The update with the DER signature in its `/Contents` (hex, zero-padded); append it to the source. */
+export const embedSignature = (prepared: PreparedSignature, cms: Uint8Array): Effect.Effect<Uint8Array, SignatureTooLargeForPlaceholder> =>
+  embedAt(prepared.update, prepared.contentsOffset - prepared.source.size, prepared.contentsBytes, cms)
+
+/**
+ * Signs a PDF in one go: prepare, hash the byte ranges, let `produceCms` make the CMS over that
+ * digest (a plain PAdES-B signer, or one that adds a timestamp for -T), embed. Answers the
+ * update to append to the source.
+ */
+export const signPdf = <E, R>(
+  source: ByteSource, options: SignatureOptions, produceCms: (digest: Uint8Array) => Effect.Effect<Uint8Array, E, R>,
+): Effect.Effect<{ readonly prepared: PreparedSignature; readonly update: Uint8Array }, E | PdfUnreadable | SignatureImageInvalid | SignatureTooLargeForPlaceholder, R> =>
+  Effect.gen(function* () {
+    const prepared = yield* prepareSignature(source, options)
+    const digest = yield* byteRangeDigest(prepared)
+    const cms = yield* produceCms(digest)
+    return { prepared, update: yield* embedSignature(prepared, cms) }
+  })

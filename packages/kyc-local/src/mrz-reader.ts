@@ -1,0 +1,360 @@
+/**
+ * Reading the machine-readable zone of a document photo, offline: decode, greyscale, deskew
+ * (projection profile over a few angles), threshold (Otsu), find the MRZ lines at the bottom
+ * of the page, cut each line into its fixed-pitch character cells, tell the `<` fillers by
+ * their chevron shape, and read the remaining characters with tesseract.js (traineddata from
+ * `@tesseract.js-data/eng`, character whitelist, digits-only passes for numeric fields). The
+ * text is then normalised by field type (O→0, I→1, B→8, S→5 in numeric fields; the reverse
+ * in name and country fields) and handed to core's MRZ parser.
+ */
+import { createRequire } from "node:module"
+import { blur, decodeRgb, encodeGrey, otsu, rotate, toGrey, type Grey } from "./image.ts"
+import { nextTurn } from "./models.ts"
+
+const require = createRequire(import.meta.url)
+
+/** The result of reading one image's MRZ. */
+export interface MrzRead {
+  /** the lines as read and normalised, or null when no MRZ was found */
+  readonly lines: ReadonlyArray<string> | null
+  /** tesseract's mean confidence over the characters it read, 0..1 (0 when nothing was read) */
+  readonly confidence: number
+  /** the skew corrected, in degrees */
+  readonly skew: number
+}
+
+interface TesseractWorker {
+  setParameters(params: Record<string, string>): Promise<unknown>
+  recognize(image: Buffer, options: Record<string, unknown>, output: Record<string, boolean>): Promise<{
+    data: { text: string; confidence: number; blocks: Array<{ paragraphs: Array<{ lines: Array<{ text: string; bbox: { y0: number; y1: number } }> }> }> | null }
+  }>
+  terminate(): Promise<unknown>
+}
+
+let worker: Promise<TesseractWorker> | undefined
+let queue: Promise<unknown> = Promise.resolve()
+
+/** The process's one tesseract worker, created on first use; reads run one at a time through it. */
+const ocr = <A>(task: (w: TesseractWorker) => Promise<A>): Promise<A> => {
+  worker ??= (async () => {
+    const { createWorker, OEM } = require("tesseract.js") as { createWorker: (lang: string, oem: number, options: Record<string, unknown>) => Promise<TesseractWorker>; OEM: { LSTM_ONLY: number } }
+    const eng = require("@tesseract.js-data/eng") as { langPath: string }
+    return createWorker("eng", OEM.LSTM_ONLY, { langPath: eng.langPath, gzip: true, cacheMethod: "none", logger: () => undefined, errorHandler: () => undefined })
+  })()
+  const run = queue.then(async () => task(await worker!))
+  queue = run.catch(() => undefined)
+  return run
+}
+
+/** Ends the tesseract worker (tests and the benchmark; a server keeps it for its lifetime). */
+export const stopOcr = async (): Promise<void> => {
+  const w = worker
+  worker = undefined
+  if (w !== undefined) await (await w).terminate()
+}
+
+/** Text height (px) the glyphs are scaled to for tesseract (22 read 9/10 generated cases exactly, 30 read 6/10). */
+const CAP = 22
+
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+const DIGITS = "0123456789"
+
+// Field types per position: N numeric, A alphabetic, X alphanumeric (fillers may stand anywhere).
+const TD3 = ["AAAAA" + "A".repeat(39), "XXXXXXXXXNAAANNNNNNNANNNNNNNXXXXXXXXXXXXXXNN"] as const
+const TD2 = ["AAAAA" + "A".repeat(31), "XXXXXXXXXNAAANNNNNNNANNNNNNNXXXXXXXN"] as const
+const TD1 = ["AAAAAXXXXXXXXXNXXXXXXXXXXXXXXX", "NNNNNNNANNNNNNNAAAXXXXXXXXXXXN", "A".repeat(30)] as const
+
+const TO_DIGIT: Record<string, string> = { O: "0", D: "0", Q: "0", U: "0", I: "1", L: "1", T: "1", J: "1", Z: "2", A: "4", S: "5", G: "6", B: "8" }
+const TO_LETTER: Record<string, string> = { "0": "O", "1": "I", "2": "Z", "4": "A", "5": "S", "6": "G", "8": "B" }
+
+/** Position-aware normalisation of one MRZ line: letters in numeric fields become digits and the reverse. */
+export const normaliseLine = (line: string, types: string): string =>
+  [...line].map((c, i) => {
+    const t = types[i]
+    if (c === "<") return c
+    if (t === "N") return TO_DIGIT[c] ?? c
+    if (t === "A") return TO_LETTER[c] ?? c
+    return c
+  }).join("")
+
+interface InkMask { readonly width: number; readonly height: number; readonly ink: Uint8Array; readonly threshold: number }
+
+/**
+ * Ink pixels (darker than Otsu's threshold), without the dark regions that touch the image
+ * border (the table around a photographed page, shadows): print never touches the border.
+ */
+const inkMask = (img: Grey): InkMask => {
+  const { width, height } = img
+  const threshold = otsu(img)
+  const ink = new Uint8Array(width * height)
+  for (let i = 0; i < ink.length; i++) ink[i] = img.pixels[i]! < threshold ? 1 : 0
+  const stack: Array<number> = []
+  const seed = (i: number) => {
+    if (ink[i] === 1) {
+      ink[i] = 0
+      stack.push(i)
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    seed(x)
+    seed((height - 1) * width + x)
+  }
+  for (let y = 0; y < height; y++) {
+    seed(y * width)
+    seed(y * width + width - 1)
+  }
+  while (stack.length > 0) {
+    const i = stack.pop()!
+    const x = i % width
+    if (x > 0) seed(i - 1)
+    if (x < width - 1) seed(i + 1)
+    if (i >= width) seed(i - width)
+    if (i < (height - 1) * width) seed(i + width)
+  }
+  return { width, height, ink, threshold }
+}
+
+/** The dominant skew of the text (degrees), from the sharpest horizontal projection of the ink. */
+const estimateSkew = (mask: InkMask): number => {
+  const img = { width: mask.width, height: mask.height }
+  const xs: Array<number> = []
+  const ys: Array<number> = []
+  for (let y = 0; y < img.height; y += 1) {
+    for (let x = 0; x < img.width; x += 2) {
+      if (mask.ink[y * img.width + x] === 1) {
+        xs.push(x - img.width / 2)
+        ys.push(y)
+      }
+    }
+  }
+  if (xs.length === 0) return 0
+  const score = (deg: number) => {
+    const t = Math.tan((deg * Math.PI) / 180)
+    const bins = new Float64Array(img.height * 2)
+    for (let k = 0; k < xs.length; k++) {
+      const b = Math.round(ys[k]! - xs[k]! * t) + img.height / 2
+      if (b >= 0 && b < bins.length) bins[b]!++
+    }
+    let s = 0
+    for (const v of bins) s += v * v
+    return s
+  }
+  let best = 0
+  let bestScore = -1
+  for (let deg = -8; deg <= 8; deg += 0.5) {
+    const s = score(deg)
+    if (s > bestScore) [best, bestScore] = [deg, s]
+  }
+  for (let deg = best - 0.4; deg <= best + 0.4; deg += 0.1) {
+    const s = score(deg)
+    if (s > bestScore) [best, bestScore] = [deg, s]
+  }
+  return best
+}
+
+interface Line { readonly top: number; readonly bottom: number; readonly cells: ReadonlyArray<readonly [number, number]> }
+
+/** Text rows of the binary image below `from`, each with its ink column runs. */
+const textRows = (ink: (x: number, y: number) => boolean, width: number, height: number, from: number): Array<Line> => {
+  const rows: Array<[number, number]> = []
+  let start = -1
+  for (let y = from; y <= height; y++) {
+    let n = 0
+    if (y < height) for (let x = 0; x < width; x++) if (ink(x, y)) n++
+    const on = n >= 3
+    if (on && start < 0) start = y
+    if (!on && start >= 0) {
+      if (y - start >= 8) rows.push([start, y])
+      start = -1
+    }
+  }
+  return rows.map(([top, bottom]) => {
+    const cells: Array<[number, number]> = []
+    let a = -1
+    const minInk = Math.max(1, Math.round((bottom - top) * 0.08))
+    for (let x = 0; x <= width; x++) {
+      let n = 0
+      if (x < width) for (let y = top; y < bottom; y++) if (ink(x, y)) n++
+      if (n >= minInk && a < 0) a = x
+      if (n < minInk && a >= 0) {
+        if (x - a >= 2) cells.push([a, x])
+        a = -1
+      }
+    }
+    return { top, bottom, cells }
+  })
+}
+
+/** Whether the ink in a glyph box is a `<` chevron: ink on the left only around the middle, on the right only at the ends. */
+const isChevron = (ink: (x: number, y: number) => boolean, x0: number, x1: number, y0: number, y1: number, lineHeight: number): boolean => {
+  // tighten to the ink
+  let top = y1
+  let bottom = y0
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (ink(x, y)) { top = Math.min(top, y); bottom = Math.max(bottom, y + 1) }
+  const h = bottom - top
+  const w = x1 - x0
+  if (h <= 0 || w <= 0) return false
+  if (h > lineHeight * 0.92) return false // a chevron is shorter than the capitals
+  const band = (fx0: number, fx1: number, fy0: number, fy1: number) => {
+    let n = 0
+    for (let y = top + Math.floor(h * fy0); y < top + Math.ceil(h * fy1); y++) for (let x = x0 + Math.floor(w * fx0); x < x0 + Math.ceil(w * fx1); x++) if (ink(x, y)) n++
+    return n
+  }
+  const leftEnds = band(0, 0.25, 0, 0.2) + band(0, 0.25, 0.8, 1)
+  const leftMiddle = band(0, 0.3, 0.35, 0.65)
+  const rightEnds = band(0.7, 1, 0, 0.25) + band(0.7, 1, 0.75, 1)
+  const rightMiddle = band(0.65, 1, 0.35, 0.65)
+  return leftEnds === 0 && leftMiddle > 0 && rightEnds > 0 && rightMiddle === 0
+}
+
+interface Cell { readonly x0: number; readonly x1: number; readonly filler: boolean }
+
+/** Cuts a text line into `count` fixed-pitch cells spanning its ink. */
+const cellsOf = (ink: (x: number, y: number) => boolean, line: Line, count: number): Array<Cell> => {
+  const left = line.cells[0]![0]
+  const right = line.cells[line.cells.length - 1]![1]
+  // glyphs fill about 80% of the pitch: the span is (count - 0.2) pitches
+  const pitch = (right - left) / (count - 0.2)
+  const cells: Array<Cell> = []
+  for (let k = 0; k < count; k++) {
+    const x0 = Math.max(0, Math.round(left + k * pitch - pitch * 0.08))
+    const x1 = Math.round(left + (k + 0.88) * pitch)
+    cells.push({ x0, x1, filler: isChevron(ink, x0, x1, line.top, line.bottom, line.bottom - line.top) })
+  }
+  return cells
+}
+
+/**
+ * Reads the MRZ of one image (JPEG bytes). Finds two or three lines of 30 to 44 glyphs at the
+ * bottom of the page, or answers `lines: null`.
+ */
+export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
+  await nextTurn()
+  const rgb = decodeRgb(jpegBytes)
+  if (rgb === null || rgb.width < 200 || rgb.height < 100) return { lines: null, confidence: 0, skew: 0 }
+  // The MRZ is in the lower half of a passport page or an ID card's back: only that half is processed.
+  const full = toGrey(rgb)
+  const cut = Math.floor(full.height * 0.45)
+  const grey0: Grey = { width: full.width, height: full.height - cut, pixels: full.pixels.subarray(cut * full.width) }
+  const skew = estimateSkew(inkMask(blur(grey0)))
+  await nextTurn()
+  const grey = blur(Math.abs(skew) >= 0.2 ? rotate(grey0, skew) : grey0)
+  const mask = inkMask(grey)
+  const threshold = mask.threshold
+  const ink = (x: number, y: number) => mask.ink[y * grey.width + x] === 1
+  const rows = textRows(ink, grey.width, grey.height, 0)
+  // MRZ lines: the lowest rows with at least 28 glyph runs and a similar height
+  const candidates = rows.filter((r) => r.cells.length >= 26)
+  if (candidates.length < 2) return { lines: null, confidence: 0, skew }
+  const three = candidates.length >= 3 && candidates.slice(-3).every((r) => Math.abs(r.cells.length - 30) <= 4)
+  const lines = three ? candidates.slice(-3) : candidates.slice(-2)
+  const glyphs = lines.reduce((n, l) => n + l.cells.length, 0) / lines.length
+  const formats: ReadonlyArray<ReadonlyArray<string>> = three ? [TD1] : Math.abs(glyphs - 36) < Math.abs(glyphs - 44) ? [TD2, TD3] : [TD3, TD2]
+  const format = formats[0]!
+  const cells = lines.map((line, k) => cellsOf(ink, line, format[k]!.length))
+  // The units tesseract reads: runs of neighbouring non-filler cells of one field type. Numeric
+  // runs are read with a digits-only whitelist, alphabetic ones with the full one, and
+  // alphanumeric ones both ways (a digit the digits pass sees where the full pass saw a
+  // look-alike letter is taken as the digit).
+  interface Group { readonly line: number; readonly start: number; readonly end: number; readonly type: string }
+  const groups: Array<Group> = []
+  cells.forEach((row, li) => {
+    let k = 0
+    while (k < row.length) {
+      if (row[k]!.filler) { k++; continue }
+      const type = format[li]![k]!
+      let e = k
+      while (e + 1 < row.length && !row[e + 1]!.filler && format[li]![e + 1] === type) e++
+      groups.push({ line: li, start: k, end: e + 1, type })
+      k = e + 1
+    }
+  })
+  const digitsRead = new Map<Group, string>()
+  const fullRead = new Map<Group, string>()
+  let confidence = 0
+  let passes = 0
+  for (const numeric of [true, false]) {
+    const mine = groups.filter((g) => g.type === "X" || (g.type === "N") === numeric)
+    if (mine.length === 0) continue
+    const { image, lineAt } = composeGroups(grey, threshold, lines, cells, mine, CAP)
+    const result = await ocr(async (w) => {
+      await w.setParameters({ tessedit_char_whitelist: numeric ? DIGITS : ALNUM, tessedit_pageseg_mode: "6" })
+      return w.recognize(Buffer.from(encodeGrey(image, 95)), {}, { text: true, blocks: true })
+    })
+    const target = numeric ? digitsRead : fullRead
+    // each output line belongs to the group drawn at its height
+    for (const block of result.data.blocks ?? []) {
+      for (const paragraph of block.paragraphs) {
+        for (const line of paragraph.lines) {
+          const g = mine[lineAt((line.bbox.y0 + line.bbox.y1) / 2)]
+          if (g !== undefined) target.set(g, (target.get(g) ?? "") + line.text.replace(/\s+/g, ""))
+        }
+      }
+    }
+    confidence += result.data.confidence / 100
+    passes++
+  }
+  const textOf = (g: Group): string => {
+    const want = g.end - g.start
+    if (g.type === "N") return digitsRead.get(g) ?? ""
+    const full = fullRead.get(g) ?? ""
+    if (g.type === "A") return full
+    const digits = digitsRead.get(g) ?? ""
+    if (full.length !== want || digits.length !== want) return full
+    return [...full].map((c, k) => (TO_DIGIT[c] !== undefined && /\d/.test(digits[k]!) ? digits[k]! : c)).join("")
+  }
+  const out = lines.map((_, li) => {
+    const chars = cells[li]!.map((c): string => (c.filler ? "<" : "?"))
+    for (const g of groups.filter((g) => g.line === li)) {
+      const text = textOf(g)
+      for (let k = 0; k < g.end - g.start; k++) chars[g.start + k] = text[k] ?? "?"
+    }
+    return normaliseLine(chars.join(""), format[li]!)
+  })
+  return { lines: out, confidence: passes === 0 ? 0 : confidence / passes, skew }
+}
+
+/**
+ * One image per pass: each group on its own text line, its glyphs at their own pitch, groups
+ * a blank line apart; each output line is given to the group drawn at its height.
+ */
+const composeGroups = (grey: Grey, threshold: number, lines: ReadonlyArray<Line>, cells: ReadonlyArray<ReadonlyArray<Cell>>, groups: ReadonlyArray<{ line: number; start: number; end: number }>, cap: number): { readonly image: Grey; readonly lineAt: (y: number) => number } => {
+  const lineHeight = Math.max(...lines.map((l) => l.bottom - l.top))
+  // one text height for every document size: scale every glyph to `cap`
+  const scale = cap / lineHeight
+  const pad = Math.round(cap * 0.8)
+  const widths = groups.map((g) => Math.ceil((cells[g.line]![g.end - 1]!.x1 - cells[g.line]![g.start]!.x0) * scale))
+  const width = Math.max(...widths) + 2 * pad
+  const step = cap + pad
+  const height = groups.length * step + pad
+  const pixels = new Uint8Array(width * height).fill(255)
+  groups.forEach((g, k) => {
+    const line = lines[g.line]!
+    const row = cells[g.line]!
+    const oy = pad + k * step
+    const x0 = row[g.start]!.x0
+    for (let c = g.start; c < g.end; c++) {
+      const cell = row[c]!
+      const dx0 = Math.round((cell.x0 - x0) * scale)
+      const dx1 = Math.round((cell.x1 - x0) * scale)
+      for (let dy = 0; dy < cap; dy++) {
+        const sy0 = line.top + Math.floor(dy / scale)
+        const sy1 = Math.max(sy0 + 1, Math.min(line.bottom, line.top + Math.floor((dy + 1) / scale)))
+        for (let dx = dx0; dx < dx1; dx++) {
+          const sx0 = x0 + Math.floor(dx / scale)
+          const sx1 = Math.max(sx0 + 1, Math.min(cell.x1, x0 + Math.floor((dx + 1) / scale)))
+          // box average of the source pixels; paper (lighter than the threshold) becomes white
+          let sum = 0
+          let n = 0
+          for (let y = sy0; y < sy1; y++) for (let x = sx0; x < sx1; x++) {
+            const v = grey.pixels[y * grey.width + x]!
+            sum += v < threshold ? v * 0.5 : 255
+            n++
+          }
+          pixels[(oy + dy) * width + pad + dx] = n === 0 ? 255 : sum / n
+        }
+      }
+    }
+  })
+  return { image: { width, height, pixels }, lineAt: (y) => Math.floor((y - pad / 2) / step) }
+}
