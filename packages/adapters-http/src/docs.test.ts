@@ -25,6 +25,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.ExternalEmailNotVerified(),
   new Catalogue.NotAnEnvelopeRecipient(), new Catalogue.SigningRequestNotCompleted(),
   new Catalogue.TimestampUnavailable({ detail: "no answer" }),
+  new Catalogue.OAuthError({ code: "invalid_request", description: "consent was not recorded" }),
   new Catalogue.PdfTooLarge({ limit: 10485760 }), new Catalogue.PdfUnreadable({ detail: "<why>" }),
   new Catalogue.SignatureImageInvalid({ detail: "<why>" }), new Catalogue.PdfDocumentNotFound(),
   new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),

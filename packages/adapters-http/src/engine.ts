@@ -14,6 +14,7 @@ import { ExternalProviderClientNode } from "./external-provider-client.ts"
 import { identityProviderEndpoints } from "./endpoints/identity-providers.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { identityEndpoints } from "./endpoints/identity.ts"
+import { oidcEndpoints } from "./endpoints/oidc.ts"
 import { signingEndpoints } from "./endpoints/signing.ts"
 import { sscEndpoints } from "./endpoints/ssc.ts"
 import { kycEndpointsFor } from "./endpoints/kyc.ts"
@@ -136,6 +137,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
   endpoints.push(
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
+    ...oidcEndpoints,
     ...signingEndpoints,
     ...certificateEndpoints,
     ...documentEndpoints,

@@ -1,5 +1,5 @@
 /** The hourly clean-up: expired quota windows and KYC images older than the retention period disappear. */
-import { configureKyc, housekeepingRound, QuotaCounters } from "@signet/core"
+import { configureKyc, housekeepingRound, QuotaCounters, TokenRevocations } from "@signet/core"
 import { passport } from "@signet/testkit/kyc"
 import { ManualClock } from "@signet/testkit/models"
 import { Effect } from "effect"
@@ -35,5 +35,12 @@ describe("housekeeping", () => {
     expect((await env.engine.run(housekeepingRound)).images).toBe(0)
     clock.advance(2 * DAY)
     expect((await env.engine.run(housekeepingRound)).images).toBeGreaterThanOrEqual(1)
+  })
+
+  it("forgets revoked access tokens once they would have expired anyway", async () => {
+    const revocations = (f: (r: TokenRevocations["Type"]) => Effect.Effect<unknown>) => env.engine.run(Effect.flatMap(TokenRevocations, f))
+    await revocations((r) => Effect.all([r.revoke("expired-jti", clock.now - 1), r.revoke("live-jti", clock.now + 3_600_000)]))
+    expect((await env.engine.run(housekeepingRound)).revocations).toBe(1)
+    expect(await revocations((r) => Effect.all([r.isRevoked("expired-jti"), r.isRevoked("live-jti")]))).toEqual([false, true])
   })
 })

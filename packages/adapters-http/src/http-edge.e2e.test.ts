@@ -56,9 +56,9 @@ describe("hosted-page sessions and CSRF", () => {
     return { cookie, csrfToken }
   }
 
-  it("the session cookie is HttpOnly, SameSite=Strict and scoped to the mount path", async () => {
+  it("the session cookie is HttpOnly, SameSite=Lax and scoped to the mount path", async () => {
     const r = await fetch(`${env.origin}/api/session`)
-    expect(r.headers.getSetCookie()[0]).toMatch(/^signet_session=[\w-]+; Path=\/api; HttpOnly; SameSite=Strict; Max-Age=3600$/)
+    expect(r.headers.getSetCookie()[0]).toMatch(/^signet_session=[\w-]+; Path=\/api; HttpOnly; SameSite=Lax; Max-Age=3600$/)
   })
 
   it("a cookie-carrying state change without a valid CSRF token or Authorization header is 403", async () => {

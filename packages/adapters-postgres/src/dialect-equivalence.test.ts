@@ -78,6 +78,7 @@ const newRp: fc.Arbitrary<NewRelyingParty> = fc.record({
   })),
   contactUserId: nullable(userIds),
   redirectUris: fc.array(text, { maxLength: 2 }),
+  postLogoutRedirectUris: fc.array(text, { maxLength: 2 }),
   requestedPlan: nullable(fc.constantFrom("starter" as const, "business" as const, "enterprise" as const)),
   retiredClientSecret: nullable(fc.record({ hash: text, validUntil: ms })),
   retiredSscSecret: nullable(fc.record({ hash: text, validUntil: ms })),
@@ -102,7 +103,7 @@ const write: fc.Arbitrary<Write> = fc.oneof(
     rpId: text, createdAt: ms, expiresAt: ms, consumedAt: nullable(ms),
   }).map((ceremony) => ({ op: "insertCeremony" as const, ceremony })),
   fc.record({ id: ceremonyIds, at: ms }).map((c) => ({ op: "consume" as const, ...c })),
-  fc.record({ id: sessionIds, csrfTokenHash: text, createdAt: ms, expiresAt: ms, userId: fc.option(text, { nil: null }), signedInAt: fc.option(ms, { nil: null }), authMethod: fc.option(text, { nil: null }) })
+  fc.record({ id: sessionIds, csrfTokenHash: text, createdAt: ms, expiresAt: ms })
     .map((session) => ({ op: "insertSession" as const, session })),
   fc.record({ keyId: keyIds, algorithm: fc.constantFrom("ES256", "RS256"), publicJwk: text, encryptedPrivateKey: text, createdAt: smallMs })
     .map((key) => ({ op: "insertKey" as const, key })),

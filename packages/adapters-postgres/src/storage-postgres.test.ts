@@ -1,5 +1,5 @@
 /** The storage contract on PostgreSQL (a fresh schema per test); plus what only PostgreSQL shows. */
-import { relyingPartyModel, signingModel, signingTokenModel } from "@signet/testkit/models"
+import { relyingPartyModel, signingModel, signingTokenModel, tokenFamilyModel } from "@signet/testkit/models"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { sql } from "kysely"
@@ -51,4 +51,5 @@ describePostgres(url, "StoragePostgres models", (connectionString) => {
   relyingPartyModel("postgres", () => withFreshSchema(connectionString, StoragePostgres))
   signingModel("postgres", () => withFreshSchema(connectionString, StoragePostgres))
   signingTokenModel("postgres", () => withFreshSchema(connectionString, StoragePostgres))
+  tokenFamilyModel("postgres", () => withFreshSchema(connectionString, StoragePostgres))
 })

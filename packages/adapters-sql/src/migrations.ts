@@ -435,6 +435,78 @@ const plans = (dialect: SqlDialect): Migration => {
   }
 }
 
+// OpenID provider: post-logout redirect URIs on the RP row (its redirect URIs come with 0009), codes,
+// refresh-token families, consents, revocations, signing keys and the sign-ins of hosted sessions.
+const openidProvider = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.alterTable("relying_parties").addColumn("post_logout_redirect_uris", t.text, (c) => c.notNull().defaultTo("[]")).execute()
+
+      await db.schema.createTable("oidc_codes")
+        .addColumn("code_hash", t.text, (c) => c.primaryKey())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("redirect_uri", t.text, (c) => c.notNull())
+        .addColumn("scope", t.text, (c) => c.notNull())
+        .addColumn("nonce", t.text)
+        .addColumn("code_challenge", t.text, (c) => c.notNull())
+        .addColumn("auth_time", t.bigint, (c) => c.notNull())
+        .addColumn("amr", t.text, (c) => c.notNull())
+        .addColumn("family_id", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+
+      await db.schema.createTable("oidc_refresh_tokens")
+        .addColumn("token_hash", t.text, (c) => c.primaryKey())
+        .addColumn("family_id", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("scope", t.text, (c) => c.notNull())
+        .addColumn("auth_time", t.bigint, (c) => c.notNull())
+        .addColumn("amr", t.text, (c) => c.notNull())
+        .addColumn("access_jti", t.text, (c) => c.notNull())
+        .addColumn("access_expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("used_at", t.bigint)
+        .addColumn("revoked_at", t.bigint)
+        .execute()
+      await db.schema.createIndex("oidc_refresh_tokens_family_idx").on("oidc_refresh_tokens").column("family_id").execute()
+
+      await db.schema.createTable("oidc_consents")
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("scope", t.text, (c) => c.notNull())
+        .addColumn("granted_at", t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint("oidc_consents_pk", ["user_id", "client_id"])
+        .execute()
+
+      await db.schema.createTable("oidc_revocations")
+        .addColumn("jti", t.text, (c) => c.primaryKey())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .execute()
+
+      await db.schema.createTable("oidc_signing_keys")
+        .addColumn("key_id", t.text, (c) => c.primaryKey())
+        .addColumn("environment", t.text, (c) => c.notNull())
+        .addColumn("seq", t.int, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addUniqueConstraint("oidc_signing_keys_seq_unique", ["environment", "seq"])
+        .execute()
+
+      await db.schema.createTable("session_sign_ins")
+        .addColumn("session_id", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("auth_time", t.bigint, (c) => c.notNull())
+        .addColumn("amr", t.text, (c) => c.notNull())
+        .execute()
+    },
+  }
+}
+
 /** 0008: external identity providers, sign-ins in flight, links and link offers; signed-in hosted sessions. */
 const identityProviders = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
@@ -575,6 +647,7 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0004_webhooks": webhooks(dialect),
   "0005_kyc": kyc(dialect),
   "0006_documents": documents(dialect),
+  "0007_openid_provider": openidProvider(dialect),
   "0008_identity_providers": identityProviders(dialect),
   "0009_rp_platform": rpPlatform(dialect),
   "0010_plans": plans(dialect),

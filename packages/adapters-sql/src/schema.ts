@@ -34,8 +34,10 @@ export interface RelyingPartiesTable {
   readonly contact_user_id: string | null
   readonly created_at: BigIntColumn
   readonly updated_at: BigIntColumn
-  /** JSON array of OAuth redirect URIs */
+  /** JSON array of OAuth / OpenID Connect redirect URIs (migration 0009) */
   readonly redirect_uris: string
+  /** JSON array of post-logout redirect URIs (migration 0007) */
+  readonly post_logout_redirect_uris: string
   readonly requested_plan: string | null
   readonly retired_client_secret_hash: string | null
   readonly retired_client_secret_until: NullableBigIntColumn
@@ -103,10 +105,8 @@ export interface HostedSessionsTable {
   readonly csrf_token_hash: string
   readonly created_at: BigIntColumn
   readonly expires_at: BigIntColumn
-  /** the signed-in user (migration 0008); null for an anonymous page session */
-  readonly user_id: string | null
-  readonly signed_in_at: NullableBigIntColumn
-  readonly auth_method: string | null
+  // Migration 0008 also added user_id, signed_in_at and auth_method; nothing reads them: who is
+  // signed in on a session lives in `session_sign_ins` (migration 0007).
 }
 
 /** `keys`: the software KeyStore's encrypted key records. */
@@ -141,6 +141,12 @@ export interface Database {
   readonly kyc_images: KycImagesTable
   readonly kyc_audit: KycAuditTable
   readonly kyc_settings: KycSettingsTable
+  readonly oidc_codes: OidcCodesTable
+  readonly oidc_refresh_tokens: OidcRefreshTokensTable
+  readonly oidc_consents: OidcConsentsTable
+  readonly oidc_revocations: OidcRevocationsTable
+  readonly oidc_signing_keys: OidcSigningKeysTable
+  readonly session_sign_ins: SessionSignInsTable
   readonly checkouts: CheckoutsTable
   readonly subscriptions: SubscriptionsTable
   readonly identity_providers: IdentityProvidersTable
@@ -379,6 +385,70 @@ export interface DeliveryAttemptsTable {
   readonly status_code: number | null
   readonly error: string | null
   readonly duration_ms: BigIntColumn
+}
+
+/** `oidc_codes`: one-time authorization codes by the SHA-256 of the code; scope and amr are JSON. */
+export interface OidcCodesTable {
+  readonly code_hash: string
+  readonly client_id: string
+  readonly user_id: string
+  readonly redirect_uri: string
+  readonly scope: string
+  readonly nonce: string | null
+  readonly code_challenge: string
+  readonly auth_time: BigIntColumn
+  readonly amr: string
+  readonly family_id: string
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly consumed_at: BigIntColumn | null
+}
+
+/** `oidc_refresh_tokens`: refresh tokens by hash, grouped in families; scope and amr are JSON. */
+export interface OidcRefreshTokensTable {
+  readonly token_hash: string
+  readonly family_id: string
+  readonly client_id: string
+  readonly user_id: string
+  readonly scope: string
+  readonly auth_time: BigIntColumn
+  readonly amr: string
+  readonly access_jti: string
+  readonly access_expires_at: BigIntColumn
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly used_at: BigIntColumn | null
+  readonly revoked_at: BigIntColumn | null
+}
+
+/** `oidc_consents`: one row per user and client; scope is JSON. */
+export interface OidcConsentsTable {
+  readonly user_id: string
+  readonly client_id: string
+  readonly scope: string
+  readonly granted_at: BigIntColumn
+}
+
+/** `oidc_revocations`: revoked access-token ids until the token's expiry. */
+export interface OidcRevocationsTable {
+  readonly jti: string
+  readonly expires_at: BigIntColumn
+}
+
+/** `oidc_signing_keys`: token-signing key generations per environment. */
+export interface OidcSigningKeysTable {
+  readonly key_id: string
+  readonly environment: string
+  readonly seq: number
+  readonly created_at: BigIntColumn
+}
+
+/** `session_sign_ins`: who signed in on a hosted-page session; amr is JSON. */
+export interface SessionSignInsTable {
+  readonly session_id: string
+  readonly user_id: string
+  readonly auth_time: BigIntColumn
+  readonly amr: string
 }
 
 /** `checkouts`: attempts to pay for a plan; `rate_quote` is the JSON of the quote it was priced with. */

@@ -5,7 +5,9 @@ import type {
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
   KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
   ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers, EncryptedFiles, SignatureImages, PreparedPdfs,
+  AuthorizationCodes, RefreshTokens, Consents, TokenRevocations, SigningKeys, SessionSignIns,
 } from "@signet/core"
+import { OidcStorageSql } from "./repositories/oidc.ts"
 import { RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
 import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
 import { IdentityProviderStorageSql } from "./repositories/identity-providers.ts"
@@ -31,6 +33,7 @@ export type StorageServices = Storage | RelyingParties | Users | Passkeys | Cere
   | Checkouts | Subscriptions
   | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
   | EncryptedFiles | SignatureImages | PreparedPdfs
+  | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -42,4 +45,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   CheckoutsSql, SubscriptionsSql,
   IdentityProviderStorageSql,
   DocumentsStorageSql, PreparedPdfsSql,
+  OidcStorageSql,
 )

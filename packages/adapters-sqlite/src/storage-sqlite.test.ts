@@ -1,5 +1,5 @@
 /** The storage contract on SQLite, in memory and in a WAL file; plus what only a file shows. */
-import { relyingPartyModel, signingModel, signingTokenModel } from "@signet/testkit/models"
+import { relyingPartyModel, signingModel, signingTokenModel, tokenFamilyModel } from "@signet/testkit/models"
 import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -68,3 +68,4 @@ describe("StorageSqlite file", () => {
 relyingPartyModel("sqlite", () => StorageSqlite({ filename: ":memory:" }))
 signingModel("sqlite", () => StorageSqlite({ filename: ":memory:" }))
 signingTokenModel("sqlite", () => StorageSqlite({ filename: ":memory:" }))
+tokenFamilyModel("sqlite", () => StorageSqlite({ filename: ":memory:" }))

@@ -1,7 +1,10 @@
-/** Periodic clean-up every node runs: expired quota windows, KYC images past their retention, prepared PDFs older than a day, expired external sign-ins. */
+/**
+ * Periodic clean-up every node runs: expired quota windows, KYC images past their retention,
+ * prepared PDFs older than a day, expired external sign-ins, revocations of expired tokens.
+ */
 import { Clock, Effect, Schedule } from "effect"
 import { purgeKycImages } from "./kyc/verify.ts"
-import { PreparedPdfs, QuotaCounters } from "./ports/storage.ts"
+import { PreparedPdfs, QuotaCounters, TokenRevocations } from "./ports/storage.ts"
 import { PREPARED_PDF_RETENTION_MS } from "./pades/flow.ts"
 import { ExternalLogins, LinkOffers } from "./identity-providers/ports.ts"
 
@@ -13,7 +16,9 @@ export const housekeepingRound = Effect.gen(function* () {
   const pdfs = yield* Effect.flatMap(PreparedPdfs, (p) => p.purgeBefore(now - PREPARED_PDF_RETENTION_MS))
   // External sign-ins and link offers are refused once expired; deleting them keeps nonces and PKCE verifiers from lingering.
   const externalLogins = (yield* Effect.flatMap(ExternalLogins, (r) => r.purgeExpired(now))) + (yield* Effect.flatMap(LinkOffers, (r) => r.purgeExpired(now)))
-  return { counters, images, pdfs, externalLogins }
+  // A revoked access token past its expiry is refused anyway; its record can go.
+  const revocations = yield* Effect.flatMap(TokenRevocations, (r) => r.purgeExpired(now))
+  return { counters, images, pdfs, externalLogins, revocations }
 })
 
 /** Runs a round at start and then every hour, forever (run it scoped); a failed round is logged and retried next hour. */

@@ -5,7 +5,7 @@
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
   administerRelyingParty, configureKyc, getRelyingParty, listIdentityProviders, recordOrganisationCheck, registerIdentityProvider, removeIdentityProvider,
-  revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets,
+  revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets, rotateSigningKey,
   type RelyingParty, type RpCommand,
 } from "@signet/core"
 import { Effect, LogLevel, Schema } from "effect"
@@ -21,7 +21,7 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp list
   rp show <clientId>
   rp create --name <name> [--origin <origin>]... [--rp-id <host>] [--plan starter|business|enterprise]
-            [--max-loa LOA-2|LOA-4] [--contact <userId>] [--approve]
+            [--max-loa LOA-2|LOA-4] [--contact <userId>] [--redirect-uri <uri>]... [--post-logout <uri>]... [--approve]
   rp approve|reject|suspend <clientId>
   rp set-plan <clientId> starter|business|enterprise|none
   rp set-max-loa <clientId> LOA-2|LOA-4
@@ -30,6 +30,8 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp set-rp-id <clientId> <host>
   rp set-contact <clientId> <userId>|none
   rp rotate-secrets <clientId> [client|ssc|both] [--no-grace]
+  rp set-redirect-uris <clientId> <uri>...
+  rp set-post-logout-uris <clientId> <uri>...
   rp org-check <clientId> verified|rejected --legal-name <name> --registration-number <no> --country <CC>
             --document <kind>=<reference>... --checked-by <name> [--note <text>]
   rp kyc <clientId> on|off [--scope rp|shared]
@@ -37,6 +39,7 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
           (the client secret from --client-secret <secret> or, kept out of the process list, SIGNET_IDP_CLIENT_SECRET)
   idp list
   idp remove <providerId>
+  keys rotate                       (new token-signing key; the previous one stays published for tokens in flight)
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
 
 Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
@@ -69,7 +72,7 @@ const main = async () => {
     process.stdout.write(`${JSON.stringify({ adminToken: `adm_${randomBytes(32).toString("base64url")}` }, null, 2)}\n`)
     return
   }
-  if ((group !== "rp" && group !== "cert" && group !== "idp") || command === undefined) {
+  if ((group !== "rp" && group !== "cert" && group !== "idp" && group !== "keys") || command === undefined) {
     process.stdout.write(`${USAGE}\n`)
     process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
   }
@@ -87,7 +90,8 @@ const main = async () => {
   const admin = (c: RpCommand) => engine.run(administerRelyingParty(need(), c).pipe(Effect.map((r) => view(r.rp))))
   try {
     let out: unknown
-    switch (group === "cert" || group === "idp" ? `${group} ${command}` : command) {
+    switch (group === "rp" ? command : `${group} ${command}`) {
+      case "keys rotate": out = await engine.run(rotateSigningKey); break
       case "idp add": {
         const all = [clientId ?? "", ...rest]
         const secret = flags(all, "--client-secret")[0] ?? process.env["SIGNET_IDP_CLIENT_SECRET"] ?? ""
@@ -119,6 +123,8 @@ const main = async () => {
           ...(plan ? { plan: decode(PlanId, plan, "--plan") } : {}),
           ...(maxLoa ? { maxLoa: decode(Loa, maxLoa, "--max-loa") } : {}),
           ...(contact ? { contactUserId: contact } : {}),
+          redirectUris: flags(all, "--redirect-uri"),
+          postLogoutRedirectUris: flags(all, "--post-logout"),
           status: all.includes("--approve") ? "approved" : "pending",
         }))
         out = { ...view(created.rp), clientSecret: created.clientSecret, sscSecret: created.sscSecret }
@@ -131,6 +137,8 @@ const main = async () => {
       case "set-max-loa": out = await admin({ _tag: "SetMaxLoa", loa: decode(Loa, rest[0], "LOA") }); break
       case "set-kyc-verified": out = await admin({ _tag: "SetKycVerified", kycVerified: rest[0] === "true" }); break
       case "set-origins": out = await admin({ _tag: "SetSigningOrigins", origins: rest }); break
+      case "set-redirect-uris": out = await admin({ _tag: "SetRedirectUris", uris: rest }); break
+      case "set-post-logout-uris": out = await admin({ _tag: "SetPostLogoutRedirectUris", uris: rest }); break
       case "set-rp-id": out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" }); break
       case "set-contact": out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] }); break
       case "rotate-secrets": {

@@ -100,8 +100,8 @@ export const startEndpoint = endpoint({
 
 /**
  * `GET /idp/callback`: the provider's redirect back. Signing in answers a small page that moves
- * on to `return_to` itself: a redirect chain that began at another site does not carry
- * `SameSite=Strict` cookies, and the next page needs the new session cookie.
+ * on to `return_to` itself, a same-site navigation, so the next page carries the new session
+ * cookie whatever its SameSite rule (it is `Lax`: http/cookies.ts).
  */
 export const callbackEndpoint = endpoint({
   method: "GET", path: "/idp/callback", tag: "Identity providers", auth: "none",

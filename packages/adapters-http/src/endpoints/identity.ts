@@ -1,14 +1,13 @@
-/** Enrolment, sign-in, client credentials, the account endpoint and the JWKS. */
+/** Enrolment, sign-in, the account endpoint and the JWKS (the token endpoint is in oidc.ts). */
 import {
-  Assertion, completeEnrolment, completeSignIn, describeAccount, InvalidClient, issueClientToken, jwks,
+  Assertion, completeEnrolment, completeSignInWithPasskey, describeAccount, jwks, signInHostedSession,
   linkedIdentitiesOf, openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { json } from "../http/respond.ts"
+import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
 import { sessionCookie } from "../http/cookies.ts"
-import { readBody } from "../http/body.ts"
-import { basicCredentials } from "../http/basic-auth.ts"
 
 const Email = Schema.String.annotations({ description: "e-mail address", examples: ["ada@example.com"] })
 const CreationOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
@@ -24,9 +23,10 @@ export const openSession = endpoint({
   method: "GET", path: "/session", tag: "Hosted pages", auth: "none",
   summary: "Open a hosted-page session: sets the session cookie and returns the CSRF token to echo in X-CSRF-Token",
   response: Schema.Struct({ csrfToken: Schema.String, expiresAt: Schema.Int }),
-  handle: ({ requestId }) => Effect.gen(function* () {
+  handle: ({ requestId, request }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
-    const s = yield* openHostedSession
+    // A sign-in on the browser's previous session carries over to the new one (sign-in page → consent page).
+    const s = yield* openHostedSession(cookieValue(request, SESSION_COOKIE))
     return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": sessionCookie(settings, s.sessionId) })
   }),
 })
@@ -86,35 +86,13 @@ export const signinVerify = endpoint({
     { status: 403, description: "one of the assertion messages: `Passkey signature verification failed`, `Challenge mismatch — dynamic linking failed`, `Origin mismatch — possible phishing attack`, `User verification required — biometric or PIN not confirmed`, `Passkey was created for a different site (RP ID mismatch)`, `Credential not registered`, `Passkey signature counter did not increase — possible cloned authenticator`" },
     { status: 410, description: "`Operation expired or not found`" },
   ],
-  handle: ({ body }) => completeSignIn(body),
-})
-
-/** `POST /oauth/token`: the client-credentials grant (form-encoded, RFC 6749 §4.4). */
-export const oauthToken = endpoint({
-  method: "POST", path: "/oauth/token", tag: "Identity", auth: "none",
-  summary: "Client credentials grant for the RP's backend (client_secret_basic or client_secret_post); the token has no `sub`",
-  response: TokenResponse,
-  errors: [
-    { status: 400, description: "`unsupported_grant_type` or a malformed form" },
-    { status: 401, description: "`invalid_client`" },
-  ],
-  handle: ({ request, requestId }) => Effect.gen(function* () {
-    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
-    if (type !== "application/x-www-form-urlencoded") {
-      return json(415, { error: "invalid_request", error_description: "use application/x-www-form-urlencoded" }, requestId)
-    }
-    const form = new URLSearchParams(new TextDecoder().decode(yield* readBody(request, 16 * 1024)))
-    if (form.get("grant_type") !== "client_credentials") {
-      return json(400, { error: "unsupported_grant_type", error_description: "only client_credentials is offered here" }, requestId)
-    }
-    const basic = basicCredentials(request)
-    const id = basic?.id ?? form.get("client_id")
-    const secret = basic?.secret ?? form.get("client_secret")
-    if (!id || !secret) return yield* new InvalidClient()
-    const scope = (form.get("scope") ?? "").split(" ").filter((s) => s.length > 0)
-    return yield* issueClientToken(id, secret, scope)
-  }).pipe(Effect.catchTag("InvalidClient", () =>
-    Effect.succeed(json(401, { error: "invalid_client", error_description: "client authentication failed" }, requestId, { "www-authenticate": 'Basic realm="signet"' })))),
+  // On a hosted page (session cookie, CSRF already checked) the session is signed in too, for /authorize.
+  handle: ({ body, request }) => Effect.gen(function* () {
+    const done = yield* completeSignInWithPasskey(body)
+    const session = cookieValue(request, SESSION_COOKIE)
+    if (session !== undefined) yield* signInHostedSession(session, { userId: done.userId, amr: done.amr })
+    return done.answer
+  }),
 })
 
 /** `GET /.well-known/jwks.json`. */
@@ -152,5 +130,5 @@ export const me = endpoint({
 })
 
 /** Identity endpoints in the order they appear in the document. */
-export const identityEndpoints = [openSession, enrolmentRequest, enrolmentVerify, signinRequest, signinVerify, oauthToken, jwksEndpoint, me] as const
+export const identityEndpoints = [openSession, enrolmentRequest, enrolmentVerify, signinRequest, signinVerify, jwksEndpoint, me] as const
 

@@ -7,9 +7,13 @@ export const EXTERNAL_BINDING_COOKIE = "signet_idp"
 
 const secure = (s: EngineSettings) => (s.publicOrigin.startsWith("https:") ? "; Secure" : "")
 
-/** The hosted-page session cookie (`SameSite=Strict`, scoped to the mount path). */
+/**
+ * The hosted-page session cookie, scoped to the mount path. `SameSite=Lax`: an RP sends the browser
+ * to `/authorize` and `/logout` by a cross-site top-level navigation, which must carry the sign-in;
+ * state changes still need the CSRF token, which another site cannot read.
+ */
 export const sessionCookie = (s: EngineSettings, sessionId: string): string =>
-  `${SESSION_COOKIE}=${sessionId}; Path=${s.basePath || "/"}; HttpOnly; SameSite=Strict; Max-Age=${s.sessionTtlSeconds}${secure(s)}`
+  `${SESSION_COOKIE}=${sessionId}; Path=${s.basePath || "/"}; HttpOnly; SameSite=Lax; Max-Age=${s.sessionTtlSeconds}${secure(s)}`
 
 /**
  * The browser-binding cookie of an external sign-in. `SameSite=Lax`, because the provider's

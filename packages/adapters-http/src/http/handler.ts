@@ -5,7 +5,7 @@
  */
 import {
   authenticateBearer, checkCsrf, CsrfValidationFailed, MethodNotAllowed, ProcessingDeadlineExceeded, ResourceNotFound,
-  type BearerUser, type CataloguedError, type EngineConfig, type HostedSessions, type KeyStore,
+  type BearerUser, type CataloguedError, type EngineConfig, type HostedSessions, type KeyStore, type SigningKeys, type TokenRevocations,
 } from "@signet/core"
 import { Cause, Duration, Effect, Exit, Option, type ManagedRuntime } from "effect"
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
@@ -20,7 +20,7 @@ export const SESSION_COOKIE = "signet_session"
 export const CSRF_HEADER = "x-csrf-token"
 
 /** What the handler itself needs besides the endpoints' own services. */
-export type HandlerServices = KeyStore | EngineConfig | HostedSessions
+export type HandlerServices = KeyStore | EngineConfig | HostedSessions | SigningKeys | TokenRevocations
 
 /** How the handler is built. */
 export interface HandlerOptions<R> {

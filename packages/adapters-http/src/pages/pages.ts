@@ -1,15 +1,15 @@
 /** Hosted pages: enrolment and sign-in with a passkey, and a landing page that links them. */
-import { EngineConfig, INTERFACE_VERSION, providersForSignIn } from "@signet/core"
+import { EngineConfig, INTERFACE_VERSION, providersForSignIn, safeReturnTo } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { WEBAUTHN_CLIENT_JS } from "./webauthn-client.ts"
 
-/** HTML-escapes text for the hosted pages. */
+/** HTML-escapes text for element content and quoted attributes. */
 export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-/** A hosted page: the shared head, strict CSP and the pages' script. */
-export const page = (api: string, title: string, body: string, requestId: string, extraHead = "") => new Response(`<!doctype html>
+/** A hosted page: the shared head, strict CSP (no inline script) and the pages' script. */
+export const page = (api: string, title: string, body: string, requestId: string, extraHead = "", status = 200) => new Response(`<!doctype html>
 <html lang="en" data-api="${escape(api)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escape(title)} · Signet</title>${extraHead}
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
@@ -18,7 +18,7 @@ button{margin-top:1rem;padding:.6rem 1.2rem;font:inherit;cursor:pointer}.ok{colo
 textarea{width:100%;height:6rem;font:12px monospace;margin-top:1rem}small{color:#57606a}</style></head>
 <body>${body}<p id="result" role="status"></p><p><small>Signet · interface ${INTERFACE_VERSION}</small></p>
 <script src="${escape(api)}/pages/webauthn.js" defer></script></body></html>`, {
-  status: 200,
+  status,
   headers: {
     "content-type": "text/html; charset=utf-8",
     "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
@@ -39,38 +39,60 @@ export const landingPage = endpoint({
 <li><a href="${escape(s.basePath)}/openapi.json">OpenAPI document</a></li></ul>`, requestId)),
 })
 
+/**
+ * Where a hosted page sends the user after signing in or enrolling (e.g. back to
+ * `<mount>/authorize?…`): the `return_to` core's `safeReturnTo` accepts (a path on this origin,
+ * never an open redirect), the same rule the external sign-in applies; "" when absent or refused.
+ */
+export const returnTo = (query: URLSearchParams) =>
+  Effect.gen(function* () {
+    const value = query.get("return_to")
+    if (value === null || value === "") return ""
+    const settings = yield* EngineConfig
+    return yield* safeReturnTo(settings, value).pipe(Effect.orElseSucceed(() => ""))
+  })
+
 /** `GET /enrol`: hosted passkey enrolment. */
 export const enrolPage = endpoint({
   method: "GET", path: "/enrol", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted enrolment", response: htmlResponse,
-  handle: ({ requestId, query }) => Effect.map(EngineConfig, (s) => page(s.basePath, "Enrol a passkey", `<h1>Enrol a passkey</h1>
+  handle: ({ requestId, query }) => Effect.gen(function* () {
+    const s = yield* EngineConfig
+    const back = yield* returnTo(query)
+    return page(s.basePath, "Enrol a passkey", `<h1>Enrol a passkey</h1>
 <form id="enrol"><label for="email">E-mail</label><input id="email" name="email" type="email" required autocomplete="username webauthn">
 <label for="displayName">Name</label><input id="displayName" name="displayName" autocomplete="name">
 <input type="hidden" name="clientId" value="${escape(query.get("client_id") ?? "")}">
-<button type="submit">Create passkey</button></form>`, requestId)),
+<input type="hidden" name="returnTo" value="${escape(back)}">
+<button type="submit">Create passkey</button></form>`, requestId)
+  }),
 })
 
-/** `GET /signin`: hosted passkey sign-in for an RP (`?client_id=`). */
+/** `GET /signin`: hosted passkey sign-in for an RP (`?client_id=`), and the external identity providers on offer. */
 export const signinPage = endpoint({
   method: "GET", path: "/signin", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted sign-in", response: htmlResponse,
   handle: ({ requestId, query }) => Effect.gen(function* () {
     const s = yield* EngineConfig
-    const clientId = query.get("client_id") || null
-    // External identity providers offered here: engine-wide ones, plus the RP's own (docs/identity-providers.md).
-    const providers = yield* providersForSignIn(clientId)
-    const returnTo = query.get("return_to")
-    const startQuery = (id: string) => {
+    const clientId = query.get("client_id") ?? ""
+    // After signing in (passkey or external provider) the browser continues to `back`, e.g. /authorize.
+    const back = yield* returnTo(query)
+    const continuation = (path: string) => {
       const q = new URLSearchParams()
-      if (clientId !== null) q.set("client_id", clientId)
-      if (returnTo !== null) q.set("return_to", returnTo)
+      if (clientId !== "") q.set("client_id", clientId)
+      if (back !== "") q.set("return_to", back)
       const text = q.toString()
-      return `${s.basePath}/idp/${encodeURIComponent(id)}/start${text === "" ? "" : `?${text}`}`
+      return `${s.basePath}${path}${text === "" ? "" : `?${text}`}`
     }
+    // External identity providers offered here: engine-wide ones, plus the RP's own (docs/identity-providers.md).
+    const providers = yield* providersForSignIn(clientId === "" ? null : clientId)
     const external = providers.length === 0 ? "" : `<h2>Or sign in with</h2><ul id="providers">${providers.map((p) =>
-      `<li><a href="${escape(startQuery(p.id))}">${escape(p.name)}</a></li>`).join("")}</ul>`
+      `<li><a href="${escape(continuation(`/idp/${encodeURIComponent(p.id)}/start`))}">${escape(p.name)}</a></li>`).join("")}</ul>`
+    // Coming from /authorize: a new user enrols first, then signs in and continues.
+    const enrolLink = back === "" ? "" : `<p>New here? <a id="enrol-link" href="${escape(continuation("/enrol"))}">Create an account with a passkey</a></p>`
     return page(s.basePath, "Sign in", `<h1>Sign in with a passkey</h1>
-<form id="signin"><label for="clientId">RP client id</label><input id="clientId" name="clientId" required value="${escape(query.get("client_id") ?? "")}">
+<form id="signin"><label for="clientId">RP client id</label><input id="clientId" name="clientId" required value="${escape(clientId)}">
 <label for="email">E-mail (optional)</label><input id="email" name="email" type="email" autocomplete="username webauthn">
-<button type="submit">Sign in</button></form><label for="token">Access token</label><textarea id="token" readonly></textarea>${external}`, requestId)
+<input type="hidden" name="returnTo" value="${escape(back)}">
+<button type="submit">Sign in</button></form>${enrolLink}<label for="token">Access token</label><textarea id="token" readonly></textarea>${external}`, requestId)
   }),
 })
 

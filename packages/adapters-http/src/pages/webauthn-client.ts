@@ -35,8 +35,17 @@ function assertionJSON(c) {
 }
 const out = (text, ok) => { const el = document.getElementById("result"); el.textContent = text; el.className = ok ? "ok" : "err"; };
 const form = document.querySelector("form");
-// The landing page has no form; only the enrol and sign-in pages do.
-if (form) form.addEventListener("submit", async (ev) => {
+// The consent page: the answer goes to /authorize/consent, which says where to go next (the RP, with a code or an error).
+if (form && form.id === "consent") form.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  try {
+    const decision = ev.submitter && ev.submitter.value === "deny" ? "deny" : "allow";
+    const next = await call("/authorize/consent", { request: new FormData(form).get("request"), decision });
+    location.assign(next.redirectTo);
+  } catch (e) { out(String(e && e.message || e), false); }
+});
+// The landing page has no form; the enrol, sign-in and link-confirmation pages do.
+if (form && form.id !== "consent") form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = new FormData(form);
   try {
@@ -46,6 +55,9 @@ if (form) form.addEventListener("submit", async (ev) => {
       const cred = await navigator.credentials.create({ publicKey: creationOptions(started.options) });
       const done = await call("/enrolment/verify", { enrolmentId: started.enrolmentId, credential: registrationJSON(cred) });
       out("Passkey enrolled for " + done.email + " (credential " + done.credentialId + ")", true);
+      const back = f.get("returnTo");
+      // Enrolled on the way to an RP: sign in with the new passkey, then continue to the RP.
+      if (back) location.assign(api + "/signin?" + new URLSearchParams({ client_id: clientId || "", return_to: back }));
     } else if (form.id === "link") {
       const offerId = f.get("offerId");
       const started = await call("/idp/link/request", { offerId });
@@ -57,6 +69,8 @@ if (form) form.addEventListener("submit", async (ev) => {
       const started = await call("/signin/request", { clientId: f.get("clientId"), email: f.get("email") || undefined });
       const cred = await navigator.credentials.get({ publicKey: requestOptions(started.options) });
       const token = await call("/signin/verify", { signinId: started.signinId, assertion: assertionJSON(cred) });
+      const back = f.get("returnTo");
+      if (back) { out("Signed in. Returning to the application…", true); location.assign(back); return; }
       const me = await call("/v2/me", undefined, token.access_token);
       document.getElementById("token").value = token.access_token;
       out("Signed in as " + me.email + ". GET " + api + "/v2/me answered with your account.", true);

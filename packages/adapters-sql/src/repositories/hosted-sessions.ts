@@ -6,21 +6,12 @@ import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A `hosted_sessions` row decoded to the domain `HostedSession`. */
 export const HostedSessionFromRow = Schema.transform(
-  Schema.Struct({
-    id: Schema.String, csrf_token_hash: Schema.String, created_at: DbBigInt, expires_at: DbBigInt,
-    user_id: Schema.NullOr(Schema.String), signed_in_at: Schema.NullOr(DbBigInt), auth_method: Schema.NullOr(Schema.String),
-  }),
+  Schema.Struct({ id: Schema.String, csrf_token_hash: Schema.String, created_at: DbBigInt, expires_at: DbBigInt }),
   HostedSession,
   {
     strict: true,
-    decode: (r) => ({
-      id: r.id, csrfTokenHash: r.csrf_token_hash, createdAt: r.created_at, expiresAt: r.expires_at,
-      userId: r.user_id, signedInAt: r.signed_in_at, authMethod: r.auth_method,
-    }),
-    encode: (s) => ({
-      id: s.id, csrf_token_hash: s.csrfTokenHash, created_at: s.createdAt, expires_at: s.expiresAt,
-      user_id: s.userId, signed_in_at: s.signedInAt, auth_method: s.authMethod,
-    }),
+    decode: (r) => ({ id: r.id, csrfTokenHash: r.csrf_token_hash, createdAt: r.created_at, expiresAt: r.expires_at }),
+    encode: (s) => ({ id: s.id, csrf_token_hash: s.csrfTokenHash, created_at: s.createdAt, expires_at: s.expiresAt }),
   },
 )
 
@@ -36,7 +27,6 @@ export const HostedSessionsSql: Layer.Layer<HostedSessions, never, SqlDatabase> 
     return HostedSessions.of({
       insert: (s) => write(what, (db) => db.insertInto("hosted_sessions").values({
         id: s.id, csrf_token_hash: s.csrfTokenHash, created_at: s.createdAt, expires_at: s.expiresAt,
-        user_id: s.userId, signed_in_at: s.signedInAt, auth_method: s.authMethod,
       }).execute()).pipe(Effect.asVoid),
       findById: (id) => run((db) => db.selectFrom("hosted_sessions").selectAll().where("id", "=", id).executeTakeFirst())
         .pipe(Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row))))),

@@ -508,6 +508,19 @@ export class TimestampUnavailable extends Schema.TaggedError<TimestampUnavailabl
   override get message() { return "Timestamp authority unavailable" }
 }
 
+// ---------------------------------------------------------------- OpenID provider (OAuth 2.0 / OpenID Connect)
+
+/**
+ * An OAuth 2.0 error (RFC 6749 §4.1.2.1 and §5.2, RFC 7009, OpenID Connect Core §3.1.2.6): the
+ * `error` code and a human `error_description`. The OAuth endpoints answer it as
+ * `{ "error": <code>, "error_description": <description> }` (or in the redirect); elsewhere the
+ * generic `{ "error": "<code>: <description>" }` applies. 401 for `invalid_client`, else 400.
+ */
+export class OAuthError extends Schema.TaggedError<OAuthError>()("OAuthError", { code: Schema.String, description: Schema.String }) {
+  get status(): 400 | 401 { return this.code === "invalid_client" ? 401 : 400 }
+  override get message() { return `${this.code}: ${this.description}` }
+}
+
 /** Every catalogued error; the HTTP adapter maps exactly these. */
 export type CataloguedError =
   | MissingAuthorizationHeader | InvalidOrExpiredToken | TokenMissingSubject | CsrfValidationFailed
@@ -529,6 +542,7 @@ export type CataloguedError =
   | ExternalSignInFailed | ExternalIdentityLinkedElsewhere | ExternalEmailNotVerified
   | NotAnEnvelopeRecipient | SigningRequestNotCompleted
   | TimestampUnavailable
+  | OAuthError
   | PdfUnreadable | PdfTooLarge | SignatureTooLargeForPlaceholder | PdfDocumentNotFound | PdfNotYetSigned | SignatureImageInvalid
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */

@@ -5,6 +5,8 @@ import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, T
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import { uuid } from "../ports/random.ts"
+import { TokenRevocations } from "../ports/storage.ts"
+import { acceptedSigningKeyIds, currentSigningKeyId, signingKeyId } from "../oidc/signing-keys.ts"
 import { signJwt, verifyJwt } from "./jws.ts"
 
 /** Claims the engine puts in (and reads from) an access token. */
@@ -14,6 +16,8 @@ export interface AccessClaims {
   readonly scope: ReadonlyArray<string>
   readonly issuedAt: number
   readonly expiresAt: number
+  /** the token's id, by which it is revoked */
+  readonly jti: string
 }
 
 /** A signed-in user as the bearer endpoints see them. */
@@ -23,18 +27,14 @@ export interface BearerUser {
   readonly scope: ReadonlyArray<string>
 }
 
-/** The KeyStore id of this environment's token-signing key; the environment in it keeps sandbox and production apart. */
-export const accessTokenKeyId = (s: Pick<EngineSettings, "environment">): string => `${s.environment}/access-token/1`
+/** The KeyStore id of this environment's first token-signing key; the environment in it keeps sandbox and production apart. */
+export const accessTokenKeyId = (s: Pick<EngineSettings, "environment">): string => signingKeyId(s, 1)
 
-/** Keys whose tokens this engine accepts (rotation will add more). */
-const acceptedKeyIds = (s: EngineSettings): ReadonlyArray<string> => [accessTokenKeyId(s)]
-
-/** The JWKS document: the public halves of the accepted token keys. */
+/** The JWKS document: the public halves of the accepted token keys (current and previous generation). */
 export const jwks = Effect.gen(function* () {
-  const settings = yield* EngineConfig
   const store = yield* KeyStore
   const keys: Array<KeyInfo> = []
-  for (const id of acceptedKeyIds(settings)) {
+  for (const id of yield* acceptedSigningKeyIds) {
     keys.push(yield* store.ensure(id, "ES256"))
   }
   return { keys: keys.map((k) => ({ ...k.publicJwk, kid: k.keyId, alg: k.algorithm, use: "sig" })) }
@@ -46,7 +46,8 @@ export const issueAccessToken = (input: { readonly sub?: string; readonly client
     const settings = yield* EngineConfig
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const issuer = issuerOf(settings)
-    const token = yield* signJwt(accessTokenKeyId(settings), "at+jwt", {
+    const jti = yield* uuid
+    const token = yield* signJwt(yield* currentSigningKeyId, "at+jwt", {
       iss: issuer,
       ...(input.sub !== undefined ? { sub: input.sub } : {}),
       aud: issuer,
@@ -54,19 +55,22 @@ export const issueAccessToken = (input: { readonly sub?: string; readonly client
       scope: input.scope.join(" "),
       iat: now,
       exp: now + settings.accessTokenTtlSeconds,
-      jti: yield* uuid,
+      jti,
     })
-    return { token, expiresIn: settings.accessTokenTtlSeconds }
+    return { token, expiresIn: settings.accessTokenTtlSeconds, jti, expiresAt: now + settings.accessTokenTtlSeconds }
   })
 
-/** Verifies a token's signature, issuer, audience, type and lifetime (at the Clock's time). */
+/** Verifies a token's signature, issuer, audience, type and lifetime (at the Clock's time), and that it was not revoked. */
 export const verifyAccessToken = (token: string) =>
   Effect.gen(function* () {
     const settings = yield* EngineConfig
     const issuer = issuerOf(settings)
-    const payload = yield* verifyJwt(token, { keyIds: acceptedKeyIds(settings), typ: "at+jwt", issuer, audience: issuer })
+    const payload = yield* verifyJwt(token, { keyIds: yield* acceptedSigningKeyIds, typ: "at+jwt", issuer, audience: issuer })
     if (payload === undefined) return yield* new InvalidOrExpiredToken()
-    return claimsOf(payload)
+    const claims = claimsOf(payload)
+    // One primary-key lookup: revocation (RFC 7009, refresh-token reuse) must stop a token before it expires.
+    if (claims.jti !== "" && (yield* Effect.flatMap(TokenRevocations, (r) => r.isRevoked(claims.jti)))) return yield* new InvalidOrExpiredToken()
+    return claims
   })
 
 const claimsOf = (p: JWTPayload): AccessClaims => ({
@@ -75,6 +79,7 @@ const claimsOf = (p: JWTPayload): AccessClaims => ({
   scope: typeof p["scope"] === "string" ? p["scope"].split(" ").filter((s) => s.length > 0) : [],
   issuedAt: p.iat ?? 0,
   expiresAt: p.exp ?? 0,
+  jti: typeof p.jti === "string" ? p.jti : "",
 })
 
 /**

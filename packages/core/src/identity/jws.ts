@@ -25,6 +25,8 @@ export interface JwtExpectation {
   readonly typ: string
   readonly issuer: string
   readonly audience: string
+  /** check the lifetime at this time (ms) instead of the Clock's (an expired `id_token_hint` still names its user) */
+  readonly at?: number
 }
 
 // Imported verification keys by their public coordinates (not by key id: two engines in one
@@ -36,7 +38,7 @@ const verificationKeys = new Map<string, CryptoKey | Uint8Array>()
 export const verifyJwt = (token: string, expected: JwtExpectation) =>
   Effect.gen(function* () {
     const store = yield* KeyStore
-    const nowMs = yield* Clock.currentTimeMillis
+    const nowMs = expected.at ?? (yield* Clock.currentTimeMillis)
     return yield* Effect.promise(async (): Promise<JWTPayload | undefined> => {
       try {
         const { payload } = await jwtVerify(token, async (header) => {

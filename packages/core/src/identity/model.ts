@@ -60,12 +60,6 @@ export const HostedSession = Schema.Struct({
   csrfTokenHash: Schema.String,
   createdAt: Schema.Number,
   expiresAt: Schema.Number,
-  /** the signed-in user; null until a sign-in established this session */
-  userId: Schema.NullOr(Schema.String),
-  /** when the user signed in (ms), for `auth_time` */
-  signedInAt: Schema.NullOr(Schema.Number),
-  /** how: `passkey` or `external:<provider id>` */
-  authMethod: Schema.NullOr(Schema.String),
 })
 /** A hosted-page session: the cookie's id and the hash of the CSRF token the page got with it. */
 export type HostedSession = typeof HostedSession.Type

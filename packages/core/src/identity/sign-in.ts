@@ -8,6 +8,7 @@ import { Ceremonies, Passkeys, Storage, Users } from "../ports/storage.ts"
 import { issueAccessToken } from "./access-token.ts"
 import { ceremonyRpFor } from "./ceremony-rp.ts"
 import { isEmail, registeredPasskey, userHandleOf } from "./enrolment.ts"
+import { passkeyAmr } from "./hosted-session.ts"
 import type { Assertion } from "./webauthn/schemas.ts"
 import { verifyAssertion } from "./webauthn/verify-assertion.ts"
 
@@ -53,9 +54,13 @@ export const requestSignIn = (input: { readonly clientId: string; readonly email
  * cannot be retried against the same challenge. Returns an access token for the RP.
  */
 export const completeSignIn = (input: { readonly signinId: string; readonly assertion: Assertion }) =>
+  Effect.map(completeSignInWithPasskey(input), (r) => r.answer)
+
+/** {@link completeSignIn} with the passkey's `amr` too, for marking a hosted session signed in. */
+export const completeSignInWithPasskey = (input: { readonly signinId: string; readonly assertion: Assertion }) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    const { userId, clientId } = yield* storage.transaction(Effect.gen(function* () {
+    const { userId, clientId, backedUp } = yield* storage.transaction(Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const ceremony = yield* Effect.flatMap(Ceremonies, (c) => c.consume(input.signinId, now))
       if (Option.isNone(ceremony) || ceremony.value.kind !== "sign-in" || ceremony.value.expiresAt <= now) {
@@ -70,8 +75,9 @@ export const completeSignIn = (input: { readonly signinId: string; readonly asse
       }
       const verified = yield* verifyAssertion(input.assertion, passkey, { challenge: c.challenge, origins: rp.origins, rpId: c.rpId })
       yield* Effect.flatMap(Passkeys, (p) => p.recordUse(passkey.id, verified.newCounter, now))
-      return { userId: passkey.userId, clientId: c.clientId ?? "" }
+      return { userId: passkey.userId, clientId: c.clientId ?? "", backedUp: passkey.backedUp }
     }))
     const issued = yield* issueAccessToken({ sub: userId, clientId, scope: SIGN_IN_SCOPE })
-    return { access_token: issued.token, token_type: "Bearer" as const, expires_in: issued.expiresIn, scope: SIGN_IN_SCOPE.join(" "), sub: userId }
+    const answer = { access_token: issued.token, token_type: "Bearer" as const, expires_in: issued.expiresIn, scope: SIGN_IN_SCOPE.join(" "), sub: userId }
+    return { answer, userId, amr: passkeyAmr(backedUp) }
   })

@@ -7,8 +7,8 @@ import type { RelyingParty, RpStatus } from "./relying-party.ts"
 const base: RelyingParty = {
   id: 1, clientId: "rp_sbx_test", name: "Test", environment: "sandbox", clientSecretHash: "00", sscSecretHash: "00",
   status: "pending", maxLoa: "LOA-2", kycVerified: false, signingOrigins: [], webauthnRpId: "localhost", plan: null,
-  customAllowance: null, contactUserId: null, redirectUris: [], requestedPlan: null, retiredClientSecret: null, retiredSscSecret: null,
-  createdAt: 0, updatedAt: 0,
+  customAllowance: null, contactUserId: null, redirectUris: [], postLogoutRedirectUris: [], requestedPlan: null,
+  retiredClientSecret: null, retiredSscSecret: null, createdAt: 0, updatedAt: 0,
 }
 
 const origin = fc.oneof(fc.domain().map((d) => `https://${d.toLowerCase()}`), fc.constantFrom("not an origin", "https://x.example/p", "ftp://x.example"))
@@ -81,5 +81,17 @@ describe("RP state machine", () => {
     expect(Either.getOrThrow(r).events).toEqual([{ _tag: "RpStatusChanged", clientId: "rp_sbx_test", from: "pending", to: "approved" }])
     const bad = applyRpCommand(base, { _tag: "Suspend" }, 5)
     expect(Either.isLeft(bad) && bad.left.message).toBe("RP in status pending cannot be suspended")
+  })
+
+  it("redirect and post-logout URIs are kept apart, deduplicated, and must be https (http only for loopback) without fragment or user info", () => {
+    const set = Either.getOrThrow(applyRpCommand(base, { _tag: "SetRedirectUris", uris: ["https://rp.example/cb", "https://rp.example/cb", "http://127.0.0.1:8080/cb"] }, 7)).rp
+    expect(set.redirectUris).toEqual(["https://rp.example/cb", "http://127.0.0.1:8080/cb"])
+    expect(set.postLogoutRedirectUris).toEqual([])
+    const bye = Either.getOrThrow(applyRpCommand(set, { _tag: "SetPostLogoutRedirectUris", uris: ["https://rp.example/bye"] }, 8)).rp
+    expect([bye.redirectUris, bye.postLogoutRedirectUris]).toEqual([set.redirectUris, ["https://rp.example/bye"]])
+    for (const bad of ["http://rp.example/cb", "https://rp.example/cb#x", "https://u:p@rp.example/cb", "/cb"]) {
+      const r = applyRpCommand(base, { _tag: "SetRedirectUris", uris: [bad] }, 9)
+      expect(Either.isLeft(r) && r.left.status, bad).toBe(400)
+    }
   })
 })

@@ -22,6 +22,7 @@ export const RpCommand = Schema.Union(
   Schema.TaggedStruct("SetCustomAllowance", { allowance: Schema.NullOr(AllowanceSchema) }),
   Schema.TaggedStruct("SetName", { name: Schema.String }),
   Schema.TaggedStruct("SetRedirectUris", { uris: Schema.Array(Schema.String) }),
+  Schema.TaggedStruct("SetPostLogoutRedirectUris", { uris: Schema.Array(Schema.String) }),
   Schema.TaggedStruct("SetRequestedPlan", { plan: Schema.NullOr(PlanId) }),
 )
 /** Administrative commands on an RP. */
@@ -112,10 +113,12 @@ export const applyRpCommand = (
       if (name === "" || name.length > 200) return Either.left(new InvalidRequest({ detail: "name must be 1 to 200 characters" }))
       return changed({ name })
     }
-    case "SetRedirectUris": {
+    case "SetRedirectUris":
+    case "SetPostLogoutRedirectUris": {
       const bad = checkRedirectUris(command.uris)
       if (bad !== undefined) return Either.left(bad)
-      return changed({ redirectUris: [...new Set(command.uris)] })
+      const uris = [...new Set(command.uris)]
+      return changed(command._tag === "SetRedirectUris" ? { redirectUris: uris } : { postLogoutRedirectUris: uris })
     }
     case "SetRequestedPlan": return changed({ requestedPlan: command.plan })
   }

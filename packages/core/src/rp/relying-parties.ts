@@ -18,7 +18,10 @@ export interface RegisterRelyingParty {
   readonly plan?: PlanId | null
   readonly maxLoa?: Loa
   readonly contactUserId?: string | null
+  /** OAuth / OpenID Connect redirect URIs (exact match) */
   readonly redirectUris?: ReadonlyArray<string>
+  /** RP-initiated logout return addresses (exact match) */
+  readonly postLogoutRedirectUris?: ReadonlyArray<string>
   readonly requestedPlan?: PlanId | null
   /** Administrators and demo mode may register an RP approved at once. */
   readonly status?: RpStatus
@@ -49,7 +52,8 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
     const rpId = input.webauthnRpId ?? engineRpIdOf(settings)
     if (!isRpId(rpId)) return yield* new InvalidRequest({ detail: `WebAuthn RP id ${rpId} is not a host name` })
     const redirectUris = input.redirectUris ?? []
-    const badUri = checkRedirectUris(redirectUris)
+    const postLogoutRedirectUris = input.postLogoutRedirectUris ?? []
+    const badUri = checkRedirectUris([...redirectUris, ...postLogoutRedirectUris])
     if (badUri !== undefined) return yield* badUri
     const now = yield* Clock.currentTimeMillis
     const { clientSecret, sscSecret } = yield* secretsFor(settings.environment)
@@ -69,6 +73,7 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
       customAllowance: null,
       contactUserId: input.contactUserId ?? null,
       redirectUris: [...new Set(redirectUris)],
+      postLogoutRedirectUris: [...new Set(postLogoutRedirectUris)],
       requestedPlan: input.requestedPlan ?? null,
       retiredClientSecret: null,
       retiredSscSecret: null,

@@ -38,8 +38,10 @@ export const RelyingParty = Schema.Struct({
   plan: Schema.NullOr(PlanId),
   customAllowance: Schema.NullOr(AllowanceSchema),
   contactUserId: Schema.NullOr(Schema.String),
-  /** OAuth redirect URIs (exact match), registered by the contact */
+  /** OAuth / OpenID Connect redirect URIs, matched exactly at `/authorize`; registered by the contact */
   redirectUris: Schema.Array(Schema.String),
+  /** where RP-initiated logout may send the user back to, matched exactly */
+  postLogoutRedirectUris: Schema.Array(Schema.String),
   /** the plan the contact asked for at registration; the plan in force is `plan` */
   requestedPlan: Schema.NullOr(PlanId),
   /** the client secret before the last rotation, valid during the grace period */

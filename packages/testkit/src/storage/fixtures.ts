@@ -20,6 +20,7 @@ export const sampleRelyingParty = (overrides: Partial<NewRelyingParty> = {}): Ne
   customAllowance: { signaturesPerDay: 50_000, documentsPerBatch: 25, requestsPerMinute: 1200, highestLoa: "LOA-4" },
   contactUserId: "usr_contact",
   redirectUris: ["https://app.example.com/callback?x=ü", "http://localhost:5173/cb"],
+  postLogoutRedirectUris: ["https://app.example.com/bye"],
   requestedPlan: "business",
   retiredClientSecret: { hash: "c".repeat(64), validUntil: FAR_FUTURE_MS + 2 },
   retiredSscSecret: { hash: "d".repeat(64), validUntil: FAR_FUTURE_MS + 3 },
@@ -41,6 +42,7 @@ export const bareRelyingParty = (overrides: Partial<NewRelyingParty> = {}): NewR
   customAllowance: null,
   contactUserId: null,
   redirectUris: [],
+  postLogoutRedirectUris: [],
   requestedPlan: null,
   retiredClientSecret: null,
   retiredSscSecret: null,
@@ -95,9 +97,6 @@ export const sampleHostedSession = (overrides: Partial<HostedSession> = {}): Hos
   csrfTokenHash: "c".repeat(64),
   createdAt: FAR_FUTURE_MS,
   expiresAt: FAR_FUTURE_MS + 3_600_000,
-  userId: null,
-  signedInAt: null,
-  authMethod: null,
   ...overrides,
 })
 

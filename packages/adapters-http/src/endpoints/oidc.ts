@@ -1,0 +1,255 @@
+/**
+ * The OpenID provider's HTTP side: discovery, authorization (with the hosted consent page),
+ * the token endpoint (code, refresh and client-credentials grants), userinfo, revocation and
+ * RP-initiated logout. OAuth endpoints answer errors as `{ "error", "error_description" }`.
+ */
+import {
+  authenticateClient, authorize, EngineConfig, exchangeCode, findRelyingParty, hostedSessionUser, InvalidClient, issueClientToken, OAuthError,
+  providerMetadata, readIdTokenHint, refreshTokens, revokeToken, signOutHostedSession, userInfo,
+  type AuthorizeOutcome, type ConsentDecision, type EngineSettings,
+} from "@signet/core"
+import { Effect, Option, Schema } from "effect"
+import { basicCredentials } from "../http/basic-auth.ts"
+import { readBody } from "../http/body.ts"
+import { endpoint } from "../http/endpoint.ts"
+import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
+import { baseHeaders, json } from "../http/respond.ts"
+import { escape, page } from "../pages/pages.ts"
+
+
+/** An OAuth error as RFC 6749 §5.2 answers it (401 with a Basic challenge for `invalid_client`). */
+const oauthError = (requestId: string) => (e: OAuthError | InvalidClient) => {
+  const error = e._tag === "InvalidClient" ? new OAuthError({ code: "invalid_client", description: "client authentication failed" }) : e
+  return Effect.succeed(json(error.status, { error: error.code, error_description: error.description }, requestId,
+    error.status === 401 ? { "www-authenticate": 'Basic realm="signet"' } : {}))
+}
+
+/** The body of a form-encoded OAuth request (RFC 6749 §3.2). */
+const readForm = (request: Request) => Effect.gen(function* () {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
+  if (type !== "application/x-www-form-urlencoded") {
+    return yield* new OAuthError({ code: "invalid_request", description: "use application/x-www-form-urlencoded" })
+  }
+  return new URLSearchParams(new TextDecoder().decode(yield* readBody(request, 16 * 1024)))
+})
+
+/** Client authentication by `client_secret_basic` or `client_secret_post` (exactly one, RFC 6749 §2.3), through core's `authenticateClient`. */
+const authenticatedClient = (request: Request, form: URLSearchParams) => Effect.gen(function* () {
+  const basic = basicCredentials(request)
+  if (basic !== undefined && form.has("client_secret")) {
+    return yield* new OAuthError({ code: "invalid_request", description: "use one client authentication method, not two" })
+  }
+  const id = basic?.id ?? form.get("client_id")
+  const secret = basic?.secret ?? form.get("client_secret")
+  if (!id || !secret) return yield* new InvalidClient()
+  if (basic !== undefined && form.has("client_id") && form.get("client_id") !== basic.id) return yield* new InvalidClient()
+  return yield* authenticateClient(id, secret)
+})
+
+const scopesOf = (value: string | null) => (value ?? "").split(" ").filter((s) => s.length > 0)
+
+/** Where `/authorize` sends a browser nobody is signed in on: the hosted sign-in page, with the way back. */
+const signInLocation = (settings: EngineSettings, clientId: string, query: URLSearchParams) =>
+  `${settings.basePath}/signin?${new URLSearchParams({ client_id: clientId, return_to: `${settings.basePath}/authorize?${query}` })}`
+
+const SCOPE_TEXT: Record<string, string> = {
+  openid: "know who you are at Signet (a stable identifier)",
+  basic: "act for you at Signet: read your account and ask you to approve signatures",
+  email: "read your e-mail address",
+  profile: "read your name",
+}
+
+const consentPage = (settings: EngineSettings, outcome: Extract<AuthorizeOutcome, { _tag: "Consent" }>, query: URLSearchParams, requestId: string) =>
+  page(settings.basePath, "Allow access", `<h1>Allow ${escape(outcome.clientName)}?</h1>
+<p><strong>${escape(outcome.clientName)}</strong> asks to:</p>
+<ul id="scopes">${outcome.scope.map((s) => `<li data-scope="${escape(s)}">${escape(SCOPE_TEXT[s] ?? s)}</li>`).join("")}</ul>
+<form id="consent"><input type="hidden" name="request" value="${escape(query.toString())}">
+<button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></form>`, requestId)
+
+const errorPage = (settings: EngineSettings, error: string, description: string, requestId: string) =>
+  page(settings.basePath, "Sign-in error", `<h1>This sign-in request cannot be completed</h1>
+<p id="error" data-error="${escape(error)}"><strong>${escape(error)}</strong>: ${escape(description)}</p>
+<p>Return to the application and try again. Signet does not send you back to an address it cannot vouch for.</p>`, requestId, "", 400)
+
+const redirect = (location: string, requestId: string) =>
+  new Response(null, { status: 302, headers: { location, "cache-control": "no-store", ...baseHeaders(requestId) } })
+
+/** `GET /.well-known/openid-configuration`. */
+export const discovery = endpoint({
+  method: "GET", path: "/.well-known/openid-configuration", tag: "OpenID Connect", auth: "none",
+  summary: "OpenID Provider metadata (OpenID Connect Discovery 1.0); the issuer is the public origin plus the mount path",
+  response: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ identifier: "ProviderMetadata" }),
+  handle: () => providerMetadata,
+})
+
+/** `GET /authorize`. */
+export const authorizeEndpoint = endpoint({
+  method: "GET", path: "/authorize", tag: "OpenID Connect", auth: "none",
+  summary: "Authorization code flow with PKCE S256: sign-in and consent on hosted pages, then 302 to the redirect URI with `code`, `state` and `iss`",
+  response: { mediaType: "text/html" },
+  errors: [
+    { status: 302, description: "to the RP's redirect URI with `code` or `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `login_required`, `consent_required`, `access_denied`, `request_not_supported`, `request_uri_not_supported`), or to the hosted sign-in page" },
+    { status: 400, description: "an HTML error page when the client or the redirect URI cannot be trusted (`invalid_request`, `invalid_client`, `unauthorized_client`)" },
+  ],
+  handle: ({ request, query, requestId }) => Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const signIn = yield* hostedSessionUser(cookieValue(request, SESSION_COOKIE))
+    const outcome: AuthorizeOutcome = yield* authorize(query, signIn)
+    switch (outcome._tag) {
+      case "ErrorPage": return errorPage(settings, outcome.error, outcome.description, requestId)
+      case "Redirect": return redirect(outcome.location, requestId)
+      case "SignIn": return redirect(signInLocation(settings, outcome.clientId, query), requestId)
+      case "Consent": return consentPage(settings, outcome, query, requestId)
+    }
+  }),
+})
+
+/** `POST /authorize/consent`: the consent page's answer. */
+export const consentEndpoint = endpoint({
+  method: "POST", path: "/authorize/consent", tag: "OpenID Connect", auth: "none",
+  summary: "The user's answer on the consent page (hosted-page session with CSRF token); says where the browser goes next",
+  body: Schema.Struct({
+    request: Schema.String.annotations({ description: "the query string of the authorization request" }),
+    decision: Schema.Literal("allow", "deny"),
+  }),
+  response: Schema.Struct({ redirectTo: Schema.String }),
+  errors: [
+    { status: 400, description: "`invalid_request: …` when the authorization request itself is not acceptable" },
+    { status: 403, description: "`CSRF token validation failed`" },
+  ],
+  handle: ({ request, body }) => Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const query = new URLSearchParams(body.request)
+    const signIn = yield* hostedSessionUser(cookieValue(request, SESSION_COOKIE))
+    const outcome: AuthorizeOutcome = yield* authorize(query, signIn, body.decision as ConsentDecision)
+    switch (outcome._tag) {
+      case "ErrorPage": return yield* new OAuthError({ code: outcome.error, description: outcome.description })
+      case "Redirect": return { redirectTo: outcome.location }
+      case "SignIn": return { redirectTo: signInLocation(settings, outcome.clientId, query) }
+      case "Consent": return yield* new OAuthError({ code: "invalid_request", description: "consent was not recorded" })
+    }
+  }),
+})
+
+const TokenResponse = Schema.Struct({
+  access_token: Schema.String, token_type: Schema.Literal("Bearer"), expires_in: Schema.Int, scope: Schema.String,
+  refresh_token: Schema.optional(Schema.String), id_token: Schema.optional(Schema.String),
+}).annotations({ identifier: "OAuthTokenResponse" })
+
+/** `POST /oauth/token`: authorization code, refresh token and client credentials grants. */
+export const tokenEndpoint = endpoint({
+  method: "POST", path: "/oauth/token", tag: "OpenID Connect", auth: "none",
+  summary: "Token endpoint (form-encoded): `authorization_code` (PKCE), `refresh_token` (rotating) and `client_credentials` (no `sub`); client_secret_basic or client_secret_post",
+  response: TokenResponse,
+  errors: [
+    { status: 400, description: "`invalid_request`, `invalid_grant`, `invalid_scope` or `unsupported_grant_type` as `{ error, error_description }`" },
+    { status: 401, description: "`invalid_client`" },
+  ],
+  handle: ({ request, requestId }) => Effect.gen(function* () {
+    const form = yield* readForm(request)
+    const grant = form.get("grant_type")
+    const known = ["authorization_code", "refresh_token", "client_credentials"]
+    if (grant === null) return yield* new OAuthError({ code: "invalid_request", description: "grant_type is required" })
+    if (!known.includes(grant)) return yield* new OAuthError({ code: "unsupported_grant_type", description: "offered: authorization_code, refresh_token, client_credentials" })
+    if (grant === "client_credentials") {
+      const basic = basicCredentials(request)
+      const id = basic?.id ?? form.get("client_id")
+      const secret = basic?.secret ?? form.get("client_secret")
+      if (!id || !secret) return yield* new InvalidClient()
+      return json(200, yield* issueClientToken(id, secret, scopesOf(form.get("scope"))), requestId)
+    }
+    const rp = yield* authenticatedClient(request, form)
+    if (grant === "authorization_code") {
+      const code = form.get("code")
+      if (!code) return yield* new OAuthError({ code: "invalid_request", description: "code is required" })
+      return json(200, yield* exchangeCode(rp, { code, redirectUri: form.get("redirect_uri") ?? undefined, codeVerifier: form.get("code_verifier") ?? undefined }), requestId)
+    }
+    const refresh = form.get("refresh_token")
+    if (!refresh) return yield* new OAuthError({ code: "invalid_request", description: "refresh_token is required" })
+    return json(200, yield* refreshTokens(rp, { refreshToken: refresh, scope: scopesOf(form.get("scope")) }), requestId)
+  }).pipe(
+    Effect.catchTag("OAuthError", oauthError(requestId)),
+    Effect.catchTag("InvalidClient", oauthError(requestId))),
+})
+
+/** `POST /oauth/revoke`: RFC 7009. */
+export const revokeEndpoint = endpoint({
+  method: "POST", path: "/oauth/revoke", tag: "OpenID Connect", auth: "none",
+  summary: "Token revocation (RFC 7009): a refresh token revokes its whole grant; an access token is refused by the bearer endpoints from then on",
+  response: Schema.Struct({}),
+  errors: [
+    { status: 400, description: "`invalid_request` (no `token`)" },
+    { status: 401, description: "`invalid_client`" },
+  ],
+  handle: ({ request, requestId }) => Effect.gen(function* () {
+    const form = yield* readForm(request)
+    const rp = yield* authenticatedClient(request, form)
+    const value = form.get("token")
+    if (!value) return yield* new OAuthError({ code: "invalid_request", description: "token is required" })
+    yield* revokeToken(rp, value, form.get("token_type_hint") ?? undefined)
+    return json(200, {}, requestId)
+  }).pipe(
+    Effect.catchTag("OAuthError", oauthError(requestId)),
+    Effect.catchTag("InvalidClient", oauthError(requestId))),
+})
+
+const UserInfo = Schema.Struct({
+  sub: Schema.String, email: Schema.optional(Schema.String), email_verified: Schema.optional(Schema.Boolean), name: Schema.optional(Schema.String),
+}).annotations({ identifier: "UserInfo" })
+
+const userInfoEndpoint = (method: "GET" | "POST") => endpoint({
+  method, path: "/userinfo", tag: "OpenID Connect", auth: "none",
+  summary: "UserInfo (OpenID Connect Core §5.3): a user access token with `openid`; `email` and `name` as its scopes allow",
+  response: UserInfo,
+  errors: [
+    { status: 401, description: "`Missing Authorization header`, `Invalid or expired token` (also after revocation), `Token missing subject claim`" },
+    { status: 403, description: "`Token lacks required scope: openid`" },
+  ],
+  handle: ({ request }) => userInfo(Option.fromNullable(request.headers.get("authorization"))),
+})
+
+/** `GET /userinfo` and `POST /userinfo`. */
+export const userInfoGet = userInfoEndpoint("GET")
+/** `POST /userinfo` (OIDC Core §5.3.1: both methods). */
+export const userInfoPost = userInfoEndpoint("POST")
+
+/** `GET /logout`: RP-initiated logout 1.0. */
+export const logoutEndpoint = endpoint({
+  method: "GET", path: "/logout", tag: "OpenID Connect", auth: "none",
+  summary: "RP-initiated logout: ends the hosted session's sign-in; with a valid `id_token_hint` (or `client_id`) returns to a registered `post_logout_redirect_uri` with `state`",
+  response: { mediaType: "text/html" },
+  errors: [
+    { status: 302, description: "to `post_logout_redirect_uri` (with `state`) when it is registered for the client the hint or `client_id` names" },
+    { status: 400, description: "an HTML page when `post_logout_redirect_uri` is not registered or no client is named" },
+  ],
+  handle: ({ request, query, requestId }) => Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const sessionId = cookieValue(request, SESSION_COOKIE)
+    const hintValue = query.get("id_token_hint") ?? undefined
+    const clientId = query.get("client_id") ?? undefined
+    const hint = hintValue === undefined ? Option.none() : yield* readIdTokenHint(hintValue, clientId)
+    const target = query.get("post_logout_redirect_uri") ?? undefined
+    if (hintValue !== undefined && Option.isNone(hint)) {
+      return errorPage(settings, "invalid_request", "id_token_hint is not an ID token of this provider for this client", requestId)
+    }
+    const rp = Option.isSome(hint) ? Option.some(hint.value.rp) : clientId === undefined ? Option.none() : yield* findRelyingParty(clientId)
+    if (target !== undefined && (Option.isNone(rp) || !rp.value.postLogoutRedirectUris.includes(target))) {
+      return errorPage(settings, "invalid_request", "post_logout_redirect_uri is not registered for this client", requestId)
+    }
+    if (sessionId !== undefined) {
+      const current = yield* hostedSessionUser(sessionId)
+      // With a hint, only that user's sign-in ends; without one the user asked this browser to sign out.
+      if (Option.isSome(current) && (Option.isNone(hint) || hint.value.sub === current.value.userId)) yield* signOutHostedSession(sessionId)
+    }
+    if (target !== undefined) {
+      const url = new URL(target)
+      const state = query.get("state")
+      if (state !== null) url.searchParams.append("state", state)
+      return redirect(url.toString(), requestId)
+    }
+    return page(settings.basePath, "Signed out", `<h1>You are signed out of Signet</h1><p id="signed-out">You can close this window.</p>`, requestId)
+  }),
+})
+
+/** OpenID provider endpoints in the order they appear in the document. */
+export const oidcEndpoints = [discovery, authorizeEndpoint, consentEndpoint, tokenEndpoint, revokeEndpoint, userInfoGet, userInfoPost, logoutEndpoint] as const

@@ -1,0 +1,371 @@
+/**
+ * The OpenID provider against `openid-client` (panva's certified relying-party library): the
+ * authorization code flow with PKCE, the hosted sign-in driven over HTTP with a software
+ * passkey, token exchange, ID-token validation, userinfo, refresh rotation with reuse
+ * detection, revocation, key rotation and RP-initiated logout; on SQLite and PostgreSQL.
+ */
+import { openSignedInSession, registerRelyingParty, rotateSigningKey } from "@signet/core"
+import { enrol, ok, SoftwarePasskey, type ErrorBody, type TokenAnswer } from "@signet/testkit"
+import { StoragePostgres } from "@signet/adapters-postgres"
+import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
+import * as client from "openid-client"
+import { ManualClock } from "@signet/testkit/models"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
+
+const postgres = await findPostgres()
+const STORAGES: ReadonlyArray<readonly [string, string | undefined]> = [["SQLite", undefined], ...(postgres ? [["PostgreSQL", postgres] as const] : [])]
+
+const CALLBACK = "http://127.0.0.1:8123/callback"
+const AFTER_LOGOUT = "http://127.0.0.1:8123/signed-out"
+
+/** A user agent over plain HTTP: keeps the session cookie, follows nothing by itself. */
+class Agent {
+  cookie: string | undefined
+  csrf: string | undefined
+  constructor(readonly origin: string) {}
+
+  async get(url: string): Promise<Response> {
+    return fetch(new URL(url, this.origin), { redirect: "manual", headers: this.cookie ? { cookie: this.cookie } : {} })
+  }
+
+  /** What the hosted page's script does: open a session (cookie + CSRF token) once, then POST JSON with both. */
+  async post<T>(path: string, body: unknown): Promise<{ status: number; body: T }> {
+    if (this.csrf === undefined) {
+      const r = await this.get("/api/session")
+      this.cookie = r.headers.getSetCookie()[0]!.split(";")[0]
+      this.csrf = ((await r.json()) as { csrfToken: string }).csrfToken
+    }
+    const r = await fetch(new URL(`/api${path}`, this.origin), {
+      method: "POST", redirect: "manual",
+      headers: { "content-type": "application/json", cookie: this.cookie!, "x-csrf-token": this.csrf },
+      body: JSON.stringify(body),
+    })
+    return { status: r.status, body: (await r.json()) as T }
+  }
+}
+
+describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUrl) => {
+  let env: RunningEngine
+  let clientId: string
+  let clientSecret: string
+  let issuer: URL
+  // The engine's clock: the real time at the start of each test, moved by the expiry test.
+  const clock = new ManualClock(Date.now())
+  beforeEach(() => { clock.now = Date.now() })
+
+  beforeAll(async () => {
+    env = await startEngine({ clock, deliveries: { worker: false }, ...(databaseUrl === undefined ? {} : { storage: withFreshSchema(databaseUrl, StoragePostgres) }) })
+    const rp = await env.engine.run(registerRelyingParty({
+      name: "Acme Bank", status: "approved", signingOrigins: [env.origin],
+      redirectUris: [CALLBACK], postLogoutRedirectUris: [AFTER_LOGOUT],
+    }))
+    clientId = rp.rp.clientId
+    clientSecret = rp.clientSecret
+    issuer = new URL(`${env.origin}/api`)
+  })
+  afterAll(async () => env?.stop())
+
+  const discover = (auth: client.ClientAuth = client.ClientSecretBasic(clientSecret)) =>
+    client.discovery(issuer, clientId, undefined, auth, { execute: [client.allowInsecureRequests] })
+
+  const newUser = async (email: string, displayName: string) => {
+    const passkey = SoftwarePasskey.create({ origin: env.origin })
+    const enrolled = await enrol(env.client, passkey, { email, displayName })
+    return { passkey, userId: enrolled.userId, agent: new Agent(env.origin) }
+  }
+
+  /** Sign-in on the hosted page as its script does it: request, passkey assertion, verify (which signs the session in). */
+  const signInOnPage = async (agent: Agent, passkey: SoftwarePasskey) => {
+    const started = await agent.post<{ signinId: string; options: { challenge: string; rpId?: string } }>("/signin/request", { clientId })
+    expect(started.status).toBe(200)
+    const verified = await agent.post<TokenAnswer>("/signin/verify", { signinId: started.body.signinId, assertion: passkey.assert(started.body.options) })
+    expect(verified.status).toBe(200)
+  }
+
+  /**
+   * Follows an authorization URL the way a browser and the hosted pages would: to the sign-in
+   * page if nobody is signed in, then the consent page if needed, and answers with the RP callback URL.
+   */
+  const authorizeInBrowser = async (agent: Agent, passkey: SoftwarePasskey, url: URL, consent: "allow" | "deny" = "allow") => {
+    let r = await agent.get(url.toString())
+    if (r.status === 302 && new URL(r.headers.get("location")!, env.origin).pathname === "/api/signin") {
+      const signin = new URL(r.headers.get("location")!, env.origin)
+      expect(signin.searchParams.get("client_id")).toBe(clientId)
+      const back = signin.searchParams.get("return_to")!
+      expect(back.startsWith("/api/authorize?")).toBe(true)
+      const signinPage = await agent.get(signin.toString())
+      expect(await signinPage.text()).toContain('id="enrol-link"')
+      await signInOnPage(agent, passkey)
+      r = await agent.get(back)
+    }
+    if (r.status === 200) {
+      const html = await r.text()
+      expect(html).toContain("Allow Acme Bank?")
+      const request = /name="request" value="([^"]*)"/.exec(html)![1]!.replace(/&#38;/g, "&")
+      const answer = await agent.post<{ redirectTo: string }>("/authorize/consent", { request, decision: consent })
+      expect(answer.status).toBe(200)
+      return new URL(answer.body.redirectTo)
+    }
+    expect(r.status).toBe(302)
+    return new URL(r.headers.get("location")!)
+  }
+
+  /** A complete authorization: PKCE, state, nonce; the code exchanged by openid-client. */
+  const codeFlow = async (config: client.Configuration, user: { agent: Agent; passkey: SoftwarePasskey }, scope = "openid basic email profile") => {
+    const verifier = client.randomPKCECodeVerifier()
+    const state = client.randomState()
+    const nonce = client.randomNonce()
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope, state, nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+    })
+    const callback = await authorizeInBrowser(user.agent, user.passkey, url)
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce })
+    return { tokens, callback, nonce }
+  }
+
+  const me = (accessToken: string) => env.client.me(accessToken)
+
+  it("completes the code flow with PKCE: discovery, passkey sign-in, consent, token, validated ID token, userinfo, /v2/me", async () => {
+    const config = await discover()
+    expect(config.serverMetadata()).toMatchObject({
+      issuer: `${env.origin}/api`, code_challenge_methods_supported: ["S256"], authorization_response_iss_parameter_supported: true,
+    })
+    const user = await newUser("ada@example.com", "Ada Lovelace")
+    const { tokens, callback, nonce } = await codeFlow(config, user)
+    expect(callback.origin + callback.pathname).toBe(CALLBACK)
+    expect(callback.searchParams.get("iss")).toBe(`${env.origin}/api`)
+    expect(tokens.token_type).toBe("bearer")
+    expect(tokens.refresh_token).toMatch(/^[\w-]{43}$/)
+    const claims = tokens.claims()!
+    expect(claims).toMatchObject({
+      iss: `${env.origin}/api`, aud: clientId, sub: user.userId, nonce, email: "ada@example.com", name: "Ada Lovelace", amr: ["hwk", "user"],
+    })
+    expect(typeof claims.auth_time).toBe("number")
+    expect(typeof claims.at_hash).toBe("string")
+    const info = await client.fetchUserInfo(config, tokens.access_token, user.userId)
+    expect(info).toMatchObject({ sub: user.userId, email: "ada@example.com", name: "Ada Lovelace" })
+    const account = await me(tokens.access_token)
+    expect(account.status).toBe(200)
+    expect(account.body).toMatchObject({ sub: user.userId, clientId })
+  })
+
+  it("remembers consent and the hosted session: a second authorization goes straight back with a code (client_secret_post)", async () => {
+    const user = await newUser("grace@example.com", "Grace Hopper")
+    const config = await discover(client.ClientSecretPost(clientSecret))
+    await codeFlow(config, user)
+    const verifier = client.randomPKCECodeVerifier()
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope: "openid basic", state: "s2", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+    })
+    const r = await user.agent.get(url.toString())
+    expect(r.status).toBe(302)
+    const callback = new URL(r.headers.get("location")!)
+    expect(callback.searchParams.get("state")).toBe("s2")
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "s2" })
+    expect(tokens.claims()!.sub).toBe(user.userId)
+    expect(tokens.claims()!.email).toBeUndefined()
+  })
+
+  it("rotates refresh tokens; a rotated one presented again revokes the whole family, access tokens included", async () => {
+    const config = await discover()
+    const user = await newUser("refresh@example.com", "Re Fresh")
+    const { tokens } = await codeFlow(config, user)
+    const second = await client.refreshTokenGrant(config, tokens.refresh_token!)
+    expect(second.refresh_token).not.toBe(tokens.refresh_token)
+    expect(second.claims()!.sub).toBe(user.userId)
+    expect((await me(second.access_token)).status).toBe(200)
+
+    const reuse = await client.refreshTokenGrant(config, tokens.refresh_token!).catch((e: unknown) => e)
+    expect(reuse).toBeInstanceOf(client.ResponseBodyError)
+    expect((reuse as client.ResponseBodyError).error).toBe("invalid_grant")
+    // The legitimate holder's newer token and its access token are gone too.
+    const after = await client.refreshTokenGrant(config, second.refresh_token!).catch((e: unknown) => e)
+    expect((after as client.ResponseBodyError).error).toBe("invalid_grant")
+    const refused = await me(second.access_token)
+    expect(refused.status).toBe(401)
+    expect((refused.body as ErrorBody).error).toBe("Invalid or expired token")
+  })
+
+  it("revokes access and refresh tokens (RFC 7009)", async () => {
+    const config = await discover()
+    const user = await newUser("revoke@example.com", "Re Voke")
+    const { tokens } = await codeFlow(config, user)
+    await client.tokenRevocation(config, tokens.access_token, { token_type_hint: "access_token" })
+    expect((await me(tokens.access_token)).body).toEqual({ error: "Invalid or expired token" })
+    await client.tokenRevocation(config, tokens.refresh_token!)
+    const refresh = await client.refreshTokenGrant(config, tokens.refresh_token!).catch((e: unknown) => e)
+    expect((refresh as client.ResponseBodyError).error).toBe("invalid_grant")
+    // Unknown tokens answer 200 and change nothing (RFC 7009 §2.2).
+    await client.tokenRevocation(config, "not-a-token")
+  })
+
+  it("refuses a wrong PKCE verifier, a reused code (revoking what the first exchange gave) and an unregistered redirect_uri", async () => {
+    const config = await discover()
+    const user = await newUser("neg@example.com", "Neg Ative")
+    const verifier = client.randomPKCECodeVerifier()
+    const url = () => client.calculatePKCECodeChallenge(verifier).then((challenge) => client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope: "openid basic", state: "st", code_challenge: challenge, code_challenge_method: "S256",
+    }))
+    const wrong = await authorizeInBrowser(user.agent, user.passkey, await url())
+    const bad = await client.authorizationCodeGrant(config, wrong, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: "st" }).catch((e: unknown) => e)
+    expect((bad as client.ResponseBodyError).error).toBe("invalid_grant")
+    expect((bad as client.ResponseBodyError).error_description).toBe("code_verifier does not match the code_challenge")
+
+    const good = await authorizeInBrowser(user.agent, user.passkey, await url())
+    const first = await client.authorizationCodeGrant(config, good, { pkceCodeVerifier: verifier, expectedState: "st" })
+    expect((await me(first.access_token)).status).toBe(200)
+    const again = await client.authorizationCodeGrant(config, good, { pkceCodeVerifier: verifier, expectedState: "st" }).catch((e: unknown) => e)
+    expect((again as client.ResponseBodyError).error_description).toBe("authorization code was already used")
+    expect((await me(first.access_token)).body).toEqual({ error: "Invalid or expired token" })
+
+    const elsewhere = new URL((await url()).toString())
+    elsewhere.searchParams.set("redirect_uri", "http://127.0.0.1:8123/callback/evil")
+    const r = await user.agent.get(elsewhere.toString())
+    expect(r.status).toBe(400)
+    expect(r.headers.get("location")).toBeNull()
+    expect(await r.text()).toContain("redirect_uri is not registered for this client")
+  })
+
+  it("answers request errors at the redirect URI with state and iss: no PKCE, prompt=none without a session", async () => {
+    const config = await discover()
+    const agent = new Agent(env.origin)
+    const noPkce = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: "openid", state: "x1" })
+    let r = await agent.get(noPkce.toString())
+    let back = new URL(r.headers.get("location")!)
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      error: "invalid_request", error_description: "code_challenge is required (PKCE with S256)", state: "x1", iss: `${env.origin}/api`,
+    })
+    const silent = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope: "openid", state: "x2", prompt: "none",
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256",
+    })
+    r = await agent.get(silent.toString())
+    back = new URL(r.headers.get("location")!)
+    expect(back.searchParams.get("error")).toBe("login_required")
+    expect(back.searchParams.get("state")).toBe("x2")
+  })
+
+  it("a token without the basic scope and a client-credentials token are refused by /v2/*", async () => {
+    const config = await discover()
+    const user = await newUser("scope@example.com", "Sco Pe")
+    const { tokens } = await codeFlow(config, user, "openid email")
+    const narrow = await me(tokens.access_token)
+    expect(narrow.status).toBe(403)
+    expect((narrow.body as ErrorBody).error).toBe("Token lacks required scope: basic")
+    expect((await client.fetchUserInfo(config, tokens.access_token, user.userId)).email).toBe("scope@example.com")
+
+    const backend = await client.clientCredentialsGrant(config, { scope: "basic" })
+    const refused = await me(backend.access_token)
+    expect(refused.status).toBe(401)
+    expect((refused.body as ErrorBody).error).toBe("Token missing subject claim")
+    expect(ok(await env.client.clientToken(clientId, clientSecret))).toMatchObject({ token_type: "Bearer" })
+  })
+
+  it("rotates the signing key: the JWKS publishes both, old tokens still verify, new ID tokens validate", async () => {
+    const user = await newUser("keys@example.com", "Key Holder")
+    const before = await codeFlow(await discover(), user)
+    const rotated = await env.engine.run(rotateSigningKey)
+    const jwks = ok(await env.client.raw<{ keys: Array<{ kid: string }> }>("GET", "/.well-known/jwks.json"))
+    expect(jwks.keys.map((k) => k.kid)).toEqual(rotated.published)
+    expect((await me(before.tokens.access_token)).status).toBe(200)
+    const after = await codeFlow(await discover(), user)
+    const header = JSON.parse(Buffer.from(after.tokens.id_token!.split(".")[0]!, "base64url").toString()) as { kid: string }
+    expect(header.kid).toBe(rotated.current)
+    expect(after.tokens.claims()!.sub).toBe(user.userId)
+  })
+
+  it("RP-initiated logout ends the hosted session and returns to the registered address with state", async () => {
+    const config = await discover()
+    const user = await newUser("logout@example.com", "Log Out")
+    const { tokens } = await codeFlow(config, user)
+    const end = client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: AFTER_LOGOUT, state: "bye" })
+    const r = await user.agent.get(end.toString())
+    expect(r.status).toBe(302)
+    expect(r.headers.get("location")).toBe(`${AFTER_LOGOUT}?state=bye`)
+    const again = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope: "openid", code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256",
+    })
+    const next = await user.agent.get(again.toString())
+    expect(new URL(next.headers.get("location")!, env.origin).pathname).toBe("/api/signin")
+    const elsewhere = client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: "https://evil.example/" })
+    expect((await user.agent.get(elsewhere.toString())).status).toBe(400)
+  })
+
+  it("refuses a code older than 60 seconds", async () => {
+    const config = await discover()
+    const user = await newUser("slow@example.com", "Slow Poke")
+    const verifier = client.randomPKCECodeVerifier()
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope: "openid", state: "late", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+    })
+    const callback = await authorizeInBrowser(user.agent, user.passkey, url)
+    clock.advance(61_000)
+    const late = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "late" }).catch((e: unknown) => e)
+    expect((late as client.ResponseBodyError).error_description).toBe("authorization code expired")
+  })
+
+  it("the consent answer needs the session's CSRF token", async () => {
+    const user = await newUser("csrf@example.com", "Cs Rf")
+    await signInOnPage(user.agent, user.passkey)
+    const r = await fetch(`${env.origin}/api/authorize/consent`, {
+      method: "POST", headers: { "content-type": "application/json", cookie: user.agent.cookie! },
+      body: JSON.stringify({ request: `client_id=${clientId}`, decision: "allow" }),
+    })
+    expect(r.status).toBe(403)
+    expect(await r.json()).toEqual({ error: "CSRF token validation failed" })
+  })
+
+  it("a declined consent, an unknown scope, another response type and a pending RP are refused as the standards say", async () => {
+    const config = await discover()
+    const user = await newUser("deny@example.com", "De Ny")
+    const pkce = { code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256" }
+    const declined = await authorizeInBrowser(user.agent, user.passkey, client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: "openid", state: "d", ...pkce }), "deny")
+    expect(Object.fromEntries(declined.searchParams)).toMatchObject({ error: "access_denied", state: "d", iss: `${env.origin}/api` })
+
+    const errorOf = async (params: Record<string, string>) => {
+      const r = await user.agent.get(client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, ...pkce, ...params }).toString())
+      return new URL(r.headers.get("location")!).searchParams.get("error")
+    }
+    expect(await errorOf({ scope: "openid admin" })).toBe("invalid_scope")
+    expect(await errorOf({ scope: "basic" })).toBe("invalid_scope")
+    expect(await errorOf({ scope: "openid", response_type: "token" })).toBe("unsupported_response_type")
+    expect(await errorOf({ scope: "openid", code_challenge_method: "plain" })).toBe("invalid_request")
+
+    const pending = await env.engine.run(registerRelyingParty({ name: "Pending", redirectUris: [CALLBACK] }))
+    const r = await user.agent.get(`${env.origin}/api/authorize?${new URLSearchParams({ client_id: pending.rp.clientId, redirect_uri: CALLBACK, response_type: "code", scope: "openid", ...pkce })}`)
+    expect(r.status).toBe(400)
+    expect(await r.text()).toContain("RP registration not approved. Status: pending")
+  })
+
+  it("accepts a hosted session signed in some other way (an external identity provider's callback opens one)", async () => {
+    const config = await discover()
+    const user = await newUser("external@example.com", "Ex Ternal")
+    const session = await env.engine.run(openSignedInSession(user.userId, "external:idp-1"))
+    user.agent.cookie = `signet_session=${session.sessionId}`
+    user.agent.csrf = session.csrfToken
+    const verifier = client.randomPKCECodeVerifier()
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK, scope: "openid", state: "ext", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+    })
+    // No passkey is used: the session is already signed in, so the next stop is the consent page.
+    const callback = await authorizeInBrowser(user.agent, SoftwarePasskey.create({ origin: "https://unused.example" }), url)
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "ext" })
+    expect(tokens.claims()!.sub).toBe(user.userId)
+    expect(tokens.claims()!.amr).toBeUndefined()
+  })
+
+  it("the sign-in page continues to a same-origin return_to (also through enrolment and the external providers) and drops any other", async () => {
+    const back = "/api/authorize?client_id=x&response_type=code"
+    const hiddenReturn = (html: string) => /name="returnTo" value="([^"]*)"/.exec(html)?.[1]
+    const kept = await (await fetch(`${env.origin}/api/signin?client_id=x&return_to=${encodeURIComponent(back)}`)).text()
+    expect(hiddenReturn(kept)).toBe(back.replaceAll("&", "&#38;"))
+    expect(kept).toContain(`id="enrol-link" href="/api/enrol?client_id=x&#38;return_to=${encodeURIComponent(back)}"`)
+    for (const bad of ["https://evil.example/authorize?x", "//evil.example/x", "/\\evil.example"]) {
+      const html = await (await fetch(`${env.origin}/api/signin?client_id=x&return_to=${encodeURIComponent(bad)}`)).text()
+      expect(hiddenReturn(html), bad).toBe("")
+      expect(html).not.toContain("enrol-link")
+    }
+  })
+})
