@@ -507,15 +507,11 @@ const openidProvider = (dialect: SqlDialect): Migration => {
   }
 }
 
-/** 0008: external identity providers, sign-ins in flight, links and link offers; signed-in hosted sessions. */
+/** 0008: external identity providers, sign-ins in flight, links and link offers. */
 const identityProviders = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.alterTable("hosted_sessions").addColumn("user_id", t.text).execute()
-      await db.schema.alterTable("hosted_sessions").addColumn("signed_in_at", t.bigint).execute()
-      await db.schema.alterTable("hosted_sessions").addColumn("auth_method", t.text).execute()
-
       await db.schema.createTable("identity_providers")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("owner_client_id", t.text)

@@ -105,8 +105,7 @@ export interface HostedSessionsTable {
   readonly csrf_token_hash: string
   readonly created_at: BigIntColumn
   readonly expires_at: BigIntColumn
-  // Migration 0008 also added user_id, signed_in_at and auth_method; nothing reads them: who is
-  // signed in on a session lives in `session_sign_ins` (migration 0007).
+  // Who is signed in on a session lives in `session_sign_ins` (migration 0007).
 }
 
 /** `keys`: the software KeyStore's encrypted key records. */
