@@ -39,8 +39,14 @@ export const holderCertificate = (userId: string, serial: string) =>
     return found.value
   })
 
+// Who revoked: the certificate record has no place for it, so the log line of each revocation says.
+type Revoker = { readonly revokedBy: "holder" | "administrator" } | { readonly revokedBy: "rp-contact"; readonly clientId: string; readonly contactUserId: string }
+
 /** Revokes a signer certificate as its holder (`userId`) or as an administrator (`userId` null); idempotent: the first time and reason stay. */
 export const revokeCertificate = (userId: string | null, serial: string, reason: string) =>
+  revokeAs(userId === null ? { revokedBy: "administrator" } : { revokedBy: "holder" }, userId, serial, reason)
+
+const revokeAs = (revoker: Revoker, userId: string | null, serial: string, reason: string) =>
   Effect.gen(function* () {
     if (!(reason in REVOCATION_REASONS)) {
       return yield* new InvalidRequest({ detail: `reason must be one of ${Object.keys(REVOCATION_REASONS).join(", ")}` })
@@ -51,7 +57,11 @@ export const revokeCertificate = (userId: string | null, serial: string, reason:
     const now = yield* Clock.currentTimeMillis
     const certificates = yield* Certificates
     yield* certificates.revoke(found.value.serial, now, reason)
-    return Option.getOrThrow(yield* certificates.findBySerial(found.value.serial))
+    const revoked = Option.getOrThrow(yield* certificates.findBySerial(found.value.serial))
+    yield* Effect.logInfo("certificate revoked").pipe(Effect.annotateLogs({
+      serial: revoked.serial, holder: revoked.userId ?? "", reason: revoked.revocationReason ?? reason, revokedAt: revoked.revokedAt ?? now, ...revoker,
+    }))
+    return revoked
   })
 
 // The serial of a CMS signature's signer (IssuerAndSerialNumber), or null when it does not parse.
@@ -108,7 +118,7 @@ export const revokeRelyingPartyUserCertificate = (contact: BearerUser, clientId:
     const found = yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial.toLowerCase()))
     if (Option.isNone(found) || found.value.kind !== "signer" || found.value.userId === null) return yield* new ResourceNotFound({ what: "Certificate" })
     if (!(yield* signedForRelyingParty(found.value.userId, rp.clientId, found.value.serial))) return yield* new ResourceNotFound({ what: "Certificate" })
-    return yield* revokeCertificate(found.value.userId, found.value.serial, reason)
+    return yield* revokeAs({ revokedBy: "rp-contact", clientId: rp.clientId, contactUserId: contact.userId }, found.value.userId, found.value.serial, reason)
   })
 
 // CRLNumber (RFC 5280 §5.2.3): a monotonically increasing integer; the issuing time in seconds is one.
