@@ -1,6 +1,6 @@
 /** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
 import {
-  answerOcsp, Certificates, countRequest, validateSignature, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, toPem,
+  answerOcsp, Certificates, countRequest, validateSignature, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, revokeRelyingPartyUserCertificate, toPem,
   UnsupportedMediaType, type StoredCertificate, bytesSource, InvalidRequest, PDF_UPLOAD_LIMIT, PdfTooLarge, validatePdf,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
@@ -63,6 +63,22 @@ export const revokeCertificateEndpoint = endpoint({
     { status: 404, description: "`Certificate not found`" },
   ],
   handle: ({ user, params, body }) => Effect.flatMap(revokeCertificate(user!.userId, serialOf(params["serial"]!), body.reason), view),
+})
+
+/** `POST /v2/relying-parties/{clientId}/certificates/{serial}/revoke`: the RP's contact account revokes a certificate of one of its users. */
+export const revokeRelyingPartyCertificateEndpoint = endpoint({
+  method: "POST", path: "/v2/relying-parties/{clientId}/certificates/{serial}/revoke", tag: "Certificates", auth: "bearer",
+  summary: "As the RP's contact account, revoke a signer certificate that signed a completed request or batch of this RP (RFC 5280 reason)",
+  body: Schema.Struct({
+    reason: Schema.String.annotations({ description: "unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" }),
+  }),
+  response: CertificateView,
+  errors: [
+    { status: 400, description: "`reason must be one of …`" },
+    { status: 404, description: "`RP <clientId> not found` (not the caller's RP), or `Certificate not found` (never signed for this RP)" },
+  ],
+  handle: ({ user, params, body }) =>
+    Effect.flatMap(revokeRelyingPartyUserCertificate(user!, params["clientId"]!, serialOf(params["serial"]!), body.reason), view),
 })
 
 /** `POST /v2/certificates/renew`: a new key and certificate for the signed-in user. */
@@ -167,5 +183,5 @@ export const validateEndpoint = endpoint({
 
 /** Certificate endpoints in document order. */
 export const certificateEndpoints = [
-  validateEndpoint, listCertificatesEndpoint, renewCertificateEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, crlEndpoint, ocspPostEndpoint, ocspGetEndpoint,
+  validateEndpoint, listCertificatesEndpoint, renewCertificateEndpoint, getCertificateEndpoint, revokeCertificateEndpoint, revokeRelyingPartyCertificateEndpoint, crlEndpoint, ocspPostEndpoint, ocspGetEndpoint,
 ] as const

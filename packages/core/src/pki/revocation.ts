@@ -1,11 +1,15 @@
 /**
  * Certificate status and revocation: a holder revokes their own signer certificate (RFC 5280
- * reasons); a revoked certificate never signs again (the next signature gets a new key and
+ * reasons), an RP's contact account one that signed for its RP, an administrator any; a revoked certificate never signs again (the next signature gets a new key and
  * certificate), and the issuing CA publishes a CRL listing every certificate it revoked.
  */
 import { Clock, Effect, Option } from "effect"
+import * as pkijs from "pkijs"
 import { InvalidRequest, NotCertificateHolder, ResourceNotFound } from "../errors/catalogue.ts"
-import { Certificates } from "../ports/storage.ts"
+import type { BearerUser } from "../identity/access-token.ts"
+import { fromBase64, toHex } from "../kernel/encoding.ts"
+import { Batches, Certificates, SigningEvents, SigningRequests } from "../ports/storage.ts"
+import { ownRelyingParty } from "../rp/self-service.ts"
 import { certificateAuthority } from "./authority.ts"
 import { issuerOf, keyStoreSigning } from "./issue-certificate.ts"
 import type { StoredCertificate } from "./model.ts"
@@ -35,8 +39,14 @@ export const holderCertificate = (userId: string, serial: string) =>
     return found.value
   })
 
+// Who revoked: the certificate record has no place for it, so the log line of each revocation says.
+type Revoker = { readonly revokedBy: "holder" | "administrator" } | { readonly revokedBy: "rp-contact"; readonly clientId: string; readonly contactUserId: string }
+
 /** Revokes a signer certificate as its holder (`userId`) or as an administrator (`userId` null); idempotent: the first time and reason stay. */
 export const revokeCertificate = (userId: string | null, serial: string, reason: string) =>
+  revokeAs(userId === null ? { revokedBy: "administrator" } : { revokedBy: "holder" }, userId, serial, reason)
+
+const revokeAs = (revoker: Revoker, userId: string | null, serial: string, reason: string) =>
   Effect.gen(function* () {
     if (!(reason in REVOCATION_REASONS)) {
       return yield* new InvalidRequest({ detail: `reason must be one of ${Object.keys(REVOCATION_REASONS).join(", ")}` })
@@ -47,7 +57,68 @@ export const revokeCertificate = (userId: string | null, serial: string, reason:
     const now = yield* Clock.currentTimeMillis
     const certificates = yield* Certificates
     yield* certificates.revoke(found.value.serial, now, reason)
-    return Option.getOrThrow(yield* certificates.findBySerial(found.value.serial))
+    const revoked = Option.getOrThrow(yield* certificates.findBySerial(found.value.serial))
+    yield* Effect.logInfo("certificate revoked").pipe(Effect.annotateLogs({
+      serial: revoked.serial, holder: revoked.userId ?? "", reason: revoked.revocationReason ?? reason, revokedAt: revoked.revokedAt ?? now, ...revoker,
+    }))
+    return revoked
+  })
+
+// The serial of a CMS signature's signer (IssuerAndSerialNumber), or null when it does not parse.
+const signerSerialOf = (base64: string): string | null => {
+  const der = fromBase64(base64)
+  if (der === undefined) return null
+  try {
+    const signed = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(der)).content })
+    const sid = signed.signerInfos[0]?.sid
+    return sid instanceof pkijs.IssuerAndSerialNumber ? toHex(new Uint8Array(sid.serialNumber.valueBlock.valueHexView)) : null
+  } catch {
+    return null
+  }
+}
+
+// Whether the holder signed a completed request or batch of this RP with this certificate: the
+// holder's signing event log names the RP, the request records the certificate's serial, and a
+// batch's signatures name it as their signer.
+const signedForRelyingParty = (holderId: string, clientId: string, serial: string) =>
+  Effect.gen(function* () {
+    const log = yield* SigningEvents
+    const requests = yield* SigningRequests
+    const batches = yield* Batches
+    let after = 0
+    for (;;) {
+      const page = yield* log.listForUser(holderId, after, 500)
+      for (const event of page) {
+        if (event.clientId !== clientId || event.type !== "signing_request_completed") continue
+        if (event.subjectKind === "request") {
+          const request = yield* requests.findById(event.subjectId)
+          if (Option.isSome(request) && request.value.certificateSerial === serial) return true
+        } else {
+          const batch = yield* batches.findById(event.subjectId)
+          const signatures = Option.isSome(batch) ? (batch.value.results ?? []).flatMap((r) => (r.signature === undefined ? [] : [r.signature])) : []
+          if (signatures.some((s) => signerSerialOf(s) === serial)) return true
+        }
+      }
+      if (page.length < 500) return false
+      after = page[page.length - 1]!.seq
+    }
+  })
+
+/**
+ * Revokes, as an RP's contact account, a signer certificate that signed for that RP (docs/certificates.md):
+ * 404 `RP <clientId> not found` to anyone but the contact, 404 `Certificate not found` for a
+ * certificate that never signed a completed request or batch of the RP; then as the holder path.
+ */
+export const revokeRelyingPartyUserCertificate = (contact: BearerUser, clientId: string, serial: string, reason: string) =>
+  Effect.gen(function* () {
+    const rp = yield* ownRelyingParty(contact, clientId)
+    if (!(reason in REVOCATION_REASONS)) {
+      return yield* new InvalidRequest({ detail: `reason must be one of ${Object.keys(REVOCATION_REASONS).join(", ")}` })
+    }
+    const found = yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial.toLowerCase()))
+    if (Option.isNone(found) || found.value.kind !== "signer" || found.value.userId === null) return yield* new ResourceNotFound({ what: "Certificate" })
+    if (!(yield* signedForRelyingParty(found.value.userId, rp.clientId, found.value.serial))) return yield* new ResourceNotFound({ what: "Certificate" })
+    return yield* revokeAs({ revokedBy: "rp-contact", clientId: rp.clientId, contactUserId: contact.userId }, found.value.userId, found.value.serial, reason)
   })
 
 // CRLNumber (RFC 5280 §5.2.3): a monotonically increasing integer; the issuing time in seconds is one.
