@@ -293,6 +293,43 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect((await user.agent.get(elsewhere.toString())).status).toBe(400)
   })
 
+  it("a logout request without the user's ID token asks the user first (Logout 1.0 §2): a link alone signs no one out", async () => {
+    const config = await discover()
+    const user = await newUser("ask-first@example.com", "Ask First")
+    await codeFlow(config, user)
+    const stillSignedIn = async () => {
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: CALLBACK, scope: "openid", code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256",
+      })
+      const r = await user.agent.get(url.toString())
+      return new URL(r.headers.get("location")!, env.origin).pathname !== "/api/signin"
+    }
+    const request = new URLSearchParams({ client_id: clientId, post_logout_redirect_uri: AFTER_LOGOUT, state: "s1" })
+    const asked = await user.agent.get(`/api/logout?${request}`)
+    expect(asked.status).toBe(200)
+    expect(await asked.text()).toContain(`<form id="logout">`)
+    expect(await stillSignedIn()).toBe(true)
+
+    // A cross-site POST carries the cookie but not the page's CSRF token.
+    const forged = await fetch(`${env.origin}/api/logout/confirm`, {
+      method: "POST", headers: { "content-type": "application/json", cookie: user.agent.cookie! },
+      body: JSON.stringify({ request: request.toString(), decision: "logout" }),
+    })
+    expect(forged.status).toBe(403)
+    expect(await stillSignedIn()).toBe(true)
+
+    const stay = await user.agent.post<{ redirectTo: string }>("/logout/confirm", { request: request.toString(), decision: "stay" })
+    expect(stay).toEqual({ status: 200, body: { redirectTo: `${AFTER_LOGOUT}?state=s1` } })
+    expect(await stillSignedIn()).toBe(true)
+    const out = await user.agent.post<{ redirectTo: string }>("/logout/confirm", { request: request.toString(), decision: "logout" })
+    expect(out).toEqual({ status: 200, body: { redirectTo: `${AFTER_LOGOUT}?state=s1` } })
+    expect(await stillSignedIn()).toBe(false)
+    const unregistered = await user.agent.post<{ error: string }>("/logout/confirm", {
+      request: new URLSearchParams({ client_id: clientId, post_logout_redirect_uri: "https://evil.example/" }).toString(), decision: "logout",
+    })
+    expect(unregistered.status).toBe(400)
+  })
+
   it("refuses a code older than 60 seconds", async () => {
     const config = await discover()
     const user = await newUser("slow@example.com", "Slow Poke")

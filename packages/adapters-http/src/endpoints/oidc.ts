@@ -213,43 +213,85 @@ export const userInfoGet = userInfoEndpoint("GET")
 /** `POST /userinfo` (OIDC Core §5.3.1: both methods). */
 export const userInfoPost = userInfoEndpoint("POST")
 
+// The parameters of a logout request, checked: the client the hint or `client_id` names, and the
+// registered address to return to. A bad hint or an unregistered address is an error page.
+const readLogoutRequest = (query: URLSearchParams) => Effect.gen(function* () {
+  const hintValue = query.get("id_token_hint") ?? undefined
+  const clientId = query.get("client_id") ?? undefined
+  const hint = hintValue === undefined ? Option.none() : yield* readIdTokenHint(hintValue, clientId)
+  if (hintValue !== undefined && Option.isNone(hint)) {
+    return { _tag: "Invalid" as const, description: "id_token_hint is not an ID token of this provider for this client" }
+  }
+  const rp = Option.isSome(hint) ? Option.some(hint.value.rp) : clientId === undefined ? Option.none() : yield* findRelyingParty(clientId)
+  const target = query.get("post_logout_redirect_uri") ?? undefined
+  if (target !== undefined && (Option.isNone(rp) || !rp.value.postLogoutRedirectUris.includes(target))) {
+    return { _tag: "Invalid" as const, description: "post_logout_redirect_uri is not registered for this client" }
+  }
+  const next = target === undefined ? undefined : (() => {
+    const url = new URL(target)
+    const state = query.get("state")
+    if (state !== null) url.searchParams.append("state", state)
+    return url.toString()
+  })()
+  return { _tag: "Valid" as const, hint, next }
+})
+
+const signedOutPage = (settings: EngineSettings, requestId: string) =>
+  page(settings.basePath, "Signed out", `<h1>You are signed out of Signet</h1><p id="signed-out">You can close this window.</p>`, requestId)
+
+const logoutConfirmPage = (settings: EngineSettings, query: URLSearchParams, requestId: string) =>
+  page(settings.basePath, "Sign out", `<h1>Sign out of Signet?</h1>
+<p>An application asked to sign you out of Signet in this browser.</p>
+<form id="logout"><input type="hidden" name="request" value="${escape(query.toString())}">
+<button type="submit" name="decision" value="logout">Sign out</button> <button type="submit" name="decision" value="stay">Stay signed in</button></form>`, requestId)
+
 /** `GET /logout`: RP-initiated logout 1.0. */
 export const logoutEndpoint = endpoint({
   method: "GET", path: "/logout", tag: "OpenID Connect", auth: "none",
-  summary: "RP-initiated logout: ends the hosted session's sign-in; with a valid `id_token_hint` (or `client_id`) returns to a registered `post_logout_redirect_uri` with `state`",
+  summary: "RP-initiated logout: with a valid `id_token_hint` of the signed-in user ends the hosted session's sign-in at once; otherwise asks the user first (Logout 1.0 §2); returns to a registered `post_logout_redirect_uri` with `state`",
   response: { mediaType: "text/html" },
   errors: [
     { status: 302, description: "to `post_logout_redirect_uri` (with `state`) when it is registered for the client the hint or `client_id` names" },
-    { status: 400, description: "an HTML page when `post_logout_redirect_uri` is not registered or no client is named" },
+    { status: 400, description: "an HTML page when `id_token_hint` is not this provider's or `post_logout_redirect_uri` is not registered" },
   ],
   handle: ({ request, query, requestId }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
+    const checked = yield* readLogoutRequest(query)
+    if (checked._tag === "Invalid") return errorPage(settings, "invalid_request", checked.description, requestId)
     const sessionId = cookieValue(request, SESSION_COOKIE)
-    const hintValue = query.get("id_token_hint") ?? undefined
-    const clientId = query.get("client_id") ?? undefined
-    const hint = hintValue === undefined ? Option.none() : yield* readIdTokenHint(hintValue, clientId)
-    const target = query.get("post_logout_redirect_uri") ?? undefined
-    if (hintValue !== undefined && Option.isNone(hint)) {
-      return errorPage(settings, "invalid_request", "id_token_hint is not an ID token of this provider for this client", requestId)
+    const current = sessionId === undefined ? Option.none() : yield* hostedSessionUser(sessionId)
+    if (sessionId !== undefined && Option.isSome(current)) {
+      const hint = checked.hint
+      // Without a hint naming this user, anyone's page could have sent the browser here: the user decides (Logout 1.0 §2).
+      if (Option.isNone(hint)) return logoutConfirmPage(settings, query, requestId)
+      if (hint.value.sub === current.value.userId) yield* signOutHostedSession(sessionId)
     }
-    const rp = Option.isSome(hint) ? Option.some(hint.value.rp) : clientId === undefined ? Option.none() : yield* findRelyingParty(clientId)
-    if (target !== undefined && (Option.isNone(rp) || !rp.value.postLogoutRedirectUris.includes(target))) {
-      return errorPage(settings, "invalid_request", "post_logout_redirect_uri is not registered for this client", requestId)
-    }
-    if (sessionId !== undefined) {
-      const current = yield* hostedSessionUser(sessionId)
-      // With a hint, only that user's sign-in ends; without one the user asked this browser to sign out.
-      if (Option.isSome(current) && (Option.isNone(hint) || hint.value.sub === current.value.userId)) yield* signOutHostedSession(sessionId)
-    }
-    if (target !== undefined) {
-      const url = new URL(target)
-      const state = query.get("state")
-      if (state !== null) url.searchParams.append("state", state)
-      return redirect(url.toString(), requestId)
-    }
-    return page(settings.basePath, "Signed out", `<h1>You are signed out of Signet</h1><p id="signed-out">You can close this window.</p>`, requestId)
+    return checked.next === undefined ? signedOutPage(settings, requestId) : redirect(checked.next, requestId)
+  }),
+})
+
+/** `POST /logout/confirm`: the user's answer on the logout confirmation page. */
+export const logoutConfirmEndpoint = endpoint({
+  method: "POST", path: "/logout/confirm", tag: "OpenID Connect", auth: "none",
+  summary: "The user's answer on the logout page (hosted-page session with CSRF token): `logout` ends the sign-in; either way says where the browser goes next",
+  body: Schema.Struct({
+    request: Schema.String.annotations({ description: "the query string of the logout request" }),
+    decision: Schema.Literal("logout", "stay"),
+  }),
+  response: Schema.Struct({ redirectTo: Schema.String }),
+  errors: [
+    { status: 400, description: "`invalid_request: …` when the logout request itself is not acceptable" },
+    { status: 403, description: "`CSRF token validation failed`" },
+  ],
+  handle: ({ request, body }) => Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const checked = yield* readLogoutRequest(new URLSearchParams(body.request))
+    if (checked._tag === "Invalid") return yield* new OAuthError({ code: "invalid_request", description: checked.description })
+    const sessionId = cookieValue(request, SESSION_COOKIE)
+    if (body.decision === "logout" && sessionId !== undefined) yield* signOutHostedSession(sessionId)
+    return { redirectTo: checked.next ?? (body.decision === "logout" ? `${settings.basePath}/logout` : `${settings.basePath}/`) }
   }),
 })
 
 /** OpenID provider endpoints in the order they appear in the document. */
-export const oidcEndpoints = [discovery, authorizeEndpoint, consentEndpoint, tokenEndpoint, revokeEndpoint, userInfoGet, userInfoPost, logoutEndpoint] as const
+export const oidcEndpoints = [discovery, authorizeEndpoint, consentEndpoint, tokenEndpoint, revokeEndpoint, userInfoGet, userInfoPost, logoutEndpoint, logoutConfirmEndpoint] as const

@@ -44,8 +44,17 @@ if (form && form.id === "consent") form.addEventListener("submit", async (ev) =>
     location.assign(next.redirectTo);
   } catch (e) { out(String(e && e.message || e), false); }
 });
+// The logout confirmation (a logout request without an ID token of this user): the answer goes to /logout/confirm.
+if (form && form.id === "logout") form.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  try {
+    const decision = ev.submitter && ev.submitter.value === "stay" ? "stay" : "logout";
+    const next = await call("/logout/confirm", { request: new FormData(form).get("request"), decision });
+    location.assign(next.redirectTo);
+  } catch (e) { out(String(e && e.message || e), false); }
+});
 // The landing page has no form; the enrol, sign-in and link-confirmation pages do.
-if (form && form.id !== "consent") form.addEventListener("submit", async (ev) => {
+if (form && form.id !== "consent" && form.id !== "logout") form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = new FormData(form);
   try {
