@@ -6,6 +6,7 @@
  * goes into the placeholder and the signed PDF can be fetched (at -LT with a DSS update after it).
  */
 import { Clock, Effect, Option } from "effect"
+import { signatureImageOf } from "../documents/signature-image.ts"
 import {
   DocumentHashAndCredentialRequired, InvalidRequest, PdfDocumentNotFound, PdfNotYetSigned, PdfTooLarge,
 } from "../errors/catalogue.ts"
@@ -55,6 +56,15 @@ const checkPlacement = (visible: VisibleSignature | undefined) => {
   return Effect.void
 }
 
+/** A visible signature without an image draws the signer's own signature image, when they set one. */
+const withStoredImage = (userId: string, visible: VisibleSignature | undefined) =>
+  visible === undefined || visible.image !== undefined
+    ? Effect.succeed(visible)
+    : Effect.map(signatureImageOf(userId), Option.match({
+        onNone: () => visible,
+        onSome: (stored): VisibleSignature => ({ ...visible, image: stored.png }),
+      }))
+
 /** `POST /v2/sign/pdf`: prepares the signature and opens the signing request that approves it. */
 export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
   Effect.gen(function* () {
@@ -67,7 +77,7 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     const now = yield* Clock.currentTimeMillis
     const signerName = Option.match(signer, { onNone: () => "Signet user", onSome: (u) => u.displayName })
     const prepared = yield* prepareSignature(bytesSource(input.pdf), {
-      signerName, signingTime: new Date(now), reason: input.reason, location: input.location, visible: input.visible,
+      signerName, signingTime: new Date(now), reason: input.reason, location: input.location, visible: yield* withStoredImage(user.userId, input.visible),
     })
     const digest = yield* byteRangeDigest(prepared)
     const created = yield* createSigningRequest(user, {
