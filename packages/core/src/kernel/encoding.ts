@@ -58,7 +58,7 @@ export const constantTimeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
 }
 
 /** The bytes of all parts, one after another. */
-export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) { out.set(p, at); at += p.length }

@@ -11,7 +11,7 @@ import {
   DocumentHashAndCredentialRequired, InvalidRequest, PdfDocumentNotFound, PdfNotYetSigned, PdfTooLarge,
 } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
-import { fromBase64, toHex } from "../kernel/encoding.ts"
+import { concatBytes, fromBase64, toHex } from "../kernel/encoding.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { Vault } from "../ports/vault.ts"
 import { type PadesLevel, PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
@@ -85,9 +85,7 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
       // -LT signs as -T; its DSS is added when the signed PDF is fetched.
       signatureFormat: level === "PAdES-BASELINE-B" ? "PAdES-BASELINE-B" : "PAdES-BASELINE-T", loa: input.loa, callbackUrl: input.callbackUrl, rpOrigin: input.rpOrigin,
     })
-    const whole = new Uint8Array(input.pdf.length + prepared.update.length)
-    whole.set(input.pdf)
-    whole.set(prepared.update, input.pdf.length)
+    const whole = concatBytes([input.pdf, prepared.update])
     const sealed = yield* Effect.flatMap(Vault, (v) => v.seal(whole, VAULT_PURPOSE, created.requestId))
     yield* Effect.flatMap(PreparedPdfs, (p) => p.insert({
       requestId: created.requestId, clientId: user.clientId, userId: user.userId, sealed,
@@ -115,8 +113,5 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
     if (pdf.level !== "PAdES-BASELINE-LT") return signed
     // -LT: a second incremental update with the DSS, its OCSP responses and CRL as of now.
     const dss = yield* appendDss(bytesSource(signed), yield* longTermMaterial(cms)).pipe(Effect.orDie)
-    const out = new Uint8Array(signed.length + dss.length)
-    out.set(signed)
-    out.set(dss, signed.length)
-    return out
+    return concatBytes([signed, dss])
   })
