@@ -3,23 +3,14 @@
  * approval, download), checked by pdfsig, qpdf and /v2/validate.
  */
 import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { tempFile } from "@signet/testkit/pdf"
 import { execFile } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { promisify } from "node:util"
 import * as pkijs from "pkijs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const exec = promisify(execFile)
-const dir = mkdtempSync(join(tmpdir(), "signet-pades-levels-"))
-let n = 0
-const file = (name: string, bytes: Uint8Array) => {
-  const path = join(dir, `${n++}-${name}`)
-  writeFileSync(path, bytes)
-  return path
-}
 // Asynchronous: never block the process whose server answers.
 const output = (command: string, args: ReadonlyArray<string>) =>
   exec(command, args, { encoding: "latin1", maxBuffer: 64 * 1024 * 1024 })
@@ -62,7 +53,6 @@ describe("PAdES levels through the engine", () => {
   })
   afterAll(async () => {
     await env?.stop()
-    rmSync(dir, { recursive: true, force: true })
   })
 
   const auth = () => ({ authorization: `Bearer ${token}` })
@@ -92,7 +82,7 @@ describe("PAdES levels through the engine", () => {
   it("-T: pdfsig finds the signature valid over the whole document, qpdf --check passes, /v2/validate reports the timestamp", async () => {
     const { original, pdf, cms, documentHash } = await signAt("PAdES-BASELINE-T")
     expect(pdf.subarray(0, original.length)).toEqual(original)
-    const path = file("t.pdf", pdf)
+    const path = tempFile("t.pdf", pdf)
     const sig = await output("pdfsig", [path])
     expect(sig.text).toContain("Signature Validation: Signature is Valid.")
     expect(sig.text).toContain("Total document signed")
@@ -106,7 +96,7 @@ describe("PAdES levels through the engine", () => {
 
   it("-LT: a DSS update follows the signature; it stays valid, qpdf --check passes, the catalog has the DSS", async () => {
     const { pdf, cms, documentHash } = await signAt("PAdES-BASELINE-LT")
-    const path = file("lt.pdf", pdf)
+    const path = tempFile("lt.pdf", pdf)
     const sig = await output("pdfsig", [path])
     expect(sig.text).toContain("Signature Validation: Signature is Valid.")
     expect(sig.text).toContain("Not total document signed")

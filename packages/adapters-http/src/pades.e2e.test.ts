@@ -124,6 +124,29 @@ it("a visible signature with a PNG renders in its rectangle on the chosen page, 
   expect(page.at(100, page.height - 100)).toEqual([255, 255, 255])
 })
 
+it("a visible signature without an image draws the signer's stored signature image; a signer without one gets none", async () => {
+  const blueIn = async (signed: Uint8Array) => {
+    const path = tempFile("visible-stored.pdf", signed)
+    expect((await pdfsig(path)).signatures.map((s) => s.valid)).toEqual([true])
+    const page = await renderPage(path, 1)
+    let blue = 0
+    // The image's box: the left 40% of the rectangle, inside the border (which is a dull blue).
+    for (let y = page.height - 188; y < page.height - 112; y++) {
+      for (let x = 63; x < 156; x++) {
+        const [r, g, b] = page.at(x, y)
+        if (b > 150 && r < 30 && g < 30) blue++
+      }
+    }
+    return blue
+  }
+  const stored = rgbaPng(80, 40, (_x, y) => (Math.abs(y - 20) < 6 ? [0, 0, 200, 255] : [255, 255, 255, 0]))
+  ok(await env.client.raw("PUT", "/v2/signature-image", { headers: { authorization: `Bearer ${signers[0]!.token}` }, body: { image: b64(stored) } }))
+  const visible = { page: 1, rect: [60, 110, 300, 190] }
+  expect(await blueIn(await signOverHttp(await samplePdf({ xrefStream: true, pages: 1 }), 0, { visible }))).toBeGreaterThan(100)
+  // Bob set no signature image: the rectangle has the border and text only.
+  expect(await blueIn(await signOverHttp(await samplePdf({ xrefStream: true, pages: 1 }), 1, { visible }))).toBe(0)
+})
+
 it("refuses what it cannot sign: not a PDF 422, above 10 MiB 413, no credential 400; the signed PDF before approval 409, unknown 404", async () => {
   expect(await upload(new TextEncoder().encode("hello, not a pdf"), 0)).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^Not a PDF that can be signed: /) } })
   const big = new Uint8Array(10 * 1024 * 1024 + 1)

@@ -129,7 +129,7 @@ export const putSignatureImageEndpoint = endpoint({
   summary: `Set the caller's own signature image: a PNG of at most ${SIGNATURE_IMAGE_LIMITS.maxBytes} bytes and ${SIGNATURE_IMAGE_LIMITS.maxWidth}×${SIGNATURE_IMAGE_LIMITS.maxHeight} pixels`,
   body: Schema.Struct({ image: Schema.String.annotations({ description: "base64 PNG (a data:image/png;base64, prefix is allowed)" }) }),
   response: Schema.Struct({ width: Schema.Int, height: Schema.Int, size: Schema.Int, updatedAt: Schema.String }),
-  errors: [{ status: 400, description: "`image is not a usable PNG: …`" }],
+  errors: [{ status: 400, description: "`image must be base64 of a PNG file`" }, { status: 422, description: "`Signature image is not a usable PNG: <why>`" }],
   handle: ({ user, body }) => setSignatureImage(user!.userId, body.image),
 })
 

@@ -30,7 +30,7 @@ export const signPdfEndpoint = endpoint({
       page: Schema.Int.annotations({ description: "1-based page number" }),
       rect: Schema.Tuple(Schema.Number, Schema.Number, Schema.Number, Schema.Number).annotations({ description: "[x1, y1, x2, y2] in PDF points from the lower-left corner" }),
       image: Schema.optional(Schema.String).annotations({ description: "base64 PNG drawn left of the signer's name and time" }),
-    })).annotations({ description: "absent: an invisible signature" }),
+    })).annotations({ description: "absent: an invisible signature; without image, the signer's stored signature image when they set one" }),
     level: Schema.optional(Schema.String).annotations({
       description: "PAdES-BASELINE-B (default), PAdES-BASELINE-T (an RFC 3161 timestamp in the CMS) or PAdES-BASELINE-LT (plus a DSS update with certificates, OCSP responses and CRL when the signed PDF is fetched); docs/timestamps.md",
     }),
@@ -49,7 +49,7 @@ export const signPdfEndpoint = endpoint({
     { status: 403, description: "as `POST /v2/sign/single`" },
     { status: 404, description: "`No signing credential found for user`" },
     { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`, or the body above its limit" },
-    { status: 422, description: "`Not a PDF that can be signed: <why>`, `Signature image must be a PNG (…)`" },
+    { status: 422, description: "`Not a PDF that can be signed: <why>`, `Signature image is not a usable PNG: <why>`" },
     { status: 429, description: "as `POST /v2/sign/single`" },
   ],
   handle: ({ body, user }) => Effect.gen(function* () {

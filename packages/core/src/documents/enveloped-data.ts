@@ -11,7 +11,7 @@ import * as asn1js from "asn1js"
 import { Effect } from "effect"
 import * as pkijs from "pkijs"
 import { InvalidRequest, NotAnEnvelopeRecipient } from "../errors/catalogue.ts"
-import { toHex } from "../kernel/encoding.ts"
+import { concatBytes, toHex } from "../kernel/encoding.ts"
 import { KeyStore, type OaepHash } from "../ports/key-store.ts"
 import { Random } from "../ports/random.ts"
 
@@ -133,11 +133,7 @@ const oidOf = (b: asn1js.BaseBlock | undefined): string => must(b instanceof asn
 /** The bytes of an OCTET STRING (or an IMPLICIT-tagged one), primitive or constructed (BER chunks). */
 const octets = (b: asn1js.BaseBlock): Uint8Array => {
   if (!b.idBlock.isConstructed) return new Uint8Array((b.valueBlock as unknown as { valueHexView: Uint8Array }).valueHexView)
-  const parts = children(b).map(octets)
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) { out.set(p, at); at += p.length }
-  return out
+  return concatBytes(children(b).map(octets))
 }
 const stripZeros = (hex: string) => hex.replace(/^(00)+(?=..)/, "")
 
@@ -279,9 +275,7 @@ export const openEnvelope = (der: Uint8Array, keys: ReadonlyArray<EnvelopeKey>):
       try: async () => {
         const key = await subtle().importKey("raw", new Uint8Array(cek), cipher.mode, false, ["decrypt"])
         if (cipher.mode === "AES-CBC") return new Uint8Array(await subtle().decrypt({ name: "AES-CBC", iv: new Uint8Array(params.iv) }, key, new Uint8Array(parsed.ciphertext)))
-        const data = new Uint8Array(parsed.ciphertext.length + parsed.mac!.length)
-        data.set(parsed.ciphertext)
-        data.set(parsed.mac!, parsed.ciphertext.length)
+        const data = concatBytes([parsed.ciphertext, parsed.mac!])
         return new Uint8Array(await subtle().decrypt({
           name: "AES-GCM", iv: new Uint8Array(params.iv), tagLength: params.tagBytes * 8,
           ...(parsed.aad === null ? {} : { additionalData: new Uint8Array(parsed.aad) }),

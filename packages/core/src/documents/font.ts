@@ -1,7 +1,8 @@
 /**
- * The bitmap font of rendered signature images: 7×9 cell glyphs for `A-Z`, `0-9` and common
- * punctuation (the letter shapes of the testkit's OCR-B-like fixture font). Lower case is drawn
- * in capitals; any other character is drawn as `?`.
+ * The one bitmap font of the project: 7×9 cell glyphs for `A-Z`, `0-9`, the MRZ filler `<` and
+ * common punctuation, OCR-B-like. Rendered signature images draw it as square cells; the
+ * testkit's KYC fixture documents draw the same cells as round strokes. Shapes keep the MRZ pairs
+ * apart: a narrow `0` and a wide round `O`, a flagged `1` and a serifed `I`, `<` as a chevron.
  */
 
 /** Glyph width, in cells. */
@@ -62,11 +63,18 @@ const G: Readonly<Record<string, string>> = {
   "&": "..##... .#..#.. .#..#.. ..##... .##.... #..#..# #...##. #...#.. .###.##",
   "?": ".#####. #.....# ......# .....#. ...##.. ...#... ...#... ....... ...#...",
   ">": "....... ##..... ..##... ....##. ......# ....##. ..##... ##..... .......",
+  "<": "....... .....## ...##.. .##.... #...... .##.... ...##.. .....## .......",
 }
 
 const glyphs = new Map<string, ReadonlyArray<string>>(Object.entries(G).map(([c, p]) => [c, p.split(" ")]))
 
-/** The rows of a character's glyph (`#` lit), or null for a space. */
+/** Every character the font has a glyph for. */
+export const FONT_CHARACTERS = Object.keys(G).join("")
+
+/** The rows of exactly this character's glyph (`#` lit), or undefined when the font has none. */
+export const glyphOf = (char: string): ReadonlyArray<string> | undefined => glyphs.get(char)
+
+/** The rows of a character's glyph for signature text (`#` lit; lower case as capitals, unknown as `?`), or null for a space. */
 export const glyphRows = (char: string): ReadonlyArray<string> | null => {
   if (char === " ") return null
   return glyphs.get(char.toUpperCase()) ?? glyphs.get("?")!

@@ -9,7 +9,7 @@ import type { BearerUser } from "../identity/access-token.ts"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
 import { RelyingParties, SigningRequests, Users } from "../ports/storage.ts"
 import { FONT_COLS, FONT_ROWS, glyphRows } from "./font.ts"
-import { encodePng, type Bitmap } from "./png.ts"
+import { encodePng, type Bitmap } from "../kernel/png.ts"
 import { signatureImageOf } from "./signature-image.ts"
 
 type Rgb = readonly [number, number, number]

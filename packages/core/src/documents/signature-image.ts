@@ -4,11 +4,11 @@
  * moved to another user's row does not open.
  */
 import { Clock, Effect, Option } from "effect"
-import { InvalidRequest, ResourceNotFound } from "../errors/catalogue.ts"
+import { InvalidRequest, ResourceNotFound, SignatureImageInvalid } from "../errors/catalogue.ts"
 import { fromBase64, toBase64 } from "../kernel/encoding.ts"
 import { SignatureImages } from "../ports/storage.ts"
 import { Vault } from "../ports/vault.ts"
-import { decodePng, type Bitmap, type PngLimits } from "./png.ts"
+import { decodePng, type Bitmap, type PngLimits } from "../kernel/png.ts"
 import type { SignatureImage } from "./model.ts"
 
 /** What a signature image may be: a PNG of at most 256 KiB and 1200×600 pixels. */
@@ -21,13 +21,13 @@ const view = (image: SignatureImage) => ({
   width: image.width, height: image.height, size: image.size, updatedAt: new Date(image.updatedAt).toISOString(),
 })
 
-/** `PUT /v2/signature-image`: sets (or replaces) the user's image from base64 PNG bytes; 400 for anything that is not a usable PNG. */
+/** `PUT /v2/signature-image`: sets (or replaces) the user's image from base64 PNG bytes; 422 `SignatureImageInvalid` for anything that is not a usable PNG. */
 export const setSignatureImage = (userId: string, imageBase64: string) =>
   Effect.gen(function* () {
     const png = fromBase64(imageBase64.replace(/^data:image\/png;base64,/, "").replace(/\s+/g, ""))
     if (png === undefined || png.length === 0) return yield* new InvalidRequest({ detail: "image must be base64 of a PNG file" })
     const bitmap = yield* decodePng(png, SIGNATURE_IMAGE_LIMITS).pipe(
-      Effect.mapError((problem) => new InvalidRequest({ detail: `image is not a usable PNG: ${problem.message}` })))
+      Effect.mapError((problem) => new SignatureImageInvalid({ detail: problem.message })))
     const sealed = yield* Effect.flatMap(Vault, (v) => v.seal(png, PURPOSE, binding(userId)))
     const image: SignatureImage = {
       userId, sealed: toBase64(sealed), width: bitmap.width, height: bitmap.height, size: png.length, updatedAt: yield* Clock.currentTimeMillis,

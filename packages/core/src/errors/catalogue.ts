@@ -600,8 +600,8 @@ export class PdfNotYetSigned extends Schema.TaggedError<PdfNotYetSigned>()("PdfN
   override get message() { return `PDF not signed yet. Status: ${this.requestStatus}` }
 }
 
-/** 422: a visible signature's image is not a PNG the engine can embed. */
+/** 422: a signature image (set for the user, or given for a visible PDF signature) is not a PNG the engine can read. */
 export class SignatureImageInvalid extends Schema.TaggedError<SignatureImageInvalid>()("SignatureImageInvalid", { detail: Schema.String }) {
   readonly status = 422 as const
-  override get message() { return `Signature image must be a PNG (8 bits per channel, not interlaced): ${this.detail}` }
+  override get message() { return `Signature image is not a usable PNG: ${this.detail}` }
 }

@@ -56,3 +56,11 @@ export const constantTimeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
   for (let i = 0; i < n; i++) diff |= (a[i % (a.length || 1)] ?? 0) ^ (b[i % (b.length || 1)] ?? 0)
   return diff === 0
 }
+
+/** The bytes of all parts, one after another. */
+export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) { out.set(p, at); at += p.length }
+  return out
+}

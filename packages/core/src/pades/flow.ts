@@ -6,11 +6,12 @@
  * goes into the placeholder and the signed PDF can be fetched (at -LT with a DSS update after it).
  */
 import { Clock, Effect, Option } from "effect"
+import { signatureImageOf } from "../documents/signature-image.ts"
 import {
   DocumentHashAndCredentialRequired, InvalidRequest, PdfDocumentNotFound, PdfNotYetSigned, PdfTooLarge,
 } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
-import { fromBase64, toHex } from "../kernel/encoding.ts"
+import { concatBytes, fromBase64, toHex } from "../kernel/encoding.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { Vault } from "../ports/vault.ts"
 import { type PadesLevel, PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
@@ -55,6 +56,15 @@ const checkPlacement = (visible: VisibleSignature | undefined) => {
   return Effect.void
 }
 
+/** A visible signature without an image draws the signer's own signature image, when they set one. */
+const withStoredImage = (userId: string, visible: VisibleSignature | undefined) =>
+  visible === undefined || visible.image !== undefined
+    ? Effect.succeed(visible)
+    : Effect.map(signatureImageOf(userId), Option.match({
+        onNone: () => visible,
+        onSome: (stored): VisibleSignature => ({ ...visible, image: stored.png }),
+      }))
+
 /** `POST /v2/sign/pdf`: prepares the signature and opens the signing request that approves it. */
 export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
   Effect.gen(function* () {
@@ -67,7 +77,7 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     const now = yield* Clock.currentTimeMillis
     const signerName = Option.match(signer, { onNone: () => "Signet user", onSome: (u) => u.displayName })
     const prepared = yield* prepareSignature(bytesSource(input.pdf), {
-      signerName, signingTime: new Date(now), reason: input.reason, location: input.location, visible: input.visible,
+      signerName, signingTime: new Date(now), reason: input.reason, location: input.location, visible: yield* withStoredImage(user.userId, input.visible),
     })
     const digest = yield* byteRangeDigest(prepared)
     const created = yield* createSigningRequest(user, {
@@ -75,9 +85,7 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
       // -LT signs as -T; its DSS is added when the signed PDF is fetched.
       signatureFormat: level === "PAdES-BASELINE-B" ? "PAdES-BASELINE-B" : "PAdES-BASELINE-T", loa: input.loa, callbackUrl: input.callbackUrl, rpOrigin: input.rpOrigin,
     })
-    const whole = new Uint8Array(input.pdf.length + prepared.update.length)
-    whole.set(input.pdf)
-    whole.set(prepared.update, input.pdf.length)
+    const whole = concatBytes([input.pdf, prepared.update])
     const sealed = yield* Effect.flatMap(Vault, (v) => v.seal(whole, VAULT_PURPOSE, created.requestId))
     yield* Effect.flatMap(PreparedPdfs, (p) => p.insert({
       requestId: created.requestId, clientId: user.clientId, userId: user.userId, sealed,
@@ -105,8 +113,5 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
     if (pdf.level !== "PAdES-BASELINE-LT") return signed
     // -LT: a second incremental update with the DSS, its OCSP responses and CRL as of now.
     const dss = yield* appendDss(bytesSource(signed), yield* longTermMaterial(cms)).pipe(Effect.orDie)
-    const out = new Uint8Array(signed.length + dss.length)
-    out.set(signed)
-    out.set(dss, signed.length)
-    return out
+    return concatBytes([signed, dss])
   })

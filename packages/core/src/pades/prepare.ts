@@ -14,7 +14,7 @@ import { incrementalUpdate, objectNumbers, type UpdateObject } from "./increment
 import {
   arrayOf, dict, fromLatin1, latin1, name, numberOf, PdfDict, PdfRaw, PdfRef, PdfStream, PdfString, textString, type PdfValue,
 } from "./objects.ts"
-import { decodePng } from "./png.ts"
+import { imageFromPng } from "./png.ts"
 import { deflate } from "./filters.ts"
 
 /** Where and how a visible signature is drawn. */
@@ -193,7 +193,7 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
         Font: dict({ F1: dict({ Type: name("Font"), Subtype: name("Type1"), BaseFont: name("Helvetica"), Encoding: name("WinAnsiEncoding") }) }),
       }
       if (options.visible.image !== undefined) {
-        const png = yield* decodePng(options.visible.image)
+        const png = yield* imageFromPng(options.visible.image)
         const imageRef = numbers.next()
         let maskRef: PdfRef | undefined
         if (png.smask !== undefined) {

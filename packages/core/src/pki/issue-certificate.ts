@@ -4,7 +4,7 @@
  * `KeyStore.sign` for an opaque key handle, so the issuer's private key never leaves the store.
  */
 import { Effect, Runtime } from "effect"
-import { fromBase64, toHex, utf8 } from "../kernel/encoding.ts"
+import { concatBytes, fromBase64, toHex, utf8 } from "../kernel/encoding.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import type { StoredCertificate } from "./model.ts"
@@ -103,9 +103,7 @@ export const publicKeyInfo = (info: KeyInfo): Effect.Effect<Uint8Array> =>
  */
 export const certificateSerial = (keyId: string, spki: Uint8Array): Effect.Effect<string> => {
   const label = utf8(`signet certificate serial\u0000${keyId}\u0000`)
-  const input = new Uint8Array(label.length + spki.length)
-  input.set(label)
-  input.set(spki, label.length)
+  const input = concatBytes([label, spki])
   return sha256(input).pipe(Effect.map((hash) => {
     const serial = hash.slice(0, 16)
     serial[0] = (serial[0]! & 0x3f) | 0x40

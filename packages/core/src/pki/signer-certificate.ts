@@ -1,18 +1,18 @@
 /**
- * A signer's key and certificate, issued by the environment's issuing CA on first use. The key
- * lives in the KeyStore as `<environment>/signer/<userId>/<n>`; a new generation is made when the
+ * A user's keys and certificates of a kind (signer, encryption), issued by the environment's
+ * issuing CA on first use. The key lives in the KeyStore as `<environment>/<kind>/<userId>/<n>`; a new generation is made when the
  * current certificate is revoked or expired, the CA changed, or the user's name or e-mail did.
  */
 import { Clock, Effect } from "effect"
 import type { User } from "../identity/model.ts"
 import { EngineConfig, issuerOf as issuerOfEngine, type Environment } from "../ports/engine-config.ts"
-import type { KeyStore } from "../ports/key-store.ts"
+import type { KeyAlgorithm, KeyStore } from "../ports/key-store.ts"
 import type { Random } from "../ports/random.ts"
 import { Certificates, type Storage } from "../ports/storage.ts"
 import { certificateAuthority } from "./authority.ts"
 import { issueCertificate, issuerOf, rfc4514, validity, type DistinguishedName, type NameAttribute } from "./issue-certificate.ts"
 import type { StoredCertificate } from "./model.ts"
-import { obtainCertificate, storedCertificate, type KeyToCertify } from "./obtain-certificate.ts"
+import { obtainCertificate, storedCertificate, type CertificateLine, type KeyToCertify } from "./obtain-certificate.ts"
 import * as x509 from "./x509.ts"
 
 /** A signer's key and current certificate (created on first use), with the chain up to (not including) the root. */
@@ -41,8 +41,18 @@ export const signerSubject = (environment: Environment, user: Pick<User, "displa
   return attributes
 }
 
-/** The line of a user's signer keys and what makes one of their certificates usable now. */
-const signerLine = (user: User) =>
+/** The kinds of certificate a user holds, one key line each. */
+export type UserCertificateKind = "signer" | "encryption"
+
+/** What differs between the kinds: the key algorithm and the key usage certified. */
+const KINDS: Record<UserCertificateKind, { readonly algorithm: KeyAlgorithm; readonly keyUsage: number }> = {
+  signer: { algorithm: "ES256", keyUsage: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation },
+  // Key transport, so `openssl cms -encrypt` and the engine can address EnvelopedData to it.
+  encryption: { algorithm: "RSA-OAEP-2048", keyUsage: x509.KeyUsageFlags.keyEncipherment },
+}
+
+/** The line of a user's keys of one kind (`<environment>/<kind>/<userId>/<n>`) and what makes one of their certificates usable now. */
+const userCertificateLine = (user: User, kind: UserCertificateKind) =>
   Effect.gen(function* () {
     const ca = yield* certificateAuthority
     const settings = yield* EngineConfig
@@ -52,10 +62,11 @@ const signerLine = (user: User) =>
     const subject = signerSubject(environment, user)
     const subjectText = rfc4514(subject)
     const usable = (c: StoredCertificate) =>
-      c.kind === "signer" && c.environment === environment && c.userId === user.id && c.status === "valid" &&
+      c.kind === kind && c.environment === environment && c.userId === user.id && c.status === "valid" &&
       c.notAfter > now && c.issuerSerial === ca.issuing.serial && c.subject === subjectText
-    const line = {
-      keyIdOf: (generation: number) => `${environment}/signer/${user.id}/${generation}`,
+    const line: CertificateLine = {
+      keyIdOf: (generation: number) => `${environment}/${kind}/${user.id}/${generation}`,
+      algorithm: KINDS[kind].algorithm,
       usable,
       issue: (key: KeyToCertify) => Effect.gen(function* () {
         const { notBefore, notAfter } = validity(now, SIGNER_VALIDITY_YEARS, ca.issuing.notAfter)
@@ -63,7 +74,7 @@ const signerLine = (user: User) =>
           serial: key.serial, subject, publicKey: key.publicKey, issuer: yield* issuerOf(ca.issuing), notBefore, notAfter,
           extensions: [
             new x509.BasicConstraintsExtension(false, undefined, true),
-            new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true),
+            new x509.KeyUsagesExtension(KINDS[kind].keyUsage, true),
             new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.emailProtection]),
             ...(asciiEmail(user.email) ? [new x509.SubjectAlternativeNameExtension([{ type: "email", value: user.email }])] : []),
             // Where relying parties check revocation (docs/certificates.md).
@@ -72,7 +83,7 @@ const signerLine = (user: User) =>
           ],
         })
         return storedCertificate({
-          key, kind: "signer", environment, userId: user.id, subject: subjectText, issuerSerial: ca.issuing.serial,
+          key, kind, environment, userId: user.id, subject: subjectText, issuerSerial: ca.issuing.serial,
           der, notBefore, notAfter, createdAt: now,
         })
       }),
@@ -80,22 +91,30 @@ const signerLine = (user: User) =>
     return { ca, line }
   })
 
-/** The signer's current key and certificate, issuing them when the user has none usable. */
-export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+/** The user's current key and certificate of a kind, issuing them when the user has none usable. */
+export const userCertificateFor = (user: User, kind: UserCertificateKind): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
   Effect.gen(function* () {
-    const { ca, line } = yield* signerLine(user)
+    const { ca, line } = yield* userCertificateLine(user, kind)
     const certificate = (yield* Effect.flatMap(Certificates, (c) => c.listByUser(user.id))).find(line.usable) ?? (yield* obtainCertificate(line))
     return { keyId: certificate.keyId, certificate, chain: [ca.issuing] }
   })
 
 /**
- * Renewal: a new key and certificate, which signs from now on (the newest usable one wins);
- * the earlier certificates stay valid until they expire or are revoked.
+ * Renewal of a kind: a new key and certificate, which is used from now on (the newest usable one
+ * wins); the earlier certificates stay valid until they expire or are revoked.
  */
-export const renewSigningCertificate = (user: User): Effect.Effect<StoredCertificate, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+export const renewUserCertificate = (user: User, kind: UserCertificateKind): Effect.Effect<StoredCertificate, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
   Effect.gen(function* () {
-    const { line } = yield* signerLine(user)
+    const { line } = yield* userCertificateLine(user, kind)
     const current = new Set((yield* Effect.flatMap(Certificates, (c) => c.listByUser(user.id))).filter(line.usable).map((c) => c.serial))
     // Walk the key generations past every certificate in use today: the first new one is certified.
     return yield* obtainCertificate({ ...line, usable: (c) => line.usable(c) && !current.has(c.serial) })
   })
+
+/** The signer's current key and certificate, issuing them when the user has none usable. */
+export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+  userCertificateFor(user, "signer")
+
+/** Renewal of the signer certificate (`renewUserCertificate` for kind `signer`). */
+export const renewSigningCertificate = (user: User): Effect.Effect<StoredCertificate, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+  renewUserCertificate(user, "signer")

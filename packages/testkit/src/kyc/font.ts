@@ -1,57 +1,17 @@
 /**
- * A monospace OCR-B-like font for the fixture documents: `A-Z`, `0-9` and `<` as 7×9 cell
- * matrices, drawn as round strokes between neighbouring cells (anti-aliased), so the upscaled
- * glyphs have the even stroke of OCR-B. Shapes keep the MRZ pairs apart: a narrow `0` and a
- * wide round `O`, a flagged `1` and a serifed `I`, `<` as a chevron.
+ * Core's OCR-B-like 7×9 cell font (`A-Z`, `0-9`, `<` and more) for the fixture documents, drawn
+ * as round strokes between neighbouring cells (anti-aliased), so the upscaled glyphs have the
+ * even stroke of OCR-B.
  */
+import { FONT_CHARACTERS, FONT_COLS, FONT_ROWS, glyphOf } from "@signet/core"
 
-/** Glyph matrix width, in cells. */
-export const GLYPH_COLS = 7
-/** Glyph matrix height, in cells. */
-export const GLYPH_ROWS = 9
-
-const G: Record<string, string> = {
-  A: "...#... ..#.#.. .#...#. #.....# #.....# ####### #.....# #.....# #.....#",
-  B: "######. #.....# #.....# #.....# ######. #.....# #.....# #.....# ######.",
-  C: "..####. .#....# #...... #...... #...... #...... #...... .#....# ..####.",
-  D: "#####.. #....#. #.....# #.....# #.....# #.....# #.....# #....#. #####..",
-  E: "####### #...... #...... #...... #####.. #...... #...... #...... #######",
-  F: "####### #...... #...... #...... #####.. #...... #...... #...... #......",
-  G: "..####. .#....# #...... #...... #...### #.....# #.....# .#....# ..####.",
-  H: "#.....# #.....# #.....# #.....# ####### #.....# #.....# #.....# #.....#",
-  I: ".#####. ...#... ...#... ...#... ...#... ...#... ...#... ...#... .#####.",
-  J: "...#### .....#. .....#. .....#. .....#. .....#. #....#. #....#. .####..",
-  K: "#.....# #....#. #...#.. #..#... ###.... #..#... #...#.. #....#. #.....#",
-  L: "#...... #...... #...... #...... #...... #...... #...... #...... #######",
-  M: "#.....# ##...## #.#.#.# #..#..# #.....# #.....# #.....# #.....# #.....#",
-  N: "#.....# ##....# #.#...# #..#..# #...#.# #....## #.....# #.....# #.....#",
-  O: "..###.. .#...#. #.....# #.....# #.....# #.....# #.....# .#...#. ..###..",
-  P: "######. #.....# #.....# #.....# ######. #...... #...... #...... #......",
-  Q: "..###.. .#...#. #.....# #.....# #.....# #.....# #...#.# .#...#. ..###.#",
-  R: "######. #.....# #.....# #.....# ######. #...#.. #....#. #.....# #.....#",
-  S: ".#####. #.....# #...... #...... .#####. ......# ......# #.....# .#####.",
-  T: "####### ...#... ...#... ...#... ...#... ...#... ...#... ...#... ...#...",
-  U: "#.....# #.....# #.....# #.....# #.....# #.....# #.....# .#...#. ..###..",
-  V: "#.....# #.....# #.....# .#...#. .#...#. .#...#. ..#.#.. ..#.#.. ...#...",
-  W: "#.....# #.....# #.....# #.....# #..#..# #..#..# #.#.#.# ##...## #.....#",
-  X: "#.....# #.....# .#...#. ..#.#.. ...#... ..#.#.. .#...#. #.....# #.....#",
-  Y: "#.....# #.....# .#...#. ..#.#.. ...#... ...#... ...#... ...#... ...#...",
-  Z: "####### ......# .....#. ....#.. ...#... ..#.... .#..... #...... #######",
-  "0": "..###.. .#...#. .#...#. .#...#. .#...#. .#...#. .#...#. .#...#. ..###..",
-  "1": "..##... .#.#... ...#... ...#... ...#... ...#... ...#... ...#... ...#...",
-  "2": ".#####. #.....# ......# ......# .....#. ...##.. .##.... #...... #######",
-  "3": "####### .....#. ....#.. ...###. ......# ......# ......# #.....# .#####.",
-  "4": "....#.. ...##.. ..#.#.. .#..#.. #...#.. ####### ....#.. ....#.. ....#..",
-  "5": "####### #...... #...... ######. ......# ......# ......# #.....# .#####.",
-  "6": "..###.. .#..... #...... #...... ######. #.....# #.....# #.....# .#####.",
-  "7": "####### ......# .....#. ....#.. ...#... ...#... ...#... ...#... ...#...",
-  "8": ".#####. #.....# #.....# #.....# .#####. #.....# #.....# #.....# .#####.",
-  "9": ".#####. #.....# #.....# #.....# .###### ......# ......# .....#. ..###..",
-  "<": "....... .....## ...##.. .##.... #...... .##.... ...##.. .....## .......",
-}
+/** Glyph matrix width, in cells (core's font). */
+export const GLYPH_COLS = FONT_COLS
+/** Glyph matrix height, in cells (core's font). */
+export const GLYPH_ROWS = FONT_ROWS
 
 /** The characters the font draws (anything else is left blank, like a space). */
-export const GLYPHS = Object.keys(G).join("")
+export const GLYPHS = FONT_CHARACTERS
 
 /** A glyph rendered at one size: coverage 0..255 per pixel, `width`×`height`, the cell origin at (`pad`, `pad`). */
 export interface GlyphMask {
@@ -95,12 +55,12 @@ export const glyphMask = (char: string, cell: number, weight = 1.15): GlyphMask 
   const key = `${char}:${cell}:${weight}`
   const cached = masks.get(key)
   if (cached !== undefined) return cached
-  const pattern = G[char]
+  const pattern = glyphOf(char)
   if (pattern === undefined) {
     masks.set(key, null)
     return null
   }
-  const segments = strokes(pattern.split(" ")).map(([ax, ay, bx, by]): Segment => [(ax + 0.5) * cell, (ay + 0.5) * cell, (bx + 0.5) * cell, (by + 0.5) * cell])
+  const segments = strokes(pattern).map(([ax, ay, bx, by]): Segment => [(ax + 0.5) * cell, (ay + 0.5) * cell, (bx + 0.5) * cell, (by + 0.5) * cell])
   const radius = (weight * cell) / 2
   const pad = Math.ceil(radius)
   const width = Math.ceil(GLYPH_COLS * cell) + 2 * pad

@@ -1,10 +1,12 @@
 /**
- * PNG (ISO/IEC 15948) reading and writing in plain TypeScript: chunks with their CRCs, zlib
- * through the web-standard `CompressionStream`/`DecompressionStream` ("deflate" is zlib, as PNG
- * wants), the five row filters. Reading is bounded: the inflated data may not exceed what the
- * header's dimensions need, so a decompression bomb stops early.
+ * PNG (ISO/IEC 15948) reading and writing in plain TypeScript, the one PNG module of the core
+ * (signature images, visible PDF signatures): chunks with their CRCs, zlib and the row filters
+ * from `zlib.ts`. Reading is bounded: the inflated data may not exceed what the header's
+ * dimensions need, so a decompression bomb stops early.
  */
 import { Effect } from "effect"
+import { concatBytes } from "./encoding.ts"
+import { deflateBytes, inflateBytes, InflateLimitExceeded, unfilterRows } from "./zlib.ts"
 
 /** A decoded image: 8-bit RGBA, rows top to bottom. */
 export interface Bitmap {
@@ -33,40 +35,6 @@ const crc32 = (bytes: Uint8Array, from: number, to: number): number => {
   let c = 0xffffffff
   for (let i = from; i < to; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8)
   return (c ^ 0xffffffff) >>> 0
-}
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) { out.set(p, at); at += p.length }
-  return out
-}
-
-/** Runs bytes through a web transform stream, stopping (and failing) past `limit` output bytes. */
-const transform = async (stream: CompressionStream | DecompressionStream, input: Uint8Array, limit: number): Promise<Uint8Array> => {
-  const writer = stream.writable.getWriter()
-  const writing = writer.write(new Uint8Array(input)).then(() => writer.close()).catch(() => undefined)
-  const reader = stream.readable.getReader()
-  const parts: Array<Uint8Array> = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.length
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined)
-      throw new PngProblem("image data is larger than its dimensions allow")
-    }
-    parts.push(value)
-  }
-  await writing
-  return concat(parts)
-}
-
-const paeth = (a: number, b: number, c: number) => {
-  const p = a + b - c
-  const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c)
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
 }
 
 /** Channels per colour type (0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA). */
@@ -128,25 +96,14 @@ export const decodePng = (bytes: Uint8Array, limits: PngLimits): Effect.Effect<B
       const bitsPerPixel = CHANNELS[h.colour]! * h.depth
       const stride = Math.ceil((h.width * bitsPerPixel) / 8)
       const expected = (stride + 1) * h.height
-      const raw = await transform(new DecompressionStream("deflate"), concat(data), expected).catch((e: unknown) => {
-        throw e instanceof PngProblem ? e : new PngProblem("image data does not inflate (corrupt zlib stream)")
+      const raw = await inflateBytes(concatBytes(data), expected).catch((e: unknown) => {
+        throw new PngProblem(e instanceof InflateLimitExceeded ? "image data is larger than its dimensions allow" : "image data does not inflate (corrupt zlib stream)")
       })
       if (raw.length !== expected) throw new PngProblem("image data does not match the dimensions")
-      const bpp = Math.max(1, bitsPerPixel >> 3)
-      const rows = new Uint8Array(stride * h.height)
-      for (let y = 0; y < h.height; y++) {
-        const filter = raw[y * (stride + 1)]!
-        const src = y * (stride + 1) + 1
-        const dst = y * stride
-        for (let x = 0; x < stride; x++) {
-          const value = raw[src + x]!
-          const a = x >= bpp ? rows[dst + x - bpp]! : 0
-          const b = y > 0 ? rows[dst - stride + x]! : 0
-          const c = x >= bpp && y > 0 ? rows[dst - stride + x - bpp]! : 0
-          const predicted = filter === 0 ? 0 : filter === 1 ? a : filter === 2 ? b : filter === 3 ? (a + b) >> 1 : filter === 4 ? paeth(a, b, c) : -1
-          if (predicted < 0) throw new PngProblem(`unknown row filter ${filter}`)
-          rows[dst + x] = (value + predicted) & 0xff
-        }
+      const rows = unfilterRows(raw, stride, Math.max(1, bitsPerPixel >> 3))
+      if (rows === undefined) {
+        const bad = Array.from({ length: h.height }, (_, y) => raw[y * (stride + 1)]!).find((f) => f > 4)
+        throw new PngProblem(`unknown row filter ${bad}`)
       }
       const rgba = new Uint8Array(h.width * h.height * 4)
       for (let y = 0; y < h.height; y++) {
@@ -203,6 +160,6 @@ export const encodePng = (bitmap: Bitmap): Effect.Effect<Uint8Array> =>
     hv.setUint32(0, width)
     hv.setUint32(4, height)
     header.set([8, 6, 0, 0, 0], 8)
-    const compressed = await transform(new CompressionStream("deflate"), raw, Number.MAX_SAFE_INTEGER)
-    return concat([new Uint8Array(SIGNATURE), chunk("IHDR", header), chunk("IDAT", compressed), chunk("IEND", new Uint8Array())])
+    const compressed = await deflateBytes(raw)
+    return concatBytes([new Uint8Array(SIGNATURE), chunk("IHDR", header), chunk("IDAT", compressed), chunk("IEND", new Uint8Array())])
   })
