@@ -13,7 +13,9 @@ import { afterAll, describe, expect, it } from "vitest"
 import { makeEngine } from "./engine.ts"
 import { storageFor } from "./storage.ts"
 
-const tsx = new URL("../../../node_modules/.bin/tsx", import.meta.url).pathname
+// The server runs in this node process's child itself (tsx as a loader), not behind the tsx CLI:
+// the CLI cannot pass SIGKILL on, so killing it would leave the real server running.
+const repoRoot = new URL("../../../", import.meta.url).pathname
 const serverBin = new URL("./bin/server.ts", import.meta.url).pathname
 
 const freePort = () => new Promise<number>((resolve) => {
@@ -38,7 +40,7 @@ describe("delivery across a crash", () => {
       SIGNET_PUBLIC_ORIGIN: origin, SIGNET_ENVIRONMENT: "sandbox", SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1", SIGNET_WEBHOOK_RETRY_BASE_MS: "400",
     }
     const start = async () => {
-      const child = spawn(tsx, [serverBin], { env, stdio: ["ignore", "ignore", "pipe"] })
+      const child = spawn(process.execPath, ["--import", "tsx", serverBin], { cwd: repoRoot, env, stdio: ["ignore", "ignore", "pipe"] })
       children.push(child)
       for (let i = 0; i < 200; i++) {
         const up = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)
@@ -74,6 +76,8 @@ describe("delivery across a crash", () => {
       await receiver.waitFor((r) => r.length >= 1)
       server.kill("SIGKILL")
       await new Promise((resolve) => server.once("exit", resolve))
+      // Really down: nothing answers on its port until the restart.
+      expect(await fetch(`${origin}/api/health`).then(() => "answered", () => "down")).toBe("down")
       const beforeRestart = receiver.received.length
       healthy = true
       server = await start()
