@@ -3,7 +3,7 @@ import { registerRelyingParty } from "@signet/core"
 import type { Browser, Page } from "playwright-core"
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, requireBrowser } from "./test-support/chromium.ts"
+import { launchChromium, openPage, requireBrowser } from "./test-support/chromium.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const available = requireBrowser("the administrator console")
@@ -31,14 +31,8 @@ describe.skipIf(!available)("administrator console in Chromium", () => {
     const { clientId } = pending.rp
     expect(await sscToken(clientId, pending.sscSecret)).toMatchObject({ status: 403, body: { error: "RP registration not approved. Status: pending" } })
 
-    const context = await browser.newContext()
-    const page = await context.newPage()
-    const errors: Array<string> = []
-    page.on("pageerror", (e) => errors.push(String(e)))
-    page.on("console", (m) => {
-      // the wrong-token attempt below answers 401, which the browser logs as a failed resource
-      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && !m.text().includes("401")) errors.push(m.text())
-    })
+    // the wrong-token attempt below answers 401, which the browser logs as a failed resource
+    const { context, page, errors } = await openPage(browser, { counts: (_url, text) => !text.includes("401") })
     const response = await page.goto(`${env.origin}/api/admin`)
     expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'")
 

@@ -1,7 +1,7 @@
 /** The hosted passkey pages in a real headless Chromium with a CDP WebAuthn virtual authenticator. */
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { addVirtualAuthenticator, launchChromium, requireBrowser } from "./test-support/chromium.ts"
+import { addVirtualAuthenticator, launchChromium, openPage, requireBrowser } from "./test-support/chromium.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const available = requireBrowser("the hosted pages")
@@ -27,14 +27,8 @@ describe.skipIf(!available)("hosted passkey pages in Chromium", () => {
    * The browser's automatic `/favicon.ico` probe is ignored: the origin root is not Signet's (it is mounted at `/api`).
    */
   const openBrowser = async () => {
-    const context = await browser.newContext()
+    const { context, page, errors } = await openPage(browser)
     contexts.push(context)
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on("console", (m) => {
-      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(m.text())
-    })
-    page.on("pageerror", (e) => errors.push(String(e)))
     await addVirtualAuthenticator(page)
     return { page, errors }
   }

@@ -7,7 +7,7 @@ import { issueAccessToken, registerIdentityProvider, signedInUserOf } from "@sig
 import { Option } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { addVirtualAuthenticator, launchChromium, requireBrowser } from "./test-support/chromium.ts"
+import { addVirtualAuthenticator, launchChromium, openPage, requireBrowser } from "./test-support/chromium.ts"
 import { startExternalProvider, type ExternalProvider } from "./test-support/external-provider.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
@@ -38,15 +38,9 @@ describe.skipIf(!available)("external identity providers in Chromium", () => {
 
   /** A fresh profile; errors of Signet's own pages are collected (the provider's dev pages are not ours). */
   const openBrowser = async () => {
-    const context = await browser.newContext()
-    contexts.push(context)
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on("console", (m) => {
-      if (m.type() === "error" && m.location().url.startsWith(env.origin) && !m.location().url.endsWith("/favicon.ico")) errors.push(m.text())
-    })
-    page.on("pageerror", (e) => errors.push(String(e)))
-    return { context, page, errors }
+    const opened = await openPage(browser, { counts: (url) => url.startsWith(env.origin) })
+    contexts.push(opened.context)
+    return opened
   }
 
   /** Clicks "Example ID" on Signet's sign-in page and logs in at the provider (login form, then consent). */

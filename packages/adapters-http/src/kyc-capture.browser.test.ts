@@ -13,7 +13,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { CHROMIUM_PATH, requireBrowser } from "./test-support/chromium.ts"
+import { CHROMIUM_PATH, openPage, requireBrowser } from "./test-support/chromium.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const available = requireBrowser("hosted KYC capture")
@@ -75,14 +75,8 @@ describe.skipIf(!available)("hosted KYC capture in Chromium with a fake camera",
   }
 
   const open = async (viewport = { width: 900, height: 900 }) => {
-    const context = await browser.newContext({ viewport })
+    const { context, page, errors } = await openPage(browser, { viewport })
     contexts.push(context)
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on("console", (m) => {
-      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(m.text())
-    })
-    page.on("pageerror", (e) => errors.push(String(e)))
     return { page, errors }
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name), fullPage: true })

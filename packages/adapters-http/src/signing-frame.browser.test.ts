@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-cor
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { listen } from "./node-server.ts"
 import { makeRpDemo } from "./rp-demo.ts"
-import { addVirtualAuthenticator, launchChromium, requireBrowser } from "./test-support/chromium.ts"
+import { addVirtualAuthenticator, launchChromium, openPage, requireBrowser } from "./test-support/chromium.ts"
 import { opensslVerifies } from "./test-support/openssl.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
@@ -89,14 +89,8 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
 
   /** A fresh browser profile with a passkey authenticator; collects console errors and uncaught page errors (all frames). */
   const openBrowser = async () => {
-    const context = await browser.newContext({ viewport: { width: 900, height: 1000 } })
+    const { context, page, errors } = await openPage(browser, { viewport: { width: 900, height: 1000 } })
     contexts.push(context)
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on("console", (m) => {
-      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(m.text())
-    })
-    page.on("pageerror", (e) => errors.push(String(e)))
     const authenticator = await addVirtualAuthenticator(page)
     return { context, page, errors, authenticator }
   }

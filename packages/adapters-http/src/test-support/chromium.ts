@@ -1,7 +1,7 @@
 /** Test support: headless Debian Chromium (`apt-get install -y chromium`) driven by playwright-core, with a WebAuthn virtual authenticator. */
 import { describe, expect, it } from "vitest"
 import { existsSync } from "node:fs"
-import { chromium, type Browser, type CDPSession, type Page } from "playwright-core"
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core"
 
 /** Where the Debian `chromium` package installs its launcher. */
 export const CHROMIUM_PATH = "/usr/bin/chromium"
@@ -29,6 +29,26 @@ export const addVirtualAuthenticator = async (page: Page): Promise<{ readonly cd
     },
   })
   return { cdp, authenticatorId }
+}
+
+/**
+ * A fresh browser profile and page that collects uncaught page errors and console errors; the
+ * browser's own `/favicon.ico` probe never counts (Signet is mounted at `/api`, not the origin root),
+ * and `counts` can narrow the console errors further (by their source URL and text).
+ */
+export const openPage = async (
+  browser: Browser,
+  options: { readonly viewport?: { readonly width: number; readonly height: number }; readonly counts?: (url: string, text: string) => boolean } = {},
+): Promise<{ readonly context: BrowserContext; readonly page: Page; readonly errors: Array<string> }> => {
+  const context = await browser.newContext(options.viewport === undefined ? {} : { viewport: options.viewport })
+  const page = await context.newPage()
+  const errors: Array<string> = []
+  page.on("console", (m) => {
+    const url = m.location().url
+    if (m.type() === "error" && !url.endsWith("/favicon.ico") && (options.counts?.(url, m.text()) ?? true)) errors.push(m.text())
+  })
+  page.on("pageerror", (e) => errors.push(String(e)))
+  return { context, page, errors }
 }
 
 /**
