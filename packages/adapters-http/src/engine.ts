@@ -28,6 +28,7 @@ import { padesEndpoints } from "./endpoints/pades.ts"
 import { health, openApi } from "./endpoints/system.ts"
 import { relyingPartyEndpoints } from "./endpoints/relying-parties.ts"
 import { adminEndpointsFor } from "./endpoints/admin.ts"
+import { authorizationEndpoints } from "./endpoints/authorization.ts"
 import { adminConsolePages } from "./pages/admin-console.ts"
 import { hostedPages } from "./pages/pages.ts"
 import { signingFramePages } from "./pages/signing-frame.ts"
@@ -137,6 +138,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
   endpoints.push(
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
+    ...authorizationEndpoints,
     ...oidcEndpoints,
     ...signingEndpoints,
     ...certificateEndpoints,

@@ -635,6 +635,35 @@ const padesLevels = (dialect: SqlDialect): Migration => {
   }
 }
 
+/** 0013: the authorization model: single-use step-up proofs and the audit trail of security events. */
+const authorization = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.createTable("step_up_proofs")
+        .addColumn("proof_hash", t.text, (c) => c.primaryKey())
+        .addColumn("user_id", t.text, (c) => c.notNull())
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("action", t.text, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+      await db.schema.createIndex("step_up_proofs_expires_idx").on("step_up_proofs").column("expires_at").execute()
+      await db.schema.createTable("audit_events")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("at", t.bigint, (c) => c.notNull())
+        .addColumn("action", t.text, (c) => c.notNull())
+        .addColumn("actor_user_id", t.text)
+        .addColumn("actor_client_id", t.text)
+        .addColumn("subject", t.text, (c) => c.notNull())
+        .addColumn("detail", t.text, (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex("audit_events_at_idx").on("audit_events").column("at").execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
@@ -649,6 +678,7 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0010_plans": plans(dialect),
   "0011_prepared_pdfs": preparedPdfs(dialect),
   "0012_pades_levels": padesLevels(dialect),
+  "0013_authorization": authorization(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

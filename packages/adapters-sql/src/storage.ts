@@ -6,7 +6,9 @@ import type {
   KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
   ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers, EncryptedFiles, SignatureImages, PreparedPdfs,
   AuthorizationCodes, RefreshTokens, Consents, TokenRevocations, SigningKeys, SessionSignIns,
+  StepUpProofs, AuditLog,
 } from "@signet/core"
+import { AuthorizationStorageSql } from "./repositories/authorization.ts"
 import { OidcStorageSql } from "./repositories/oidc.ts"
 import { RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
 import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
@@ -34,6 +36,7 @@ export type StorageServices = Storage | RelyingParties | Users | Passkeys | Cere
   | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
   | EncryptedFiles | SignatureImages | PreparedPdfs
   | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
+  | StepUpProofs | AuditLog
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -46,4 +49,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   IdentityProviderStorageSql,
   DocumentsStorageSql, PreparedPdfsSql,
   OidcStorageSql,
+  AuthorizationStorageSql,
 )

@@ -6,7 +6,7 @@
  * none configured every call is refused.
  */
 import {
-  AdminTokenRequired, administerRelyingParty, getRelyingParty, planInForce, hashSecret, organisationChecks, recordOrganisationCheck,
+  AdminTokenRequired, auditEvent, administerRelyingParty, getRelyingParty, planInForce, hashSecret, organisationChecks, recordOrganisationCheck,
   RelyingParties, rotateSecrets, RpCommand, secretMatches, signaturesUsedToday, EngineConfig, type RelyingParty,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
@@ -75,6 +75,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
     handle: ({ request, params, body }) => Effect.gen(function* () {
       yield* requireAdmin(request)
       const { rp } = yield* administerRelyingParty(params["clientId"]!, body)
+      yield* auditEvent("administrator", "admin.rp-command", rp.clientId, { command: body._tag })
       return yield* adminView(rp)
     }),
   })
@@ -87,7 +88,9 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
     errors: [UNAUTHORIZED, NOT_FOUND],
     handle: ({ request, params, body }) => Effect.gen(function* () {
       yield* requireAdmin(request)
-      return rotationAnswer(yield* rotateSecrets(params["clientId"]!, body.which, body.grace === undefined ? {} : { grace: body.grace }))
+      const rotated = yield* rotateSecrets(params["clientId"]!, body.which, body.grace === undefined ? {} : { grace: body.grace })
+      yield* auditEvent("administrator", "admin.rp-secrets-rotated", params["clientId"]!, { which: body.which, grace: body.grace ?? true })
+      return rotationAnswer(rotated)
     }),
   })
 
@@ -105,6 +108,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
     handle: ({ request, params, body }) => Effect.gen(function* () {
       yield* requireAdmin(request)
       const { rp, check } = yield* recordOrganisationCheck(params["clientId"]!, body)
+      yield* auditEvent("administrator", "admin.organisation-check", rp.clientId, { outcome: body.outcome, checkedBy: body.checkedBy })
       return { relyingParty: yield* adminView(rp), check: checkView(check) }
     }),
   })

@@ -1,6 +1,6 @@
 /** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
 import {
-  answerOcsp, Certificates, countRequest, validateSignature, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeCertificate, revokeRelyingPartyUserCertificate, toPem,
+  answerOcsp, Certificates, countRequest, validateSignature, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeOwnCertificate, revokeRelyingPartyUserCertificate, STEP_UP_HEADER, toPem,
   UnsupportedMediaType, type StoredCertificate, bytesSource, InvalidRequest, PDF_UPLOAD_LIMIT, PdfTooLarge, validatePdf,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
@@ -33,7 +33,7 @@ const serialOf = (raw: string) => raw.toLowerCase()
 
 /** `GET /v2/certificates`. */
 export const listCertificatesEndpoint = endpoint({
-  method: "GET", path: "/v2/certificates", tag: "Certificates", auth: "bearer",
+  method: "GET", path: "/v2/certificates", tag: "Certificates", auth: "bearer", scope: "certificates",
   summary: "The signed-in user's signing certificates, newest first, with status (valid, revoked, expired)",
   response: Schema.Array(CertificateView),
   handle: ({ user }) => Effect.flatMap(Certificates, (c) => c.listByUser(user!.userId)).pipe(
@@ -42,7 +42,7 @@ export const listCertificatesEndpoint = endpoint({
 
 /** `GET /v2/certificates/{serial}`. */
 export const getCertificateEndpoint = endpoint({
-  method: "GET", path: "/v2/certificates/{serial}", tag: "Certificates", auth: "bearer",
+  method: "GET", path: "/v2/certificates/{serial}", tag: "Certificates", auth: "bearer", scope: "certificates",
   summary: "One of the signed-in user's certificates with its status and chain",
   response: CertificateView,
   errors: [{ status: 404, description: "`Certificate not found`" }],
@@ -51,7 +51,7 @@ export const getCertificateEndpoint = endpoint({
 
 /** `POST /v2/certificates/{serial}/revoke`. */
 export const revokeCertificateEndpoint = endpoint({
-  method: "POST", path: "/v2/certificates/{serial}/revoke", tag: "Certificates", auth: "bearer",
+  method: "POST", path: "/v2/certificates/{serial}/revoke", tag: "Certificates", auth: "bearer", scope: "certificates",
   summary: "Revoke one of the signed-in user's certificates (RFC 5280 reason); it never signs again and the CRL lists it",
   body: Schema.Struct({
     reason: Schema.String.annotations({ description: "unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" }),
@@ -59,10 +59,11 @@ export const revokeCertificateEndpoint = endpoint({
   response: CertificateView,
   errors: [
     { status: 400, description: "`reason must be one of …`" },
-    { status: 403, description: "`Only the certificate's holder can revoke it`" },
+    { status: 403, description: "`Only the certificate's holder can revoke it`, `Fresh passkey approval required: revoke-certificate` (no, a used or a foreign `Signet-Step-Up` proof)" },
     { status: 404, description: "`Certificate not found`" },
   ],
-  handle: ({ user, params, body }) => Effect.flatMap(revokeCertificate(user!.userId, serialOf(params["serial"]!), body.reason), view),
+  handle: ({ user, params, body, request }) =>
+    Effect.flatMap(revokeOwnCertificate(user!, serialOf(params["serial"]!), body.reason, request.headers.get(STEP_UP_HEADER)), view),
 })
 
 /** `POST /v2/relying-parties/{clientId}/certificates/{serial}/revoke`: the RP's contact account revokes a certificate of one of its users. */
@@ -75,15 +76,16 @@ export const revokeRelyingPartyCertificateEndpoint = endpoint({
   response: CertificateView,
   errors: [
     { status: 400, description: "`reason must be one of …`" },
-    { status: 404, description: "`RP <clientId> not found` (not the caller's RP), or `Certificate not found` (never signed for this RP)" },
+    { status: 403, description: "`Certificate also signed for other relying parties; …`, `Fresh passkey approval required: revoke-certificate`" },
+    { status: 404, description: "`RP <clientId> not found` (not the caller's RP, or a token issued to another client), or `Certificate not found` (never signed for this RP)" },
   ],
-  handle: ({ user, params, body }) =>
-    Effect.flatMap(revokeRelyingPartyUserCertificate(user!, params["clientId"]!, serialOf(params["serial"]!), body.reason), view),
+  handle: ({ user, params, body, request }) =>
+    Effect.flatMap(revokeRelyingPartyUserCertificate(user!, params["clientId"]!, serialOf(params["serial"]!), body.reason, request.headers.get(STEP_UP_HEADER)), view),
 })
 
 /** `POST /v2/certificates/renew`: a new key and certificate for the signed-in user. */
 export const renewCertificateEndpoint = endpoint({
-  method: "POST", path: "/v2/certificates/renew", tag: "Certificates", auth: "bearer",
+  method: "POST", path: "/v2/certificates/renew", tag: "Certificates", auth: "bearer", scope: "certificates",
   summary: "Renew: a new key and certificate that signs from now on; earlier certificates stay valid until they expire or are revoked",
   response: CertificateView,
   handle: ({ user }) => Effect.gen(function* () {
@@ -132,7 +134,12 @@ const CmsReport = Schema.Struct({
   signer: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
   chain: Schema.Array(Schema.Struct({ subject: Schema.String, serial: Schema.String, valid: Schema.Boolean })),
   trustedRoot: Schema.Boolean,
-  revocation: Schema.Struct({ status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String) }),
+  revocation: Schema.Struct({
+    status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String),
+    signedBeforeRevocation: Schema.NullOr(Schema.Boolean).annotations({
+      description: "for a revoked certificate: true when a valid timestamp proves the signature existed before the revocation (the signature then stays valid); null when not revoked",
+    }),
+  }),
   signingTime: Schema.NullOr(Schema.String),
   timestamp: Schema.NullOr(Schema.Struct({
     valid: Schema.Boolean,

@@ -1,6 +1,6 @@
 /** Documents: encryption certificates, encrypted files, decryption, signature images and rendered signatures (docs/documents.md). */
 import {
-  decryptEnvelope, decryptFile, deleteFile, fromBase64, deleteSignatureImage, getFile, getSignatureImage, listFiles, MAX_ENVELOPE_BYTES, MAX_FILE_BYTES,
+  STEP_UP_HEADER, decryptEnvelope, decryptFile, deleteFile, fromBase64, deleteSignatureImage, getFile, getSignatureImage, listFiles, MAX_ENVELOPE_BYTES, MAX_FILE_BYTES,
   ownEncryptionCertificate, recipientEncryptionCertificate, renderSignatureImage, ResourceNotFound, setSignatureImage, SIGNATURE_IMAGE_LIMITS, storeFile,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
@@ -30,7 +30,7 @@ const FileMetadata = Schema.Struct({
 
 /** `GET /v2/encryption-certificate`. */
 export const ownEncryptionCertificateEndpoint = endpoint({
-  method: "GET", path: "/v2/encryption-certificate", tag: "Documents", auth: "bearer",
+  method: "GET", path: "/v2/encryption-certificate", tag: "Documents", auth: "bearer", scope: "files",
   summary: "The caller's encryption certificate (issued on first use): encrypt to it with CMS, e.g. openssl cms -encrypt",
   response: EncryptionCertificate,
   handle: ({ user }) => ownEncryptionCertificate(user!),
@@ -38,7 +38,7 @@ export const ownEncryptionCertificateEndpoint = endpoint({
 
 /** `GET /v2/users/{userId}/encryption-certificate`. */
 export const recipientEncryptionCertificateEndpoint = endpoint({
-  method: "GET", path: "/v2/users/{userId}/encryption-certificate", tag: "Documents", auth: "bearer",
+  method: "GET", path: "/v2/users/{userId}/encryption-certificate", tag: "Documents", auth: "bearer", scope: "files",
   summary: "Another user's encryption certificate, by user id, to encrypt documents for them",
   response: EncryptionCertificate,
   errors: [{ status: 404, description: "`User not found`" }],
@@ -47,7 +47,7 @@ export const recipientEncryptionCertificateEndpoint = endpoint({
 
 /** `POST /v2/files`. */
 export const storeFileEndpoint = endpoint({
-  method: "POST", path: "/v2/files", tag: "Documents", auth: "bearer", maxBodyBytes: base64Body(MAX_FILE_BYTES),
+  method: "POST", path: "/v2/files", tag: "Documents", auth: "bearer", scope: "files", maxBodyBytes: base64Body(MAX_FILE_BYTES),
   summary: `Store a document encrypted (CMS AuthEnvelopedData, AES-256-GCM, RSAES-OAEP per recipient) for the caller and other users; at most ${MAX_FILE_BYTES} bytes`,
   body: Schema.Struct({
     name: Schema.String.annotations({ description: "file name, 1 to 255 characters" }),
@@ -61,7 +61,7 @@ export const storeFileEndpoint = endpoint({
 
 /** `GET /v2/files`. */
 export const listFilesEndpoint = endpoint({
-  method: "GET", path: "/v2/files", tag: "Documents", auth: "bearer",
+  method: "GET", path: "/v2/files", tag: "Documents", auth: "bearer", scope: "files",
   summary: "Files the caller owns or is a recipient of, newest first (500 at most)",
   response: Schema.Array(FileMetadata),
   handle: ({ user }) => listFiles(user!),
@@ -71,7 +71,7 @@ const PKCS7_MIME = "application/pkcs7-mime"
 
 /** `GET /v2/files/{id}`. */
 export const getFileEndpoint = endpoint({
-  method: "GET", path: "/v2/files/{id}", tag: "Documents", auth: "bearer",
+  method: "GET", path: "/v2/files/{id}", tag: "Documents", auth: "bearer", scope: "files",
   summary: "A file's metadata and its EnvelopedData (base64 DER ContentInfo; openssl cms -decrypt -inform DER reads it); with `Accept: application/pkcs7-mime` the DER itself",
   response: Schema.Struct({ ...FileMetadata.fields, envelopedData: Schema.String }),
   errors: [FILE_404],
@@ -88,7 +88,7 @@ export const getFileEndpoint = endpoint({
 
 /** `DELETE /v2/files/{id}`. */
 export const deleteFileEndpoint = endpoint({
-  method: "DELETE", path: "/v2/files/{id}", tag: "Documents", auth: "bearer",
+  method: "DELETE", path: "/v2/files/{id}", tag: "Documents", auth: "bearer", scope: "files",
   summary: "Delete a file (owner only)",
   response: Schema.Struct({ deleted: Schema.Literal(true) }),
   errors: [FILE_404],
@@ -97,26 +97,26 @@ export const deleteFileEndpoint = endpoint({
 
 /** `POST /decrypt` (30 per minute per user). */
 export const decryptFileEndpoint = endpoint({
-  method: "POST", path: "/decrypt", tag: "Documents", auth: "bearer",
+  method: "POST", path: "/decrypt", tag: "Documents", auth: "bearer", scope: "files",
   summary: "The plaintext of a stored file, for one of its recipients (30 per minute per user)",
   body: Schema.Struct({ fileId: Schema.String }),
   response: Schema.Struct({ fileId: Schema.String, name: Schema.String, size: Schema.Int, content: Schema.String.annotations({ description: "base64 plaintext" }) }),
-  errors: [FILE_404, LIMIT_429],
-  handle: ({ user, body }) => decryptFile(user!, body.fileId),
+  errors: [FILE_404, LIMIT_429, { status: 403, description: "`Fresh passkey approval required: decrypt` (no, a used or a foreign `Signet-Step-Up` proof)" }],
+  handle: ({ user, body, request }) => decryptFile(user!, body.fileId, request.headers.get(STEP_UP_HEADER)),
 })
 
 /** `POST /decrypt/asymmetric` (20 per minute per user). */
 export const decryptEnvelopeEndpoint = endpoint({
-  method: "POST", path: "/decrypt/asymmetric", tag: "Documents", auth: "bearer", maxBodyBytes: base64Body(MAX_ENVELOPE_BYTES),
+  method: "POST", path: "/decrypt/asymmetric", tag: "Documents", auth: "bearer", scope: "files", maxBodyBytes: base64Body(MAX_ENVELOPE_BYTES),
   summary: "Decrypt a CMS EnvelopedData/AuthEnvelopedData addressed to the caller's encryption certificate (RSAES-OAEP; AES-GCM or AES-CBC); 20 per minute per user",
   body: Schema.Struct({ envelopedData: Schema.String.annotations({ description: "base64 of the DER (or BER) CMS ContentInfo" }) }),
   response: Schema.Struct({ size: Schema.Int, content: Schema.String.annotations({ description: "base64 plaintext" }) }),
   errors: [
     { status: 400, description: "not an EnvelopedData, an unsupported algorithm (RSAES-PKCS1-v1_5 is refused), or it does not decrypt" },
-    { status: 403, description: "`The EnvelopedData is not addressed to your encryption certificate`" },
+    { status: 403, description: "`The EnvelopedData is not addressed to your encryption certificate`, `Fresh passkey approval required: decrypt`" },
     { status: 413, description: "envelope above the limit" }, LIMIT_429,
   ],
-  handle: ({ user, body }) => decryptEnvelope(user!, body.envelopedData),
+  handle: ({ user, body, request }) => decryptEnvelope(user!, body.envelopedData, request.headers.get(STEP_UP_HEADER)),
 })
 
 const png = (bytes: Uint8Array, requestId: string) => new Response(new Uint8Array(bytes), {
@@ -125,7 +125,7 @@ const png = (bytes: Uint8Array, requestId: string) => new Response(new Uint8Arra
 
 /** `PUT /v2/signature-image`. */
 export const putSignatureImageEndpoint = endpoint({
-  method: "PUT", path: "/v2/signature-image", tag: "Documents", auth: "bearer", maxBodyBytes: base64Body(SIGNATURE_IMAGE_LIMITS.maxBytes),
+  method: "PUT", path: "/v2/signature-image", tag: "Documents", auth: "bearer", scope: "files", maxBodyBytes: base64Body(SIGNATURE_IMAGE_LIMITS.maxBytes),
   summary: `Set the caller's own signature image: a PNG of at most ${SIGNATURE_IMAGE_LIMITS.maxBytes} bytes and ${SIGNATURE_IMAGE_LIMITS.maxWidth}×${SIGNATURE_IMAGE_LIMITS.maxHeight} pixels`,
   body: Schema.Struct({ image: Schema.String.annotations({ description: "base64 PNG (a data:image/png;base64, prefix is allowed)" }) }),
   response: Schema.Struct({ width: Schema.Int, height: Schema.Int, size: Schema.Int, updatedAt: Schema.String }),
@@ -135,7 +135,7 @@ export const putSignatureImageEndpoint = endpoint({
 
 /** `GET /v2/signature-image`. */
 export const getSignatureImageEndpoint = endpoint({
-  method: "GET", path: "/v2/signature-image", tag: "Documents", auth: "bearer",
+  method: "GET", path: "/v2/signature-image", tag: "Documents", auth: "bearer", scope: "files",
   summary: "The caller's signature image (image/png)",
   response: { mediaType: "image/png" },
   errors: [{ status: 404, description: "`Signature image not found`" }],
@@ -144,7 +144,7 @@ export const getSignatureImageEndpoint = endpoint({
 
 /** `DELETE /v2/signature-image`. */
 export const deleteSignatureImageEndpoint = endpoint({
-  method: "DELETE", path: "/v2/signature-image", tag: "Documents", auth: "bearer",
+  method: "DELETE", path: "/v2/signature-image", tag: "Documents", auth: "bearer", scope: "files",
   summary: "Remove the caller's signature image",
   response: Schema.Struct({ deleted: Schema.Literal(true) }),
   errors: [{ status: 404, description: "`Signature image not found`" }],

@@ -1,7 +1,7 @@
 /** RP self-service for the contact account: `/v2/relying-parties*` (registration, settings, secret rotation, organisation KYC). */
 import {
   ownOrganisationChecks, ownRelyingParty, listOwnRelyingParties, OrganisationCheck, OrganisationDocument, PlanId,
-  registerOwnRelyingParty, rotateOwnSecrets, submitOwnOrganisation, updateOwnRelyingParty, Environment, Loa, RpStatus,
+  registerOwnRelyingParty, rotateOwnSecrets, STEP_UP_HEADER, submitOwnOrganisation, updateOwnRelyingParty, Environment, Loa, RpStatus,
   type RelyingParty,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
@@ -143,8 +143,9 @@ export const rotateSecretsEndpoint = endpoint({
   summary: "Replace the client secret, the SSC secret or both; the replaced ones keep working for the grace period (24 h by default)",
   body: Schema.Struct({ which: SecretKindSchema }),
   response: RotationAnswer,
-  errors: [NOT_FOUND],
-  handle: ({ user, params, body }) => Effect.map(rotateOwnSecrets(user!, params["clientId"]!, body.which), rotationAnswer),
+  errors: [NOT_FOUND, { status: 403, description: "`Fresh passkey approval required: rotate-secrets` (no, a used or a foreign `Signet-Step-Up` proof)" }],
+  handle: ({ user, params, body, request }) =>
+    Effect.map(rotateOwnSecrets(user!, params["clientId"]!, body.which, request.headers.get(STEP_UP_HEADER)), rotationAnswer),
 })
 
 /** `POST /v2/relying-parties/{clientId}/organisation`. */

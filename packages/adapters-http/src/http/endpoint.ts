@@ -38,6 +38,8 @@ export interface Endpoint<B = unknown, R = never> {
   readonly summary: string
   readonly tag: string
   readonly auth: AuthScheme
+  /** the scope a bearer token must carry (default `basic`; docs/authorization.md#scopes) */
+  readonly scope?: "basic" | "files" | "certificates"
   /** JSON body schema; undefined for endpoints without a body */
   readonly body?: Schema.Schema<B, any, never>
   /** largest accepted body in bytes (default 1 MiB) */

@@ -73,7 +73,7 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
 
     let user: BearerUser | undefined
     if (endpoint.auth === "bearer" || (endpoint.auth === "bearer-optional" && Option.isSome(authorization))) {
-      user = yield* authenticateBearer(authorization)
+      user = yield* authenticateBearer(authorization, endpoint.scope ?? "basic")
     }
 
     const body = endpoint.body === undefined

@@ -49,7 +49,7 @@ export const openApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any>>, se
         tags: [e.tag],
         ...(params.length > 0 ? { parameters: params } : {}),
         ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(e.body) } } } } : {}),
-        ...(e.auth === "bearer" ? { security: [{ bearer: [] }] } : e.auth === "bearer-optional" ? { security: [{}, { bearer: [] }] } : {}),
+        ...(e.auth === "bearer" ? { security: [{ bearer: [e.scope ?? "basic"] }] } : e.auth === "bearer-optional" ? { security: [{}, { bearer: [e.scope ?? "basic"] }] } : {}),
         responses,
       },
     }

@@ -45,6 +45,9 @@ export const SscOperationsSql: Layer.Layer<SscOperations, never, SqlDatabase> = 
   const toRow = rowEncoder<Insertable<SscOperationsTable>>()(SscOperationFromRow)
   return SscOperations.of({
     insert: (o) => write(() => "operation id", (db) => db.insertInto("ssc_operations").values(toRow(o)).execute()).pipe(Effect.asVoid),
+    clientIdsSignedWith: (serial) => run((db) => db.selectFrom("ssc_operations").select("client_id").distinct()
+      .where("certificate_serial", "=", serial).where("status", "=", "finalized").execute())
+      .pipe(Effect.map((rows) => rows.map((r) => r.client_id))),
     findById: (id) => run((db) => db.selectFrom("ssc_operations").selectAll().where("id", "=", id).executeTakeFirst())
       .pipe(Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row))))),
     update: (next, expected) => run((db) => db.updateTable("ssc_operations").set(toRow(next))

@@ -3,6 +3,7 @@
  * what it may consume, read from the very counters the signing endpoints consume (rp/quota.ts)
  * and the plan in force they enforce; there is no second bookkeeping.
  */
+import { requireRpBinding } from "../authorization/principals.ts"
 import { Clock, Effect, Option } from "effect"
 import { ResourceNotFound } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
@@ -14,12 +15,15 @@ import { planInForce } from "./plan-in-force.ts"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** The RP `clientId` if `user` is its contact account; 404 otherwise, so others learn nothing of it. */
+/**
+ * The RP `clientId` if `user` is its contact account and the token was issued to that RP or to
+ * Signet's console; 404 otherwise, so others learn nothing of it.
+ */
 export const contactsRelyingParty = (user: BearerUser, clientId: string) =>
-  Effect.flatMap(RelyingParties, (r) => r.findByClientId(clientId)).pipe(Effect.flatMap((found) =>
+  Effect.zipRight(requireRpBinding(user, clientId).pipe(Effect.mapError(() => new ResourceNotFound({ what: "Relying party" }))), Effect.flatMap(RelyingParties, (r) => r.findByClientId(clientId)).pipe(Effect.flatMap((found) =>
     Option.isSome(found) && found.value.contactUserId === user.userId
       ? Effect.succeed(found.value)
-      : Effect.fail(new ResourceNotFound({ what: "Relying party" }))))
+      : Effect.fail(new ResourceNotFound({ what: "Relying party" })))))
 
 /** A subscription as the reports show it. */
 export const subscriptionView = (s: Subscription, now: number) => ({

@@ -3,6 +3,8 @@
  * a document is sealed once as AuthEnvelopedData for its owner and the users it is shared with,
  * each by their encryption certificate; only a recipient's KeyStore key opens it.
  */
+import { auditEvent } from "../authorization/audit.ts"
+import { requireStepUp } from "../authorization/step-up.ts"
 import { Clock, Effect, Option } from "effect"
 import { InvalidRequest, PayloadTooLarge, ResourceNotFound } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
@@ -113,20 +115,26 @@ const envelopeKeysOf = (userId: string): Effect.Effect<ReadonlyArray<EnvelopeKey
     .filter((c) => c.kind === "encryption")
     .map((c) => ({ certificate: fromBase64(c.der)!, keyId: c.keyId }))))
 
-/** `POST /decrypt` (30 per minute per user): the plaintext of a stored file the caller is a recipient of. */
-export const decryptFile = (user: BearerUser, fileId: string) =>
+/**
+ * `POST /decrypt` (30 per minute per user): the plaintext of a stored file the caller is a
+ * recipient of, after a fresh passkey approval (`stepUp`) of this user through this client.
+ */
+export const decryptFile = (user: BearerUser, fileId: string, stepUp?: string | null) =>
   Effect.gen(function* () {
     yield* countRequest(`decrypt:${user.userId}`, DECRYPT_PER_MINUTE)
     const file = yield* visibleFile(user, fileId)
     if (!file.recipients.includes(user.userId)) return yield* new ResourceNotFound({ what: "File" })
+    yield* requireStepUp(user, "decrypt", stepUp)
+    yield* auditEvent(user, "file.decrypted", file.id, {})
     const plain = yield* openEnvelope(fromBase64(file.envelope)!, yield* envelopeKeysOf(user.userId))
     return { fileId: file.id, name: file.name, size: plain.length, content: toBase64(plain) }
   })
 
 /** `POST /decrypt/asymmetric` (20 per minute per user): the plaintext of an EnvelopedData addressed to the caller's encryption key. */
-export const decryptEnvelope = (user: BearerUser, envelopedData: string) =>
+export const decryptEnvelope = (user: BearerUser, envelopedData: string, stepUp?: string | null) =>
   Effect.gen(function* () {
     yield* countRequest(`decrypt-asymmetric:${user.userId}`, DECRYPT_ASYMMETRIC_PER_MINUTE)
+    yield* requireStepUp(user, "decrypt", stepUp)
     const der = fromBase64(envelopedData.replace(/\s+/g, ""))
     if (der === undefined || der.length === 0) return yield* new InvalidRequest({ detail: "envelopedData must be base64 of a DER or BER CMS ContentInfo" })
     if (der.length > MAX_ENVELOPE_BYTES) return yield* new PayloadTooLarge({ limit: MAX_ENVELOPE_BYTES })

@@ -3,6 +3,7 @@
  * with the signer's own image (when set) and the facts that let anyone check the signature —
  * signer name, signing time, certificate serial, request id, document hash and where to verify.
  */
+import { isConsoleToken } from "../authorization/principals.ts"
 import { Effect, Option } from "effect"
 import { ResourceNotFound, SigningRequestNotCompleted } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
@@ -139,6 +140,8 @@ export const renderSignatureImage = (user: BearerUser, requestId: string) =>
     const found = yield* Effect.flatMap(SigningRequests, (r) => r.findById(requestId))
     if (Option.isNone(found)) return yield* notFound
     const request = found.value
+    // A signing request is its RP's record: only a token issued to that RP or to the console reaches it.
+    if (request.clientId !== user.clientId && !isConsoleToken(user)) return yield* notFound
     if (request.userId !== user.userId) {
       const rp = yield* Effect.flatMap(RelyingParties, (r) => r.findByClientId(request.clientId))
       if (Option.isNone(rp) || rp.value.contactUserId !== user.userId) return yield* notFound

@@ -544,6 +544,7 @@ export type CataloguedError =
   | TimestampUnavailable
   | OAuthError
   | PdfUnreadable | PdfTooLarge | SignatureTooLargeForPlaceholder | PdfDocumentNotFound | PdfNotYetSigned | SignatureImageInvalid
+  | AuthorizationError
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
 export const isCatalogued = (u: unknown): u is CataloguedError =>
@@ -605,3 +606,26 @@ export class SignatureImageInvalid extends Schema.TaggedError<SignatureImageInva
   readonly status = 422 as const
   override get message() { return `Signature image is not a usable PNG: ${this.detail}` }
 }
+
+// ---------------------------------------------------------------- authorization (docs/authorization.md)
+
+/** 403: an account-wide administration call with a token that was not issued to Signet's console. */
+export class ConsoleClientRequired extends Schema.TaggedError<ConsoleClientRequired>()("ConsoleClientRequired", {}) {
+  readonly status = 403 as const
+  override get message() { return "This operation needs a token issued to the Signet console" }
+}
+
+/** 403: decryption, revocation or secret rotation without a fresh, unused passkey approval for it. */
+export class StepUpRequired extends Schema.TaggedError<StepUpRequired>()("StepUpRequired", { action: Schema.String }) {
+  readonly status = 403 as const
+  override get message() { return `Fresh passkey approval required: ${this.action}` }
+}
+
+/** 403: an RP contact may revoke only a certificate that signed for its RP alone. */
+export class CertificateSharedWithOtherRps extends Schema.TaggedError<CertificateSharedWithOtherRps>()("CertificateSharedWithOtherRps", {}) {
+  readonly status = 403 as const
+  override get message() { return "Certificate also signed for other relying parties; only its holder or an administrator can revoke it" }
+}
+
+/** Errors of the authorization model (part of `CataloguedError`). */
+export type AuthorizationError = ConsoleClientRequired | StepUpRequired | CertificateSharedWithOtherRps

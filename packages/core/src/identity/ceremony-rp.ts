@@ -1,6 +1,7 @@
 /** Which WebAuthn relying party (RP id and origins) a ceremony runs for. */
 import { Effect } from "effect"
 import { EngineConfig, engineRpIdOf } from "../ports/engine-config.ts"
+import { CONSOLE_CLIENT_ID } from "../authorization/principals.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 
 /** RP id and accepted origins of a ceremony. */
@@ -19,6 +20,10 @@ export interface CeremonyRp {
 export const ceremonyRpFor = (clientId: string | null) =>
   Effect.gen(function* () {
     const settings = yield* EngineConfig
+    if (clientId === CONSOLE_CLIENT_ID) {
+      // Signet's own console: the engine's own pages, RP id and origin.
+      return { clientId: CONSOLE_CLIENT_ID, rpId: engineRpIdOf(settings), rpName: "Signet", origins: [settings.publicOrigin] } satisfies CeremonyRp
+    }
     if (clientId === null) {
       return { clientId: null, rpId: engineRpIdOf(settings), rpName: "Signet", origins: [settings.publicOrigin] } satisfies CeremonyRp
     }

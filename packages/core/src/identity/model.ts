@@ -31,7 +31,7 @@ export const Passkey = Schema.Struct({
 export type Passkey = typeof Passkey.Type
 
 /** Which WebAuthn ceremony a stored challenge belongs to. */
-export const CeremonyKind = Schema.Literal("enrolment", "sign-in")
+export const CeremonyKind = Schema.Literal("enrolment", "sign-in", "step-up:decrypt", "step-up:revoke-certificate", "step-up:rotate-secrets")
 
 /** A WebAuthn ceremony in flight: the challenge it issued and what it is for. Used once. */
 export const Ceremony = Schema.Struct({

@@ -5,6 +5,7 @@ import { CredentialNotRegistered, InvalidRequest, OperationExpired } from "../er
 import { EngineConfig } from "../ports/engine-config.ts"
 import { Random, uuid } from "../ports/random.ts"
 import { Ceremonies, Passkeys, Storage, Users } from "../ports/storage.ts"
+import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE } from "../authorization/principals.ts"
 import { issueAccessToken } from "./access-token.ts"
 import { ceremonyRpFor } from "./ceremony-rp.ts"
 import { isEmail, registeredPasskey, userHandleOf } from "./enrolment.ts"
@@ -12,7 +13,7 @@ import { passkeyAmr } from "./hosted-session.ts"
 import type { Assertion } from "./webauthn/schemas.ts"
 import { verifyAssertion } from "./webauthn/verify-assertion.ts"
 
-/** Scope of a user token from passkey sign-in: `basic` lets it call the `/v2/*` user endpoints. */
+/** Scope of a user token from passkey sign-in at an RP: identity and signing (`basic`), never files or certificates. */
 export const SIGN_IN_SCOPE: ReadonlyArray<string> = ["openid", "basic"]
 
 /** Starts a sign-in for an approved RP; with an e-mail, only that user's passkeys are allowed. */
@@ -77,7 +78,9 @@ export const completeSignInWithPasskey = (input: { readonly signinId: string; re
       yield* Effect.flatMap(Passkeys, (p) => p.recordUse(passkey.id, verified.newCounter, now))
       return { userId: passkey.userId, clientId: c.clientId ?? "", backedUp: passkey.backedUp }
     }))
-    const issued = yield* issueAccessToken({ sub: userId, clientId, scope: SIGN_IN_SCOPE })
-    const answer = { access_token: issued.token, token_type: "Bearer" as const, expires_in: issued.expiresIn, scope: SIGN_IN_SCOPE.join(" "), sub: userId }
+    // Only Signet's own console gets the narrow scopes without a consent page; an RP gets `openid basic`.
+    const scope = clientId === CONSOLE_CLIENT_ID ? CONSOLE_SCOPE : SIGN_IN_SCOPE
+    const issued = yield* issueAccessToken({ sub: userId, clientId, scope })
+    const answer = { access_token: issued.token, token_type: "Bearer" as const, expires_in: issued.expiresIn, scope: scope.join(" "), sub: userId }
     return { answer, userId, amr: passkeyAmr(backedUp) }
   })

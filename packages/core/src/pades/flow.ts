@@ -102,7 +102,8 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
 export const signedPdf = (user: BearerUser, requestId: string) =>
   Effect.gen(function* () {
     const found = yield* Effect.flatMap(PreparedPdfs, (p) => p.findByRequestId(requestId))
-    if (Option.isNone(found) || found.value.clientId !== user.clientId) return yield* new PdfDocumentNotFound()
+    // The signer's own document, through the client that asked for it: another user of the same RP gets 404.
+    if (Option.isNone(found) || found.value.clientId !== user.clientId || found.value.userId !== user.userId) return yield* new PdfDocumentNotFound()
     const pdf = found.value
     const request = yield* Effect.flatMap(SigningRequests, (r) => r.findById(requestId))
     if (Option.isNone(request)) return yield* new PdfDocumentNotFound()

@@ -93,7 +93,7 @@ export const validatePdf = (source: ByteSource) =>
       if (!sound || !(contents instanceof PdfString)) {
         reports.push({
           ...base, valid: false, integrity: false, coversDocumentHash: false, signer: null, chain: [], trustedRoot: false,
-          revocation: { status: "unknown", revokedAt: null, reason: null }, signingTime: null, timestamp: null, problems: ["the signature has no sound /ByteRange or /Contents"],
+          revocation: { status: "unknown", revokedAt: null, reason: null, signedBeforeRevocation: null }, signingTime: null, timestamp: null, problems: ["the signature has no sound /ByteRange or /Contents"],
         })
         continue
       }
@@ -102,7 +102,7 @@ export const validatePdf = (source: ByteSource) =>
       const report = yield* validateSignature(toBase64(cms), toHex(digest)).pipe(
         Effect.catchTag("InvalidRequest", (e: InvalidRequest) => Effect.succeed({
           valid: false, integrity: false, coversDocumentHash: false, signer: null, chain: [], trustedRoot: false,
-          revocation: { status: "unknown" as const, revokedAt: null, reason: null }, signingTime: null, timestamp: null, problems: [e.detail],
+          revocation: { status: "unknown" as const, revokedAt: null, reason: null, signedBeforeRevocation: null }, signingTime: null, timestamp: null, problems: [e.detail],
         } satisfies ValidationReport)))
       const problems = [...report.problems, ...(report.coversDocumentHash ? [] : ["the byte ranges do not hash to the signed message digest: the document was changed"])]
       reports.push({ ...report, ...base, problems: [...new Set(problems)] })

@@ -5,10 +5,12 @@
  */
 import { Clock, Effect, Option } from "effect"
 import * as pkijs from "pkijs"
-import { InvalidRequest, NotCertificateHolder, ResourceNotFound } from "../errors/catalogue.ts"
+import { auditEvent, type AuditActor } from "../authorization/audit.ts"
+import { requireStepUp } from "../authorization/step-up.ts"
+import { CertificateSharedWithOtherRps, InvalidRequest, NotCertificateHolder, ResourceNotFound } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { fromBase64, toHex } from "../kernel/encoding.ts"
-import { Batches, Certificates, SigningEvents, SigningRequests } from "../ports/storage.ts"
+import { Batches, Certificates, SigningEvents, SigningRequests, SscOperations } from "../ports/storage.ts"
 import { ownRelyingParty } from "../rp/self-service.ts"
 import { certificateAuthority } from "./authority.ts"
 import { issuerOf, keyStoreSigning } from "./issue-certificate.ts"
@@ -39,14 +41,27 @@ export const holderCertificate = (userId: string, serial: string) =>
     return found.value
   })
 
-// Who revoked: the certificate record has no place for it, so the log line of each revocation says.
+// Who revoked: the certificate record has no place for it, so the audit event of each revocation says.
 type Revoker = { readonly revokedBy: "holder" | "administrator" } | { readonly revokedBy: "rp-contact"; readonly clientId: string; readonly contactUserId: string }
 
 /** Revokes a signer certificate as its holder (`userId`) or as an administrator (`userId` null); idempotent: the first time and reason stay. */
 export const revokeCertificate = (userId: string | null, serial: string, reason: string) =>
-  revokeAs(userId === null ? { revokedBy: "administrator" } : { revokedBy: "holder" }, userId, serial, reason)
+  revokeAs(userId === null ? { revokedBy: "administrator" } : { revokedBy: "holder" }, userId === null ? "administrator" : "engine", userId, serial, reason)
 
-const revokeAs = (revoker: Revoker, userId: string | null, serial: string, reason: string) =>
+/**
+ * `POST /v2/certificates/{serial}/revoke`: the holder, with a token carrying `certificates` and a
+ * fresh passkey approval (`stepUp`) for it.
+ */
+export const revokeOwnCertificate = (holder: BearerUser, serial: string, reason: string, stepUp: string | null | undefined) =>
+  Effect.gen(function* () {
+    const found = yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial.toLowerCase()))
+    if (Option.isNone(found) || found.value.kind !== "signer") return yield* new ResourceNotFound({ what: "Certificate" })
+    if (found.value.userId !== holder.userId) return yield* new NotCertificateHolder()
+    yield* requireStepUp(holder, "revoke-certificate", stepUp)
+    return yield* revokeAs({ revokedBy: "holder" }, holder, holder.userId, serial, reason)
+  })
+
+const revokeAs = (revoker: Revoker, actor: AuditActor, userId: string | null, serial: string, reason: string) =>
   Effect.gen(function* () {
     if (!(reason in REVOCATION_REASONS)) {
       return yield* new InvalidRequest({ detail: `reason must be one of ${Object.keys(REVOCATION_REASONS).join(", ")}` })
@@ -58,9 +73,9 @@ const revokeAs = (revoker: Revoker, userId: string | null, serial: string, reaso
     const certificates = yield* Certificates
     yield* certificates.revoke(found.value.serial, now, reason)
     const revoked = Option.getOrThrow(yield* certificates.findBySerial(found.value.serial))
-    yield* Effect.logInfo("certificate revoked").pipe(Effect.annotateLogs({
-      serial: revoked.serial, holder: revoked.userId ?? "", reason: revoked.revocationReason ?? reason, revokedAt: revoked.revokedAt ?? now, ...revoker,
-    }))
+    yield* auditEvent(actor, "certificate.revoked", revoked.serial, {
+      holder: revoked.userId ?? "", reason: revoked.revocationReason ?? reason, revokedAt: revoked.revokedAt ?? now, ...revoker,
+    })
     return revoked
   })
 
@@ -77,39 +92,43 @@ const signerSerialOf = (base64: string): string | null => {
   }
 }
 
-// Whether the holder signed a completed request or batch of this RP with this certificate: the
-// holder's signing event log names the RP, the request records the certificate's serial, and a
-// batch's signatures name it as their signer.
-const signedForRelyingParty = (holderId: string, clientId: string, serial: string) =>
+// The RPs the holder signed for with this certificate: completed requests and batches (the
+// holder's signing event log names the RP, a request records the certificate's serial, a batch's
+// signatures name it as their signer) and finalized signing-token operations.
+const relyingPartiesSignedFor = (holderId: string, serial: string) =>
   Effect.gen(function* () {
     const log = yield* SigningEvents
     const requests = yield* SigningRequests
     const batches = yield* Batches
+    const found = new Set<string>(yield* Effect.flatMap(SscOperations, (s) => s.clientIdsSignedWith(serial)))
     let after = 0
     for (;;) {
       const page = yield* log.listForUser(holderId, after, 500)
       for (const event of page) {
-        if (event.clientId !== clientId || event.type !== "signing_request_completed") continue
+        if (event.type !== "signing_request_completed" || found.has(event.clientId)) continue
         if (event.subjectKind === "request") {
           const request = yield* requests.findById(event.subjectId)
-          if (Option.isSome(request) && request.value.certificateSerial === serial) return true
+          if (Option.isSome(request) && request.value.certificateSerial === serial) found.add(event.clientId)
         } else {
           const batch = yield* batches.findById(event.subjectId)
           const signatures = Option.isSome(batch) ? (batch.value.results ?? []).flatMap((r) => (r.signature === undefined ? [] : [r.signature])) : []
-          if (signatures.some((s) => signerSerialOf(s) === serial)) return true
+          if (signatures.some((s) => signerSerialOf(s) === serial)) found.add(event.clientId)
         }
       }
-      if (page.length < 500) return false
+      if (page.length < 500) return found
       after = page[page.length - 1]!.seq
     }
   })
 
 /**
  * Revokes, as an RP's contact account, a signer certificate that signed for that RP (docs/certificates.md):
- * 404 `RP <clientId> not found` to anyone but the contact, 404 `Certificate not found` for a
- * certificate that never signed a completed request or batch of the RP; then as the holder path.
+ * 404 `RP <clientId> not found` to anyone but the contact (or a token issued to another client),
+ * 404 `Certificate not found` for a certificate that never signed a completed request, batch or
+ * signing-token operation of the RP, 403 when it also signed for another RP (the certificate is
+ * the user's, shared by every RP: one RP must not cut off the others); a fresh passkey approval
+ * of the contact (`stepUp`) is needed too.
  */
-export const revokeRelyingPartyUserCertificate = (contact: BearerUser, clientId: string, serial: string, reason: string) =>
+export const revokeRelyingPartyUserCertificate = (contact: BearerUser, clientId: string, serial: string, reason: string, stepUp?: string | null) =>
   Effect.gen(function* () {
     const rp = yield* ownRelyingParty(contact, clientId)
     if (!(reason in REVOCATION_REASONS)) {
@@ -117,8 +136,11 @@ export const revokeRelyingPartyUserCertificate = (contact: BearerUser, clientId:
     }
     const found = yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial.toLowerCase()))
     if (Option.isNone(found) || found.value.kind !== "signer" || found.value.userId === null) return yield* new ResourceNotFound({ what: "Certificate" })
-    if (!(yield* signedForRelyingParty(found.value.userId, rp.clientId, found.value.serial))) return yield* new ResourceNotFound({ what: "Certificate" })
-    return yield* revokeAs({ revokedBy: "rp-contact", clientId: rp.clientId, contactUserId: contact.userId }, found.value.userId, found.value.serial, reason)
+    const signedFor = yield* relyingPartiesSignedFor(found.value.userId, found.value.serial)
+    if (!signedFor.has(rp.clientId)) return yield* new ResourceNotFound({ what: "Certificate" })
+    if (signedFor.size > 1) return yield* new CertificateSharedWithOtherRps()
+    yield* requireStepUp(contact, "revoke-certificate", stepUp)
+    return yield* revokeAs({ revokedBy: "rp-contact", clientId: rp.clientId, contactUserId: contact.userId }, contact, found.value.userId, found.value.serial, reason)
   })
 
 // CRLNumber (RFC 5280 §5.2.3): a monotonically increasing integer; the issuing time in seconds is one.

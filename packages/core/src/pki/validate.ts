@@ -27,7 +27,12 @@ const DIGESTS: Readonly<Record<string, { readonly name: "SHA-256" | "SHA-384" | 
 
 const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
 
-/** What validation found; `valid` is all of integrity, trusted chain and not revoked. */
+/**
+ * What validation found; `valid` is all of integrity, trusted chain and a certificate not revoked
+ * when it signed. A revoked certificate's signature stays valid only when a valid RFC 3161
+ * timestamp proves it existed before the revocation (EU DSS: proof of existence); without one
+ * it is not valid (DSS: INDETERMINATE / REVOKED_NO_POE), whatever signing time it claims.
+ */
 export interface ValidationReport {
   readonly valid: boolean
   readonly integrity: boolean
@@ -35,7 +40,11 @@ export interface ValidationReport {
   readonly signer: { readonly subject: string; readonly serial: string } | null
   readonly chain: ReadonlyArray<{ readonly subject: string; readonly serial: string; readonly valid: boolean }>
   readonly trustedRoot: boolean
-  readonly revocation: { readonly status: "valid" | "revoked" | "expired" | "unknown"; readonly revokedAt: string | null; readonly reason: string | null }
+  readonly revocation: {
+    readonly status: "valid" | "revoked" | "expired" | "unknown"; readonly revokedAt: string | null; readonly reason: string | null
+    /** for a revoked certificate: whether a valid timestamp proves the signature existed before the revocation; null when not revoked */
+    readonly signedBeforeRevocation: boolean | null
+  }
   readonly signingTime: string | null
   /** the signature's RFC 3161 timestamp (level -T), null when it has none */
   readonly timestamp: TimestampReport | null
@@ -122,13 +131,9 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
     const serial = signerCert === undefined ? "" : toHex(new Uint8Array(signerCert.serialNumber.valueBlock.valueHexView)).replace(/^(00)+(?=[0-9a-f])/, "")
     const stored = serial === "" ? Option.none() : yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial))
     const revocation = Option.match(stored, {
-      onNone: () => ({ status: "unknown" as const, revokedAt: null, reason: null }),
-      onSome: (c) => {
-        const s = certificateStatus(c, now)
-        return { status: s.status, revokedAt: s.revokedAt === null ? null : new Date(s.revokedAt).toISOString(), reason: s.reason }
-      },
+      onNone: () => ({ status: "unknown" as const, revokedAt: null as number | null, reason: null }),
+      onSome: (c) => certificateStatus(c, now),
     })
-    if (revocation.status !== "valid") problems.push(`the signer's certificate is ${revocation.status}`)
 
     // The -T timestamp over the signature value, when there is one.
     const token = signerInfo === undefined ? undefined : signatureTimestampOf(signerInfo)
@@ -137,10 +142,28 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
       : yield* verifySignatureTimestamp(token, new Uint8Array(signerInfo.signature.valueBlock.valueHexView))
     if (timestamp !== null) problems.push(...timestamp.problems.map((p) => `timestamp: ${p}`))
 
+    // Revocation is judged at the time the signature is proven to exist: the timestamp's time.
+    // The CMS signing-time attribute is the signer's own claim and proves nothing (EU DSS does
+    // the same): without a timestamp before the revocation, the signature is not valid.
+    const proven = timestamp !== null && timestamp.valid && timestamp.genTime !== null ? Date.parse(timestamp.genTime) : null
+    const signedBeforeRevocation = revocation.status !== "revoked" ? null : proven !== null && revocation.revokedAt !== null && proven < revocation.revokedAt
+    const revocationOk = revocation.status === "valid" || signedBeforeRevocation === true
+    if (revocation.status !== "valid") {
+      problems.push(signedBeforeRevocation === true
+        ? `the signer's certificate was revoked after the timestamp proved the signature existed (${timestamp!.genTime})`
+        : revocation.status === "revoked"
+          ? "the signer's certificate is revoked and no timestamp proves the signature existed before the revocation"
+          : `the signer's certificate is ${revocation.status}`)
+    }
+
     return {
-      valid: integrity && coversDocumentHash && trustedRoot && chain.every((c) => c.valid) && revocation.status === "valid" && (timestamp?.valid ?? true),
+      valid: integrity && coversDocumentHash && trustedRoot && chain.every((c) => c.valid) && revocationOk && (timestamp?.valid ?? true),
       integrity, coversDocumentHash,
       signer: signerCert === undefined ? null : { subject: new x509.X509Certificate(new Uint8Array(signerCert.toSchema().toBER())).subject, serial },
-      chain, trustedRoot, revocation, signingTime, timestamp, problems,
+      chain, trustedRoot, signingTime, timestamp, problems,
+      revocation: {
+        status: revocation.status, revokedAt: revocation.revokedAt === null ? null : new Date(revocation.revokedAt).toISOString(),
+        reason: revocation.reason, signedBeforeRevocation,
+      },
     } satisfies ValidationReport
   })

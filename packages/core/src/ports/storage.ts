@@ -151,6 +151,8 @@ export class SscOperations extends Context.Tag("@signet/core/SscOperations")<Ssc
   readonly findById: (id: string) => Effect.Effect<Option.Option<SscOperation>>
   /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
   readonly update: (next: SscOperation, expected: SscOperation["status"]) => Effect.Effect<boolean>
+  /** The client ids of the RPs whose operations this certificate signed (finalized ones). */
+  readonly clientIdsSignedWith: (certificateSerial: string) => Effect.Effect<ReadonlyArray<string>>
 }>() {}
 
 // KYC repositories (appended here so the shared import block above stays untouched).

@@ -4,6 +4,9 @@
  * Another account's RP is as unknown as a missing one (404), so ids cannot be probed.
  */
 import { Effect } from "effect"
+import { auditEvent } from "../authorization/audit.ts"
+import { requireConsole, requireRpBinding } from "../authorization/principals.ts"
+import { requireStepUp } from "../authorization/step-up.ts"
 import { ResourceNotFound, RpSettingLocked } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
@@ -39,6 +42,8 @@ export interface RelyingPartySettings {
  */
 export const registerOwnRelyingParty = (user: BearerUser, input: RelyingPartyRegistration) =>
   Effect.gen(function* () {
+    // An RP's token must not register RPs in its user's name: only Signet's console may.
+    yield* requireConsole(user)
     yield* countRequest(`rp-register:${user.userId}`, 5)
     return yield* registerRelyingParty({
       name: input.name,
@@ -52,9 +57,13 @@ export const registerOwnRelyingParty = (user: BearerUser, input: RelyingPartyReg
     })
   })
 
-/** The caller's RP, or 404 `RP <clientId> not found` (also for another account's RP). */
+/**
+ * The caller's RP, or 404 `RP <clientId> not found` (also for another account's RP, and for a
+ * token issued to any client but this RP or Signet's console: docs/authorization.md).
+ */
 export const ownRelyingParty = (user: BearerUser, clientId: string) =>
   Effect.gen(function* () {
+    yield* requireRpBinding(user, clientId)
     const found = yield* findRelyingParty(clientId)
     if (found._tag === "None" || found.value.contactUserId !== user.userId) return yield* new ResourceNotFound({ what: `RP ${clientId}` })
     return found.value
@@ -63,6 +72,7 @@ export const ownRelyingParty = (user: BearerUser, clientId: string) =>
 /** The RPs whose contact is the caller (this environment), oldest first. */
 export const listOwnRelyingParties = (user: BearerUser) =>
   Effect.gen(function* () {
+    yield* requireConsole(user)
     const settings = yield* EngineConfig
     const all = yield* Effect.flatMap(RelyingParties, (r) => r.list())
     return all.filter((rp) => rp.contactUserId === user.userId && rp.environment === settings.environment)
@@ -85,15 +95,22 @@ export const updateOwnRelyingParty = (user: BearerUser, clientId: string, settin
       if (settings.webauthnRpId !== undefined && settings.webauthnRpId !== rp.webauthnRpId) commands.push({ _tag: "SetWebAuthnRpId", rpId: settings.webauthnRpId })
       if (settings.requestedPlan !== undefined) commands.push({ _tag: "SetRequestedPlan", plan: settings.requestedPlan })
       for (const command of commands) rp = (yield* administerRelyingParty(clientId, command)).rp
+      if (commands.length > 0) yield* auditEvent(user, "rp.settings-changed", clientId, { fields: commands.map((c) => c._tag).join(",") })
       return rp
     }))
   })
 
-/** The contact rotates its RP's secrets; the replaced ones keep working for the grace period. */
-export const rotateOwnSecrets = (user: BearerUser, clientId: string, which: SecretKind) =>
+/**
+ * The contact rotates its RP's secrets (the replaced ones keep working for the grace period);
+ * the answer carries the new secrets, so it needs a fresh passkey approval (`stepUp`).
+ */
+export const rotateOwnSecrets = (user: BearerUser, clientId: string, which: SecretKind, stepUp?: string | null) =>
   Effect.gen(function* () {
     yield* ownRelyingParty(user, clientId)
-    return yield* rotateSecrets(clientId, which)
+    yield* requireStepUp(user, "rotate-secrets", stepUp)
+    const rotated = yield* rotateSecrets(clientId, which)
+    yield* auditEvent(user, "rp.secrets-rotated", clientId, { which })
+    return rotated
   })
 
 /** The contact submits the organisation's details for KYC review. */

@@ -1,0 +1,47 @@
+/**
+ * Who a bearer token speaks for (docs/authorization.md): a user, through the one client the
+ * token was issued to. RP administration needs a token issued to that RP or to Signet's own
+ * console; the user's files and certificates need the narrow scopes only consent or the
+ * console grants.
+ */
+import { Effect } from "effect"
+import { ConsoleClientRequired, ResourceNotFound } from "../errors/catalogue.ts"
+import type { BearerUser } from "../identity/access-token.ts"
+
+/** The client id of Signet's first-party console: its tokens may administer the user's own RPs. */
+export const CONSOLE_CLIENT_ID = "signet-console"
+
+/** Scope of identity, signing and the RP's own records (the spec's `basic`). */
+export const SCOPE_BASIC = "basic"
+/** Scope of the user's encrypted files, decryption, encryption certificates and signature image. */
+export const SCOPE_FILES = "files"
+/** Scope of the user's signer certificates: list, read, renew, revoke. */
+export const SCOPE_CERTIFICATES = "certificates"
+
+/** Scopes a passkey sign-in at Signet's own console grants (the user is on Signet's own origin). */
+export const CONSOLE_SCOPE: ReadonlyArray<string> = ["openid", SCOPE_BASIC, SCOPE_FILES, SCOPE_CERTIFICATES]
+
+/** What the consent page says for each scope a client may ask for; shown verbatim. */
+export const SCOPE_CONSENT_TEXT: Readonly<Record<string, string>> = {
+  openid: "Confirm that you are signed in at Signet (your account id)",
+  basic: "Ask you to sign documents with your passkey (each one needs your approval) and see your account id and passkeys",
+  email: "See your e-mail address",
+  profile: "See your display name",
+  files: "Store, list, read and delete your encrypted files at Signet, including files other services stored for you, and change your signature image; decrypting a file still needs your passkey each time",
+  certificates: "List and renew your signing certificates at Signet; revoking one still needs your passkey",
+}
+
+/** True when the token was issued to Signet's console. */
+export const isConsoleToken = (user: BearerUser): boolean => user.clientId === CONSOLE_CLIENT_ID
+
+/**
+ * RP administration of `clientId`: the token must have been issued to that RP itself or to the
+ * console. Anything else is as unknown as a missing RP (404), so a token issued to one RP cannot
+ * even learn that another exists.
+ */
+export const requireRpBinding = (user: BearerUser, clientId: string): Effect.Effect<void, ResourceNotFound> =>
+  user.clientId === clientId || isConsoleToken(user) ? Effect.void : Effect.fail(new ResourceNotFound({ what: `RP ${clientId}` }))
+
+/** Account-wide administration (registering an RP, listing one's RPs): only through the console. */
+export const requireConsole = (user: BearerUser): Effect.Effect<void, ConsoleClientRequired> =>
+  isConsoleToken(user) ? Effect.void : Effect.fail(new ConsoleClientRequired())
