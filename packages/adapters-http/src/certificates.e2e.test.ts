@@ -1,5 +1,5 @@
 /** A signer's certificates over HTTP: listing, status, revocation that stops signing with it, and the CRL openssl reads. */
-import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, signIn, signInAtConsole, SoftwarePasskey, stepUp, type TokenAnswer } from "@signet/testkit"
 import { execFile, execFileSync, spawnSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -15,17 +15,23 @@ describe("certificates", () => {
   let env: RunningEngine
   let passkey: SoftwarePasskey
   let token: string
+  // certificates are reached with a token issued to Signet's console (scope `certificates`); signing with the RP's
+  let consoleToken: string
   let rootPem: string
   beforeAll(async () => {
     env = await startEngine()
     passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email: "holder@example.com", displayName: "Cert Holder" })
     token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    consoleToken = await signInAtConsole(env.client, passkey)
     rootPem = ok(await env.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem
   })
   afterAll(async () => env?.stop())
 
   const auth = () => ({ authorization: `Bearer ${token}` })
+  const certs = () => ({ authorization: `Bearer ${consoleToken}` })
+  // Revocation needs a fresh passkey approval of the holder (docs/authorization.md#step-up).
+  const revoking = async () => ({ ...certs(), "signet-step-up": await stepUp(env.client, passkey, consoleToken, "revoke-certificate") })
   const sign = async () => {
     const document = randomBytes(64)
     const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
@@ -46,22 +52,22 @@ describe("certificates", () => {
   }
 
   it("lists the signer's certificate after a first signature, valid, with its chain", async () => {
-    expect(ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))).toEqual([])
+    expect(ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: certs() }))).toEqual([])
     await sign()
-    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: certs() }))
     expect(list).toHaveLength(1)
     expect(list[0]).toMatchObject({ status: "valid", revokedAt: null, revocationReason: null })
     expect(list[0]!.subject).toContain("CN=Cert Holder")
     expect(list[0]!.pem).toMatch(/^-----BEGIN CERTIFICATE-----/)
     expect(list[0]!.chainPem).toHaveLength(1)
-    const one = ok(await env.client.raw<Certificate>("GET", `/v2/certificates/${list[0]!.serial}`, { headers: auth() }))
+    const one = ok(await env.client.raw<Certificate>("GET", `/v2/certificates/${list[0]!.serial}`, { headers: certs() }))
     expect(one.serial).toBe(list[0]!.serial)
   })
 
   it("a revoked certificate is listed in the CRL and never signs again; the next signature has a new certificate", async () => {
     const first = await sign()
     const before = signerSerial(first.signature)
-    const revoked = ok(await env.client.raw<Certificate>("POST", `/v2/certificates/${before}/revoke`, { headers: auth(), body: { reason: "keyCompromise" } }))
+    const revoked = ok(await env.client.raw<Certificate>("POST", `/v2/certificates/${before}/revoke`, { headers: await revoking(), body: { reason: "keyCompromise" } }))
     expect(revoked).toMatchObject({ status: "revoked", revocationReason: "keyCompromise" })
     expect(revoked.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
 
@@ -81,7 +87,7 @@ describe("certificates", () => {
     const after = signerSerial(second.signature)
     expect(after).not.toBe(before)
     expect(opensslVerifies(second.signature, second.document, rootPem)).toBe(true)
-    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: certs() }))
     expect(list.map((c) => c.status)).toEqual(["valid", "revoked"])
   })
 
@@ -95,7 +101,8 @@ describe("certificates", () => {
         headers: { authorization: `Bearer ${t}` }, body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey2.credentialId },
       }))
       ok(await rp.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey2.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
-      const [cert] = ok(await rp.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: { authorization: `Bearer ${t}` } }))
+      const tc = await signInAtConsole(rp.client, passkey2)
+      const [cert] = ok(await rp.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: { authorization: `Bearer ${tc}` } }))
       const root = ok(await rp.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem
       const dir = mkdtempSync(join(tmpdir(), "signet-ocsp-"))
       writeFileSync(join(dir, "signer.pem"), cert!.pem)
@@ -113,7 +120,7 @@ describe("certificates", () => {
       const first = await query()
       expect(first).toContain("Response verify OK")
       expect(first).toMatch(/signer\.pem: good/)
-      ok(await rp.client.raw("POST", `/v2/certificates/${cert!.serial}/revoke`, { headers: { authorization: `Bearer ${t}` }, body: { reason: "keyCompromise" } }))
+      ok(await rp.client.raw("POST", `/v2/certificates/${cert!.serial}/revoke`, { headers: { authorization: `Bearer ${tc}`, "signet-step-up": await stepUp(rp.client, passkey2, tc, "revoke-certificate") }, body: { reason: "keyCompromise" } }))
       const second = await query()
       expect(second).toContain("Response verify OK")
       expect(second).toMatch(/signer\.pem: revoked/)
@@ -124,11 +131,11 @@ describe("certificates", () => {
   })
 
   it("renewal makes a new certificate that signs from then on; the earlier one stays valid", async () => {
-    const before = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
-    const renewed = ok(await env.client.raw<Certificate>("POST", "/v2/certificates/renew", { headers: auth() }))
+    const before = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: certs() }))
+    const renewed = ok(await env.client.raw<Certificate>("POST", "/v2/certificates/renew", { headers: certs() }))
     expect(renewed.status).toBe("valid")
     expect(before.map((c) => c.serial)).not.toContain(renewed.serial)
-    const after = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    const after = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: certs() }))
     expect(after[0]!.serial).toBe(renewed.serial)
     expect(after.find((c) => c.serial === before[0]!.serial)!.status).toBe(before[0]!.status)
     const signed = await sign()
@@ -164,23 +171,23 @@ describe("certificates", () => {
     } finally {
       await foreign.stop()
     }
-    ok(await env.client.raw("POST", `/v2/certificates/${signerSerial(signature)}/revoke`, { headers: auth(), body: { reason: "superseded" } }))
+    ok(await env.client.raw("POST", `/v2/certificates/${signerSerial(signature)}/revoke`, { headers: await revoking(), body: { reason: "superseded" } }))
     expect(await validate(signature, hash)).toMatchObject({ valid: false, integrity: true, revocation: { status: "revoked" } })
     expect(await env.client.raw("POST", "/v2/validate", { body: { signature: "not base64!", documentHash: hash } }))
       .toMatchObject({ status: 400, body: { error: "signature must be base64 of a DER CMS SignedData" } })
   })
 
   it("answers the holder rules with clear errors", async () => {
-    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: auth() }))
+    const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: certs() }))
     const other = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, other, { email: "other-holder@example.com" })
-    const otherToken = (ok(await signIn(env.client, other, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    const otherToken = await signInAtConsole(env.client, other)
     const serial = list[0]!.serial
     expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: { authorization: `Bearer ${otherToken}` }, body: { reason: "keyCompromise" } }))
       .toMatchObject({ status: 403, body: { error: "Only the certificate's holder can revoke it" } })
     expect(await env.client.raw("GET", `/v2/certificates/${serial}`, { headers: { authorization: `Bearer ${otherToken}` } }))
       .toMatchObject({ status: 404, body: { error: "Certificate not found" } })
-    expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: auth(), body: { reason: "because" } }))
+    expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: certs(), body: { reason: "because" } }))
       .toMatchObject({ status: 400, body: { error: "reason must be one of unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" } })
     expect(await env.client.raw("GET", "/v2/certificates")).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
   })

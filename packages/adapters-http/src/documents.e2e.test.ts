@@ -5,7 +5,7 @@
  * here with node's zlib, not the engine's reader).
  */
 import { Certificates, KeyRecords, RelyingParties } from "@signet/core"
-import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, signIn, signInAtConsole, SoftwarePasskey, stepUp, type TokenAnswer } from "@signet/testkit"
 import { Effect, Option } from "effect"
 import { execFile } from "node:child_process"
 import { createHash, randomBytes, webcrypto } from "node:crypto"
@@ -21,7 +21,8 @@ const run = promisify(execFile)
 const work = mkdtempSync(join(tmpdir(), "signet-documents-"))
 const file = (name: string) => join(work, name)
 
-interface Person { userId: string; token: string; passkey: SoftwarePasskey }
+/** `token`: issued to Signet's console (scope `files`); `rpToken`: issued to the test RP (`openid basic`), for signing. */
+interface Person { userId: string; token: string; rpToken: string; passkey: SoftwarePasskey }
 interface EncryptionCertificate { userId: string; serial: string; pem: string; chainPem: Array<string> }
 interface FileMetadata { id: string; name: string; size: number; owner: string; recipients: Array<string>; createdAt: string }
 
@@ -83,12 +84,16 @@ describe("documents", () => {
   const person = async (email: string, displayName: string): Promise<Person> => {
     const passkey = SoftwarePasskey.create({ origin: env.origin })
     const enrolled = await enrol(env.client, passkey, { email, displayName })
-    const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
-    return { userId: enrolled.userId, token, passkey }
+    const rpToken = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    return { userId: enrolled.userId, token: await signInAtConsole(env.client, passkey), rpToken, passkey }
   }
   const auth = (p: Person) => ({ authorization: `Bearer ${p.token}` })
-  const call = <T>(p: Person, method: string, path: string, body?: unknown) =>
-    env.client.raw<T>(method as "GET", path, { headers: auth(p), ...(body === undefined ? {} : { body }) })
+  const rpAuth = (p: Person) => ({ authorization: `Bearer ${p.rpToken}` })
+  // Decryption needs a fresh passkey approval each time (docs/authorization.md#step-up): the caller gives one.
+  const call = async <T>(p: Person, method: string, path: string, body?: unknown) => {
+    const proof = path.startsWith("/decrypt") ? { "signet-step-up": await stepUp(env.client, p.passkey, p.token, "decrypt") } : {}
+    return env.client.raw<T>(method as "GET", path, { headers: { ...auth(p), ...proof }, ...(body === undefined ? {} : { body }) })
+  }
 
   beforeAll(async () => {
     env = await startEngine({ masterKey })
@@ -301,7 +306,7 @@ describe("documents", () => {
 
   const sign = async (p: Person, approve: boolean) => {
     const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-      headers: auth(p), body: { documentHash: createHash("sha256").update(randomBytes(32)).digest("hex"), credentialId: p.passkey.credentialId },
+      headers: rpAuth(p), body: { documentHash: createHash("sha256").update(randomBytes(32)).digest("hex"), credentialId: p.passkey.credentialId },
     }))
     if (approve) {
       ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
@@ -310,7 +315,7 @@ describe("documents", () => {
     }
     return pending.requestId
   }
-  const image = async (p: Person, requestId: string) => fetch(`${env.client.baseUrl}/v2/sign/${requestId}/image`, { headers: auth(p) })
+  const image = async (p: Person, requestId: string) => fetch(`${env.client.baseUrl}/v2/sign/${requestId}/image`, { headers: rpAuth(p) })
   const inked = (png: { width: number; rgba: Buffer }, x0: number, y0: number, x1: number, y1: number, test: (r: number, g: number, b: number) => boolean) => {
     let n = 0
     for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {

@@ -3,7 +3,7 @@
  * the token endpoint (code, refresh and client-credentials grants), userinfo, revocation and
  * RP-initiated logout. OAuth endpoints answer errors as `{ "error", "error_description" }`.
  */
-import {
+import { SCOPE_CONSENT_TEXT,
   authenticateClient, authorize, EngineConfig, exchangeCode, findRelyingParty, hostedSessionUser, InvalidClient, issueClientToken, OAuthError,
   providerMetadata, readIdTokenHint, refreshTokens, revokeToken, signOutHostedSession, userInfo,
   type AuthorizeOutcome, type ConsentDecision, type EngineSettings,
@@ -52,12 +52,8 @@ const scopesOf = (value: string | null) => (value ?? "").split(" ").filter((s) =
 const signInLocation = (settings: EngineSettings, clientId: string, query: URLSearchParams) =>
   `${settings.basePath}/signin?${new URLSearchParams({ client_id: clientId, return_to: `${settings.basePath}/authorize?${query}` })}`
 
-const SCOPE_TEXT: Record<string, string> = {
-  openid: "know who you are at Signet (a stable identifier)",
-  basic: "act for you at Signet: read your account and ask you to approve signatures",
-  email: "read your e-mail address",
-  profile: "read your name",
-}
+// One text per scope, kept in core beside the scopes (docs/authorization.md#scopes).
+const SCOPE_TEXT = SCOPE_CONSENT_TEXT
 
 const consentPage = (settings: EngineSettings, outcome: Extract<AuthorizeOutcome, { _tag: "Consent" }>, query: URLSearchParams, requestId: string) =>
   page(settings.basePath, "Allow access", `<h1>Allow ${escape(outcome.clientName)}?</h1>

@@ -23,12 +23,12 @@ export const CONSOLE_SCOPE: ReadonlyArray<string> = ["openid", SCOPE_BASIC, SCOP
 
 /** What the consent page says for each scope a client may ask for; shown verbatim. */
 export const SCOPE_CONSENT_TEXT: Readonly<Record<string, string>> = {
-  openid: "Confirm that you are signed in at Signet (your account id)",
-  basic: "Ask you to sign documents with your passkey (each one needs your approval) and see your account id and passkeys",
-  email: "See your e-mail address",
-  profile: "See your display name",
-  files: "Store, list, read and delete your encrypted files at Signet, including files other services stored for you, and change your signature image; decrypting a file still needs your passkey each time",
-  certificates: "List and renew your signing certificates at Signet; revoking one still needs your passkey",
+  openid: "know who you are at Signet (a stable identifier)",
+  basic: "ask you to approve signatures with your passkey (each one needs your approval) and read your account and passkeys",
+  email: "read your e-mail address",
+  profile: "read your name",
+  files: "store, list, read and delete your encrypted files at Signet, including files other services stored for you, and change your signature image; decrypting needs your passkey each time",
+  certificates: "list and renew your signing certificates; revoking one needs your passkey",
 }
 
 /** True when the token was issued to Signet's console. */

@@ -74,7 +74,7 @@ export const authorize = (query: URLSearchParams, signIn: Option.Option<SessionS
     const scope = [...new Set((one("scope") ?? "").split(" ").filter((s) => s.length > 0))]
     if (!scope.includes("openid")) return fail("invalid_scope", "scope must include openid")
     const unknown = scope.find((s) => !OIDC_SCOPES.includes(s))
-    if (unknown !== undefined) return fail("invalid_scope", `scope ${unknown} is not offered (openid basic email profile)`)
+    if (unknown !== undefined) return fail("invalid_scope", `scope ${unknown} is not offered (${OIDC_SCOPES.join(" ")})`)
     const challenge = one("code_challenge")
     if (challenge === undefined) return fail("invalid_request", "code_challenge is required (PKCE with S256)")
     if (one("code_challenge_method") !== "S256") return fail("invalid_request", "code_challenge_method must be S256")

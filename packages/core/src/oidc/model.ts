@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 
 /** Scopes the provider offers: `openid` (an ID token), `basic` (the `/v2/*` user endpoints), `email`, `profile`. */
-export const OIDC_SCOPES: ReadonlyArray<string> = ["openid", "basic", "email", "profile"]
+export const OIDC_SCOPES: ReadonlyArray<string> = ["openid", "basic", "email", "profile", "files", "certificates"]
 
 /** A one-time authorization code (stored by the SHA-256 of the code), bound to client, redirect URI and PKCE challenge. */
 export const AuthorizationCode = Schema.Struct({

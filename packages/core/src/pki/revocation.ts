@@ -54,6 +54,9 @@ export const revokeCertificate = (userId: string | null, serial: string, reason:
  */
 export const revokeOwnCertificate = (holder: BearerUser, serial: string, reason: string, stepUp: string | null | undefined) =>
   Effect.gen(function* () {
+    if (!(reason in REVOCATION_REASONS)) {
+      return yield* new InvalidRequest({ detail: `reason must be one of ${Object.keys(REVOCATION_REASONS).join(", ")}` })
+    }
     const found = yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial.toLowerCase()))
     if (Option.isNone(found) || found.value.kind !== "signer") return yield* new ResourceNotFound({ what: "Certificate" })
     if (found.value.userId !== holder.userId) return yield* new NotCertificateHolder()

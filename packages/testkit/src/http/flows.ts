@@ -14,3 +14,22 @@ export const signIn = async (client: SignetClient, passkey: SoftwarePasskey, inp
   const assertion = passkey.assert(started.options, fault === undefined ? {} : { fault })
   return client.signinVerify({ signinId: started.signinId, assertion })
 }
+
+/** The client id of Signet's own console (docs/authorization.md): its sign-in grants `files` and `certificates`. */
+export const CONSOLE_CLIENT = "signet-console"
+
+/** Signs in with `passkey` at Signet's console: a token that may reach the user's files and certificates and administer the user's RPs. */
+export const signInAtConsole = async (client: SignetClient, passkey: SoftwarePasskey, email?: string): Promise<string> =>
+  (ok(await signIn(client, passkey, { clientId: CONSOLE_CLIENT, ...(email !== undefined ? { email } : {}) })) as TokenAnswer).access_token
+
+/**
+ * A step-up over HTTP (docs/authorization.md#step-up): the token's user approves `action` with
+ * `passkey`; answers the proof to send in the `Signet-Step-Up` header (once, within two minutes).
+ */
+export const stepUp = async (client: SignetClient, passkey: SoftwarePasskey, accessToken: string, action: "decrypt" | "revoke-certificate" | "rotate-secrets"): Promise<string> => {
+  const headers = { authorization: `Bearer ${accessToken}` }
+  const started = ok(await client.raw<{ stepUpId: string; options: Parameters<SoftwarePasskey["assert"]>[0] } | ErrorBody>("POST", "/v2/step-up/challenge", { body: { action }, headers }))
+  const assertion = passkey.assert(started.options)
+  const done = ok(await client.raw<{ stepUpToken: string } | ErrorBody>("POST", "/v2/step-up/verify", { body: { stepUpId: started.stepUpId, assertion }, headers }))
+  return done.stepUpToken
+}
