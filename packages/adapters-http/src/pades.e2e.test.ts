@@ -3,7 +3,7 @@
  * turn, each approving with a passkey; pdfsig, qpdf and pdftoppm judge the results, and
  * `/v2/validate` agrees with them. The RP side of PAdES hash signing is verified by openssl.
  */
-import { enrol, ok, signIn, SoftwarePasskey, type ErrorBody, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, signIn, signInAtConsole, SoftwarePasskey, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { pdfsig, qpdfCheck, renderPage, rgbaPng, samplePdf, signPdfThroughHashSigning, tempFile } from "@signet/testkit/pdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { opensslVerifies } from "./test-support/openssl.ts"
@@ -23,7 +23,8 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 
 let env: RunningEngine
 let rootPem: string
-const signers: Array<{ passkey: SoftwarePasskey; token: string }> = []
+// `token`: issued to the test RP (signing); `consoleToken`: issued to Signet's console (scope `files`: the signature image)
+const signers: Array<{ passkey: SoftwarePasskey; token: string; consoleToken: string }> = []
 
 beforeAll(async () => {
   env = await startEngine()
@@ -31,7 +32,7 @@ beforeAll(async () => {
     const passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email, displayName })
     const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
-    signers.push({ passkey, token })
+    signers.push({ passkey, token, consoleToken: await signInAtConsole(env.client, passkey) })
   }
   rootPem = ok(await env.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem
 })
@@ -140,11 +141,23 @@ it("a visible signature without an image draws the signer's stored signature ima
     return blue
   }
   const stored = rgbaPng(80, 40, (_x, y) => (Math.abs(y - 20) < 6 ? [0, 0, 200, 255] : [255, 255, 255, 0]))
-  ok(await env.client.raw("PUT", "/v2/signature-image", { headers: { authorization: `Bearer ${signers[0]!.token}` }, body: { image: b64(stored) } }))
+  ok(await env.client.raw("PUT", "/v2/signature-image", { headers: { authorization: `Bearer ${signers[0]!.consoleToken}` }, body: { image: b64(stored) } }))
   const visible = { page: 1, rect: [60, 110, 300, 190] }
   expect(await blueIn(await signOverHttp(await samplePdf({ xrefStream: true, pages: 1 }), 0, { visible }))).toBeGreaterThan(100)
   // Bob set no signature image: the rectangle has the border and text only.
   expect(await blueIn(await signOverHttp(await samplePdf({ xrefStream: true, pages: 1 }), 1, { visible }))).toBe(0)
+})
+
+it("issue 13 item 9: another user signed in at the same RP cannot download a signer's PDF (404, as for an unknown id)", async () => {
+  const prepared = ok(await upload(await samplePdf({ xrefStream: true }), 0)) as Prepared
+  ok(await approve(prepared, 0))
+  const stolen = await download(prepared, 1)
+  expect(stolen.status).toBe(404)
+  expect(JSON.parse(new TextDecoder().decode(stolen.bytes))).toEqual({ error: "PDF signing request not found" })
+  // the same user through a token issued to another client (the console) does not reach the RP's record either
+  const viaConsole = await fetch(`${env.origin}${prepared.documentUrl}`, { headers: { authorization: `Bearer ${signers[0]!.consoleToken}` } })
+  expect(viaConsole.status).toBe(404)
+  expect((await download(prepared, 0)).status).toBe(200)
 })
 
 it("refuses what it cannot sign: not a PDF 422, above 10 MiB 413, no credential 400; the signed PDF before approval 409, unknown 404", async () => {

@@ -4,7 +4,7 @@
  * period measured by the engine's (manual) clock.
  */
 import { DEFAULT_SECRET_GRACE_SECONDS } from "@signet/core"
-import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, signInAtConsole, SoftwarePasskey, stepUp } from "@signet/testkit"
 import { ManualClock } from "@signet/testkit/models"
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -18,12 +18,13 @@ interface Registered { clientId: string; clientSecret: string; sscSecret: string
 describe("RP self-service, administration, organisation KYC and secret rotation", () => {
   let env: RunningEngine
   const clock = new ManualClock(Date.now())
-  const contacts: Record<"a" | "b", { token: string; email: string }> = { a: { token: "", email: "" }, b: { token: "", email: "" } }
+  const contacts: Record<"a" | "b", { token: string; email: string; passkey?: SoftwarePasskey }> = { a: { token: "", email: "" }, b: { token: "", email: "" } }
 
+  // A contact administers its RPs through Signet's console: its token is issued to the console client.
   const contact = async (email: string) => {
     const passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email })
-    return { token: (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token, email }
+    return { token: await signInAtConsole(env.client, passkey), email, passkey }
   }
   const as = (who: "a" | "b") => ({ authorization: `Bearer ${contacts[who].token}` })
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` }
@@ -173,7 +174,9 @@ describe("RP self-service, administration, organisation KYC and secret rotation"
     await command(rp.clientId, { _tag: "Approve" })
     clock.advance(60_000)
     const rotated = await env.client.raw<{ clientSecret: string; sscSecret: string; previousValidUntil: string }>(
-      "POST", `/v2/relying-parties/${rp.clientId}/rotate-secrets`, { body: { which: "both" }, headers: as("a") })
+      "POST", `/v2/relying-parties/${rp.clientId}/rotate-secrets`, {
+        body: { which: "both" }, headers: { ...as("a"), "signet-step-up": await stepUp(env.client, contacts.a.passkey!, contacts.a.token, "rotate-secrets") },
+      })
     expect(rotated.status).toBe(200)
     const graceEnds = Date.parse(rotated.body.previousValidUntil)
     expect(graceEnds).toBe(clock.now + DEFAULT_SECRET_GRACE_SECONDS * 1000)
