@@ -29,6 +29,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.PdfTooLarge({ limit: 10485760 }), new Catalogue.PdfUnreadable({ detail: "<why>" }),
   new Catalogue.SignatureImageInvalid({ detail: "<why>" }), new Catalogue.PdfDocumentNotFound(),
   new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),
+  new Catalogue.ConsoleClientRequired(), new Catalogue.StepUpRequired({ action: "<action>" }), new Catalogue.CertificateSharedWithOtherRps(),
 ]
 
 describe("docs/errors.md", () => {

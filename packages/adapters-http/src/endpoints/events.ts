@@ -1,5 +1,5 @@
 /** `GET /v2/events`: the signed-in user's signing events as server-sent events. */
-import { InvalidRequest, userEventStream, type EventBus, type SigningEvents } from "@signet/core"
+import { isConsoleToken, InvalidRequest, userEventStream, type EventBus, type SigningEvents } from "@signet/core"
 import { Effect, Stream } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
@@ -18,7 +18,7 @@ export const eventStreamEndpoint = endpoint({
     if (raw !== null && !/^\d{1,15}$/.test(raw.trim())) return yield* new InvalidRequest({ detail: "Last-Event-ID must be an event id of this stream" })
     const lastEventId = raw === null ? null : Number(raw.trim())
     const runtime = yield* Effect.runtime<SigningEvents | EventBus>()
-    const body = Stream.toReadableStreamRuntime(userEventStream(user!.userId, lastEventId).pipe(Stream.map((frame) => encoder.encode(frame))), runtime)
+    const body = Stream.toReadableStreamRuntime(userEventStream(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId).pipe(Stream.map((frame) => encoder.encode(frame))), runtime)
     return new Response(body, {
       status: 200,
       headers: {

@@ -42,9 +42,11 @@ const PAGE = 200
 
 /**
  * The frames of a user's stream: `connected`, then every event after `lastEventId` (or, for
- * a new client, after the newest event at connection time), as they are recorded.
+ * a new client, after the newest event at connection time), as they are recorded. With
+ * `clientId`, only the events of that RP: a token issued to one RP never sees the user's
+ * requests at another (docs/authorization.md); null (Signet's console) shows them all.
  */
-export const userEventStream = (userId: string, lastEventId: number | null) =>
+export const userEventStream = (userId: string, lastEventId: number | null, clientId: string | null = null) =>
   Stream.unwrapScoped(Effect.gen(function* () {
     const log = yield* SigningEvents
     // Subscribe before reading the log, so nothing recorded in between can be missed.
@@ -55,7 +57,7 @@ export const userEventStream = (userId: string, lastEventId: number | null) =>
       for (;;) {
         const page = yield* log.listForUser(userId, cursor, PAGE)
         for (const e of page) {
-          frames.push(sseFrame(e.type, eventRecord(e), e.seq))
+          if (clientId === null || e.clientId === clientId) frames.push(sseFrame(e.type, eventRecord(e), e.seq))
           cursor = e.seq
         }
         if (page.length < PAGE) break
