@@ -1,12 +1,14 @@
 /**
  * Periodic clean-up every node runs: expired quota windows, KYC images past their retention,
- * prepared PDFs older than a day, expired external sign-ins, revocations of expired tokens.
+ * prepared PDFs older than a day, expired external sign-ins, revocations of expired tokens,
+ * expired step-up proofs.
  */
 import { Clock, Effect, Schedule } from "effect"
 import { purgeKycImages } from "./kyc/verify.ts"
 import { PreparedPdfs, QuotaCounters, TokenRevocations } from "./ports/storage.ts"
 import { PREPARED_PDF_RETENTION_MS } from "./pades/flow.ts"
 import { ExternalLogins, LinkOffers } from "./identity-providers/ports.ts"
+import { StepUpProofs } from "./authorization/ports.ts"
 
 /** One clean-up round; answers what it removed. */
 export const housekeepingRound = Effect.gen(function* () {
@@ -18,7 +20,9 @@ export const housekeepingRound = Effect.gen(function* () {
   const externalLogins = (yield* Effect.flatMap(ExternalLogins, (r) => r.purgeExpired(now))) + (yield* Effect.flatMap(LinkOffers, (r) => r.purgeExpired(now)))
   // A revoked access token past its expiry is refused anyway; its record can go.
   const revocations = yield* Effect.flatMap(TokenRevocations, (r) => r.purgeExpired(now))
-  return { counters, images, pdfs, externalLogins, revocations }
+  // An expired step-up proof is refused anyway; its hash can go.
+  const stepUpProofs = yield* Effect.flatMap(StepUpProofs, (r) => r.purgeExpired(now))
+  return { counters, images, pdfs, externalLogins, revocations, stepUpProofs }
 })
 
 /** Runs a round at start and then every hour, forever (run it scoped); a failed round is logged and retried next hour. */
