@@ -49,7 +49,7 @@ export const signPdfEndpoint = endpoint({
     { status: 403, description: "as `POST /v2/sign/single`" },
     { status: 404, description: "`No signing credential found for user`" },
     { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`, or the body above its limit" },
-    { status: 422, description: "`Not a PDF that can be signed: <why>`, `Signature image is not a usable PNG: <why>`" },
+    { status: 422, description: "`Not a PDF that can be signed: <why>`, `PDF exceeds a processing limit: <which>` (docs/security/pdf.md), `Signature image is not a usable PNG: <why>`" },
     { status: 429, description: "as `POST /v2/sign/single`" },
   ],
   handle: ({ body, user }) => Effect.gen(function* () {
