@@ -6,20 +6,28 @@
  * (408) or a closed connection interrupts the job the same way. So no upload can take the main
  * thread's CPU or heap: the server keeps answering (docs/security/pdf.md).
  *
- * Threads start lazily (the first PDF job starts one; loading the PDF code takes a second or
- * two) and stay for the next jobs; idle threads do not keep the process alive.
+ * The thread runs `worker.ts`, bundled once per content by esbuild into one ES module in the
+ * temporary directory: a thread then starts in under a second with no TypeScript loader (the
+ * engine runs from TypeScript sources under tsx, and tests under vitest; neither loader reaches
+ * a worker thread, and loading hundreds of modules through one took several seconds).
+ * Threads start lazily (the first PDF job bundles and starts one) and stay for the next jobs;
+ * idle threads do not keep the process alive.
  */
 import {
   PdfProcessor, PdfTooComplex, PdfUnreadable, SignatureImageInvalid, type PdfJobs, type PdfReadError, type PdfSignatureScan, type PreparedUpload,
 } from "@signet/core"
 import { Effect, Layer } from "effect"
-import { availableParallelism } from "node:os"
+import { createHash } from "node:crypto"
+import { access, rename, writeFile } from "node:fs/promises"
+import { availableParallelism, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
 import type { PdfJobMessage, PdfJobReply } from "./protocol.ts"
 
 /** How many threads, how much heap each, and how long one job may run. */
 export interface PdfWorkerSettings {
-  /** threads at most (default: the cores, at most 4) */
+  /** threads at most (default: one core fewer than the machine has, at least 1, at most 4) */
   readonly size: number
   /** old-generation heap of a thread in MB (default 256) */
   readonly heapMb: number
@@ -27,9 +35,12 @@ export interface PdfWorkerSettings {
   readonly deadlineMs: number
 }
 
-/** The defaults: a thread per core (up to 4), 256 MB of heap each, 5 s per job. */
+/**
+ * The defaults: a thread per core but one (a core stays with the main thread, which answers
+ * every other request), at least 1 and at most 4; 256 MB of heap each; 5 s per job.
+ */
 export const DEFAULT_PDF_WORKER_SETTINGS: PdfWorkerSettings = {
-  size: Math.max(1, Math.min(4, availableParallelism())),
+  size: Math.max(1, Math.min(4, availableParallelism() - 1)),
   heapMb: 256,
   deadlineMs: 5_000,
 }
@@ -45,12 +56,41 @@ interface Job {
 }
 
 interface Thread {
-  readonly worker: Worker
+  worker: Worker | undefined
   ready: boolean
   job: Job | undefined
 }
 
 const ERRORS = { PdfUnreadable, PdfTooComplex, SignatureImageInvalid } as const
+
+let bundled: Promise<URL> | undefined
+
+/** `worker.ts` and everything it imports as one ES module file, named by its content's hash (built once per process). */
+const workerScript = (): Promise<URL> => bundled ??= (async () => {
+  const { build } = await import("esbuild")
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL("./worker.ts", import.meta.url))],
+    bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "silent",
+  })
+  const code = result.outputFiles[0]!.contents
+  const file = join(tmpdir(), `signet-pdf-worker-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`)
+  const exists = await access(file).then(() => true, () => false)
+  if (!exists) {
+    // Written aside and renamed, so a concurrent process never loads half a file.
+    const partial = `${file}.${process.pid}.tmp`
+    await writeFile(partial, code)
+    await rename(partial, file)
+  }
+  return pathToFileURL(file)
+})().catch((e: unknown) => {
+  bundled = undefined
+  throw e
+})
+
+/** Builds the worker's bundle ahead of the first PDF job (a server calls it at start; errors wait for that job). */
+export const warmPdfWorkers = (): void => {
+  workerScript().catch(() => undefined)
+}
 
 /** A pool of PDF worker threads; `run` answers a job's outcome, `cancel` stops it. */
 export class PdfWorkerPool {
@@ -85,7 +125,7 @@ export class PdfWorkerPool {
   async close(): Promise<void> {
     this.closed = true
     for (const job of this.queue.splice(0)) job.done({ ok: false, defect: new Error("the PDF worker pool is closed") })
-    await Promise.all([...this.threads].map((t) => t.worker.terminate()))
+    await Promise.all([...this.threads].map((t) => t.worker?.terminate()))
     this.threads.clear()
   }
 
@@ -109,13 +149,20 @@ export class PdfWorkerPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(new URL("./worker-entry.mjs", import.meta.url), {
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: this.settings.heapMb },
-    })
-    worker.unref()
-    const thread: Thread = { worker, ready: false, job: undefined }
+    const thread: Thread = { worker: undefined, ready: false, job: undefined }
     this.threads.add(thread)
+    workerScript().then((script) => {
+      if (this.closed || !this.threads.has(thread)) return
+      this.attach(thread, new Worker(script, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: this.settings.heapMb } }))
+    }, (error: unknown) => {
+      this.threads.delete(thread)
+      for (const queued of this.queue.splice(0)) queued.done({ ok: false, defect: error })
+    })
+  }
+
+  private attach(thread: Thread, worker: Worker): void {
+    thread.worker = worker
+    worker.unref()
     worker.on("message", (message: { ready: true } | PdfJobReply) => {
       if ("ready" in message) {
         thread.ready = true
@@ -161,19 +208,19 @@ export class PdfWorkerPool {
   private start(thread: Thread, job: Job): void {
     thread.job = job
     job.thread = thread
-    thread.worker.ref()
+    thread.worker!.ref()
     job.timer = setTimeout(() => {
       this.kill(thread)
       job.done({ ok: false, error: new PdfTooComplex({ detail: `reading it took longer than ${this.settings.deadlineMs} ms` }) })
       this.dispatch()
     }, this.settings.deadlineMs)
-    thread.worker.postMessage({ id: this.nextId++, ...job.body } satisfies PdfJobMessage)
+    thread.worker!.postMessage({ id: this.nextId++, ...job.body } satisfies PdfJobMessage)
   }
 
   private kill(thread: Thread): void {
     thread.job = undefined
     this.drop(thread)
-    void thread.worker.terminate()
+    void thread.worker?.terminate()
   }
 
   private drop(thread: Thread): void {

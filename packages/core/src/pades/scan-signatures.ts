@@ -4,6 +4,7 @@
  * that untrusted bytes drive, so it imports no PKI and runs in a PDF worker (processor.ts).
  */
 import { Effect } from "effect"
+import { PdfUnreadable } from "../errors/catalogue.ts"
 import { PDF_BUDGETS, tooComplex } from "./budget.ts"
 import type { ByteSource } from "./byte-source.ts"
 import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./document.ts"
@@ -32,9 +33,10 @@ const fromPdfDate = (value: PdfValue | undefined): string | null => {
 }
 
 /**
- * Signature fields of the AcroForm (walking `/Kids`), with their `/V` dictionaries. Each field
- * object is visited once (a `/Kids` array that names its own field, or a field twice, is not
- * walked again), the walk stops at `PDF_BUDGETS.treeDepth` and `PDF_BUDGETS.walkNodes`.
+ * Signature fields of the AcroForm (walking `/Kids`), with their `/V` dictionaries. Fields form a
+ * tree (ISO 32000-1 §12.7.3.1), so a field object met twice (a `/Kids` naming its own field or
+ * an ancestor) is refused rather than walked again; the walk stops at `PDF_BUDGETS.treeDepth`
+ * and `PDF_BUDGETS.walkNodes`.
  */
 const signatureFields = (doc: PdfDocument, fields: ReadonlyArray<PdfValue>) =>
   Effect.gen(function* () {
@@ -47,7 +49,7 @@ const signatureFields = (doc: PdfDocument, fields: ReadonlyArray<PdfValue>) =>
     while (stack.length > 0) {
       const { item, type: inheritedType, prefix, depth } = stack.pop()!
       if (item instanceof PdfRef) {
-        if (visited.has(item.num)) continue
+        if (visited.has(item.num)) return yield* new PdfUnreadable({ detail: `form field ${item.num} appears twice in the field tree` })
         visited.add(item.num)
       }
       if (++nodes > PDF_BUDGETS.walkNodes) return yield* tooComplex(`more than ${PDF_BUDGETS.walkNodes} form fields`)
