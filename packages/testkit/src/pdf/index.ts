@@ -2,3 +2,4 @@
 export * from "./verifiers.ts"
 export * from "./hash-signing.ts"
 export * from "./poison.ts"
+export * from "./fuzz.ts"

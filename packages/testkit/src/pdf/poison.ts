@@ -114,8 +114,10 @@ export const selfKidsPdf = (): Uint8Array => {
  * `size` bytes of zlib data that inflate to about 1,000 times as many zeros: one flushed deflate
  * block of zeros repeated (its back-references only ever see zeros), then an empty final block.
  */
+let zeroBlock: Uint8Array | undefined
+
 export const flateBomb = (size = 1024 * 1024): Uint8Array => {
-  const block = deflateRawSync(new Uint8Array(4 * 1024 * 1024), { level: 9, finishFlush: constants.Z_SYNC_FLUSH })
+  const block = zeroBlock ??= new Uint8Array(deflateRawSync(new Uint8Array(4 * 1024 * 1024), { level: 9, finishFlush: constants.Z_SYNC_FLUSH }))
   const parts: Array<Uint8Array> = [Uint8Array.of(0x78, 0xda)]
   for (let n = 2; n + block.length + 6 <= size; n += block.length) parts.push(block)
   // Final empty fixed-Huffman block, then an Adler-32 no reader reaches (it stops at its limit first).
