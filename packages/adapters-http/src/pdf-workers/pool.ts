@@ -92,7 +92,7 @@ export const warmPdfWorkers = (): void => {
   workerScript().catch(() => undefined)
 }
 
-/** A pool of PDF worker threads; `run` answers a job's outcome, `cancel` stops it. */
+/** A pool of PDF worker threads: `job` runs one as an Effect (`submit` and `cancel` underneath). */
 export class PdfWorkerPool {
   private readonly threads = new Set<Thread>()
   private readonly queue: Array<Job> = []

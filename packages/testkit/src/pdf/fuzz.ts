@@ -103,8 +103,8 @@ const objectStream: fc.Arbitrary<RawObject> = fc.record({
 /** xref stream rows: `[type, field2, field3]`, pointing at real offsets, object streams, or anywhere. */
 const xrefRow = fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 70_000 }), fc.integer({ min: 0, max: 300 }))
 
-/** A structure-aware hostile PDF: objects (object streams among them) and a cross-reference section of either kind. */
-export const hostilePdf: fc.Arbitrary<Uint8Array> = fc.record({
+/** Any xref layout: hostile objects, trailer and cross-reference section, rarely a file that opens. */
+const hostileLayout: fc.Arbitrary<Uint8Array> = fc.record({
   objects: fc.array(fc.oneof({ weight: 3, arbitrary: rawObject }, { weight: 1, arbitrary: objectStream }), { maxLength: 8 }),
   table: fc.boolean(),
   trailer: fc.array(fc.tuple(fc.constantFrom("Root", "Size", "Prev", "XRefStm", "Encrypt"), fc.oneof(refText, numberText)), { maxLength: 4 }),
@@ -140,6 +140,48 @@ export const hostilePdf: fc.Arbitrary<Uint8Array> = fc.record({
     return { num: 10, body: `<<${entries.join("")}>>`, stream: data }
   })
 })
+
+/** A signature field or page-tree node whose references may loop, repeat or point anywhere. */
+const treeNode = fc.record({
+  kids: fc.option(fc.array(fc.integer({ min: 1, max: 9 }), { maxLength: 8 }), { nil: undefined }),
+  count: fc.option(hostileNumber, { nil: undefined }),
+  sig: fc.boolean(),
+  byteRange: fc.option(fc.array(hostileNumber, { maxLength: 5 }), { nil: undefined }),
+  contents: fc.constantFrom("<3082000a>", "<>", "(x)", "7 0 R", "<30820100020101>"),
+  extra: fc.array(fc.tuple(fc.constantFrom(...KEYS), valueText), { maxLength: 3 }),
+}).map((n) => {
+  const kids = n.kids === undefined ? "" : `/Kids[${n.kids.map((k) => `${k} 0 R`).join(" ")}]`
+  const v = n.byteRange === undefined ? "" : `/V<</Type/Sig/SubFilter/ETSI.CAdES.detached/ByteRange[${n.byteRange.join(" ")}]/Contents ${n.contents}/M(D:20261126060000Z)>>`
+  return `<<${n.sig ? "/FT/Sig" : ""}/T(f)${kids}${n.count === undefined ? "" : `/Count ${n.count}`}${v}${n.extra.map(([k, x]) => `/${k} ${x}`).join("")}>>`
+})
+
+/**
+ * A file that opens (a sound xref, a catalog with `/Pages 2 0 R` and `/AcroForm` fields from
+ * object 4) whose fields and page tree are hostile: the reader gets past the cross-reference
+ * to the walks (`/Kids`, `/Parent`, `/Count`, `/V`, `/ByteRange`).
+ */
+const hostileTrees: fc.Arbitrary<Uint8Array> = fc.record({
+  fields: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 4 }),
+  pages: treeNode,
+  nodes: fc.array(treeNode, { minLength: 6, maxLength: 6 }),
+  table: fc.boolean(),
+}).map(({ fields, pages, nodes, table }) => {
+  const objects: Array<RawObject> = [
+    { num: 1, body: `<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[${fields.map((f) => `${f} 0 R`).join(" ")}]>>>>` },
+    { num: 2, body: pages.replace("<<", "<</Type/Pages") },
+    { num: 3, body: "<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>" },
+    ...nodes.map((body, i) => ({ num: i + 4, body })),
+  ]
+  if (table) return pdfWithTable(objects, "/Root 1 0 R")
+  return pdfWithXrefStream(objects, (offsets, at) => {
+    const rows = [[0, 0, 255] as const, ...Array.from({ length: 9 }, (_, n) => [1, offsets.get(n + 1) ?? 0, 0] as const), [1, at, 0] as const]
+    const data = Uint8Array.from(rows.flatMap(([t, a, b]) => [t, (a >> 8) & 0xff, a & 0xff, b]))
+    return { num: 10, body: `<</Type/XRef/W[1 2 1]/Size 11/Root 1 0 R/Length ${data.length}>>`, stream: data }
+  })
+})
+
+/** A structure-aware hostile PDF: any layout (xref, object streams, trailer), or a sound layout with hostile trees. */
+export const hostilePdf: fc.Arbitrary<Uint8Array> = fc.oneof(hostileLayout, hostileTrees)
 
 /** One change to a file's bytes. */
 type Mutation =
