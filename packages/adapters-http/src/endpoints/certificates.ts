@@ -4,6 +4,7 @@ import {
   UnsupportedMediaType, type StoredCertificate, InvalidRequest, PDF_UPLOAD_LIMIT, PdfTooLarge, validatePdfUpload,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
+import { decodeBase64Upload } from "../http/base64.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { readBody } from "../http/body.ts"
@@ -171,7 +172,7 @@ export const validateEndpoint = endpoint({
   ],
   handle: ({ body, clientIp }) => Effect.zipRight(countRequest(`validate:${clientIp}`, 60), Effect.gen(function* () {
     if (body.pdf !== undefined) {
-      const pdf = fromBase64(body.pdf)
+      const pdf = decodeBase64Upload(body.pdf)
       if (pdf === undefined || pdf.length === 0) return yield* new InvalidRequest({ detail: "pdf must be base64" })
       if (pdf.length > PDF_UPLOAD_LIMIT) return yield* new PdfTooLarge({ limit: PDF_UPLOAD_LIMIT })
       return yield* validatePdfUpload(pdf)

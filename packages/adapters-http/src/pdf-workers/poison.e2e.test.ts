@@ -7,7 +7,7 @@
  * terminates its thread.
  */
 import { PdfTooComplex, toBase64 } from "@signet/core"
-import { largeXrefTablePdf, poisonPdfs, samplePdf } from "@signet/testkit/pdf"
+import { deepNestingPdf, largeXrefTablePdf, poisonPdfs, samplePdf } from "@signet/testkit/pdf"
 import { Effect, Exit } from "effect"
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -111,6 +111,18 @@ describe("poison PDFs against a running server (issue 13, items 1, 6, 7)", () =>
     expect(fine.status).toBe(200)
     expect(await fine.json()).toEqual({ signatures: [] })
   }, 120_000)
+
+  it("item 14: arrays nested 100,000 deep answer 422, a 300,000-entry xref table validates (no 500 either way)", async () => {
+    const post = (pdf: Uint8Array) => fetch(`${origin}/api/v2/validate`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pdf: toBase64(pdf) }),
+    })
+    const deep = await post(deepNestingPdf())
+    expect(deep.status).toBe(422)
+    expect((await deep.json() as { error: string }).error).toMatch(/^PDF exceeds a processing limit: arrays and dictionaries nested deeper than 64/)
+    const large = await post(largeXrefTablePdf(300_000))
+    expect(large.status).toBe(200)
+    expect(await large.json()).toEqual({ signatures: [] })
+  }, 60_000)
 })
 
 describe("the PDF worker pool stops what runs too long or too big", () => {

@@ -115,6 +115,7 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
     if (pdf.level !== "PAdES-BASELINE-LT") return signed
     // -LT: a second incremental update with the DSS, its OCSP responses and CRL as of now.
     const processor = yield* PdfProcessor
-    const dss = yield* processor.appendDss(signed, yield* longTermMaterial(cms)).pipe(Effect.orDie)
+    // The document was read once already (prepare); only a worker's deadline or heap can stop it now: 422, not 500.
+    const dss = yield* processor.appendDss(signed, yield* longTermMaterial(cms)).pipe(Effect.catchTag("PdfUnreadable", (e) => Effect.die(e)))
     return concatBytes([signed, dss])
   })
