@@ -35,6 +35,7 @@ import { signingFramePages } from "./pages/signing-frame.ts"
 import { kycCapturePages } from "./pages/kyc-capture.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
+import { PdfProcessorWorkers, type PdfWorkerSettings } from "./pdf-workers/pool.ts"
 
 /** Every storage service the engine needs; `StorageSqlite` and `StoragePostgres` provide them all. */
 export type { StorageServices }
@@ -77,6 +78,8 @@ export interface EngineOptions {
   readonly payments?: PaymentProviders
   /** the exchange-rate source; the sandbox's fixed table unless given */
   readonly exchangeRates?: Layer.Layer<ExchangeRates>
+  /** the PDF worker threads that prepare and read uploaded PDFs (docs/security/pdf.md); defaults otherwise */
+  readonly pdfWorkers?: Partial<PdfWorkerSettings>
 }
 
 /** A running engine: its handler, a way to run core programs against it, and its shutdown. */
@@ -105,6 +108,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     VaultMasterKey.pipe(Layer.provide(masterKey)),
     RandomWebCrypto,
     Sha256StreamsNode,
+    PdfProcessorWorkers(options.pdfWorkers),
     options.eventBus ?? EventBusInProcess,
     Layer.succeed(EngineConfig, options.settings),
     Layer.succeed(DeliveryPolicy, policy),

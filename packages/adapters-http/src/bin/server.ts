@@ -7,6 +7,7 @@ import { TimestampAuthorityHttp } from "../timestamp-authority-http.ts"
 import { listen, nodeClientIp } from "../node-server.ts"
 import { makeRpDemo } from "../rp-demo.ts"
 import { storageFor } from "../storage.ts"
+import { warmPdfWorkers } from "../pdf-workers/pool.ts"
 
 const main = async () => {
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
@@ -21,6 +22,8 @@ const main = async () => {
     ...(kycProviders === undefined ? {} : { kycProviders }),
     ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl }) }),
   })
+  // The PDF worker's bundle is built now, not on the first PDF upload.
+  warmPdfWorkers()
   const base = config.settings.basePath
   const server = await listen(engine.handler, config.port, config.host, (req, res) => {
     if (req.url === "/" && base !== "") {

@@ -1,9 +1,10 @@
 /** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
 import {
   answerOcsp, Certificates, countRequest, validateSignature, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeOwnCertificate, revokeRelyingPartyUserCertificate, STEP_UP_HEADER, toPem,
-  UnsupportedMediaType, type StoredCertificate, bytesSource, InvalidRequest, PDF_UPLOAD_LIMIT, PdfTooLarge, validatePdf,
+  UnsupportedMediaType, type StoredCertificate, InvalidRequest, PDF_UPLOAD_LIMIT, PdfTooLarge, validatePdfUpload,
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
+import { decodeBase64Upload } from "../http/base64.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { readBody } from "../http/body.ts"
@@ -173,15 +174,15 @@ export const validateEndpoint = endpoint({
   errors: [
     { status: 400, description: "`signature and documentHash, or pdf, required`, or a field in a wrong format" },
     { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`" },
-    { status: 422, description: "`Not a PDF that can be signed: <why>` (the PDF cannot be read)" },
+    { status: 422, description: "`Not a PDF that can be signed: <why>` (the PDF cannot be read), `PDF exceeds a processing limit: <which>` (docs/security/pdf.md)" },
     { status: 429, description: "`Rate limit exceeded. Please try again later.`" },
   ],
   handle: ({ body, clientIp }) => Effect.zipRight(countRequest(`validate:${clientIp}`, 60), Effect.gen(function* () {
     if (body.pdf !== undefined) {
-      const pdf = fromBase64(body.pdf)
+      const pdf = decodeBase64Upload(body.pdf)
       if (pdf === undefined || pdf.length === 0) return yield* new InvalidRequest({ detail: "pdf must be base64" })
       if (pdf.length > PDF_UPLOAD_LIMIT) return yield* new PdfTooLarge({ limit: PDF_UPLOAD_LIMIT })
-      return yield* validatePdf(bytesSource(pdf))
+      return yield* validatePdfUpload(pdf)
     }
     if (body.signature === undefined || body.documentHash === undefined) return yield* new InvalidRequest({ detail: "signature and documentHash, or pdf, required" })
     return yield* validateSignature(body.signature, body.documentHash)

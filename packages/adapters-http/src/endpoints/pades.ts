@@ -1,6 +1,7 @@
 /** PAdES PDF signing over HTTP: upload a PDF, approve with the passkey as for hash signing, download the signed PDF. */
-import { fromBase64, InvalidRequest, PDF_UPLOAD_LIMIT, PdfDocumentNotFound, preparePdfSigning, signedPdf } from "@signet/core"
+import { InvalidRequest, PDF_UPLOAD_LIMIT, PdfDocumentNotFound, preparePdfSigning, signedPdf } from "@signet/core"
 import { Effect, Schema } from "effect"
+import { decodeBase64Upload } from "../http/base64.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 
@@ -9,7 +10,7 @@ export const PDF_BODY_LIMIT = Math.ceil(PDF_UPLOAD_LIMIT / 3) * 4 + 1024 * 1024
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const base64Field = (field: string, value: string) => {
-  const bytes = fromBase64(value)
+  const bytes = decodeBase64Upload(value)
   return bytes === undefined || bytes.length === 0 ? Effect.fail(new InvalidRequest({ detail: `${field} must be base64` })) : Effect.succeed(bytes)
 }
 
@@ -49,7 +50,7 @@ export const signPdfEndpoint = endpoint({
     { status: 403, description: "as `POST /v2/sign/single`" },
     { status: 404, description: "`No signing credential found for user`" },
     { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`, or the body above its limit" },
-    { status: 422, description: "`Not a PDF that can be signed: <why>`, `Signature image is not a usable PNG: <why>`" },
+    { status: 422, description: "`Not a PDF that can be signed: <why>`, `PDF exceeds a processing limit: <which>` (docs/security/pdf.md), `Signature image is not a usable PNG: <why>`" },
     { status: 429, description: "as `POST /v2/sign/single`" },
   ],
   handle: ({ body, user }) => Effect.gen(function* () {
@@ -71,6 +72,7 @@ export const signedPdfEndpoint = endpoint({
   errors: [
     { status: 404, description: "`PDF signing request not found`" },
     { status: 409, description: "`PDF not signed yet. Status: <status>`" },
+    { status: 422, description: "`PDF exceeds a processing limit: <which>` (PAdES-LT: the DSS update past the PDF worker's deadline or heap)" },
   ],
   handle: ({ params, user, requestId }) => Effect.gen(function* () {
     const id = params["requestId"]!

@@ -543,7 +543,7 @@ export type CataloguedError =
   | NotAnEnvelopeRecipient | SigningRequestNotCompleted
   | TimestampUnavailable
   | OAuthError
-  | PdfUnreadable | PdfTooLarge | SignatureTooLargeForPlaceholder | PdfDocumentNotFound | PdfNotYetSigned | SignatureImageInvalid
+  | PdfUnreadable | PdfTooComplex | PdfTooLarge | SignatureTooLargeForPlaceholder | PdfDocumentNotFound | PdfNotYetSigned | SignatureImageInvalid
   | AuthorizationError
 
 /** True for any error of the catalogue (they all carry a numeric `status`). */
@@ -574,6 +574,15 @@ export type BillingError = CheckoutTransitionNotAllowed | PaymentCallbackSignatu
 export class PdfUnreadable extends Schema.TaggedError<PdfUnreadable>()("PdfUnreadable", { detail: Schema.String }) {
   readonly status = 422 as const
   override get message() { return `Not a PDF that can be signed: ${this.detail}` }
+}
+
+/**
+ * 422: reading the PDF would go past one of the reader's fixed budgets (objects, inflated bytes,
+ * nesting depth, cross-reference entries) or past the PDF worker's time or memory (docs/security/pdf.md).
+ */
+export class PdfTooComplex extends Schema.TaggedError<PdfTooComplex>()("PdfTooComplex", { detail: Schema.String }) {
+  readonly status = 422 as const
+  override get message() { return `PDF exceeds a processing limit: ${this.detail}` }
 }
 
 /** 413: a PDF upload above the documented limit. */

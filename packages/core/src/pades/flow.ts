@@ -16,9 +16,9 @@ import { EngineConfig } from "../ports/engine-config.ts"
 import { Vault } from "../ports/vault.ts"
 import { type PadesLevel, PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
 import { createSigningRequest } from "../signing/single.ts"
-import { bytesSource } from "./byte-source.ts"
-import { appendDss, longTermMaterial } from "./long-term.ts"
-import { byteRangeDigest, embedAt, prepareSignature, type VisibleSignature } from "./prepare.ts"
+import { longTermMaterial } from "./long-term.ts"
+import { embedAt, type VisibleSignature } from "./prepare.ts"
+import { PdfProcessor } from "./processor.ts"
 
 /** Largest PDF the HTTP flow takes (10 MiB); larger files are signed through the library API on a file source. */
 export const PDF_UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -76,10 +76,12 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     const signer = yield* Effect.flatMap(Users, (u) => u.findById(user.userId))
     const now = yield* Clock.currentTimeMillis
     const signerName = Option.match(signer, { onNone: () => "Signet user", onSome: (u) => u.displayName })
-    const prepared = yield* prepareSignature(bytesSource(input.pdf), {
+    // Parsing the upload is the heavy, input-driven part: it runs where the processor runs it (a worker).
+    const processor = yield* PdfProcessor
+    const prepared = yield* processor.prepare(input.pdf, {
       signerName, signingTime: new Date(now), reason: input.reason, location: input.location, visible: yield* withStoredImage(user.userId, input.visible),
     })
-    const digest = yield* byteRangeDigest(prepared)
+    const digest = prepared.digest
     const created = yield* createSigningRequest(user, {
       documentHash: toHex(digest), credentialId: input.credentialId, documentName: input.documentName ?? "document.pdf",
       // -LT signs as -T; its DSS is added when the signed PDF is fetched.
@@ -113,6 +115,8 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
     const signed = yield* embedAt(whole, pdf.contentsOffset, pdf.contentsBytes, cms).pipe(Effect.orDie)
     if (pdf.level !== "PAdES-BASELINE-LT") return signed
     // -LT: a second incremental update with the DSS, its OCSP responses and CRL as of now.
-    const dss = yield* appendDss(bytesSource(signed), yield* longTermMaterial(cms)).pipe(Effect.orDie)
+    const processor = yield* PdfProcessor
+    // The document was read once already (prepare); only a worker's deadline or heap can stop it now: 422, not 500.
+    const dss = yield* processor.appendDss(signed, yield* longTermMaterial(cms)).pipe(Effect.catchTag("PdfUnreadable", (e) => Effect.die(e)))
     return concatBytes([signed, dss])
   })

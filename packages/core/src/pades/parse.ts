@@ -3,6 +3,7 @@
  * off the end of a window that is not the end of the file with `NeedMoreBytes`, so the caller can
  * read a larger window: a document is never read whole.
  */
+import { PDF_BUDGETS } from "./budget.ts"
 import { PdfDict, PdfName, PdfRef, PdfString, type PdfValue } from "./objects.ts"
 
 /** The window ended before the object did (the file goes on). */
@@ -14,6 +15,12 @@ export class NeedMoreBytes {
 export class MalformedPdf {
   readonly _tag = "MalformedPdf"
   constructor(readonly detail: string) {}
+}
+
+/** The object nests arrays and dictionaries deeper than `PDF_BUDGETS.depth` (a budget, not malformed syntax). */
+export class NestingTooDeep {
+  readonly _tag = "NestingTooDeep"
+  readonly detail = `arrays and dictionaries nested deeper than ${PDF_BUDGETS.depth}`
 }
 
 const isWhite = (c: number) => c === 0 || c === 9 || c === 10 || c === 12 || c === 13 || c === 32
@@ -77,8 +84,12 @@ export class Cursor {
     return Number(w)
   }
 
-  /** Parses one direct object (an `n g R` reference included). */
-  readValue(): PdfValue {
+  /**
+   * Parses one direct object (an `n g R` reference included). Recursion follows the nesting of
+   * arrays and dictionaries, so it stops at `PDF_BUDGETS.depth` with `NestingTooDeep`.
+   */
+  readValue(depth = 0): PdfValue {
+    if (depth > PDF_BUDGETS.depth) throw new NestingTooDeep()
     this.skipSpace()
     const c = this.peekByte()
     if (c === undefined) throw new MalformedPdf("unexpected end of file")
@@ -88,7 +99,7 @@ export class Cursor {
       this.pos++
       if (this.peekByte() === 60) {
         this.pos++
-        return this.readDictBody()
+        return this.readDictBody(depth)
       }
       return this.readHexString()
     }
@@ -103,7 +114,7 @@ export class Cursor {
           this.pos++
           return items
         }
-        items.push(this.readValue())
+        items.push(this.readValue(depth + 1))
       }
     }
     const word = this.peekWord()
@@ -155,7 +166,7 @@ export class Cursor {
     return new PdfName(out)
   }
 
-  private readDictBody(): PdfDict {
+  private readDictBody(depth: number): PdfDict {
     const entries = new Map<string, PdfValue>()
     for (;;) {
       this.skipSpace()
@@ -169,7 +180,7 @@ export class Cursor {
       }
       if (c !== 47) throw new MalformedPdf(`expected a name key at ${this.pos}`)
       const key = this.readName()
-      entries.set(key.name, this.readValue())
+      entries.set(key.name, this.readValue(depth + 1))
     }
   }
 

@@ -8,7 +8,8 @@
 import { Effect } from "effect"
 import { PdfUnreadable, SignatureTooLargeForPlaceholder, type SignatureImageInvalid } from "../errors/catalogue.ts"
 import { concatSource, type ByteSource } from "./byte-source.ts"
-import { deref, dictAt, openPdf, type PdfDocument } from "./document.ts"
+import { PDF_BUDGETS, tooComplex } from "./budget.ts"
+import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./document.ts"
 import { Sha256Streams } from "./hashing.ts"
 import { incrementalUpdate, objectNumbers, type UpdateObject } from "./incremental.ts"
 import {
@@ -65,13 +66,21 @@ export const pdfDate = (time: Date): string => {
   return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}+00'00'`
 }
 
-/** The reference and dictionary of page `number` (1-based), walking the page tree by `/Count`. */
+/**
+ * The reference and dictionary of page `number` (1-based), walking the page tree by `/Count`.
+ * A node met twice on the way down (`/Kids` naming an ancestor) is a cycle, refused; the kids
+ * looked at are bounded by `PDF_BUDGETS.walkNodes`.
+ */
 const findPage = (doc: PdfDocument, catalog: PdfDict, number: number) =>
   Effect.gen(function* () {
     let node = catalog.get("Pages")
     let index = number - 1
-    for (let depth = 0; depth < 64; depth++) {
+    const path = new Set<number>()
+    let looked = 0
+    for (let depth = 0; depth < PDF_BUDGETS.treeDepth; depth++) {
       if (!(node instanceof PdfRef)) return yield* unreadable("the page tree has a direct node")
+      if (path.has(node.num)) return yield* unreadable("the page tree has a cycle")
+      path.add(node.num)
       const d = yield* dictAt(doc, node, "a page tree node")
       const kids = arrayOf(d.get("Kids"))
       if (kids === undefined) {
@@ -80,6 +89,7 @@ const findPage = (doc: PdfDocument, catalog: PdfDict, number: number) =>
       }
       let next: PdfValue | undefined
       for (const kid of kids) {
+        if (++looked > PDF_BUDGETS.walkNodes) return yield* tooComplex(`more than ${PDF_BUDGETS.walkNodes} page tree nodes`)
         const k = yield* dictAt(doc, kid, "a page tree kid")
         const count = arrayOf(k.get("Kids")) === undefined ? 1 : numberOf(k.get("Count")) ?? 0
         if (index < count) {
@@ -131,7 +141,7 @@ const visibleAppearance = (options: SignatureOptions, width: number, height: num
  * Prepares the signature update of `source`: every object the signature needs, a new xref
  * section and trailer, and the byte ranges with a `/Contents` placeholder to embed into.
  */
-export const prepareSignature = (source: ByteSource, options: SignatureOptions): Effect.Effect<PreparedSignature, PdfUnreadable | SignatureImageInvalid> =>
+export const prepareSignature = (source: ByteSource, options: SignatureOptions): Effect.Effect<PreparedSignature, PdfReadError | SignatureImageInvalid> =>
   Effect.gen(function* () {
     const doc = yield* openPdf(source)
     if (doc.trailer.get("Encrypt") !== undefined) return yield* unreadable("encrypted PDFs are not supported")
@@ -158,6 +168,7 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
     }
     const fieldsValue = acro.get("Fields")
     const fields = arrayOf(yield* deref(doc, fieldsValue)) ?? []
+    if (fields.length > PDF_BUDGETS.walkNodes) return yield* tooComplex(`more than ${PDF_BUDGETS.walkNodes} form fields`)
     const taken = new Set<string>()
     for (const f of fields) {
       const d = yield* deref(doc, f)
@@ -301,7 +312,7 @@ export const embedSignature = (prepared: PreparedSignature, cms: Uint8Array): Ef
  */
 export const signPdf = <E, R>(
   source: ByteSource, options: SignatureOptions, produceCms: (digest: Uint8Array) => Effect.Effect<Uint8Array, E, R>,
-): Effect.Effect<{ readonly prepared: PreparedSignature; readonly update: Uint8Array }, E | PdfUnreadable | SignatureImageInvalid | SignatureTooLargeForPlaceholder, R> =>
+): Effect.Effect<{ readonly prepared: PreparedSignature; readonly update: Uint8Array }, E | PdfReadError | SignatureImageInvalid | SignatureTooLargeForPlaceholder, R> =>
   Effect.gen(function* () {
     const prepared = yield* prepareSignature(source, options)
     const digest = yield* byteRangeDigest(prepared)
