@@ -34,6 +34,13 @@ import { signingFramePages } from "./pages/signing-frame.ts"
 import { kycCapturePages } from "./pages/kyc-capture.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
+import { clientAddress, parseTrustedProxies } from "./http/client-address.ts"
+
+/** The client address of a request: the peer, or behind trusted proxies the rightmost untrusted X-Forwarded-For hop. */
+const clientAddressOf = (peer: (request: Request) => string, proxies: ReadonlyArray<string> | undefined) => {
+  const trusted = proxies === undefined || proxies.length === 0 ? undefined : parseTrustedProxies(proxies)
+  return (request: Request) => clientAddress(peer(request), request.headers.get("x-forwarded-for"), trusted)
+}
 
 /** Every storage service the engine needs; `StorageSqlite` and `StoragePostgres` provide them all. */
 export type { StorageServices }
@@ -64,8 +71,10 @@ export interface EngineOptions {
   readonly housekeeping?: boolean
   /** the engine's clock; the system clock unless a host or test gives one */
   readonly clock?: Clock.Clock
-  /** client address of a request, when the host knows it (rate limits by IP) */
+  /** peer address of a request, when the host knows it (rate limits by IP) */
   readonly clientIp?: (request: Request) => string
+  /** proxies whose X-Forwarded-For is believed (addresses and CIDRs); none: the header is ignored */
+  readonly trustedProxies?: ReadonlyArray<string>
   /** the administrator token of the admin API and console (`/admin`); without one they refuse every call */
   readonly adminToken?: string
   /** the timestamp authority of -T signatures and `/v2/tsa` (default: the built-in TSA, docs/timestamps.md) */
@@ -94,9 +103,8 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
   const storage = options.storage
   const masterKey = Layer.succeed(MasterKey, options.masterKey)
   const keyStore = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, masterKey)))
-  const logger = Layer.merge(
-    Logger.replace(Logger.defaultLogger, Logger.jsonLogger),
-    Logger.minimumLogLevel(options.logLevel ?? LogLevel.Info))
+  // Logger.json prints one JSON line per entry on stdout; Logger.jsonLogger alone only formats (and printed nothing).
+  const logger = Layer.merge(Logger.json, Logger.minimumLogLevel(options.logLevel ?? LogLevel.Info))
   const policy = { ...DEFAULT_DELIVERY_POLICY, ...options.deliveries }
   const services = Layer.mergeAll(
     storage,
@@ -164,7 +172,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     basePath: options.settings.basePath,
     deadlineMs: options.deadlineMs ?? 30_000,
     newRequestId: () => globalThis.crypto.randomUUID(),
-    ...(options.clientIp ? { clientIp: options.clientIp } : {}),
+    ...(options.clientIp ? { clientIp: clientAddressOf(options.clientIp, options.trustedProxies) } : {}),
   })
   // The sandbox providers call back into this engine, as a real provider would over the network.
   payments.connect?.(handler, issuerOf(options.settings))

@@ -1,10 +1,11 @@
 /** Mounts a web-standard handler on Node's `http` server, streaming bodies both ways. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { Readable } from "node:stream"
+import { InvalidRequest } from "@signet/core"
 
 const clientIps = new WeakMap<Request, string>()
 
-/** The peer address of a request that came through `nodeListener`. */
+/** The peer address of a request that came through `nodeListener` (the engine applies trusted proxies to it). */
 export const nodeClientIp = (request: Request): string => clientIps.get(request) ?? "unknown"
 
 /** Converts Node's request to a web `Request`. */
@@ -45,9 +46,18 @@ const drained = (res: ServerResponse): Promise<boolean> => new Promise((resolve)
 /** A Node request listener over `handler`. */
 export const nodeListener = (handler: (request: Request) => Promise<Response>) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let request: Request
+    try {
+      request = toRequest(req)
+    } catch {
+      // A Host header that is not a host (`a b`, `[::1`) makes no URL: the caller's mistake, 400.
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", connection: "close" })
+        .end(JSON.stringify({ error: new InvalidRequest({ detail: "malformed Host header" }).message }))
+      return
+    }
     let response: Response
     try {
-      response = await handler(toRequest(req))
+      response = await handler(request)
     } catch {
       res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "Internal server error" }))
       return

@@ -16,7 +16,7 @@ const main = async () => {
   const kycLocal = Object.values(config.kyc).includes("local")
   const kycProviders = kycLocal ? (await import("@signet/kyc-local")).kycProviders(config.kyc) : undefined
   const engine = await makeEngine({
-    settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, deliveries: config.deliveries,
+    settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, trustedProxies: config.trustedProxies, deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     ...(kycProviders === undefined ? {} : { kycProviders }),
     ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl }) }),

@@ -189,7 +189,11 @@ export class SigningRequestNotFound extends Schema.TaggedError<SigningRequestNot
 
 /** 429: the RP's daily signature allowance is used up until 00:00 UTC. */
 export class DailySigningLimitExceeded extends Schema.TaggedError<DailySigningLimitExceeded>()(
-  "DailySigningLimitExceeded", { used: Schema.Number, maximum: Schema.Number, resetsAt: Schema.String }) {
+  "DailySigningLimitExceeded", {
+    used: Schema.Number, maximum: Schema.Number, resetsAt: Schema.String,
+    /** seconds until 00:00 UTC (the `Retry-After` header) */
+    retryAfterSeconds: Schema.optional(Schema.Number),
+  }) {
   readonly status = 429 as const
   override get message() {
     return `Daily signing limit exceeded (${this.used}/${this.maximum} used, resets at ${this.resetsAt})`
@@ -197,7 +201,10 @@ export class DailySigningLimitExceeded extends Schema.TaggedError<DailySigningLi
 }
 
 /** 429: a per-minute window is full. */
-export class RateLimitExceeded extends Schema.TaggedError<RateLimitExceeded>()("RateLimitExceeded", {}) {
+export class RateLimitExceeded extends Schema.TaggedError<RateLimitExceeded>()("RateLimitExceeded", {
+  /** seconds until the window ends (the `Retry-After` header; 60 when not known) */
+  retryAfterSeconds: Schema.optional(Schema.Number),
+}) {
   readonly status = 429 as const
   override get message() { return "Rate limit exceeded. Please try again later." }
 }
