@@ -21,8 +21,12 @@ export interface ServerConfig {
   readonly settings: EngineSettings
   /** the administrator token of `/admin` and `/admin/api/*` (at least 32 characters); none: the admin API refuses all */
   readonly adminToken: string | undefined
-  /** which adapter each KYC port uses: `sandbox` (default) or `local` (`@signet/kyc-local`, offline models) */
-  readonly kyc: KycAdapterChoice
+  /**
+   * which adapter each KYC port uses: `sandbox` or `local` (`@signet/kyc-local`, offline models).
+   * None set: all sandbox in a sandbox engine, null (KYC disabled) in production; a port left
+   * unset beside a set one is `sandbox` (which production refuses, naming it).
+   */
+  readonly kyc: KycAdapterChoice | null
   /** reverse proxies whose X-Forwarded-For is believed (addresses and CIDRs); empty: the header is ignored */
   readonly trustedProxies: ReadonlyArray<string>
 }
@@ -103,6 +107,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     throw new ConfigError("secretGraceSeconds must be between 0 and 2592000 (30 days)")
   }
   if (c.tsaUrl !== undefined && !/^https?:\/\/[^/]/.test(c.tsaUrl)) throw new ConfigError(`tsaUrl ${c.tsaUrl} must be an http(s) URL of an RFC 3161 timestamp authority`)
+  const environment = c.environment ?? (demo ? "sandbox" : "production")
   let trustedProxies: ReadonlyArray<string> = []
   try {
     trustedProxies = c.trustedProxies === undefined ? [] : parseTrustedProxies(c.trustedProxies).entries
@@ -123,9 +128,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
       allowLoopbackHttp: c.webhooksAllowLoopback ?? demo,
       ...(c.webhookRetryBaseMs !== undefined ? { baseDelayMs: c.webhookRetryBaseMs } : {}),
     },
-    kyc: { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
+    kyc: c.kycDocumentReader === undefined && c.kycFaceMatcher === undefined && c.kycLiveness === undefined && environment === "production"
+      ? null
+      : { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
     settings: {
-      environment: c.environment ?? (demo ? "sandbox" : "production"),
+      environment,
       publicOrigin,
       basePath,
       accessTokenTtlSeconds: c.accessTokenTtlSeconds ?? 3600,

@@ -29,6 +29,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.PdfTooLarge({ limit: 10485760 }), new Catalogue.PdfUnreadable({ detail: "<why>" }),
   new Catalogue.SignatureImageInvalid({ detail: "<why>" }), new Catalogue.PdfDocumentNotFound(),
   new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),
+  new Catalogue.NotConfigured({ feature: "Identity verification" }), new Catalogue.NotConfigured({ feature: "Currency conversion" }),
 ]
 
 describe("docs/errors.md", () => {

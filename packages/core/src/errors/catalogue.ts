@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 
 /** HTTP status carried by every catalogued error. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503
 
 // ---------------------------------------------------------------- authentication
 
@@ -346,6 +346,12 @@ export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("Re
   override get message() { return `${this.what} not found` }
 }
 
+/** 503: a feature whose adapter this server was started without (production KYC, currency conversion). */
+export class NotConfigured extends Schema.TaggedError<NotConfigured>()("NotConfigured", { feature: Schema.String }) {
+  readonly status = 503 as const
+  override get message() { return `${this.feature} is not configured on this server` }
+}
+
 /** 405: the path exists but not with this method. */
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", { method: Schema.String }) {
   readonly status = 405 as const
@@ -540,7 +546,7 @@ export type CataloguedError =
   | AlreadyVerified | SubmitDocumentFirst | ResubmitDocumentFirst | RpUrnNotOwned | PhoneNumberTaken
   | DocumentImageRequired | LivenessTransactionIdRequired | CustomerIdRequired | PhoneNumberRequired
   | InvalidIdentifierFormat | InvalidRequest | MalformedJson | UnsupportedMediaType | PayloadTooLarge
-  | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
+  | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists | NotConfigured
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
   | AdminTokenRequired | RpSettingLocked
