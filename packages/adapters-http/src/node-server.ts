@@ -8,9 +8,14 @@ const clientIps = new WeakMap<Request, string>()
 /** The peer address of a request that came through `nodeListener` (the engine applies trusted proxies to it). */
 export const nodeClientIp = (request: Request): string => clientIps.get(request) ?? "unknown"
 
-/** Converts Node's request to a web `Request`. */
+// A host name or IP literal with an optional port (RFC 9110 §7.2); anything else is refused.
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/** Converts Node's request to a web `Request`; throws on a malformed Host header. */
 const toRequest = (req: IncomingMessage): Request => {
-  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`)
+  const host = req.headers.host ?? "localhost"
+  if (!HOST.test(host)) throw new Error("malformed Host header")
+  const url = new URL(req.url ?? "/", `http://${host}`)
   const headers = new Headers()
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue
