@@ -1,5 +1,6 @@
 /** Mounts a web-standard handler on Node's `http` server, streaming bodies both ways. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import { Readable } from "node:stream"
 import { InvalidRequest } from "@signet/core"
 
@@ -30,6 +31,9 @@ const toRequest = (req: IncomingMessage): Request => {
   clientIps.set(request, req.socket.remoteAddress ?? "unknown")
   return request
 }
+
+/** How long a connection whose request body was left unread stays open after the answer. */
+export const LINGER_MS = 2_000
 
 /** How long a response may wait for a client to read before the connection is dropped. */
 export const SLOW_CLIENT_MS = 30_000
@@ -74,8 +78,20 @@ export const nodeListener = (handler: (request: Request) => Promise<Response>) =
     const cookies = response.headers.getSetCookie()
     if (cookies.length > 0) headers["set-cookie"] = cookies
     // An answer given before the body was read (413, 415, early errors) leaves bytes on the
-    // socket that would corrupt the next request on it: close the connection instead.
-    if (!req.complete) headers["connection"] = "close"
+    // socket that would corrupt the next request on it: close the connection instead. The rest
+    // of the body is never read (no memory is spent on it); the socket is destroyed shortly
+    // after the answer, giving the client time to read it before its writes fail.
+    if (!req.complete) {
+      headers["connection"] = "close"
+      // Lingering close: Node would destroy the socket as soon as the answer is flushed, and the
+      // client's next write would be reset before it read the 413. Send FIN instead, read nothing
+      // more (the paused request holds the socket's reads), and destroy after LINGER_MS.
+      const socket = req.socket as Socket & { destroySoon?: () => void }
+      socket.destroySoon = () => {
+        socket.end()
+        setTimeout(() => socket.destroy(), LINGER_MS).unref()
+      }
+    }
     res.writeHead(response.status, headers)
     if (response.body === null || req.method === "HEAD") {
       res.end()
