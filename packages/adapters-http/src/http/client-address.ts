@@ -19,7 +19,6 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number]
 export const canonicalAddress = (raw: string): string | undefined => {
   const text = raw.trim().replace(/^\[(.*)\](:\d+)?$/, "$1")
   if (!ipaddr.isValid(text)) return undefined
-  // A bare IPv4 with a port (`1.2.3.4:5678`) is not accepted here: proxies write addresses only.
   return ipaddr.process(text).toString()
 }
 
@@ -28,12 +27,16 @@ export const parseTrustedProxies = (list: ReadonlyArray<string> | string): Trust
   const entries = (typeof list === "string" ? list.split(",") : list).map((e) => e.trim()).filter((e) => e !== "")
   const ranges: Array<Range> = entries.map((entry) => {
     try {
-      if (entry.includes("/")) {
-        const [address, bits] = ipaddr.parseCIDR(entry)
-        return [address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address, address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress() ? bits - 96 : bits]
+      if (!entry.includes("/")) {
+        const address = ipaddr.process(entry)
+        return [address, address.kind() === "ipv4" ? 32 : 128]
       }
-      const address = ipaddr.process(entry)
-      return [address, address.kind() === "ipv4" ? 32 : 128]
+      const [address, bits] = ipaddr.parseCIDR(entry)
+      // ::ffff:10.0.0.0/104 is 10.0.0.0/8: addresses are compared in their IPv4 form.
+      if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+        return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96]
+      }
+      return [address, bits]
     } catch {
       throw new Error(`trusted proxy entry "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32, 127.0.0.1)`)
     }
