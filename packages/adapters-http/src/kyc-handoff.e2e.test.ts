@@ -139,5 +139,5 @@ describe("KYC hosted capture and phone handoff over HTTP", () => {
     for (let i = 0; i < 121; i++) statuses.push((await browser("GET", "/kyc/capture/status", undefined, "unknown")).status)
     expect(statuses.slice(0, 120).every((s) => s === 404)).toBe(true)
     expect(statuses[120]).toBe(429)
-  })
+  }, 60_000)
 })
