@@ -47,7 +47,7 @@ const AUTH_ERRORS = [
   { status: 401, description: "`invalid_client`" },
   { status: 403, description: "`KYC is not enabled for this RP`, `rp_urn <urn> belongs to another RP`" },
   { status: 422, description: "`customer_id is required`" },
-  { status: 429, description: "`Rate limit exceeded. Please try again later.` (20 per minute per IP)" },
+  { status: 429, description: "`Rate limit exceeded. Please try again later.` (20 per minute per IP, one counter for all KYC operations; the face step also 60 selfie/video)" },
 ]
 const CUSTOMER_ERRORS = [
   ...AUTH_ERRORS,
@@ -111,7 +111,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
     response: Schema.Struct({ status: Schema.Literal("confirmed", "retry"), transactionId: Schema.optional(Schema.String), reason: Schema.optional(Schema.String) }),
     errors: [{ status: 404, description: "`KYC verification not found` (unknown, superseded or expired session token)" },
       { status: 413, description: "body above 15 MiB" },
-      { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP)" }],
+      { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP shared with the phone handoff; 60 selfie/video uploads)" }],
     handle: ({ body, request, clientIp }) => {
       const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization")?.trim() ?? "")?.[1]
       const sessionToken = bearer ?? (typeof body["token"] === "string" ? body["token"] : undefined)
