@@ -30,11 +30,19 @@ describe("server configuration", () => {
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_PORT: "eighty" }, [])).toThrow(/invalid configuration/)
   })
 
-  it("chooses sandbox or local per KYC port: sandbox by default, local by environment variable, anything else refused", () => {
-    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).kyc).toEqual({ documentReader: "sandbox", faceMatcher: "sandbox", liveness: "sandbox" })
+  it("chooses sandbox or local per KYC port: sandbox by default in a sandbox engine, none (KYC disabled) in production, local by environment variable, anything else refused", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_ENVIRONMENT: "sandbox" }, []).kyc).toEqual({ documentReader: "sandbox", faceMatcher: "sandbox", liveness: "sandbox" })
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).kyc).toBeNull()
     const c = loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_KYC_DOCUMENT_READER: "local", SIGNET_KYC_LIVENESS: "local" }, [])
     expect(c.kyc).toEqual({ documentReader: "local", faceMatcher: "sandbox", liveness: "local" })
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_KYC_FACE_MATCHER: "cloud" }, [])).toThrow(/invalid configuration/)
+  })
+
+  it("SIGNET_TRUSTED_PROXIES takes addresses and CIDRs; anything else is refused naming the entry", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).trustedProxies).toEqual([])
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1,::1" }, []).trustedProxies).toEqual(["10.0.0.0/8", "127.0.0.1", "::1"])
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/8,proxy.internal" }, [])).toThrow(/SIGNET_TRUSTED_PROXIES: trusted proxy entry "proxy.internal" is not an IP address or CIDR range/)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/33" }, [])).toThrow(/SIGNET_TRUSTED_PROXIES/)
   })
 
   it("SIGNET_TSA_URL names an external timestamp authority; the built-in one otherwise; a non-URL is refused", () => {

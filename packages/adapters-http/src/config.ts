@@ -2,6 +2,7 @@
 import { Environment, type EngineSettings } from "@signet/core"
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
+import { parseTrustedProxies } from "./http/client-address.ts"
 
 /** Everything the server binary needs. */
 export interface ServerConfig {
@@ -20,8 +21,14 @@ export interface ServerConfig {
   readonly settings: EngineSettings
   /** the administrator token of `/admin` and `/admin/api/*` (at least 32 characters); none: the admin API refuses all */
   readonly adminToken: string | undefined
-  /** which adapter each KYC port uses: `sandbox` (default) or `local` (`@signet/kyc-local`, offline models) */
-  readonly kyc: KycAdapterChoice
+  /**
+   * which adapter each KYC port uses: `sandbox` or `local` (`@signet/kyc-local`, offline models).
+   * None set: all sandbox in a sandbox engine, null (KYC disabled) in production; a port left
+   * unset beside a set one is `sandbox` (which production refuses, naming it).
+   */
+  readonly kyc: KycAdapterChoice | null
+  /** reverse proxies whose X-Forwarded-For is believed (addresses and CIDRs); empty: the header is ignored */
+  readonly trustedProxies: ReadonlyArray<string>
 }
 
 /** Which adapter each KYC port uses. */
@@ -45,7 +52,7 @@ const FileConfig = Schema.partial(Schema.Struct({
   webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int,
   adminToken: Schema.String, secretGraceSeconds: Schema.Int,
   kycDocumentReader: KycAdapter, kycFaceMatcher: KycAdapter, kycLiveness: KycAdapter,
-  tsaUrl: Schema.String,
+  tsaUrl: Schema.String, trustedProxies: Schema.Union(Schema.String, Schema.Array(Schema.String)),
 }))
 
 const ENV_KEYS = {
@@ -55,7 +62,7 @@ const ENV_KEYS = {
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback", SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
   SIGNET_ADMIN_TOKEN: "adminToken", SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
   SIGNET_KYC_DOCUMENT_READER: "kycDocumentReader", SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher", SIGNET_KYC_LIVENESS: "kycLiveness",
-  SIGNET_TSA_URL: "tsaUrl",
+  SIGNET_TSA_URL: "tsaUrl", SIGNET_TRUSTED_PROXIES: "trustedProxies",
 } as const
 const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
@@ -100,8 +107,16 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     throw new ConfigError("secretGraceSeconds must be between 0 and 2592000 (30 days)")
   }
   if (c.tsaUrl !== undefined && !/^https?:\/\/[^/]/.test(c.tsaUrl)) throw new ConfigError(`tsaUrl ${c.tsaUrl} must be an http(s) URL of an RFC 3161 timestamp authority`)
+  const environment = c.environment ?? (demo ? "sandbox" : "production")
+  let trustedProxies: ReadonlyArray<string> = []
+  try {
+    trustedProxies = c.trustedProxies === undefined ? [] : parseTrustedProxies(c.trustedProxies).entries
+  } catch (e) {
+    throw new ConfigError(`SIGNET_TRUSTED_PROXIES: ${e instanceof Error ? e.message : String(e)}`)
+  }
   return {
     port,
+    trustedProxies,
     host: c.host ?? "0.0.0.0",
     database: c.database ?? (demo ? ".signet/demo.db" : "signet.db"),
     masterKey: c.masterKey,
@@ -113,9 +128,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
       allowLoopbackHttp: c.webhooksAllowLoopback ?? demo,
       ...(c.webhookRetryBaseMs !== undefined ? { baseDelayMs: c.webhookRetryBaseMs } : {}),
     },
-    kyc: { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
+    kyc: c.kycDocumentReader === undefined && c.kycFaceMatcher === undefined && c.kycLiveness === undefined && environment === "production"
+      ? null
+      : { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
     settings: {
-      environment: c.environment ?? (demo ? "sandbox" : "production"),
+      environment,
       publicOrigin,
       basePath,
       accessTokenTtlSeconds: c.accessTokenTtlSeconds ?? 3600,

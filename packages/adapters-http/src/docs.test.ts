@@ -30,6 +30,7 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.SignatureImageInvalid({ detail: "<why>" }), new Catalogue.PdfDocumentNotFound(),
   new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),
   new Catalogue.ConsoleClientRequired(), new Catalogue.StepUpRequired({ action: "<action>" }), new Catalogue.CertificateSharedWithOtherRps(),
+  new Catalogue.NotConfigured({ feature: "Identity verification" }), new Catalogue.NotConfigured({ feature: "Currency conversion" }),
 ]
 
 describe("docs/errors.md", () => {

@@ -5,10 +5,10 @@ import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
   TimestampAuthority, TimestampAuthorityBuiltIn,
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
-  type DocumentReader, type FaceMatcher, type LivenessProvider,
+  type DocumentReader, type FaceMatcher, type LivenessProvider, adaptersOf, KycProvidersSandbox, refusedAdapters, SandboxAdapterRefused, type AdapterInfo,
 } from "@signet/core"
 import { planEndpoints } from "./endpoints/plans.ts"
-import { ExchangeRatesSandbox, PaymentsSandbox, type PaymentProviders } from "./payments-sandbox.ts"
+import { ExchangeRatesSandbox, ExchangeRatesUnconfigured, PaymentsSandbox, paymentsUnconfigured, type PaymentProviders } from "./payments-sandbox.ts"
 import { WebhookTransportNode } from "./webhook-transport.ts"
 import { ExternalProviderClientNode } from "./external-provider-client.ts"
 import { identityProviderEndpoints } from "./endpoints/identity-providers.ts"
@@ -36,6 +36,13 @@ import { kycCapturePages } from "./pages/kyc-capture.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
 import { PdfProcessorWorkers, type PdfWorkerSettings } from "./pdf-workers/pool.ts"
+import { clientAddress, parseTrustedProxies } from "./http/client-address.ts"
+
+/** The client address of a request: the peer, or behind trusted proxies the rightmost untrusted X-Forwarded-For hop. */
+const clientAddressOf = (peer: (request: Request) => string, proxies: ReadonlyArray<string> | undefined) => {
+  const trusted = proxies === undefined || proxies.length === 0 ? undefined : parseTrustedProxies(proxies)
+  return (request: Request) => clientAddress(peer(request), request.headers.get("x-forwarded-for"), trusted)
+}
 
 /** Every storage service the engine needs; `StorageSqlite` and `StoragePostgres` provide them all. */
 export type { StorageServices }
@@ -60,26 +67,48 @@ export interface EngineOptions {
   readonly deliveries?: Partial<DeliverySettings> & { readonly worker?: boolean }
   /** identity-verification thresholds, lifetimes and image retention (the spec's defaults unless given) */
   readonly kycSettings?: typeof DEFAULT_KYC_SETTINGS
-  /** the KYC document reader, liveness provider and face matcher (the sandbox adapters unless given; `@signet/kyc-local` has local ones) */
-  readonly kycProviders?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher>
+  /**
+   * the KYC document reader, liveness provider and face matcher (`@signet/kyc-local` has local ones);
+   * unless given: the sandbox adapters, or in production none (null: KYC answers 503)
+   */
+  readonly kycProviders?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher, never, EngineConfig> | null
   /** the hourly clean-up of expired quota windows and KYC images past retention (default on) */
   readonly housekeeping?: boolean
   /** the engine's clock; the system clock unless a host or test gives one */
   readonly clock?: Clock.Clock
-  /** client address of a request, when the host knows it (rate limits by IP) */
+  /** peer address of a request, when the host knows it (rate limits by IP) */
   readonly clientIp?: (request: Request) => string
+  /** proxies whose X-Forwarded-For is believed (addresses and CIDRs); none: the header is ignored */
+  readonly trustedProxies?: ReadonlyArray<string>
   /** the administrator token of the admin API and console (`/admin`); without one they refuse every call */
   readonly adminToken?: string
   /** the timestamp authority of -T signatures and `/v2/tsa` (default: the built-in TSA, docs/timestamps.md) */
   readonly timestampAuthority?: Layer.Layer<TimestampAuthority, unknown, Exclude<EngineServices, TimestampAuthority>>
   /** more endpoints (tests, embedding hosts) */
   readonly extraEndpoints?: ReadonlyArray<Endpoint<any, EngineServices>>
-  /** the payment providers; the card and mobile-money sandbox (docs/plans.md) unless given */
+  /** the payment providers; unless given the card and mobile-money sandbox (docs/plans.md), in production none (checkouts declined) */
   readonly payments?: PaymentProviders
-  /** the exchange-rate source; the sandbox's fixed table unless given */
-  readonly exchangeRates?: Layer.Layer<ExchangeRates>
+  /** the exchange-rate source; unless given the sandbox's fixed table, in production none (KES checkouts refused) */
+  readonly exchangeRates?: Layer.Layer<ExchangeRates, never, EngineConfig>
   /** the PDF worker threads that prepare and read uploaded PDFs (docs/security/pdf.md); defaults otherwise */
   readonly pdfWorkers?: Partial<PdfWorkerSettings>
+}
+
+/** The adapters an engine runs with and what each declares; a production engine refuses sandbox ones. */
+export const adaptersInUse = (options: EngineOptions & { readonly payments: PaymentProviders }): ReadonlyArray<AdapterInfo> => {
+  const declared = (port: string, layer: unknown, otherwise: string): ReadonlyArray<AdapterInfo> => {
+    const found = adaptersOf(layer)
+    return found.length > 0 ? found : [{ port, adapter: otherwise, sandbox: false, setting: "" }]
+  }
+  // One line per port: a new port's adapter (a Mailer) is listed and checked by adding it here.
+  return [
+    ...(options.kycProviders === null
+      ? [{ port: "KYC document reader, face matcher, liveness", adapter: "none (KYC disabled: /kyc/* answers 503)", sandbox: false, setting: "SIGNET_KYC_*=local" }]
+      : declared("KYC document reader, face matcher, liveness", options.kycProviders ?? KycProvidersSandbox, "custom")),
+    ...declared("payments", options.payments.layer, "custom"),
+    ...declared("exchange rates", options.exchangeRates ?? ExchangeRatesSandbox, "custom"),
+    ...declared("timestamp authority", options.timestampAuthority, options.timestampAuthority === undefined ? "built-in" : "custom"),
+  ]
 }
 
 /** A running engine: its handler, a way to run core programs against it, and its shutdown. */
@@ -90,6 +119,8 @@ export interface Engine {
   readonly endpoints: ReadonlyArray<Endpoint<any, EngineServices>>
   /** the payment providers this engine's checkouts are paid through */
   readonly payments: PaymentProviders
+  /** every adapter it runs with (the start-up banner lists them) */
+  readonly adapters: ReadonlyArray<AdapterInfo>
   readonly dispose: () => Promise<void>
 }
 
@@ -98,10 +129,10 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
   const storage = options.storage
   const masterKey = Layer.succeed(MasterKey, options.masterKey)
   const keyStore = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, masterKey)))
-  const logger = Layer.merge(
-    Logger.replace(Logger.defaultLogger, Logger.jsonLogger),
-    Logger.minimumLogLevel(options.logLevel ?? LogLevel.Info))
+  // Logger.json prints one JSON line per entry on stdout; Logger.jsonLogger alone only formats (and printed nothing).
+  const logger = Layer.merge(Logger.json, Logger.minimumLogLevel(options.logLevel ?? LogLevel.Info))
   const policy = { ...DEFAULT_DELIVERY_POLICY, ...options.deliveries }
+  const config = Layer.succeed(EngineConfig, options.settings)
   const services = Layer.mergeAll(
     storage,
     keyStore,
@@ -110,12 +141,12 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     Sha256StreamsNode,
     PdfProcessorWorkers(options.pdfWorkers),
     options.eventBus ?? EventBusInProcess,
-    Layer.succeed(EngineConfig, options.settings),
+    config,
     Layer.succeed(DeliveryPolicy, policy),
     Layer.succeed(KycSettings, options.kycSettings ?? DEFAULT_KYC_SETTINGS),
     WebhookTransportNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
-    (options.payments ?? new PaymentsSandbox()).layer,
-    options.exchangeRates ?? ExchangeRatesSandbox,
+    // Sandbox adapters read EngineConfig when built and die in production.
+    Layer.provide(Layer.merge((options.payments ?? new PaymentsSandbox()).layer, options.exchangeRates ?? ExchangeRatesSandbox), config),
     ExternalProviderClientNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
@@ -129,16 +160,24 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
 
 /** Builds and starts an engine; storage migrations run here, so a bad database fails now, not on the first request. */
 export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
-  // Test cards must not buy real service: a production engine without a real provider declines every payment.
-  const payments = given.payments ?? new PaymentsSandbox(given.settings.environment === "production"
-    ? { refuseAll: "no payment provider is configured for production" }
-    : {})
-  const options = { ...given, payments }
+  // Fixtures must never decide in production: without real adapters a production engine runs
+  // without KYC, declines every payment and refuses conversions; given sandbox ones, it refuses to start.
+  const production = given.settings.environment === "production"
+  const options = {
+    ...given,
+    payments: given.payments ?? (production ? paymentsUnconfigured : new PaymentsSandbox()),
+    kycProviders: given.kycProviders !== undefined ? given.kycProviders : production ? null : KycProvidersSandbox,
+    exchangeRates: given.exchangeRates ?? (production ? ExchangeRatesUnconfigured : ExchangeRatesSandbox),
+  }
+  const payments = options.payments
+  const adapters = adaptersInUse(options)
+  const refused = refusedAdapters(options.settings.environment, adapters)
+  if (refused.length > 0) throw new SandboxAdapterRefused(refused)
   const runtime = ManagedRuntime.make(engineLayer(options) as Layer.Layer<EngineServices, never>)
   await runtime.runtime()
   const probe = Effect.flatMap(Users, (u) => u.findById("health-probe")).pipe(Effect.asVoid)
   const endpoints: Array<Endpoint<any, EngineServices>> = []
-  const kycOptions = { settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS, ...(options.kycProviders ? { providers: options.kycProviders } : {}) }
+  const kycOptions = { settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS, providers: options.kycProviders }
   endpoints.push(
     health(probe), openApi(() => endpoints),
     ...identityEndpoints,
@@ -170,7 +209,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     basePath: options.settings.basePath,
     deadlineMs: options.deadlineMs ?? 30_000,
     newRequestId: () => globalThis.crypto.randomUUID(),
-    ...(options.clientIp ? { clientIp: options.clientIp } : {}),
+    ...(options.clientIp ? { clientIp: clientAddressOf(options.clientIp, options.trustedProxies) } : {}),
   })
   // The sandbox providers call back into this engine, as a real provider would over the network.
   payments.connect?.(handler, issuerOf(options.settings))
@@ -180,6 +219,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     run: (effect) => runtime.runPromise(effect),
     endpoints,
     payments,
+    adapters,
     dispose: () => runtime.dispose(),
   }
 }

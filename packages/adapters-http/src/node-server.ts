@@ -1,15 +1,22 @@
 /** Mounts a web-standard handler on Node's `http` server, streaming bodies both ways. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import { Readable } from "node:stream"
+import { InvalidRequest } from "@signet/core"
 
 const clientIps = new WeakMap<Request, string>()
 
-/** The peer address of a request that came through `nodeListener`. */
+/** The peer address of a request that came through `nodeListener` (the engine applies trusted proxies to it). */
 export const nodeClientIp = (request: Request): string => clientIps.get(request) ?? "unknown"
 
-/** Converts Node's request to a web `Request`. */
+// A host name or IP literal with an optional port (RFC 9110 §7.2); anything else is refused.
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/** Converts Node's request to a web `Request`; throws on a malformed Host header. */
 const toRequest = (req: IncomingMessage): Request => {
-  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`)
+  const host = req.headers.host ?? "localhost"
+  if (!HOST.test(host)) throw new Error("malformed Host header")
+  const url = new URL(req.url ?? "/", `http://${host}`)
   const headers = new Headers()
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue
@@ -24,6 +31,9 @@ const toRequest = (req: IncomingMessage): Request => {
   clientIps.set(request, req.socket.remoteAddress ?? "unknown")
   return request
 }
+
+/** How long a connection whose request body was left unread stays open after the answer. */
+export const LINGER_MS = 2_000
 
 /** How long a response may wait for a client to read before the connection is dropped. */
 export const SLOW_CLIENT_MS = 30_000
@@ -45,9 +55,18 @@ const drained = (res: ServerResponse): Promise<boolean> => new Promise((resolve)
 /** A Node request listener over `handler`. */
 export const nodeListener = (handler: (request: Request) => Promise<Response>) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let request: Request
+    try {
+      request = toRequest(req)
+    } catch {
+      // A Host header that is not a host (`a b`, `[::1`) makes no URL: the caller's mistake, 400.
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", connection: "close" })
+        .end(JSON.stringify({ error: new InvalidRequest({ detail: "malformed Host header" }).message }))
+      return
+    }
     let response: Response
     try {
-      response = await handler(toRequest(req))
+      response = await handler(request)
     } catch {
       res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "Internal server error" }))
       return
@@ -59,8 +78,20 @@ export const nodeListener = (handler: (request: Request) => Promise<Response>) =
     const cookies = response.headers.getSetCookie()
     if (cookies.length > 0) headers["set-cookie"] = cookies
     // An answer given before the body was read (413, 415, early errors) leaves bytes on the
-    // socket that would corrupt the next request on it: close the connection instead.
-    if (!req.complete) headers["connection"] = "close"
+    // socket that would corrupt the next request on it: close the connection instead. The rest
+    // of the body is never read (no memory is spent on it); the socket is destroyed shortly
+    // after the answer, giving the client time to read it before its writes fail.
+    if (!req.complete) {
+      headers["connection"] = "close"
+      // Lingering close: Node would destroy the socket as soon as the answer is flushed, and the
+      // client's next write would be reset before it read the 413. Send FIN instead, read nothing
+      // more (the paused request holds the socket's reads), and destroy after LINGER_MS.
+      const socket = req.socket as Socket & { destroySoon?: () => void }
+      socket.destroySoon = () => {
+        socket.end()
+        setTimeout(() => socket.destroy(), LINGER_MS).unref()
+      }
+    }
     res.writeHead(response.status, headers)
     if (response.body === null || req.method === "HEAD") {
       res.end()

@@ -6,7 +6,7 @@
  * secret the sandbox shares with the engine), retried on failure, so a confirmation can arrive
  * more than once.
  */
-import { ExchangeRates, Payments, type PaymentConfirmation, type PaymentOrder, type PaymentStart, type RateQuote } from "@signet/core"
+import { declareAdapter, ExchangeRates, NotConfigured, Payments, sandboxAdapter, type EngineConfig, type PaymentConfirmation, type PaymentOrder, type PaymentStart, type RateQuote } from "@signet/core"
 import { Effect, Layer, Option } from "effect"
 
 /** Test card numbers of the card sandbox (sent as the token `tok_<number>`). */
@@ -37,17 +37,26 @@ export const SANDBOX_RATES: Readonly<Record<"KES", { readonly rate: string; read
 /** Header carrying the callback signature: `v1=<hex HMAC-SHA256(secret, raw body)>`. */
 export const SANDBOX_SIGNATURE_HEADER = "signet-sandbox-signature"
 
-/** The sandbox rate source: always the fixed table. */
-export const ExchangeRatesSandbox: Layer.Layer<ExchangeRates> = Layer.succeed(ExchangeRates, {
-  quote: (currency) => Effect.succeed<RateQuote>({
-    base: "USD", quote: currency, rate: SANDBOX_RATES[currency].rate,
-    quotedAt: Date.parse(SANDBOX_RATES[currency].quotedAt), source: "sandbox fixed table",
-  }),
-})
+const PAYMENTS_SETTING = "the engine's `payments` option to a real provider, or leave it unset (a production engine then declines every checkout)"
+const RATES_SETTING = "the engine's `exchangeRates` option to a real rate source, or leave it unset (a production engine then refuses checkouts in KES)"
+
+/** The sandbox rate source: always the fixed table (refuses to run in production). */
+export const ExchangeRatesSandbox: Layer.Layer<ExchangeRates, never, EngineConfig> = sandboxAdapter({ port: "exchange rates", setting: RATES_SETTING },
+  Layer.succeed(ExchangeRates, {
+    quote: (currency) => Effect.succeed<RateQuote>({
+      base: "USD", quote: currency, rate: SANDBOX_RATES[currency].rate,
+      quotedAt: Date.parse(SANDBOX_RATES[currency].quotedAt), source: "sandbox fixed table",
+    }),
+  }))
+
+/** No rate source (production without one): a checkout in another currency than USD is 503. */
+export const ExchangeRatesUnconfigured: Layer.Layer<ExchangeRates> = declareAdapter({ port: "exchange rates", adapter: "none (checkouts in KES refused)", setting: RATES_SETTING },
+  Layer.succeed(ExchangeRates, { quote: () => Effect.fail(new NotConfigured({ feature: "Currency conversion" })) }))
 
 /** What an engine takes as its payment providers: the `Payments` layer, told where callbacks go once the engine runs. */
 export interface PaymentProviders {
-  readonly layer: Layer.Layer<Payments>
+  /** the `Payments` service; a sandbox one reads EngineConfig to refuse production */
+  readonly layer: Layer.Layer<Payments, never, EngineConfig>
   /** called once with the engine's handler and public base, for providers that call back in process */
   readonly connect?: (deliver: (request: Request) => Promise<Response>, callbackBase: string) => void
 }
@@ -76,7 +85,7 @@ export class PaymentsSandbox implements PaymentProviders {
   #callbackBase = ""
   #key: Promise<CryptoKey> | undefined
 
-  /** `refuseAll`: decline every payment with this reason (a production engine without a real provider). */
+  /** `refuseAll`: decline every payment with this reason. */
   constructor(options: { readonly secret?: string; readonly confirmationDelayMs?: number; readonly refuseAll?: string } = {}) {
     this.secret = options.secret ?? Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString("base64url")
     this.#delayMs = options.confirmationDelayMs ?? 100
@@ -112,12 +121,12 @@ export class PaymentsSandbox implements PaymentProviders {
     return response.status
   }
 
-  /** The `Payments` service of this sandbox. */
-  get layer(): Layer.Layer<Payments> {
-    return Layer.succeed(Payments, {
+  /** The `Payments` service of this sandbox (refuses to run in production). */
+  get layer(): Layer.Layer<Payments, never, EngineConfig> {
+    return sandboxAdapter({ port: "payments", setting: PAYMENTS_SETTING }, Layer.succeed(Payments, {
       start: (order) => Effect.sync(() => this.#start(order)),
       readCallback: (provider, header, body) => Effect.promise(() => this.#read(provider, header, body)),
-    })
+    }))
   }
 
   #hmacKey(): Promise<CryptoKey> {
@@ -184,4 +193,15 @@ export class PaymentsSandbox implements PaymentProviders {
       reason: typeof event.reason === "string" ? event.reason : null,
     })
   }
+}
+
+/** Why a production engine without a payment provider declines a checkout. */
+export const NO_PAYMENT_PROVIDER = "no payment provider is configured for production"
+
+/** No payment provider (production without one): every checkout is declined, no callback is ever believed. */
+export const paymentsUnconfigured: PaymentProviders = {
+  layer: declareAdapter({ port: "payments", adapter: "none (checkouts declined)", setting: PAYMENTS_SETTING }, Layer.succeed(Payments, {
+    start: () => Effect.succeed<PaymentStart>({ outcome: "declined", reference: null, reason: NO_PAYMENT_PROVIDER }),
+    readCallback: () => Effect.succeed(Option.none()),
+  })),
 }

@@ -12,7 +12,7 @@ import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
 import { Effect, Option } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { PaymentsSandbox, SANDBOX_CARDS, SANDBOX_PHONES } from "./payments-sandbox.ts"
+import { PaymentsSandbox, paymentsUnconfigured, SANDBOX_CARDS, SANDBOX_PHONES } from "./payments-sandbox.ts"
 import { startEngine } from "./test-support/running-engine.ts"
 
 const SHA256 = "2.16.840.1.101.3.4.2.1"
@@ -405,10 +405,13 @@ describe("a production engine without a payment provider", () => {
         headers: { authorization: `Bearer ${token}` }, body: { plan: "starter", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.succeeds}` },
       })) as CheckoutView
       expect(answer).toMatchObject({ status: "failed", failureReason: "no payment provider is configured for production", subscription: null })
-      const sandbox = env.engine.payments as PaymentsSandbox
-      expect(sandbox).toBeInstanceOf(PaymentsSandbox)
-      await sandbox.settled()
-      expect(sandbox.deliveries).toEqual([])
+      // not the sandbox with a refusal: no sandbox provider at all, so no test card can ever pay
+      expect(env.engine.payments).toBe(paymentsUnconfigured)
+      expect(env.engine.adapters.filter((a) => a.sandbox)).toEqual([])
+      const kes = await env.client.raw<ErrorBody>("POST", `/v2/relying-parties/${env.rp.clientId}/checkout`, {
+        headers: { authorization: `Bearer ${token}` }, body: { plan: "starter", period: "monthly", method: "mobile_money", phone: "+254700000001" },
+      })
+      expect(kes).toMatchObject({ status: 503, body: { error: "Currency conversion is not configured on this server" } })
     } finally {
       await env.stop()
     }

@@ -3,6 +3,8 @@
  * Signet for a signing token with the SSC secret (server to server), its page frames `/ssc/frame`.
  */
 import { createHash } from "node:crypto"
+import { Effect } from "effect"
+import { readBody } from "./http/body.ts"
 
 /** How the RP demo reaches Signet and which RP it is. */
 export interface RpDemoOptions {
@@ -138,7 +140,7 @@ export const makeRpDemo = (options: RpDemoOptions): ((request: Request) => Promi
     if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) return json(415, { error: "JSON expected" })
     let body: { email?: unknown; loa?: unknown }
     try {
-      body = (await request.json()) as { email?: unknown; loa?: unknown }
+      body = JSON.parse(new TextDecoder().decode(await Effect.runPromise(readBody(request, 16 * 1024)))) as { email?: unknown; loa?: unknown }
     } catch {
       return json(400, { error: "Invalid JSON" })
     }

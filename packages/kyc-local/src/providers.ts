@@ -1,5 +1,7 @@
 /** Choosing sandbox or local adapters per KYC port. */
-import { DocumentReaderSandbox, FaceMatcherSandbox, LivenessProviderSandbox, type DocumentReader, type FaceMatcher, type LivenessProvider } from "@signet/core"
+import {
+  declareAdapter, DocumentReaderSandbox, FaceMatcherSandbox, LivenessProviderSandbox, mergeAdapters, type EngineConfig, type DocumentReader, type FaceMatcher, type LivenessProvider,
+} from "@signet/core"
 import { Layer } from "effect"
 import { DocumentReaderLocal } from "./document-reader.ts"
 import { FaceMatcherLocal } from "./face-matcher.ts"
@@ -12,11 +14,14 @@ export interface KycProviderChoice {
   readonly liveness: "sandbox" | "local"
 }
 
-/** The three ports with the chosen adapters. */
-export const kycProviders = (choice: KycProviderChoice): Layer.Layer<DocumentReader | FaceMatcher | LivenessProvider> => Layer.mergeAll(
-  choice.documentReader === "local" ? DocumentReaderLocal : DocumentReaderSandbox,
-  choice.faceMatcher === "local" ? FaceMatcherLocal : FaceMatcherSandbox,
-  choice.liveness === "local" ? LivenessProviderLocal : LivenessProviderSandbox,
+const local = <A>(port: string, variable: string, layer: Layer.Layer<A>) =>
+  declareAdapter({ port, adapter: "local (@signet/kyc-local, offline models)", setting: `${variable}=local` }, layer)
+
+/** The three ports with the chosen adapters (a sandbox one refuses to run in production). */
+export const kycProviders = (choice: KycProviderChoice): Layer.Layer<DocumentReader | FaceMatcher | LivenessProvider, never, EngineConfig> => mergeAdapters(
+  choice.documentReader === "local" ? local("KYC document reader", "SIGNET_KYC_DOCUMENT_READER", DocumentReaderLocal) : DocumentReaderSandbox,
+  choice.faceMatcher === "local" ? local("KYC face matcher", "SIGNET_KYC_FACE_MATCHER", FaceMatcherLocal) : FaceMatcherSandbox,
+  choice.liveness === "local" ? local("KYC liveness", "SIGNET_KYC_LIVENESS", LivenessProviderLocal) : LivenessProviderSandbox,
 )
 
 /** All three local adapters. */

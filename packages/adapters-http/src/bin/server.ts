@@ -1,5 +1,6 @@
 /** The Signet server: `pnpm start` (configured) or `pnpm demo` (SQLite, demo RP, sandbox). */
 import { parseMasterKey } from "@signet/adapters-crypto"
+import { KycProvidersSandbox } from "@signet/core"
 import { ConfigError, loadConfig } from "../config.ts"
 import { demoMasterKey, ensureDemoRp } from "../demo.ts"
 import { makeEngine } from "../engine.ts"
@@ -14,12 +15,14 @@ const main = async () => {
   const masterKey = parseMasterKey(config.masterKey ?? demoMasterKey(config.database))
   const { storage, eventBus } = storageFor(config.database)
   // The local KYC adapters load their models lazily; their package is imported only when chosen.
-  const kycLocal = Object.values(config.kyc).includes("local")
-  const kycProviders = kycLocal ? (await import("@signet/kyc-local")).kycProviders(config.kyc) : undefined
+  // No KYC setting in production: KYC is disabled (null); sandbox ports are passed as such, so production refuses them.
+  const kycProviders = config.kyc === null ? null
+    : Object.values(config.kyc).includes("local") ? (await import("@signet/kyc-local")).kycProviders(config.kyc)
+      : KycProvidersSandbox
   const engine = await makeEngine({
-    settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, deliveries: config.deliveries,
+    settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, trustedProxies: config.trustedProxies, deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
-    ...(kycProviders === undefined ? {} : { kycProviders }),
+    kycProviders,
     ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl }) }),
   })
   // The PDF worker's bundle is built now, not on the first PDF upload.
@@ -35,7 +38,10 @@ const main = async () => {
   const origin = config.settings.publicOrigin
   const lines = [
     `Signet ${config.settings.environment} listening on ${config.host}:${server.port} (database: ${config.database})`,
-    `KYC adapters: document reader ${config.kyc.documentReader}, face matcher ${config.kyc.faceMatcher}, liveness ${config.kyc.liveness}`,
+    "Adapters:",
+    `  storage: ${config.database.startsWith("postgres") ? "PostgreSQL" : "SQLite"}; key store: software, sealed by the master key`,
+    ...engine.adapters.map((a) => `  ${a.port}: ${a.adapter}${a.sandbox ? " (SANDBOX: answers from test fixtures)" : ""}`),
+    `  client address: ${config.trustedProxies.length === 0 ? "the peer (X-Forwarded-For ignored)" : `X-Forwarded-For behind ${config.trustedProxies.join(", ")}`}`,
   ]
   let rpDemo: { close: () => Promise<void> } | undefined
   if (config.demo) {

@@ -1,7 +1,7 @@
 /** Enrolment, sign-in, the account endpoint and the JWKS (the token endpoint is in oidc.ts). */
 import {
   Assertion, completeEnrolment, completeSignInWithPasskey, describeAccount, jwks, signInHostedSession,
-  linkedIdentitiesOf, openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig,
+  linkedIdentitiesOf, openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig, countRequest,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
@@ -31,6 +31,9 @@ export const openSession = endpoint({
   }),
 })
 
+/** Enrolment requests per minute per client IP (the spec's limit); each one writes a ceremony row. */
+export const ENROLMENT_REQUESTS_PER_MINUTE = 60
+
 /** `POST /enrolment/request`. */
 export const enrolmentRequest = endpoint({
   method: "POST", path: "/enrolment/request", tag: "Identity", auth: "bearer-optional",
@@ -43,13 +46,14 @@ export const enrolmentRequest = endpoint({
   response: Schema.Struct({ enrolmentId: Schema.String, options: CreationOptions }),
   errors: [
     { status: 403, description: "`Sign in to add a passkey to an existing account`, `Unknown RP client_id`, `RP registration not approved. Status: <status>`" },
+    { status: 429, description: "`Rate limit exceeded. Please try again later.` (60 per minute per IP)" },
   ],
-  handle: ({ body, user }) => requestEnrolment({
+  handle: ({ body, user, clientIp }) => Effect.zipRight(countRequest(`enrolment:${clientIp}`, ENROLMENT_REQUESTS_PER_MINUTE), requestEnrolment({
     email: body.email,
     ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
     ...(body.clientId !== undefined ? { clientId: body.clientId } : {}),
     ...(user !== undefined ? { signedInUserId: user.userId } : {}),
-  }),
+  })),
 })
 
 /** `POST /enrolment/verify`. */

@@ -14,7 +14,7 @@ const bearerOf = (request: Request) => /^Bearer\s+(\S+)$/i.exec(request.headers.
 
 const CaptureStatus = Schema.Struct({ status: Schema.String, reasons: Schema.Array(Schema.String), expiresIn: Schema.Int })
 const NOT_FOUND = { status: 404, description: "`KYC verification not found` (unknown, superseded or expired session token / handoff id)" }
-const LIMIT_120 = { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP)" }
+const LIMIT_120 = { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP, shared by the capture relay and the phone handoff)" }
 
 /** The hosted-capture and handoff endpoints, with the same providers and vault as the KYC endpoints. */
 export const kycHandoffEndpointsFor = (options: KycEndpointOptions) => {

@@ -5,7 +5,7 @@
 import {
   authenticateClient, compareIdentity, DEFAULT_KYC_SETTINGS, EngineConfig, eraseCustomer, InvalidClient, KycProvidersSandbox,
   KycSettings, KycVault, openLivenessSession, readVerdict, relayCapture, requireKycEnabled, reviewVerification, startVerification,
-  submitDocument, submitFace, Vault, type DocumentReader, type FaceMatcher, type LivenessProvider,
+  submitDocument, submitFace, Vault, NotConfigured, type DocumentReader, type FaceMatcher, type LivenessProvider,
 } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import { basicCredentials } from "../http/basic-auth.ts"
@@ -24,8 +24,8 @@ export const KycVaultFromVault: Layer.Layer<KycVault, never, Vault> = Layer.effe
 
 /** What the KYC endpoints are built with. */
 export interface KycEndpointOptions {
-  /** document reader, liveness provider and face matcher; the sandbox adapters unless given */
-  readonly providers?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher>
+  /** document reader, liveness provider and face matcher; the sandbox adapters unless given; null: KYC is disabled (503) */
+  readonly providers?: Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher, never, EngineConfig> | null
   readonly settings?: typeof DEFAULT_KYC_SETTINGS
 }
 
@@ -47,7 +47,7 @@ const AUTH_ERRORS = [
   { status: 401, description: "`invalid_client`" },
   { status: 403, description: "`KYC is not enabled for this RP`, `rp_urn <urn> belongs to another RP`" },
   { status: 422, description: "`customer_id is required`" },
-  { status: 429, description: "`Rate limit exceeded. Please try again later.` (20 per minute per IP)" },
+  { status: 429, description: "`Rate limit exceeded. Please try again later.` (20 per minute per IP, one counter for all KYC operations; the face step also 60 selfie/video)" },
 ]
 const CUSTOMER_ERRORS = [
   ...AUTH_ERRORS,
@@ -57,8 +57,13 @@ const CUSTOMER_ERRORS = [
 
 /** Provides what the KYC use cases need: the providers (sandbox by default), the settings and the image vault. */
 export const withKycFor = (options: KycEndpointOptions) => {
+  // A server without KYC adapters (production unless configured) answers every KYC call 503:
+  // building the providers fails, so no use case runs.
+  const providers = options.providers === null
+    ? Layer.fail(new NotConfigured({ feature: "Identity verification" })) as Layer.Layer<DocumentReader | LivenessProvider | FaceMatcher, NotConfigured>
+    : options.providers ?? KycProvidersSandbox
   const layer = Layer.mergeAll(
-    options.providers ?? KycProvidersSandbox,
+    providers,
     Layer.succeed(KycSettings, options.settings ?? DEFAULT_KYC_SETTINGS),
     KycVaultFromVault)
   return <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, layer)
@@ -106,7 +111,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
     response: Schema.Struct({ status: Schema.Literal("confirmed", "retry"), transactionId: Schema.optional(Schema.String), reason: Schema.optional(Schema.String) }),
     errors: [{ status: 404, description: "`KYC verification not found` (unknown, superseded or expired session token)" },
       { status: 413, description: "body above 15 MiB" },
-      { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP)" }],
+      { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP shared with the phone handoff; 60 selfie/video uploads)" }],
     handle: ({ body, request, clientIp }) => {
       const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization")?.trim() ?? "")?.[1]
       const sessionToken = bearer ?? (typeof body["token"] === "string" ? body["token"] : undefined)

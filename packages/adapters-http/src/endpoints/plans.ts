@@ -1,9 +1,10 @@
 /** Plans, checkout, payment callbacks, and the usage and rate-limit reports of the RP contact account. */
 import {
-  DEFAULT_ALLOWANCE, getCheckout, InvalidRequest, PayloadTooLarge, PLANS, receivePaymentCallback, rpRateLimits, rpUsage, startCheckout,
+  DEFAULT_ALLOWANCE, getCheckout, PLANS, receivePaymentCallback, rpRateLimits, rpUsage, startCheckout,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
+import { readBody } from "../http/body.ts"
 
 const Loa = Schema.Literal("LOA-2", "LOA-4")
 const AllowanceView = Schema.Struct({
@@ -101,11 +102,8 @@ export const paymentCallbackEndpoint = endpoint({
     { status: 409, description: "`Checkout in status <status> cannot be <confirmed|failed>`" },
   ],
   handle: ({ params, request }) => Effect.gen(function* () {
-    // The signature covers the exact bytes, so the body is read raw, not as parsed JSON.
-    const declared = Number(request.headers.get("content-length") ?? "0")
-    if (declared > CALLBACK_MAX_BYTES) return yield* new PayloadTooLarge({ limit: CALLBACK_MAX_BYTES })
-    const body = yield* Effect.tryPromise({ try: () => request.text(), catch: () => new InvalidRequest({ detail: "unreadable body" }) })
-    if (body.length > CALLBACK_MAX_BYTES) return yield* new PayloadTooLarge({ limit: CALLBACK_MAX_BYTES })
+    // The signature covers the exact bytes, so the body is read raw (through the bounded reader, never all of it first).
+    const body = new TextDecoder().decode(yield* readBody(request, CALLBACK_MAX_BYTES))
     return yield* receivePaymentCallback(params["provider"]!, (name) => request.headers.get(name), body)
   }),
 })

@@ -20,7 +20,9 @@ export const readBody = (request: Request, limit: number): Effect.Effect<Uint8Ar
         if (done) break
         size += value.byteLength
         if (size > limit) {
-          await reader.cancel()
+          // Stop reading but do not cancel: on Node, cancelling destroys the socket before the 413
+          // can be sent. The host closes the connection after answering (node-server.ts).
+          reader.releaseLock()
           throw new PayloadTooLarge({ limit })
         }
         chunks.push(value)

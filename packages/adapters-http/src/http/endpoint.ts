@@ -47,6 +47,8 @@ export interface Endpoint<B = unknown, R = never> {
   /** success body schema (JSON), or a media type for non-JSON answers */
   readonly response: Schema.Schema<any, any, never> | { readonly mediaType: string }
   readonly errors?: ReadonlyArray<DocumentedError>
+  /** path parameters of an unauthenticated endpoint that request logs may show (all others are redacted as capabilities) */
+  readonly loggedParams?: ReadonlyArray<string>
   /** left out of the OpenAPI document (hosted pages) */
   readonly hidden?: boolean
   readonly handle: (ctx: EndpointContext<B>) => Effect.Effect<unknown, CataloguedError, R>

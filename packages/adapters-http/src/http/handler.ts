@@ -4,7 +4,7 @@
  * Any host mounts it: Node `http`, Express, Fastify, Hono, Bun, Deno or a worker.
  */
 import {
-  authenticateBearer, checkCsrf, CsrfValidationFailed, MethodNotAllowed, ProcessingDeadlineExceeded, ResourceNotFound,
+  authenticateBearer, checkCsrf, CsrfValidationFailed, InvalidRequest, MethodNotAllowed, ProcessingDeadlineExceeded, ResourceNotFound,
   type BearerUser, type CataloguedError, type EngineConfig, type HostedSessions, type KeyStore, type SigningKeys, type TokenRevocations,
 } from "@signet/core"
 import { Cause, Duration, Effect, Exit, Option, type ManagedRuntime } from "effect"
@@ -32,8 +32,25 @@ export interface HandlerOptions<R> {
   readonly deadlineMs: number
   /** request id generator (the host may pass one in `x-request-id`) */
   readonly newRequestId: () => string
-  /** client address, when the host knows it */
+  /** client address, when the host knows it (already resolved through trusted proxies) */
   readonly clientIp?: (request: Request) => string
+}
+
+/** What a request line shows in place of a capability in the path. */
+export const REDACTED = "[redacted]"
+
+/**
+ * The path as a request log line shows it. Parameters of unauthenticated endpoints are
+ * capabilities or ids a stranger could use (KYC handoff ids, signing request ids), so they are
+ * redacted; ids under a bearer token are kept. An unmatched path keeps only its short segments.
+ */
+export const loggedPath = (route: { readonly endpoint: Endpoint<any, any>; readonly params: Record<string, string> } | undefined, base: string, pathname: string): string => {
+  if (route === undefined) {
+    return pathname.split("/").map((segment) => (segment.length >= 16 ? REDACTED : segment)).join("/")
+  }
+  const { endpoint, params } = route
+  const kept = new Set(endpoint.auth === "none" ? endpoint.loggedParams ?? [] : Object.keys(params))
+  return base + endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => (kept.has(name) ? encodeURIComponent(params[name] ?? "") : REDACTED))
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
@@ -47,19 +64,38 @@ export const cookieValue = (request: Request, name: string): string | undefined 
   return undefined
 }
 
+/** Whatever an endpoint built: no answer is sniffed as another type, no hosted page is cached. */
+const withEdgeHeaders = (given: Response): Response => {
+  let response = given
+  try {
+    response.headers.set("x-content-type-options", "nosniff")
+  } catch {
+    // Immutable headers (Response.redirect): answer a copy.
+    response = new Response(given.body, given)
+    response.headers.set("x-content-type-options", "nosniff")
+  }
+  if ((response.headers.get("content-type") ?? "").startsWith("text/html")) response.headers.set("cache-control", "no-store")
+  return response
+}
+
 /** Builds the handler. */
 export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) => Promise<Response>) => {
   const routes = compileRoutes(options.endpoints)
   const base = options.basePath.replace(/\/+$/, "")
 
-  const run = (request: Request, requestId: string): Effect.Effect<Response, CataloguedError, R | HandlerServices> => Effect.gen(function* () {
-    const url = new URL(request.url)
-    if (base !== "" && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) {
-      return yield* new ResourceNotFound({ what: "Route" })
+  const route = (request: Request, url: URL) => {
+    if (base !== "" && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) return { _tag: "NotFound" as const }
+    try {
+      return matchRoute(routes, request.method, url.pathname.slice(base.length) || "/")
+    } catch {
+      // A parameter with broken percent-encoding (`%E0`) is the caller's mistake, not ours.
+      return { _tag: "MalformedPath" as const }
     }
-    const path = url.pathname.slice(base.length) || "/"
-    const found = matchRoute(routes, request.method, path)
+  }
+
+  const run = (request: Request, url: URL, found: ReturnType<typeof route>, requestId: string, clientIp: string): Effect.Effect<Response, CataloguedError, R | HandlerServices> => Effect.gen(function* () {
     if (found._tag === "NotFound") return yield* new ResourceNotFound({ what: "Route" })
+    if (found._tag === "MalformedPath") return yield* new InvalidRequest({ detail: "the path has malformed percent-encoding" })
     if (found._tag === "MethodNotAllowed") return yield* new MethodNotAllowed({ method: request.method })
     const { endpoint } = found.route
 
@@ -81,17 +117,18 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
       : yield* readJson(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES).pipe(
         Effect.flatMap((raw) => decodeBody(endpoint.body!, raw)))
 
-    const result = yield* endpoint.handle({
-      body, params: found.params, query: url.searchParams, request, requestId, user,
-      clientIp: options.clientIp?.(request) ?? "unknown",
-    })
+    const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, clientIp })
     return result instanceof Response ? result : json(200, result, requestId)
   })
 
   return async (request) => {
     const started = performance.now()
     const requestId = request.headers.get("x-request-id")?.slice(0, 100) || options.newRequestId()
-    const program = run(request, requestId).pipe(
+    const url = new URL(request.url)
+    const found = route(request, url)
+    const clientIp = options.clientIp?.(request) ?? "unknown"
+    const path = loggedPath(found._tag === "Found" ? { endpoint: found.route.endpoint, params: found.params } : undefined, base, url.pathname)
+    const program = run(request, url, found, requestId, clientIp).pipe(
       Effect.timeoutFail({ duration: Duration.millis(options.deadlineMs), onTimeout: () => new ProcessingDeadlineExceeded() }))
     const exit = await options.runtime.runPromiseExit(program)
     let response: Response
@@ -105,12 +142,12 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
       } else {
         response = internalError(requestId)
         await options.runtime.runPromise(Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(
-          Effect.annotateLogs({ requestId })))
+          Effect.annotateLogs({ requestId, method: request.method, path })))
       }
     }
-    const url = new URL(request.url)
+    response = withEdgeHeaders(response)
     await options.runtime.runPromise(Effect.logInfo("request").pipe(Effect.annotateLogs({
-      requestId, method: request.method, path: url.pathname, status: response.status,
+      requestId, method: request.method, path, status: response.status, clientIp,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     })))
     return response

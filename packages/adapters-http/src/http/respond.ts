@@ -1,11 +1,15 @@
 /** The one place where errors become HTTP responses: status and `{ "error": message }` from the catalogue. */
 import { INTERFACE_VERSION, isCatalogued, type CataloguedError } from "@signet/core"
 
-/** Headers every answer carries. */
+/** Headers every answer carries; `nosniff` so no script, JSON or image is ever read as another type. */
 export const baseHeaders = (requestId: string): Record<string, string> => ({
   "signet-version": INTERFACE_VERSION,
   "x-request-id": requestId,
+  "x-content-type-options": "nosniff",
 })
+
+/** Seconds a client should wait after a 429 when the error does not say (one per-minute window). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 60
 
 /** A JSON answer. */
 export const json = (status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response =>
@@ -17,6 +21,11 @@ export const json = (status: number, body: unknown, requestId: string, extra: Re
 /** A catalogued error as its status and `{ "error": message }`. */
 export const errorResponse = (error: CataloguedError, requestId: string): Response => {
   const extra: Record<string, string> = error.status === 401 ? { "www-authenticate": 'Bearer realm="signet"' } : {}
+  if (error.status === 429) {
+    // Every 429 says when to come back: the window's or the day's reset when the error knows it.
+    const known = (error as { readonly retryAfterSeconds?: unknown }).retryAfterSeconds
+    extra["retry-after"] = String(typeof known === "number" && known > 0 ? Math.ceil(known) : DEFAULT_RETRY_AFTER_SECONDS)
+  }
   return json(error.status, { error: error.message }, requestId, extra)
 }
 

@@ -46,6 +46,8 @@ export const startEngine = async (options: {
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
   /** the timestamp authority (default the built-in one) */
   readonly timestampAuthority?: EngineOptions["timestampAuthority"]
+  /** proxies whose X-Forwarded-For is believed (tests pose as many clients through 127.0.0.1) */
+  readonly trustedProxies?: ReadonlyArray<string>
 } = {}): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = await listen((r) => target(r), 0, "127.0.0.1")
@@ -71,6 +73,7 @@ export const startEngine = async (options: {
     ...(options.payments !== undefined ? { payments: options.payments } : {}),
     ...(options.kycProviders !== undefined ? { kycProviders: options.kycProviders } : {}),
     ...(options.timestampAuthority !== undefined ? { timestampAuthority: options.timestampAuthority } : {}),
+    ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({

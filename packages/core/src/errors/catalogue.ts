@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 
 /** HTTP status carried by every catalogued error. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503
 
 // ---------------------------------------------------------------- authentication
 
@@ -189,7 +189,11 @@ export class SigningRequestNotFound extends Schema.TaggedError<SigningRequestNot
 
 /** 429: the RP's daily signature allowance is used up until 00:00 UTC. */
 export class DailySigningLimitExceeded extends Schema.TaggedError<DailySigningLimitExceeded>()(
-  "DailySigningLimitExceeded", { used: Schema.Number, maximum: Schema.Number, resetsAt: Schema.String }) {
+  "DailySigningLimitExceeded", {
+    used: Schema.Number, maximum: Schema.Number, resetsAt: Schema.String,
+    /** seconds until 00:00 UTC (the `Retry-After` header) */
+    retryAfterSeconds: Schema.optional(Schema.Number),
+  }) {
   readonly status = 429 as const
   override get message() {
     return `Daily signing limit exceeded (${this.used}/${this.maximum} used, resets at ${this.resetsAt})`
@@ -197,7 +201,10 @@ export class DailySigningLimitExceeded extends Schema.TaggedError<DailySigningLi
 }
 
 /** 429: a per-minute window is full. */
-export class RateLimitExceeded extends Schema.TaggedError<RateLimitExceeded>()("RateLimitExceeded", {}) {
+export class RateLimitExceeded extends Schema.TaggedError<RateLimitExceeded>()("RateLimitExceeded", {
+  /** seconds until the window ends (the `Retry-After` header; 60 when not known) */
+  retryAfterSeconds: Schema.optional(Schema.Number),
+}) {
   readonly status = 429 as const
   override get message() { return "Rate limit exceeded. Please try again later." }
 }
@@ -337,6 +344,12 @@ export class ProcessingDeadlineExceeded extends Schema.TaggedError<ProcessingDea
 export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", { what: Schema.String }) {
   readonly status = 404 as const
   override get message() { return `${this.what} not found` }
+}
+
+/** 503: a feature whose adapter this server was started without (production KYC, currency conversion). */
+export class NotConfigured extends Schema.TaggedError<NotConfigured>()("NotConfigured", { feature: Schema.String }) {
+  readonly status = 503 as const
+  override get message() { return `${this.feature} is not configured on this server` }
 }
 
 /** 405: the path exists but not with this method. */
@@ -533,7 +546,7 @@ export type CataloguedError =
   | AlreadyVerified | SubmitDocumentFirst | ResubmitDocumentFirst | RpUrnNotOwned | PhoneNumberTaken
   | DocumentImageRequired | LivenessTransactionIdRequired | CustomerIdRequired | PhoneNumberRequired
   | InvalidIdentifierFormat | InvalidRequest | MalformedJson | UnsupportedMediaType | PayloadTooLarge
-  | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists
+  | ProcessingDeadlineExceeded | ResourceNotFound | MethodNotAllowed | AlreadyExists | NotConfigured
   | EnrolmentRequiresSignIn | RegistrationRejected | RpTransitionNotAllowed | DocumentHashMismatch | NotRpContactAccount | NotCertificateHolder
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
   | AdminTokenRequired | RpSettingLocked

@@ -12,11 +12,10 @@ import { KycVerificationNotFound, LivenessTransactionIdRequired } from "../error
 import { sha256 } from "../kernel/digest.ts"
 import { toHex, utf8 } from "../kernel/encoding.ts"
 import { KycVerifications } from "../ports/storage.ts"
-import { countRequest } from "../rp/quota.ts"
-import { KYC_RELAY_PER_MINUTE, KYC_REQUESTS_PER_MINUTE, openLivenessSession, submitDocument, submitFace, type KycBody } from "./verify.ts"
+import { countCaptureRequest, KYC_RELAY_PER_MINUTE, openLivenessSession, submitDocument, submitFace, type KycBody } from "./verify.ts"
 
-/** Requests per minute per IP for the phone side of a handoff (page, status, document): the spec's 120. */
-export const KYC_HANDOFF_PHONE_PER_MINUTE = 120
+/** Requests per minute per IP for the phone side of a handoff (page, status, document): the spec's 120, shared with the relay. */
+export const KYC_HANDOFF_PHONE_PER_MINUTE = KYC_RELAY_PER_MINUTE
 
 /** What a browser may learn about its verification: the state and its reason codes. */
 export interface KycCaptureStatus {
@@ -47,7 +46,7 @@ const statusOf = (status: string, reasons: ReadonlyArray<string>, expiresIn: num
 /** `GET /kyc/capture/status` and `GET /kyc/handoff/{id}/status`: status and reasons of the session's verification. */
 export const captureStatus = (sessionToken: string | undefined, clientIp: string, scope: "relay" | "handoff") =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-${scope === "relay" ? "relay" : "handoff-phone"}:${clientIp}`, scope === "relay" ? KYC_RELAY_PER_MINUTE : KYC_HANDOFF_PHONE_PER_MINUTE)
+    yield* countCaptureRequest(clientIp)
     const { verification: v, expiresIn } = yield* verificationOfSession(sessionToken)
     return statusOf(v.status, v.reasons, expiresIn)
   })
@@ -59,7 +58,7 @@ export const captureStatus = (sessionToken: string | undefined, clientIp: string
  */
 export const finishHostedCapture = (sessionToken: string | undefined, transactionId: unknown, clientIp: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-relay:${clientIp}`, KYC_RELAY_PER_MINUTE)
+    yield* countCaptureRequest(clientIp)
     const { verification: v, expiresIn } = yield* verificationOfSession(sessionToken)
     if (typeof transactionId !== "string" || transactionId === "") return yield* new LivenessTransactionIdRequired()
     const verdict = yield* submitFace(v.clientId, { customer_id: v.customerId, livenessTransactionId: transactionId }, clientIp)
@@ -72,7 +71,7 @@ export const finishHostedCapture = (sessionToken: string | undefined, transactio
  */
 export const openHandoff = (clientId: string, body: KycBody, clientIp: string, basePath: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-handoff:${clientIp}`, KYC_REQUESTS_PER_MINUTE)
+    // Counted once, in the KYC counter, by openLivenessSession.
     const session = yield* openLivenessSession(clientId, body, clientIp, basePath)
     const handoffId = session.token
     return {
@@ -96,7 +95,7 @@ export const handoffStatus = (handoffId: string, clientIp: string) =>
 /** The phone page's context: the handoff's code and remaining lifetime (404 when unknown or expired). */
 export const handoffContext = (handoffId: string, clientIp: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-handoff-phone:${clientIp}`, KYC_HANDOFF_PHONE_PER_MINUTE)
+    yield* countCaptureRequest(clientIp)
     const { verification: v, expiresIn } = yield* verificationOfSession(handoffId)
     return { code: yield* handoffCode(handoffId), expiresIn, status: v.status }
   })
@@ -104,7 +103,7 @@ export const handoffContext = (handoffId: string, clientIp: string) =>
 /** `POST /kyc/handoff/{id}/document`: the phone uploads the document; answers status and reasons only. */
 export const submitHandoffDocument = (handoffId: string, body: KycBody, clientIp: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-handoff-phone:${clientIp}`, KYC_HANDOFF_PHONE_PER_MINUTE)
+    yield* countCaptureRequest(clientIp)
     const { verification: v, expiresIn } = yield* verificationOfSession(handoffId)
     const images = Array.isArray(body["images"]) ? body["images"] : body["image"] !== undefined ? [body["image"]] : []
     const verdict = yield* submitDocument(v.clientId, { customer_id: v.customerId, images }, clientIp)

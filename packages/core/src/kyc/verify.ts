@@ -20,10 +20,19 @@ import {
   DocumentReader, FaceMatcher, KycSettings, KycVault, LivenessProvider, type KycImageKind, type KycRpSettings, type KycVerification,
 } from "./model.ts"
 
-/** Requests per minute per IP for start, document, session, face, compare (the spec's limit). */
+/** Requests per minute per IP for start, document, session, face, comparison and handoff together (the spec's limit). */
 export const KYC_REQUESTS_PER_MINUTE = 20
-/** Requests per minute per IP for the capture relay (the spec's limit). */
+/** Requests per minute per IP for the capture relay and the phone handoff together (the spec's limit). */
 export const KYC_RELAY_PER_MINUTE = 120
+/** Selfie and video (capture frames, the face step) per minute per IP (the spec's limit). */
+export const KYC_SELFIE_VIDEO_PER_MINUTE = 60
+
+/** The spec's one KYC counter per IP: start, document, session, face, comparison and handoff share it. */
+export const countKycRequest = (clientIp: string) => countRequest(`kyc:${clientIp}`, KYC_REQUESTS_PER_MINUTE)
+/** The one counter per IP of the capture relay and the phone handoff (pages, status, uploads). */
+export const countCaptureRequest = (clientIp: string) => countRequest(`kyc-capture:${clientIp}`, KYC_RELAY_PER_MINUTE)
+/** The counter per IP of selfies and video: capture frames through the relay and the face step. */
+export const countSelfieOrVideo = (clientIp: string) => countRequest(`kyc-selfie:${clientIp}`, KYC_SELFIE_VIDEO_PER_MINUTE)
 
 /** A KYC request body as it arrives (fields are checked here, so the spec's 422s come out, not a generic 400). */
 export type KycBody = Readonly<Record<string, unknown>>
@@ -162,7 +171,7 @@ export const fullNameOf = (surname: string, givenNames: string): string =>
 /** `POST /kyc/verifications`: a new verification (`created` true) or the customer's existing one. */
 export const startVerification = (clientId: string, body: KycBody, clientIp: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-start:${clientIp}`, KYC_REQUESTS_PER_MINUTE)
+    yield* countKycRequest(clientIp)
     const rawCustomer = text(body["customer_id"])
     if (rawCustomer === undefined) return yield* new CustomerIdRequired()
     const rawPhone = text(body["phone_number"])
@@ -198,7 +207,7 @@ export const startVerification = (clientId: string, body: KycBody, clientIp: str
 /** `POST /kyc/customers/document`: reads and judges the document (front then back, or the passport photo page). */
 export const submitDocument = (clientId: string, body: KycBody, clientIp: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-document:${clientIp}`, KYC_REQUESTS_PER_MINUTE)
+    yield* countKycRequest(clientIp)
     yield* customerIdOf(body)
     const list: ReadonlyArray<unknown> = Array.isArray(body["images"]) ? body["images"] : body["image"] !== undefined && body["image"] !== null && body["image"] !== "" ? [body["image"]] : []
     if (list.length === 0) return yield* new DocumentImageRequired()
@@ -217,7 +226,7 @@ export const submitDocument = (clientId: string, body: KycBody, clientIp: string
 /** `POST /kyc/customers/liveness-session`: a token for 600 s; the previous token stops working. */
 export const openLivenessSession = (clientId: string, body: KycBody, clientIp: string, basePath: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-session:${clientIp}`, KYC_REQUESTS_PER_MINUTE)
+    yield* countKycRequest(clientIp)
     yield* customerIdOf(body)
     const v = yield* verificationFor(clientId, body)
     const settings = yield* KycSettings
@@ -237,7 +246,8 @@ export const openLivenessSession = (clientId: string, body: KycBody, clientIp: s
  */
 export const relayCapture = (sessionToken: string | undefined, frames: ReadonlyArray<unknown>, clientIp: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-relay:${clientIp}`, KYC_RELAY_PER_MINUTE)
+    yield* countCaptureRequest(clientIp)
+    yield* countSelfieOrVideo(clientIp)
     if (sessionToken === undefined || sessionToken === "") return yield* new KycVerificationNotFound()
     const found = yield* Effect.flatMap(KycVerifications, (r) => Effect.flatMap(sha256(utf8(sessionToken)), (h) => r.findBySessionToken(toHex(h))))
     const now = yield* Clock.currentTimeMillis
@@ -259,7 +269,8 @@ export const relayCapture = (sessionToken: string | undefined, frames: ReadonlyA
 /** `POST /kyc/customers/face`: the live capture against the document's portrait. */
 export const submitFace = (clientId: string, body: KycBody, clientIp: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-face:${clientIp}`, KYC_REQUESTS_PER_MINUTE)
+    yield* countKycRequest(clientIp)
+    yield* countSelfieOrVideo(clientIp)
     yield* customerIdOf(body)
     const transactionId = text(body["livenessTransactionId"])
     if (transactionId === undefined) return yield* new LivenessTransactionIdRequired()
@@ -320,7 +331,7 @@ const letters = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, ""
 /** `POST /kyc/customers/compare`: details and a photo against the verified identity on file (scope: docs/kyc.md). */
 export const compareIdentity = (clientId: string, body: KycBody, clientIp: string) =>
   Effect.gen(function* () {
-    yield* countRequest(`kyc-compare:${clientIp}`, KYC_REQUESTS_PER_MINUTE)
+    yield* countKycRequest(clientIp)
     const checks = (typeof body["checks"] === "object" && body["checks"] !== null ? body["checks"] : {}) as KycBody
     const merged: KycBody = { ...body, ...(body["rp_urn"] === undefined && checks["rp_urn"] !== undefined ? { rp_urn: checks["rp_urn"] } : {}) }
     const customerId = yield* customerIdOf(merged)

@@ -1,11 +1,12 @@
 /** Ports of the checkout: exchange rates for pricing and a payment provider per method. */
 import { Context, type Effect, type Option } from "effect"
 import type { Currency, PaymentMethod, RateQuote } from "../billing/model.ts"
+import type { NotConfigured } from "../errors/catalogue.ts"
 
 /** Where exchange rates come from; a quote is stored with the checkout it priced. */
 export class ExchangeRates extends Context.Tag("@signet/core/ExchangeRates")<ExchangeRates, {
-  /** The current rate from US dollars to `quote`. */
-  readonly quote: (quote: Exclude<Currency, "USD">) => Effect.Effect<RateQuote>
+  /** The current rate from US dollars to `quote`; 503 `Currency conversion is not configured on this server` without a source. */
+  readonly quote: (quote: Exclude<Currency, "USD">) => Effect.Effect<RateQuote, NotConfigured>
 }>() {}
 
 /** A payment the engine asks a provider to collect. */

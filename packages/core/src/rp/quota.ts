@@ -45,8 +45,11 @@ export const countRequest = (scope: string, perMinute: number) =>
     const now = yield* Clock.currentTimeMillis
     const window = minuteWindow(now)
     const granted = yield* Effect.flatMap(QuotaCounters, (q) => q.consume(minuteCounterKey(scope, window), 1, perMinute, (window + 1) * MINUTE_MS))
-    if (Option.isNone(granted)) return yield* new RateLimitExceeded()
+    if (Option.isNone(granted)) return yield* new RateLimitExceeded({ retryAfterSeconds: secondsUntil(now, (window + 1) * MINUTE_MS) })
   })
+
+/** Whole seconds from `now` until `at`, at least 1 (what `Retry-After` carries). */
+export const secondsUntil = (now: number, at: number): number => Math.max(1, Math.ceil((at - now) / 1000))
 
 /**
  * Reserves `count` signatures of the RP's daily allowance for a user's signing request or
@@ -69,6 +72,7 @@ export const reserveSignatures = (rp: RelyingParty, userId: string, count: numbe
         used: yield* counters.peek(key),
         maximum: allowance.signaturesPerDay,
         resetsAt: new Date(resets).toISOString(),
+        retryAfterSeconds: secondsUntil(now, resets),
       })
     }
     return granted.value

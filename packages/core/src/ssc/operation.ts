@@ -19,6 +19,11 @@ import { verifySigningToken } from "./token.ts"
 
 /** Anonymous challenges per minute per client IP (the spec's limit). */
 export const ANONYMOUS_CHALLENGES_PER_MINUTE = 10
+/**
+ * Registered-mode challenges per minute per signing token: one signer's token cannot spend the
+ * RP-wide allowance of all its users (docs/ssc.md). A signer needs one challenge per attempt.
+ */
+export const CHALLENGES_PER_TOKEN_PER_MINUTE = 5
 /** Finalize attempts per minute per operation and client IP (the spec's limit). */
 export const FINALIZE_ATTEMPTS_PER_MINUTE = 5
 
@@ -48,9 +53,13 @@ export const openOperation = (input: ChallengeRequest, clientIp: string) =>
     if (input.mode === "anonymous" && (claims.userId !== null || claims.loa !== "LOA-2")) {
       return yield* new InvalidRequest({ detail: "anonymous mode takes an LOA-2 token issued without a signer" })
     }
-    yield* input.mode === "registered"
-      ? countRequest(`ssc:${rp.clientId}`, (yield* planInForce(rp)).allowance.requestsPerMinute)
-      : countRequest(`ssc-anonymous:${clientIp}`, ANONYMOUS_CHALLENGES_PER_MINUTE)
+    if (input.mode === "registered") {
+      // The token's own counter first, so a refused token never reaches the RP-wide one.
+      yield* countRequest(`ssc-token:${claims.tokenId}`, CHALLENGES_PER_TOKEN_PER_MINUTE)
+      yield* countRequest(`ssc:${rp.clientId}`, (yield* planInForce(rp)).allowance.requestsPerMinute)
+    } else {
+      yield* countRequest(`ssc-anonymous:${clientIp}`, ANONYMOUS_CHALLENGES_PER_MINUTE)
+    }
     const now = yield* Clock.currentTimeMillis
     const operation: SscOperation = {
       id: yield* uuid, clientId: rp.clientId, tokenId: claims.tokenId, documentHash: claims.documentHash,
