@@ -5,8 +5,9 @@ import type {
   SigningRequests, SscOperations, Storage, Users, Deliveries, WebhookSubscriptions,
   KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
   ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers, EncryptedFiles, SignatureImages, PreparedPdfs,
-  AuthorizationCodes, RefreshTokens, Consents, TokenRevocations, SigningKeys, SessionSignIns,
+  AuthorizationCodes, RefreshTokens, Consents, TokenRevocations, SigningKeys, SessionSignIns, EmailVerifications,
 } from "@signet/core"
+import { EmailVerificationsSql } from "./repositories/email-verifications.ts"
 import { OidcStorageSql } from "./repositories/oidc.ts"
 import { RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
 import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
@@ -34,6 +35,7 @@ export type StorageServices = Storage | RelyingParties | Users | Passkeys | Cere
   | IdentityProviders | ExternalLogins | IdentityLinks | LinkOffers
   | EncryptedFiles | SignatureImages | PreparedPdfs
   | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
+  | EmailVerifications
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -46,4 +48,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   IdentityProviderStorageSql,
   DocumentsStorageSql, PreparedPdfsSql,
   OidcStorageSql,
+  EmailVerificationsSql,
 )

@@ -7,6 +7,7 @@ import { purgeKycImages } from "./kyc/verify.ts"
 import { PreparedPdfs, QuotaCounters, TokenRevocations } from "./ports/storage.ts"
 import { PREPARED_PDF_RETENTION_MS } from "./pades/flow.ts"
 import { ExternalLogins, LinkOffers } from "./identity-providers/ports.ts"
+import { EmailVerifications } from "./identity/email-verification.ts"
 
 /** One clean-up round; answers what it removed. */
 export const housekeepingRound = Effect.gen(function* () {
@@ -18,7 +19,9 @@ export const housekeepingRound = Effect.gen(function* () {
   const externalLogins = (yield* Effect.flatMap(ExternalLogins, (r) => r.purgeExpired(now))) + (yield* Effect.flatMap(LinkOffers, (r) => r.purgeExpired(now)))
   // A revoked access token past its expiry is refused anyway; its record can go.
   const revocations = yield* Effect.flatMap(TokenRevocations, (r) => r.purgeExpired(now))
-  return { counters, images, pdfs, externalLogins, revocations }
+  // E-mail codes stay an hour past expiry: the per-address hourly limit counts them.
+  const emailVerifications = yield* Effect.flatMap(EmailVerifications, (r) => r.purgeExpired(now - 3_600_000))
+  return { counters, images, pdfs, externalLogins, revocations, emailVerifications }
 })
 
 /** Runs a round at start and then every hour, forever (run it scoped); a failed round is logged and retried next hour. */
