@@ -22,6 +22,8 @@ export interface ServerConfig {
   readonly adminToken: string | undefined
   /** which adapter each KYC port uses: `sandbox` (default) or `local` (`@signet/kyc-local`, offline models) */
   readonly kyc: KycAdapterChoice
+  /** the SMTP relay e-mail codes go through; undefined: the sandbox mailbox (sandbox engines only) */
+  readonly smtp: { readonly url: string; readonly from: string } | undefined
 }
 
 /** Which adapter each KYC port uses. */
@@ -46,6 +48,7 @@ const FileConfig = Schema.partial(Schema.Struct({
   adminToken: Schema.String, secretGraceSeconds: Schema.Int,
   kycDocumentReader: KycAdapter, kycFaceMatcher: KycAdapter, kycLiveness: KycAdapter,
   tsaUrl: Schema.String,
+  smtpUrl: Schema.String, mailFrom: Schema.String,
 }))
 
 const ENV_KEYS = {
@@ -56,6 +59,7 @@ const ENV_KEYS = {
   SIGNET_ADMIN_TOKEN: "adminToken", SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
   SIGNET_KYC_DOCUMENT_READER: "kycDocumentReader", SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher", SIGNET_KYC_LIVENESS: "kycLiveness",
   SIGNET_TSA_URL: "tsaUrl",
+  SIGNET_SMTP_URL: "smtpUrl", SIGNET_MAIL_FROM: "mailFrom",
 } as const
 const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
@@ -100,6 +104,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     throw new ConfigError("secretGraceSeconds must be between 0 and 2592000 (30 days)")
   }
   if (c.tsaUrl !== undefined && !/^https?:\/\/[^/]/.test(c.tsaUrl)) throw new ConfigError(`tsaUrl ${c.tsaUrl} must be an http(s) URL of an RFC 3161 timestamp authority`)
+  const environment = c.environment ?? (demo ? "sandbox" : "production")
+  if (c.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(c.smtpUrl)) throw new ConfigError("SIGNET_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…")
+  // A production engine without a relay is refused when it is built (makeEngine: the sandbox mailbox refuses production).
   return {
     port,
     host: c.host ?? "0.0.0.0",
@@ -114,8 +121,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
       ...(c.webhookRetryBaseMs !== undefined ? { baseDelayMs: c.webhookRetryBaseMs } : {}),
     },
     kyc: { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
+    smtp: c.smtpUrl === undefined ? undefined : { url: c.smtpUrl, from: c.mailFrom ?? `Signet <no-reply@${new URL(publicOrigin).hostname}>` },
     settings: {
-      environment: c.environment ?? (demo ? "sandbox" : "production"),
+      environment,
       publicOrigin,
       basePath,
       accessTokenTtlSeconds: c.accessTokenTtlSeconds ?? 3600,

@@ -5,8 +5,9 @@ import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
   TimestampAuthority, TimestampAuthorityBuiltIn,
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
-  type DocumentReader, type FaceMatcher, type LivenessProvider,
+  type DocumentReader, type FaceMatcher, type LivenessProvider, type Mailer,
 } from "@signet/core"
+import { SandboxMailbox } from "./mailer-sandbox.ts"
 import { planEndpoints } from "./endpoints/plans.ts"
 import { ExchangeRatesSandbox, PaymentsSandbox, type PaymentProviders } from "./payments-sandbox.ts"
 import { WebhookTransportNode } from "./webhook-transport.ts"
@@ -41,7 +42,7 @@ export type { StorageServices }
 /** Every service an engine runtime provides. */
 export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
   | Payments | ExchangeRates | ExternalProviderClient
-  | TimestampAuthority
+  | TimestampAuthority | Mailer
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -76,6 +77,8 @@ export interface EngineOptions {
   readonly payments?: PaymentProviders
   /** the exchange-rate source; the sandbox's fixed table unless given */
   readonly exchangeRates?: Layer.Layer<ExchangeRates>
+  /** how e-mail codes are sent (`MailerSmtp`); a sandbox engine defaults to an in-memory `SandboxMailbox`, a production engine has no default */
+  readonly mailer?: Layer.Layer<Mailer>
 }
 
 /** A running engine: its handler, a way to run core programs against it, and its shutdown. */
@@ -112,6 +115,8 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     (options.payments ?? new PaymentsSandbox()).layer,
     options.exchangeRates ?? ExchangeRatesSandbox,
     ExternalProviderClientNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
+    // A production engine without SMTP stops here with the sandbox mailer's reason: it could prove no e-mail.
+    options.mailer ?? new SandboxMailbox(options.settings.environment).layer,
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )

@@ -3,6 +3,8 @@ import { parseMasterKey } from "@signet/adapters-crypto"
 import { ConfigError, loadConfig } from "../config.ts"
 import { demoMasterKey, ensureDemoRp } from "../demo.ts"
 import { makeEngine } from "../engine.ts"
+import { SandboxMailbox } from "../mailer-sandbox.ts"
+import { MailerSmtp } from "../mailer-smtp.ts"
 import { TimestampAuthorityHttp } from "../timestamp-authority-http.ts"
 import { listen, nodeClientIp } from "../node-server.ts"
 import { makeRpDemo } from "../rp-demo.ts"
@@ -20,6 +22,10 @@ const main = async () => {
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     ...(kycProviders === undefined ? {} : { kycProviders }),
     ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl }) }),
+    // Without SMTP: the sandbox mailbox, which prints each code here (and refuses a production engine, with the reason).
+    mailer: config.smtp !== undefined
+      ? MailerSmtp(config.smtp)
+      : new SandboxMailbox(config.settings.environment, (m) => process.stdout.write(`[sandbox mail] to ${m.to}: ${m.subject}\n`)).layer,
   })
   const base = config.settings.basePath
   const server = await listen(engine.handler, config.port, config.host, (req, res) => {
@@ -33,6 +39,7 @@ const main = async () => {
   const lines = [
     `Signet ${config.settings.environment} listening on ${config.host}:${server.port} (database: ${config.database})`,
     `KYC adapters: document reader ${config.kyc.documentReader}, face matcher ${config.kyc.faceMatcher}, liveness ${config.kyc.liveness}`,
+    `Mailer: ${config.smtp !== undefined ? `SMTP ${new URL(config.smtp.url).host}` : "sandbox mailbox (codes printed here, nothing delivered)"}`,
   ]
   let rpDemo: { close: () => Promise<void> } | undefined
   if (config.demo) {
