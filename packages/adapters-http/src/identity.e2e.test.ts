@@ -1,6 +1,6 @@
 /** Enrol a passkey, sign in, call a bearer endpoint: over real HTTP, with real WebAuthn responses. */
 import { administerRelyingParty, issueAccessToken } from "@signet/core"
-import { enrol, ok, passkeyFaults, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, passkeyFaults, proveEmail, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { Effect, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { StoragePostgres } from "@signet/adapters-postgres"
@@ -141,11 +141,11 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
   })
 
   describe("enrolment rules", () => {
-    it("a second passkey for an existing account needs that account's token", async () => {
+    it("a second passkey for an existing account needs that account's token (or its proven e-mail)", async () => {
       const { token } = await signedIn("two@example.com")
       const second = SoftwarePasskey.create({ origin: env.origin, algorithm: "RS256" })
       const refused = await env.client.enrolmentRequest({ email: "two@example.com" })
-      expect(refused).toMatchObject({ status: 403, body: { error: "Sign in to add a passkey to an existing account" } })
+      expect(refused).toMatchObject({ status: 403, body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" } })
       const other = await signedIn("intruder@example.com")
       expect((await env.client.enrolmentRequest({ email: "two@example.com" }, other.token.access_token)).status).toBe(403)
       await enrol(env.client, second, { email: "two@example.com" }, token.access_token)
@@ -160,7 +160,8 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
         ["wrongRpId", "Passkey was created for a different site (RP ID mismatch)"],
       ] as const) {
         const passkey = SoftwarePasskey.create({ origin: env.origin })
-        const started = ok(await env.client.enrolmentRequest({ email: `bad-${fault.toLowerCase()}@example.com` }))
+        const email = `bad-${fault.toLowerCase()}@example.com`
+        const started = ok(await env.client.enrolmentRequest({ email, emailVerificationId: await proveEmail(env.client, email) }))
         const r = await env.client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options, fault) })
         expect(r).toMatchObject({ status: 403, body: { error: message } })
         // nothing was written: the e-mail is still free for a proper enrolment

@@ -37,8 +37,8 @@ const signedInCaller = (user: BearerUser | undefined, request: Request) =>
   user !== undefined ? Effect.succeed(Option.fromNullable(user.userId)) : signedInUserOf(cookieValue(request, SESSION_COOKIE))
 
 /** Codes one client address may ask for per minute, and codes it may try (the per-address and per-verification limits are in core). */
-const EMAIL_CODES_PER_MINUTE_PER_IP = 10
-const EMAIL_CHECKS_PER_MINUTE_PER_IP = 30
+const EMAIL_CODES_PER_MINUTE_PER_IP = 60
+const EMAIL_CHECKS_PER_MINUTE_PER_IP = 120
 
 /** `POST /enrolment/email`: a one-time code to the address, the first step of enrolment. */
 export const enrolmentEmail = endpoint({
@@ -51,7 +51,7 @@ export const enrolmentEmail = endpoint({
   }),
   errors: [
     { status: 400, description: "`email must be an e-mail address with a top-level domain` (also for control, bidirectional, invisible or fullwidth characters)" },
-    { status: 429, description: "`Too many verification e-mails for this address: at most 5 per hour`, or `Rate limit exceeded. Please try again later.` (10 per minute per IP)" },
+    { status: 429, description: "`Too many verification e-mails for this address: at most 5 per hour`, or `Rate limit exceeded. Please try again later.` (60 per minute per IP)" },
     { status: 502, description: "`E-mail could not be sent: <stage>`" },
   ],
   handle: ({ body, clientIp }) => countRequest(`email-code:ip:${clientIp}`, EMAIL_CODES_PER_MINUTE_PER_IP).pipe(
@@ -66,7 +66,7 @@ export const enrolmentEmailVerify = endpoint({
   response: Schema.Struct({ verificationId: Schema.String, email: Schema.String, verified: Schema.Literal(true) }),
   errors: [
     { status: 400, description: "`E-mail verification code is wrong, used or expired` (5 wrong codes end a verification)" },
-    { status: 429, description: "`Rate limit exceeded. Please try again later.` (30 per minute per IP)" },
+    { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP)" },
   ],
   handle: ({ body, user, request, clientIp }) => Effect.gen(function* () {
     yield* countRequest(`email-check:ip:${clientIp}`, EMAIL_CHECKS_PER_MINUTE_PER_IP)
