@@ -51,6 +51,8 @@ export const startEngine = async (options: {
   readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
   /** the timestamp authority (default the built-in one) */
   readonly timestampAuthority?: EngineOptions["timestampAuthority"]
+  /** the mailer and how the test reads codes (default: the sandbox mailbox; production: SMTP to a real server on 127.0.0.1) */
+  readonly mail?: { readonly mailer: NonNullable<EngineOptions["mailer"]>; readonly codeFor: (email: string) => Promise<string> }
 } = {}): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = await listen((r) => target(r), 0, "127.0.0.1")
@@ -58,11 +60,11 @@ export const startEngine = async (options: {
   const storage = options.storage ?? storageFor(join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")).storage
   const environment = options.environment ?? "sandbox"
   // A production engine refuses the sandbox mailbox: it gets SMTP, to a real server on 127.0.0.1.
-  const catcher = environment === "production" ? await startMailCatcher() : undefined
-  const mailbox = catcher === undefined ? new SandboxMailbox(environment) : undefined
-  const codeFor = catcher !== undefined ? catcher.codeFor : async (email: string) => mailbox!.codeFor(email)
+  const catcher = options.mail === undefined && environment === "production" ? await startMailCatcher() : undefined
+  const mailbox = options.mail === undefined && catcher === undefined ? new SandboxMailbox(environment) : undefined
+  const codeFor = options.mail?.codeFor ?? (catcher !== undefined ? catcher.codeFor : async (email: string) => mailbox!.codeFor(email))
   const engine = await makeEngine({
-    mailer: catcher !== undefined ? MailerSmtp({ url: catcher.url, from: "Signet <no-reply@localhost>", requireTls: false }) : mailbox!.layer,
+    mailer: options.mail?.mailer ?? (catcher !== undefined ? MailerSmtp({ url: catcher.url, from: "Signet <no-reply@localhost>", requireTls: false }) : mailbox!.layer),
     settings: {
       environment, publicOrigin: origin, basePath: "/api",
       accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
