@@ -152,6 +152,18 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       expect((ok(await env.client.me(token.access_token)) as Account).passkeys).toHaveLength(2)
     })
 
+    // Issue 13, item 16: e-mails with NUL, bidi overrides or fullwidth look-alikes were accepted.
+    it("an e-mail with control, bidirectional, invisible or fullwidth characters is refused before any code is sent", async () => {
+      for (const email of ["ceo@bank.example\u0000", "moc.elpmaxe@\u202Eeoc", "ceo\u200B@bank.example", "\uFF43\uFF45\uFF4F\uFF20bank.example", "ceo@bank\uFF0Eexample"]) {
+        for (const answer of [await env.client.enrolmentEmail({ email }), await env.client.enrolmentRequest({ email })]) {
+          expect(answer, JSON.stringify(email)).toMatchObject({
+            status: 400, body: { error: "email must not contain control, bidirectional, invisible or compatibility (e.g. fullwidth) characters" } })
+        }
+      }
+      // An accented address in either Unicode form is the same (NFC) address, not a look-alike.
+      expect((await env.client.enrolmentEmail({ email: "jose\u0301@example.com" })).status).toBe(200)
+    })
+
     it("a registration with a broken binding is refused and stores nothing", async () => {
       for (const [fault, message] of [
         ["wrongOrigin", "Origin mismatch — possible phishing attack"],
