@@ -61,6 +61,7 @@ export const enrolPage = endpoint({
     return page(s.basePath, "Enrol a passkey", `<h1>Enrol a passkey</h1>
 <form id="enrol"><label for="email">E-mail</label><input id="email" name="email" type="email" required autocomplete="username webauthn">
 <label for="displayName">Name</label><input id="displayName" name="displayName" autocomplete="name">
+<div id="code-step" hidden><label for="code">Code from the e-mail</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 -]*"></div>
 <input type="hidden" name="clientId" value="${escape(query.get("client_id") ?? "")}">
 <input type="hidden" name="returnTo" value="${escape(back)}">
 <button type="submit">Create passkey</button></form>`, requestId)
