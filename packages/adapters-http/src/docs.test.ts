@@ -29,6 +29,8 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.PdfTooLarge({ limit: 10485760 }), new Catalogue.PdfUnreadable({ detail: "<why>" }),
   new Catalogue.SignatureImageInvalid({ detail: "<why>" }), new Catalogue.PdfDocumentNotFound(),
   new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),
+  new Catalogue.EmailVerificationRequired(), new Catalogue.EmailVerificationFailed(), new Catalogue.EmailVerificationLimit({ perHour: 5 }),
+  new Catalogue.MailUndeliverable({ detail: "<stage>" }), new Catalogue.ExternalAccountCreationRefused(),
 ]
 
 describe("docs/errors.md", () => {
