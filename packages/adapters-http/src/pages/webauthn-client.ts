@@ -64,23 +64,20 @@ if (form && form.id !== "consent" && form.id !== "logout") form.addEventListener
       // Signed in (this browser's session), the account's own passkey list grows directly; otherwise
       // the e-mail is proven first with a code sent to it (docs/identity.md).
       let started;
-      if (form.dataset.verification && form.dataset.email === email) {
+      if (form.dataset.signedInAs && form.dataset.signedInAs === String(email).trim().toLowerCase()) {
+        started = await call("/enrolment/request", { email, displayName, clientId });
+      } else if (form.dataset.verification && form.dataset.email === email) {
         await call("/enrolment/email/verify", { verificationId: form.dataset.verification, code: f.get("code") || "" });
         started = await call("/enrolment/request", { email, displayName, clientId, emailVerificationId: form.dataset.verification });
       } else {
-        try {
-          started = await call("/enrolment/request", { email, displayName, clientId });
-        } catch (e) {
-          if (!String(e && e.message).startsWith("Verify this e-mail address first")) throw e;
-          const sent = await call("/enrolment/email", { email });
-          form.dataset.verification = sent.verificationId;
-          form.dataset.email = email;
-          document.getElementById("code-step").hidden = false;
-          document.getElementById("code").focus();
-          out("We sent a code to " + email + ". Enter it, then press Create passkey again.", true);
-          document.getElementById("result").className = "";
-          return;
-        }
+        const sent = await call("/enrolment/email", { email });
+        form.dataset.verification = sent.verificationId;
+        form.dataset.email = email;
+        document.getElementById("code-step").hidden = false;
+        document.getElementById("code").focus();
+        out("We sent a code to " + email + ". Enter it, then press Create passkey again.", true);
+        document.getElementById("result").className = "";
+        return;
       }
       const cred = await navigator.credentials.create({ publicKey: creationOptions(started.options) });
       const done = await call("/enrolment/verify", { enrolmentId: started.enrolmentId, credential: registrationJSON(cred) });
