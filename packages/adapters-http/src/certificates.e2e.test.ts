@@ -57,7 +57,8 @@ describe("certificates", () => {
     const list = ok(await env.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: certs() }))
     expect(list).toHaveLength(1)
     expect(list[0]).toMatchObject({ status: "valid", revokedAt: null, revocationReason: null })
-    expect(list[0]!.subject).toContain("CN=Cert Holder")
+    expect(list[0]!.subject).toContain("CN=holder@example.com")
+    expect(list[0]!.subject).toContain("E=holder@example.com")
     expect(list[0]!.pem).toMatch(/^-----BEGIN CERTIFICATE-----/)
     expect(list[0]!.chainPem).toHaveLength(1)
     const one = ok(await env.client.raw<Certificate>("GET", `/v2/certificates/${list[0]!.serial}`, { headers: certs() }))
@@ -152,7 +153,7 @@ describe("certificates", () => {
     const good = await validate(signature, hash)
     expect(good).toMatchObject({ valid: true, integrity: true, coversDocumentHash: true, trustedRoot: true, revocation: { status: "valid" }, problems: [] })
     expect(good.chain).toHaveLength(3)
-    expect(good.signer!.subject).toContain("CN=Cert Holder")
+    expect(good.signer!.subject).toContain("CN=holder@example.com")
     expect(good.signingTime).toMatch(/^\d{4}-/)
     expect(await validate(signature, createHash("sha256").update(randomBytes(8)).digest("hex"))).toMatchObject({ valid: false, coversDocumentHash: false })
     // one bit of the signature value (the last element of the SignerInfo) flipped
@@ -190,5 +191,33 @@ describe("certificates", () => {
     expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: certs(), body: { reason: "because" } }))
       .toMatchObject({ status: 400, body: { error: "reason must be one of unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" } })
     expect(await env.client.raw("GET", "/v2/certificates")).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
+  })
+  // Issue 13, item 13: anyone could enrol as ceo@bank.example, "Chief Executive Officer, Bank Example Ltd",
+  // and /v2/validate called the certificate valid. Certificates now carry only what the engine verified.
+  it("certifies no claimed attribute: a stranger cannot enrol as someone else's e-mail, and a chosen display name never reaches the certificate", async () => {
+    const impostor = SoftwarePasskey.create({ origin: env.origin })
+    // Without the code sent to ceo@bank.example there is no account for it, proven or not.
+    const unproven = await env.client.enrolmentRequest({ email: "ceo@bank.example", displayName: "Chief Executive Officer, Bank Example Ltd" })
+    expect(unproven).toMatchObject({ status: 403, body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" } })
+    const asked = ok(await env.client.enrolmentEmail({ email: "ceo@bank.example" }))
+    const guessed = await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code: "00000000" })
+    expect(guessed).toMatchObject({ status: 400, body: { error: "E-mail verification code is wrong, used or expired" } })
+    expect((await env.client.enrolmentRequest({ email: "ceo@bank.example", emailVerificationId: asked.verificationId })).status).toBe(403)
+
+    // With its own proven address, the impostor's chosen title stays out of the certificate and of /v2/validate.
+    await enrol(env.client, impostor, { email: "mallory@example.com", displayName: "Chief Executive Officer, Bank Example Ltd" })
+    const t = (ok(await signIn(env.client, impostor, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    const document = randomBytes(32)
+    const documentHash = createHash("sha256").update(document).digest("hex")
+    const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+      headers: { authorization: `Bearer ${t}` }, body: { documentHash, credentialId: impostor.credentialId },
+    }))
+    const done = ok(await env.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
+      body: { assertion: impostor.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+    }))
+    const report = ok(await env.client.raw<{ valid: boolean; signer: { subject: string } }>("POST", "/v2/validate", { body: { signature: done.signature, documentHash } }))
+    expect(report.valid).toBe(true)
+    expect(report.signer.subject).toBe("OU=SANDBOX, CN=mallory@example.com, E=mallory@example.com")
+    expect(report.signer.subject).not.toMatch(/Chief|Bank/i)
   })
 })

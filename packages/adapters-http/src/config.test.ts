@@ -45,6 +45,14 @@ describe("server configuration", () => {
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/33" }, [])).toThrow(/SIGNET_TRUSTED_PROXIES/)
   })
 
+  it("SIGNET_SMTP_URL names the mail relay (From defaults to no-reply at the public host); none leaves the sandbox mailbox; a non-SMTP URL is refused", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).smtp).toBeUndefined()
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_PUBLIC_ORIGIN: "https://signet.example.com", SIGNET_SMTP_URL: "smtps://u:p@smtp.example.com" }, []).smtp)
+      .toEqual({ url: "smtps://u:p@smtp.example.com", from: "Signet <no-reply@signet.example.com>" })
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_SMTP_URL: "smtp://relay:25", SIGNET_MAIL_FROM: "ID <id@x.example>" }, []).smtp?.from).toBe("ID <id@x.example>")
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_SMTP_URL: "https://mail.example" }, [])).toThrow(/SIGNET_SMTP_URL must be smtp:/)
+  })
+
   it("SIGNET_TSA_URL names an external timestamp authority; the built-in one otherwise; a non-URL is refused", () => {
     expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).tsaUrl).toBeUndefined()
     expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TSA_URL: "https://tsa.example.com/tsr" }, []).tsaUrl).toBe("https://tsa.example.com/tsr")

@@ -29,6 +29,8 @@ export interface ServerConfig {
   readonly kyc: KycAdapterChoice | null
   /** reverse proxies whose X-Forwarded-For is believed (addresses and CIDRs); empty: the header is ignored */
   readonly trustedProxies: ReadonlyArray<string>
+  /** the SMTP relay e-mail codes go through; undefined: the sandbox mailbox (sandbox engines only) */
+  readonly smtp: { readonly url: string; readonly from: string } | undefined
 }
 
 /** Which adapter each KYC port uses. */
@@ -53,6 +55,7 @@ const FileConfig = Schema.partial(Schema.Struct({
   adminToken: Schema.String, secretGraceSeconds: Schema.Int,
   kycDocumentReader: KycAdapter, kycFaceMatcher: KycAdapter, kycLiveness: KycAdapter,
   tsaUrl: Schema.String, trustedProxies: Schema.Union(Schema.String, Schema.Array(Schema.String)),
+  smtpUrl: Schema.String, mailFrom: Schema.String,
 }))
 
 const ENV_KEYS = {
@@ -63,6 +66,7 @@ const ENV_KEYS = {
   SIGNET_ADMIN_TOKEN: "adminToken", SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
   SIGNET_KYC_DOCUMENT_READER: "kycDocumentReader", SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher", SIGNET_KYC_LIVENESS: "kycLiveness",
   SIGNET_TSA_URL: "tsaUrl", SIGNET_TRUSTED_PROXIES: "trustedProxies",
+  SIGNET_SMTP_URL: "smtpUrl", SIGNET_MAIL_FROM: "mailFrom",
 } as const
 const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
@@ -114,6 +118,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   } catch (e) {
     throw new ConfigError(`SIGNET_TRUSTED_PROXIES: ${e instanceof Error ? e.message : String(e)}`)
   }
+  if (c.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(c.smtpUrl)) throw new ConfigError("SIGNET_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…")
+  // A production engine without a relay is refused when it is built (makeEngine: the sandbox mailbox refuses production).
   return {
     port,
     trustedProxies,
@@ -131,6 +137,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     kyc: c.kycDocumentReader === undefined && c.kycFaceMatcher === undefined && c.kycLiveness === undefined && environment === "production"
       ? null
       : { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
+    smtp: c.smtpUrl === undefined ? undefined : { url: c.smtpUrl, from: c.mailFrom ?? `Signet <no-reply@${new URL(publicOrigin).hostname}>` },
     settings: {
       environment,
       publicOrigin,

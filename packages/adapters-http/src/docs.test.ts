@@ -31,6 +31,8 @@ const samples: ReadonlyArray<Catalogue.CataloguedError> = [
   new Catalogue.PdfNotYetSigned({ requestStatus: "<status>" }),
   new Catalogue.ConsoleClientRequired(), new Catalogue.StepUpRequired({ action: "<action>" }), new Catalogue.CertificateSharedWithOtherRps(),
   new Catalogue.NotConfigured({ feature: "Identity verification" }), new Catalogue.NotConfigured({ feature: "Currency conversion" }),
+  new Catalogue.EmailVerificationRequired(), new Catalogue.EmailVerificationFailed(), new Catalogue.EmailVerificationLimit({ perHour: 5 }),
+  new Catalogue.MailUndeliverable({ detail: "<stage>" }), new Catalogue.ExternalAccountCreationRefused(),
 ]
 
 describe("docs/errors.md", () => {

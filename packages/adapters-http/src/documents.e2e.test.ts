@@ -139,7 +139,7 @@ describe("documents", () => {
     const text = (await run("openssl", ["x509", "-in", path, "-noout", "-text"])).stdout
     expect(text).toMatch(/Public-Key: \(2048 bit\)/)
     expect(text).toMatch(/Key Encipherment/)
-    expect(text).toContain("CN = Alice Archer")
+    expect(text).toContain("CN = alice@example.com")
     const root = ok(await env.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem
     writeFileSync(file("chain.pem"), certificate.chainPem[0]! + root)
     const verified = await run("openssl", ["verify", "-CAfile", file("chain.pem"), path])

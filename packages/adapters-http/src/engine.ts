@@ -5,8 +5,9 @@ import {
   DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
   TimestampAuthority, TimestampAuthorityBuiltIn,
   WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
-  type DocumentReader, type FaceMatcher, type LivenessProvider, adaptersOf, KycProvidersSandbox, refusedAdapters, SandboxAdapterRefused, type AdapterInfo,
+  type DocumentReader, type FaceMatcher, type LivenessProvider, adaptersOf, KycProvidersSandbox, refusedAdapters, SandboxAdapterRefused, type AdapterInfo, type Mailer,
 } from "@signet/core"
+import { SandboxMailbox } from "./mailer-sandbox.ts"
 import { planEndpoints } from "./endpoints/plans.ts"
 import { ExchangeRatesSandbox, ExchangeRatesUnconfigured, PaymentsSandbox, paymentsUnconfigured, type PaymentProviders } from "./payments-sandbox.ts"
 import { WebhookTransportNode } from "./webhook-transport.ts"
@@ -50,7 +51,7 @@ export type { StorageServices }
 /** Every service an engine runtime provides. */
 export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
   | Payments | ExchangeRates | ExternalProviderClient
-  | TimestampAuthority
+  | TimestampAuthority | Mailer
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -92,6 +93,8 @@ export interface EngineOptions {
   readonly exchangeRates?: Layer.Layer<ExchangeRates, never, EngineConfig>
   /** the PDF worker threads that prepare and read uploaded PDFs (docs/security/pdf.md); defaults otherwise */
   readonly pdfWorkers?: Partial<PdfWorkerSettings>
+  /** how e-mail codes are sent (`MailerSmtp`); a sandbox engine defaults to an in-memory `SandboxMailbox`, a production engine has no default */
+  readonly mailer?: Layer.Layer<Mailer, never, EngineConfig>
 }
 
 /** The adapters an engine runs with and what each declares; a production engine refuses sandbox ones. */
@@ -107,6 +110,9 @@ export const adaptersInUse = (options: EngineOptions & { readonly payments: Paym
       : declared("KYC document reader, face matcher, liveness", options.kycProviders ?? KycProvidersSandbox, "custom")),
     ...declared("payments", options.payments.layer, "custom"),
     ...declared("exchange rates", options.exchangeRates ?? ExchangeRatesSandbox, "custom"),
+    ...(options.mailer === undefined
+      ? [{ port: "mailer", adapter: "sandbox mailbox (nothing delivered)", sandbox: true, setting: "SIGNET_SMTP_URL" }]
+      : declared("mailer", options.mailer, "custom")),
     ...declared("timestamp authority", options.timestampAuthority, options.timestampAuthority === undefined ? "built-in" : "custom"),
   ]
 }
@@ -148,6 +154,8 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     // Sandbox adapters read EngineConfig when built and die in production.
     Layer.provide(Layer.merge((options.payments ?? new PaymentsSandbox()).layer, options.exchangeRates ?? ExchangeRatesSandbox), config),
     ExternalProviderClientNode({ allowLoopbackHttp: policy.allowLoopbackHttp }),
+    // A production engine without SMTP stops here with the sandbox mailer's reason: it could prove no e-mail.
+    Layer.provide(options.mailer ?? new SandboxMailbox(options.settings.environment).layer, config),
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
   )

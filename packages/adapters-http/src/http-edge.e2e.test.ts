@@ -1,7 +1,8 @@
 /** What every caller meets at the HTTP edge: errors as `{ "error": ... }`, CSRF, limits, deadline, version, OpenAPI. */
-import { INTERFACE_VERSION } from "@signet/core"
-import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
-import { Effect, Schema } from "effect"
+import { checkCsrf, HostedSessions, INTERFACE_VERSION, openSignedInSession, signedInUserOf } from "@signet/core"
+import { enrol, ok, proveEmail, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { Effect, Option, Schema } from "effect"
+import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { endpoint } from "./http/endpoint.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
@@ -68,7 +69,25 @@ describe("hosted-page sessions and CSRF", () => {
       const r = await env.client.raw("POST", "/enrolment/request", { body, headers })
       expect(r).toMatchObject({ status: 403, body: { error: "CSRF token validation failed" } })
     }
-    expect((await env.client.raw("POST", "/enrolment/request", { body, headers: { cookie, "x-csrf-token": csrfToken } })).status).toBe(200)
+    const proven = { ...body, emailVerificationId: await proveEmail(env.client, body.email) }
+    expect((await env.client.raw("POST", "/enrolment/request", { body: proven, headers: { cookie, "x-csrf-token": csrfToken } })).status).toBe(200)
+  })
+
+  // Issue 13, item 16: hosted-session ids were stored in clear, so a copy of the table was a set of live cookies.
+  it("a hosted session is stored only as the SHA-256 of its cookie: a leaked row signs nobody in", async () => {
+    const user = await enrol(env.client, SoftwarePasskey.create({ origin: env.origin }), { email: "hashed-session@example.com" })
+    const opened = await env.engine.run(openSignedInSession(user.userId, "passkey"))
+    const stored = createHash("sha256").update(opened.sessionId).digest("hex")
+    const rows = await env.engine.run(Effect.flatMap(HostedSessions, (s) => Effect.all([s.findById(opened.sessionId), s.findById(stored)])))
+    expect(rows.map(Option.isSome)).toEqual([false, true])
+    // The cookie itself is signed in; the stored key presented as a cookie is not, and passes no CSRF check.
+    expect(Option.getOrThrow(await env.engine.run(signedInUserOf(opened.sessionId)))).toBe(user.userId)
+    expect(Option.isNone(await env.engine.run(signedInUserOf(stored)))).toBe(true)
+    const csrf = await env.engine.run(Effect.either(checkCsrf(stored, opened.csrfToken)))
+    expect(csrf._tag).toBe("Left")
+    const leaked = await env.client.raw("POST", "/enrolment/request", {
+      body: { email: "hashed-session@example.com" }, headers: { cookie: `signet_session=${stored}`, "x-csrf-token": opened.csrfToken } })
+    expect(leaked).toMatchObject({ status: 403, body: { error: "CSRF token validation failed" } })
   })
 
   it("a backend call with an Authorization header is not asked for a CSRF token", async () => {
@@ -79,6 +98,7 @@ describe("hosted-page sessions and CSRF", () => {
     const r = await env.client.raw("POST", "/enrolment/request", {
       body: { email: "backend@example.com" }, headers: { cookie, authorization: `Bearer ${token.access_token}` },
     })
+    // The bearer token is the account's own proof: no e-mail code needed to add a passkey.
     expect(r.status).toBe(200)
   })
 })

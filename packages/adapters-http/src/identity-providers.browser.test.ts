@@ -85,6 +85,9 @@ describe.skipIf(!available)("external identity providers in Chromium", () => {
     await page.fill("#email", "mae@example.com")
     await page.fill("#displayName", "Mae")
     await page.getByRole("button", { name: "Create passkey" }).click()
+    await page.locator("#code").waitFor({ state: "visible", timeout: 10_000 })
+    await page.fill("#code", await env.codeFor("mae@example.com"))
+    await page.getByRole("button", { name: "Create passkey" }).click()
     await expect.poll(() => page.locator("#result").getAttribute("class"), { timeout: 10_000 }).toBe("ok")
 
     await signInThroughProvider(page, "ext-mae", "/api/?linked=1")

@@ -6,7 +6,7 @@
 import {
   administerRelyingParty, issueAccessToken, listIdentityProviders, openSignedInSession, registerIdentityProvider, removeIdentityProvider, signedInUserOf,
 } from "@signet/core"
-import { enrol, ok, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, proveEmail, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
 import { Effect, Option } from "effect"
@@ -24,6 +24,8 @@ const ACCOUNTS = {
   "ext-ada": { email: "ada.external@example.com", emailVerified: true, name: "Ada External" },
   "ext-grace": { email: "grace@example.com", emailVerified: true, name: "Grace (external)" },
   "ext-unverified": { email: "nobody@example.com", emailVerified: false, name: "Unverified" },
+  "ext-victim": { email: "victim@example.com", emailVerified: true, name: "Victor Victim" },
+  "ext-preclaim": { email: "later-owner@example.com", emailVerified: true, name: "Claimed by the RP" },
 }
 
 const postgres = await findPostgres()
@@ -292,6 +294,87 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
         expect(answer.status, bad).toBe(400)
         expect(await answer.json()).toEqual({ error: "return_to must be a relative path on this origin" })
       }
+    })
+  })
+  // Issue 13: accounts that cannot be taken.
+  describe("accounts that cannot be taken", () => {
+    it("item 2: an account the provider made has no passkey, and an e-mail alone attaches no stranger's passkey; its owner adds one from the provider's session", async () => {
+      const browser = new BrowserAgent()
+      expect((await browser.request(await toCallback(browser, `${api()}/idp/${providerId}/start`, "ext-victim"))).status).toBe(200)
+      const victimId = Option.getOrThrow(await env.engine.run(signedInUserOf(browser.cookies(env.origin).get("signet_session"))))
+      expect((await meOf(victimId)).account.passkeys).toEqual([])
+
+      // The attack as reported: POST /enrolment/request { email } with no token.
+      const refused = await env.client.enrolmentRequest({ email: "victim@example.com" })
+      expect(refused).toMatchObject({ status: 403, body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" } })
+      // A verification the attacker started but cannot answer proves nothing; five wrong codes end it for good.
+      const asked = ok(await env.client.enrolmentEmail({ email: "victim@example.com" }))
+      expect((await env.client.enrolmentRequest({ email: "victim@example.com", emailVerificationId: asked.verificationId })).status).toBe(403)
+      for (let i = 0; i < 5; i++) {
+        expect((await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code: String(10_000_000 + i) })).status).toBe(400)
+      }
+      const right = await env.codeFor("victim@example.com")
+      expect(await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code: right }))
+        .toMatchObject({ status: 400, body: { error: "E-mail verification code is wrong, used or expired" } })
+      // Another account's token is no proof of this one either.
+      const stranger = SoftwarePasskey.create({ origin: env.origin })
+      await enrol(env.client, stranger, { email: "stranger@example.com" })
+      const strangerToken = (ok(await signIn(env.client, stranger, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+      expect((await env.client.enrolmentRequest({ email: "victim@example.com" }, strangerToken)).status).toBe(403)
+      expect((await meOf(victimId)).account.passkeys).toEqual([])
+
+      // The owner, signed in through the provider (the hosted session), enrols a passkey on the hosted page's API.
+      const csrf = { "x-csrf-token": (JSON.parse((await browser.request(`${api()}/session`)).text) as { csrfToken: string }).csrfToken }
+      const started = JSON.parse((await browser.request(`${api()}/enrolment/request`, { json: { email: "victim@example.com" }, headers: csrf })).text)
+      const own = SoftwarePasskey.create({ origin: env.origin })
+      const stored = await browser.request(`${api()}/enrolment/verify`, { json: { enrolmentId: started.enrolmentId, credential: own.register(started.options) }, headers: csrf })
+      expect(stored.status, stored.text).toBe(200)
+      expect(JSON.parse(stored.text)).toMatchObject({ userId: victimId })
+      expect((await meOf(victimId)).account.passkeys).toHaveLength(1)
+    })
+
+    it("item 2: proving the e-mail is the account's own proof; the proof is used up by the one passkey it let in", async () => {
+      const browser = new BrowserAgent()
+      expect((await browser.request(await toCallback(browser, `${api()}/idp/${providerId}/start`, "ext-victim"))).status).toBe(200)
+      const victimId = Option.getOrThrow(await env.engine.run(signedInUserOf(browser.cookies(env.origin).get("signet_session"))))
+      const verificationId = await proveEmail(env.client, "victim@example.com")
+      const started = ok(await env.client.enrolmentRequest({ email: "victim@example.com", emailVerificationId: verificationId }))
+      const second = SoftwarePasskey.create({ origin: env.origin })
+      expect(ok(await env.client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: second.register(started.options) })).userId).toBe(victimId)
+      // The same proof does not let a third passkey in.
+      const again = await env.client.enrolmentRequest({ email: "victim@example.com", emailVerificationId: verificationId })
+      expect(again.status).toBe(403)
+    })
+
+    it("item 5: an RP contact's own provider cannot open an account for an e-mail it claims; the owner's enrolment is theirs alone", async () => {
+      const contact = SoftwarePasskey.create({ origin: env.origin })
+      const enrolled = await enrol(env.client, contact, { email: "rp-contact@example.com" })
+      await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
+      const token = (ok(await signIn(env.client, contact, { clientId: env.rp.clientId, email: "rp-contact@example.com" })) as TokenAnswer).access_token
+      const registered = await env.client.raw<{ id: string }>("POST", "/v2/identity-providers", {
+        body: { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "RP's own ID" }, headers: { authorization: `Bearer ${token}` } })
+      expect(registered.status).toBe(201)
+      const rpProvider = registered.body.id
+
+      // The RP's provider claims later-owner@example.com (email_verified: true): no account is made, nobody is signed in.
+      const rpBrowser = new BrowserAgent()
+      const claimed = await rpBrowser.request(await toCallback(rpBrowser, `${api()}/idp/${rpProvider}/start?client_id=${env.rp.clientId}`, "ext-preclaim"))
+      expect(claimed.status).toBe(403)
+      expect(JSON.parse(claimed.text)).toEqual({
+        error: "This identity provider belongs to one relying party and cannot create Signet accounts; enrol with a passkey, then link it from your account" })
+      expect(rpBrowser.cookies(env.origin).has("signet_session")).toBe(false)
+
+      // The real owner enrols later: a fresh account with no link, which the RP's provider cannot sign in to.
+      const owner = SoftwarePasskey.create({ origin: env.origin })
+      const mine = await enrol(env.client, owner, { email: "later-owner@example.com" })
+      expect((await meOf(mine.userId)).account.identities).toEqual([])
+      const later = new BrowserAgent()
+      const offer = await later.request(await toCallback(later, `${api()}/idp/${rpProvider}/start?client_id=${env.rp.clientId}`, "ext-preclaim"))
+      // Same e-mail: at most a link offer that the owner's own passkey would have to confirm.
+      expect(offer.status).toBe(303)
+      expect(later.cookies(env.origin).has("signet_session")).toBe(false)
+      expect((await meOf(mine.userId)).account.identities).toEqual([])
+      await env.client.raw("DELETE", `/v2/identity-providers/${rpProvider}`, { headers: { authorization: `Bearer ${token}` } })
     })
   })
 })

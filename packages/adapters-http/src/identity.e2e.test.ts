@@ -1,6 +1,6 @@
 /** Enrol a passkey, sign in, call a bearer endpoint: over real HTTP, with real WebAuthn responses. */
 import { administerRelyingParty, issueAccessToken } from "@signet/core"
-import { enrol, ok, passkeyFaults, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, passkeyFaults, proveEmail, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { Effect, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { StoragePostgres } from "@signet/adapters-postgres"
@@ -141,15 +141,27 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
   })
 
   describe("enrolment rules", () => {
-    it("a second passkey for an existing account needs that account's token", async () => {
+    it("a second passkey for an existing account needs that account's token (or its proven e-mail)", async () => {
       const { token } = await signedIn("two@example.com")
       const second = SoftwarePasskey.create({ origin: env.origin, algorithm: "RS256" })
       const refused = await env.client.enrolmentRequest({ email: "two@example.com" })
-      expect(refused).toMatchObject({ status: 403, body: { error: "Sign in to add a passkey to an existing account" } })
+      expect(refused).toMatchObject({ status: 403, body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" } })
       const other = await signedIn("intruder@example.com")
       expect((await env.client.enrolmentRequest({ email: "two@example.com" }, other.token.access_token)).status).toBe(403)
       await enrol(env.client, second, { email: "two@example.com" }, token.access_token)
       expect((ok(await env.client.me(token.access_token)) as Account).passkeys).toHaveLength(2)
+    })
+
+    // Issue 13, item 16: e-mails with NUL, bidi overrides or fullwidth look-alikes were accepted.
+    it("an e-mail with control, bidirectional, invisible or fullwidth characters is refused before any code is sent", async () => {
+      for (const email of ["ceo@bank.example\u0000", "moc.elpmaxe@\u202Eeoc", "ceo\u200B@bank.example", "\uFF43\uFF45\uFF4F\uFF20bank.example", "ceo@bank\uFF0Eexample"]) {
+        for (const answer of [await env.client.enrolmentEmail({ email }), await env.client.enrolmentRequest({ email })]) {
+          expect(answer, JSON.stringify(email)).toMatchObject({
+            status: 400, body: { error: "email must not contain control, bidirectional, invisible or compatibility (e.g. fullwidth) characters" } })
+        }
+      }
+      // An accented address in either Unicode form is the same (NFC) address, not a look-alike.
+      expect((await env.client.enrolmentEmail({ email: "jose\u0301@example.com" })).status).toBe(200)
     })
 
     it("a registration with a broken binding is refused and stores nothing", async () => {
@@ -160,7 +172,8 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
         ["wrongRpId", "Passkey was created for a different site (RP ID mismatch)"],
       ] as const) {
         const passkey = SoftwarePasskey.create({ origin: env.origin })
-        const started = ok(await env.client.enrolmentRequest({ email: `bad-${fault.toLowerCase()}@example.com` }))
+        const email = `bad-${fault.toLowerCase()}@example.com`
+        const started = ok(await env.client.enrolmentRequest({ email, emailVerificationId: await proveEmail(env.client, email) }))
         const r = await env.client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options, fault) })
         expect(r).toMatchObject({ status: 403, body: { error: message } })
         // nothing was written: the e-mail is still free for a proper enrolment

@@ -165,6 +165,11 @@ describe.each(STORAGES)("KYC over HTTP on %s", (_name, databaseUrl) => {
     expect(await start("x@y.co", "+25471")).toMatchObject(e(422, "phone_number +25471 has the wrong number of digits for its country"))
     expect(await start("x@y.co", "+15550100000")).toMatchObject(e(422, "phone_number +15550100000 is not in a number range in use"))
     expect(await start("x@localhost", "+254712000001")).toMatchObject(e(422, "customer_id x@localhost is an e-mail address without a top-level domain"))
+    // Issue 13, item 16: NUL, a bidi override and fullwidth look-alikes are refused; the message shows them escaped.
+    const unsafe = "contains control, bidirectional, invisible or compatibility (e.g. fullwidth) characters"
+    expect(await start("ceo@bank.example\u0000x", "+254712000001")).toMatchObject(e(422, `customer_id ceo@bank.example\\u{0}x ${unsafe}`))
+    expect(await start("moc.elpmaxe@\u202Eeoc", "+254712000001")).toMatchObject(e(422, `customer_id moc.elpmaxe@\\u{202e}eoc ${unsafe}`))
+    expect(await start("\uFF43\uFF45\uFF4F@bank.example", "+254712000001")).toMatchObject(e(422, `customer_id \\u{ff43}\\u{ff45}\\u{ff4f}@bank.example ${unsafe}`))
     expect(await post("/kyc/customers/document", { customer_id: "x@y.co", images: [] })).toMatchObject(e(422, "At least one document image is required"))
     expect(await post("/kyc/customers/face", { customer_id: "x@y.co" })).toMatchObject(e(422, "A liveness transaction id is required"))
     expect(await post("/kyc/customers/verification", { rp_urn: "7" })).toMatchObject(e(422, "customer_id is required"))

@@ -65,6 +65,9 @@ describe.skipIf(!available)("OpenID Connect sign-in in Chromium", () => {
     await page.fill("#email", "lin@example.com")
     await page.fill("#displayName", "Lin Chen")
     await page.getByRole("button", { name: "Create passkey" }).click()
+    await page.locator("#code").waitFor({ state: "visible", timeout: 10_000 })
+    await page.fill("#code", await env.codeFor("lin@example.com"))
+    await page.getByRole("button", { name: "Create passkey" }).click()
     // After enrolling, the page goes to sign-in (keeping the way back); signing in returns to /authorize and its consent page.
     await page.waitForURL(/\/api\/signin\?/)
     await page.getByRole("button", { name: "Sign in" }).click()

@@ -188,6 +188,27 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect((refused.body as ErrorBody).error).toBe("Invalid or expired token")
   })
 
+  // Issue 13, item 16: a refresh token presented at the wrong client was used up before the client
+  // check, so the rightful client's next refresh looked like reuse and revoked its whole grant.
+  it("a refresh token presented by another client is refused without being used up; the rightful client's grant survives", async () => {
+    const config = await discover()
+    const user = await newUser("wrong-client@example.com", "Wrong Client")
+    const { tokens } = await codeFlow(config, user)
+    const other = await env.engine.run(registerRelyingParty({ name: "Other Bank", status: "approved", signingOrigins: [env.origin], redirectUris: [CALLBACK] }))
+    const stolen = await fetch(`${env.origin}/api/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${other.rp.clientId}:${other.clientSecret}`)}` },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.refresh_token! }).toString(),
+    })
+    expect(stolen.status).toBe(400)
+    expect(await stolen.json()).toMatchObject({ error: "invalid_grant" })
+    // The rightful client refreshes as if nothing happened, and its access tokens still work.
+    expect((await me(tokens.access_token)).status).toBe(200)
+    const next = await client.refreshTokenGrant(config, tokens.refresh_token!)
+    expect(next.claims()!.sub).toBe(user.userId)
+    expect((await me(next.access_token)).status).toBe(200)
+  })
+
   it("revokes access and refresh tokens (RFC 7009)", async () => {
     const config = await discover()
     const user = await newUser("revoke@example.com", "Re Voke")

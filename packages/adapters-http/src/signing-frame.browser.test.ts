@@ -100,6 +100,9 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     await page.fill("#email", email)
     await page.fill("#displayName", "Frame Signer")
     await page.getByRole("button", { name: "Create passkey" }).click()
+    await page.locator("#code").waitFor({ state: "visible", timeout: 10_000 })
+    await page.fill("#code", await env.codeFor(email))
+    await page.getByRole("button", { name: "Create passkey" }).click()
     await expect.poll(() => page.locator("#result").getAttribute("class"), { timeout: 10_000 }).toBe("ok")
   }
 

@@ -109,7 +109,7 @@ describe.each(STORAGES)("signing-token flow on %s", (_name, databaseUrl) => {
     // an account with no passkey: enrolment started, never finished, then created by the admin path is not possible; use a user made directly
     const { Users } = await import("@signet/core")
     const { Effect } = await import("effect")
-    await env.engine.run(Effect.flatMap(Users, (u) => u.insert({ id: "no-passkey-user", email: "nokey@example.com", displayName: "No Key", createdAt: 0 })))
+    await env.engine.run(Effect.flatMap(Users, (u) => u.insert({ id: "no-passkey-user", email: "nokey@example.com", displayName: "No Key", createdAt: 0, emailVerifiedAt: 0 })))
     expect(await tokenFor({ documentHash: hash, loa: "LOA-4", signerEmail: "nokey@example.com" }))
       .toMatchObject({ status: 404, body: { error: "No credential found for user" } })
   })

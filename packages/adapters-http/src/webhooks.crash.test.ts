@@ -1,6 +1,6 @@
 /** The outbox survives SIGKILL: a completion committed before the crash is delivered after the restart. */
-import { administerRelyingParty, registerRelyingParty } from "@signet/core"
-import { enrol, ok, SignetClient, signIn, SoftwarePasskey, startWebhookReceiver, type TokenAnswer } from "@signet/testkit"
+import { administerRelyingParty, confirmEmailVerification, registerRelyingParty, startEmailVerification } from "@signet/core"
+import { ok, SignetClient, signIn, SoftwarePasskey, startWebhookReceiver, type TokenAnswer } from "@signet/testkit"
 import { LogLevel } from "effect"
 import { spawn, type ChildProcess } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { Webhook } from "standardwebhooks"
 import { afterAll, describe, expect, it } from "vitest"
 import { makeEngine } from "./engine.ts"
+import { SandboxMailbox } from "./mailer-sandbox.ts"
 import { storageFor } from "./storage.ts"
 
 // The server runs in this node process's child itself (tsx as a loader), not behind the tsx CLI:
@@ -51,7 +52,9 @@ describe("delivery across a crash", () => {
     }
 
     // Administration in process on the same database (the admin CLI's way), without a delivery worker.
+    const mailbox = new SandboxMailbox("sandbox")
     const admin = await makeEngine({
+      mailer: mailbox.layer,
       ...storageFor(database), masterKey: Buffer.from(masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false },
       settings: { environment: "sandbox", publicOrigin: origin, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
     })
@@ -62,7 +65,11 @@ describe("delivery across a crash", () => {
       let server = await start()
       const client = new SignetClient(`${origin}/api`)
       const passkey = SoftwarePasskey.create({ origin })
-      const enrolled = await enrol(client, passkey, { email: "crash@example.com" })
+      // The e-mail is proven in process (same database): the server's own sandbox mailbox is out of reach of this test.
+      const proof = await admin.run(startEmailVerification("crash@example.com"))
+      await admin.run(confirmEmailVerification({ verificationId: proof.verificationId, code: mailbox.codeFor("crash@example.com") }))
+      const started = ok(await client.enrolmentRequest({ email: "crash@example.com", emailVerificationId: proof.verificationId }))
+      const enrolled = ok(await client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) }))
       await admin.run(administerRelyingParty(rp.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
       const token = (ok(await signIn(client, passkey, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
       const whsec = `whsec_${randomBytes(32).toString("base64")}`

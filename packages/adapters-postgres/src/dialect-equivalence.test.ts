@@ -89,7 +89,7 @@ const newRp: fc.Arbitrary<NewRelyingParty> = fc.record({
 const write: fc.Arbitrary<Write> = fc.oneof(
   newRp.map((rp) => ({ op: "insertRp" as const, rp })),
   fc.record({ rank: ranks, rp: newRp }).map((c) => ({ op: "updateRp" as const, ...c })),
-  fc.record({ id: userIds, email: emails, displayName: text, createdAt: ms })
+  fc.record({ id: userIds, email: emails, displayName: text, createdAt: ms, emailVerifiedAt: nullable(ms) })
     .map((user) => ({ op: "insertUser" as const, user })),
   fc.record({
     id: credentialIds, userId: userIds, publicKey: text, algorithm: fc.constantFrom(-7, -257), counter: fc.maxSafeNat(),
@@ -100,7 +100,7 @@ const write: fc.Arbitrary<Write> = fc.oneof(
   fc.record({
     id: ceremonyIds, kind: fc.constantFrom("enrolment" as const, "sign-in" as const), challenge: text,
     userId: nullable(userIds), email: nullable(emails), displayName: nullable(text), clientId: nullable(clientIds),
-    rpId: text, createdAt: ms, expiresAt: ms, consumedAt: nullable(ms),
+    rpId: text, createdAt: ms, expiresAt: ms, consumedAt: nullable(ms), emailVerificationId: nullable(text),
   }).map((ceremony) => ({ op: "insertCeremony" as const, ceremony })),
   fc.record({ id: ceremonyIds, at: ms }).map((c) => ({ op: "consume" as const, ...c })),
   fc.record({ id: sessionIds, csrfTokenHash: text, createdAt: ms, expiresAt: ms })

@@ -31,3 +31,4 @@ export {
   KycStorageSql, KycVerificationFromRow, KycVerificationsSql,
 } from "./repositories/kyc.ts"
 export type { KycAuditTable, KycCapturesTable, KycImagesTable, KycSettingsTable, KycVerificationsTable } from "./schema.ts"
+export { EmailVerificationFromRow, EmailVerificationsSql } from "./repositories/email-verifications.ts"

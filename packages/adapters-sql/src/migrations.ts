@@ -664,6 +664,35 @@ const authorization = (dialect: SqlDialect): Migration => {
   }
 }
 
+/**
+ * 0014: accounts that cannot be taken. Users record when their e-mail was proven; enrolment
+ * ceremonies name the e-mail verification they use up; one-time e-mail codes; hosted sessions
+ * are stored by the SHA-256 of the cookie (the clear ids are deleted: a copy of the table must
+ * not sign anyone in, and SQLite cannot hash them in SQL; people sign in again once).
+ */
+const accounts = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.alterTable("users").addColumn("email_verified_at", t.bigint).execute()
+      await db.schema.alterTable("ceremonies").addColumn("email_verification_id", t.text).execute()
+      await db.schema.createTable("email_verifications")
+        .addColumn("id", t.text, (c) => c.primaryKey())
+        .addColumn("email", t.text, (c) => c.notNull())
+        .addColumn("code_hash", t.text, (c) => c.notNull())
+        .addColumn("attempts", t.int, (c) => c.notNull())
+        .addColumn("created_at", t.bigint, (c) => c.notNull())
+        .addColumn("expires_at", t.bigint, (c) => c.notNull())
+        .addColumn("verified_at", t.bigint)
+        .addColumn("consumed_at", t.bigint)
+        .execute()
+      await db.schema.createIndex("email_verifications_email_idx").on("email_verifications").columns(["email", "created_at"]).execute()
+      await db.deleteFrom("session_sign_ins").execute()
+      await db.deleteFrom("hosted_sessions").execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
@@ -679,6 +708,7 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0011_prepared_pdfs": preparedPdfs(dialect),
   "0012_pades_levels": padesLevels(dialect),
   "0013_authorization": authorization(dialect),
+  "0014_accounts": accounts(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

@@ -67,6 +67,8 @@ export interface UsersTable {
   readonly email: string
   readonly display_name: string
   readonly created_at: BigIntColumn
+  /** migration 0013: when the e-mail was proven; null when only claimed */
+  readonly email_verified_at: NullableBigIntColumn
 }
 
 /** `passkeys`: primary key is the credential id. */
@@ -97,9 +99,11 @@ export interface CeremoniesTable {
   readonly created_at: BigIntColumn
   readonly expires_at: BigIntColumn
   readonly consumed_at: NullableBigIntColumn
+  /** migration 0013: the e-mail verification an enrolment uses up */
+  readonly email_verification_id: string | null
 }
 
-/** `hosted_sessions`: hosted-page cookies and their CSRF token hashes. */
+/** `hosted_sessions`: hosted-page cookies (by the SHA-256 of their value, since migration 0013) and their CSRF token hashes. */
 export interface HostedSessionsTable {
   readonly id: string
   readonly csrf_token_hash: string
@@ -152,6 +156,7 @@ export interface Database {
   readonly external_logins: ExternalLoginsTable
   readonly identity_links: IdentityLinksTable
   readonly link_offers: LinkOffersTable
+  readonly email_verifications: EmailVerificationsTable
   readonly encrypted_files: EncryptedFilesTable
   readonly encrypted_file_recipients: EncryptedFileRecipientsTable
   readonly signature_images: SignatureImagesTable
@@ -595,4 +600,16 @@ export interface SignatureImagesTable {
   readonly height: number
   readonly size: number
   readonly updated_at: BigIntColumn
+}
+
+/** `email_verifications`: one-time e-mail codes (hashed with their id) in flight (migration 0013). */
+export interface EmailVerificationsTable {
+  readonly id: string
+  readonly email: string
+  readonly code_hash: string
+  readonly attempts: number
+  readonly created_at: BigIntColumn
+  readonly expires_at: BigIntColumn
+  readonly verified_at: NullableBigIntColumn
+  readonly consumed_at: NullableBigIntColumn
 }

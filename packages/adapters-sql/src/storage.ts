@@ -6,9 +6,10 @@ import type {
   KycAudit, KycCaptures, KycImages, KycVerifications, RpOrganisationChecks, Checkouts, Subscriptions,
   ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers, EncryptedFiles, SignatureImages, PreparedPdfs,
   AuthorizationCodes, RefreshTokens, Consents, TokenRevocations, SigningKeys, SessionSignIns,
-  StepUpProofs, AuditLog,
+  StepUpProofs, AuditLog, EmailVerifications,
 } from "@signet/core"
 import { AuthorizationStorageSql } from "./repositories/authorization.ts"
+import { EmailVerificationsSql } from "./repositories/email-verifications.ts"
 import { OidcStorageSql } from "./repositories/oidc.ts"
 import { RpOrganisationChecksSql } from "./repositories/rp-organisation-checks.ts"
 import { CheckoutsSql, SubscriptionsSql } from "./repositories/billing.ts"
@@ -37,6 +38,7 @@ export type StorageServices = Storage | RelyingParties | Users | Passkeys | Cere
   | EncryptedFiles | SignatureImages | PreparedPdfs
   | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
   | StepUpProofs | AuditLog
+  | EmailVerifications
 
 /** The unit of work and every repository, over the `SqlDatabase` a dialect package provides. */
 export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = Layer.mergeAll(
@@ -50,4 +52,5 @@ export const SqlStorageLive: Layer.Layer<StorageServices, never, SqlDatabase> = 
   DocumentsStorageSql, PreparedPdfsSql,
   OidcStorageSql,
   AuthorizationStorageSql,
+  EmailVerificationsSql,
 )

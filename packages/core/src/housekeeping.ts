@@ -9,6 +9,7 @@ import { PreparedPdfs, QuotaCounters, TokenRevocations } from "./ports/storage.t
 import { PREPARED_PDF_RETENTION_MS } from "./pades/flow.ts"
 import { ExternalLogins, LinkOffers } from "./identity-providers/ports.ts"
 import { StepUpProofs } from "./authorization/ports.ts"
+import { EmailVerifications } from "./identity/email-verification.ts"
 
 /** One clean-up round; answers what it removed. */
 export const housekeepingRound = Effect.gen(function* () {
@@ -22,7 +23,9 @@ export const housekeepingRound = Effect.gen(function* () {
   const revocations = yield* Effect.flatMap(TokenRevocations, (r) => r.purgeExpired(now))
   // An expired step-up proof is refused anyway; its hash can go.
   const stepUpProofs = yield* Effect.flatMap(StepUpProofs, (r) => r.purgeExpired(now))
-  return { counters, images, pdfs, externalLogins, revocations, stepUpProofs }
+  // E-mail codes stay an hour past expiry: the per-address hourly limit counts them.
+  const emailVerifications = yield* Effect.flatMap(EmailVerifications, (r) => r.purgeExpired(now - 3_600_000))
+  return { counters, images, pdfs, externalLogins, revocations, stepUpProofs, emailVerifications }
 })
 
 /** Runs a round at start and then every hour, forever (run it scoped); a failed round is logged and retried next hour. */

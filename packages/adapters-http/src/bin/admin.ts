@@ -6,9 +6,9 @@ import { parseMasterKey } from "@signet/adapters-crypto"
 import {
   administerRelyingParty, configureKyc, getRelyingParty, listIdentityProviders, recordOrganisationCheck, registerIdentityProvider, removeIdentityProvider,
   revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets, rotateSigningKey,
-  type RelyingParty, type RpCommand,
+  type RelyingParty, type RpCommand, Mailer, MailUndeliverable,
 } from "@signet/core"
-import { Effect, LogLevel, Schema } from "effect"
+import { Effect, Layer, LogLevel, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
@@ -82,6 +82,8 @@ const main = async () => {
     settings: config.settings, storage, masterKey: parseMasterKey(config.masterKey ?? demoMasterKey(config.database)), logLevel: LogLevel.None,
     // The loopback switch also lets discovery reach a provider on 127.0.0.1 (development, tests).
     deliveries: config.deliveries,
+    // The CLI sends no e-mail; a production database must still open without a relay.
+    mailer: Layer.succeed(Mailer, Mailer.of({ send: () => Effect.fail(new MailUndeliverable({ detail: "the admin CLI sends no e-mail" })) })),
   })
   const need = () => {
     if (clientId === undefined) throw new Error(`${group} ${command} needs ${group === "cert" ? "a certificate serial" : group === "idp" ? "a provider id" : "a client id"}`)

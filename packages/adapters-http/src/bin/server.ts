@@ -4,6 +4,8 @@ import { KycProvidersSandbox } from "@signet/core"
 import { ConfigError, loadConfig } from "../config.ts"
 import { demoMasterKey, ensureDemoRp } from "../demo.ts"
 import { makeEngine } from "../engine.ts"
+import { SandboxMailbox } from "../mailer-sandbox.ts"
+import { MailerSmtp } from "../mailer-smtp.ts"
 import { TimestampAuthorityHttp } from "../timestamp-authority-http.ts"
 import { listen, nodeClientIp } from "../node-server.ts"
 import { makeRpDemo } from "../rp-demo.ts"
@@ -24,6 +26,10 @@ const main = async () => {
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     kycProviders,
     ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl }) }),
+    // Without SMTP: the sandbox mailbox, which prints each code here (and refuses a production engine, with the reason).
+    mailer: config.smtp !== undefined
+      ? MailerSmtp(config.smtp)
+      : new SandboxMailbox(config.settings.environment, (m) => process.stdout.write(`[sandbox mail] to ${m.to}: ${m.subject}\n`)).layer,
   })
   // The PDF worker's bundle is built now, not on the first PDF upload.
   warmPdfWorkers()

@@ -1,9 +1,10 @@
 /** Enrolment, sign-in, the account endpoint and the JWKS (the token endpoint is in oidc.ts). */
 import {
-  Assertion, completeEnrolment, completeSignInWithPasskey, describeAccount, jwks, signInHostedSession,
-  linkedIdentitiesOf, openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig, countRequest,
+  Assertion, completeEnrolment, completeSignInWithPasskey, confirmEmailVerification, countRequest, describeAccount, jwks, signInHostedSession,
+  linkedIdentitiesOf, openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig, signedInUserOf,
+  startEmailVerification, type BearerUser,
 } from "@signet/core"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { json } from "../http/respond.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
@@ -33,27 +34,78 @@ export const openSession = endpoint({
 
 /** Enrolment requests per minute per client IP (the spec's limit); each one writes a ceremony row. */
 export const ENROLMENT_REQUESTS_PER_MINUTE = 60
+/** The account the caller proves to be: the bearer token's user, else the user signed in on the hosted-page session (cookie). */
+const signedInCaller = (user: BearerUser | undefined, request: Request) =>
+  user !== undefined ? Effect.succeed(Option.fromNullable(user.userId)) : signedInUserOf(cookieValue(request, SESSION_COOKIE))
+
+/** Codes one client address may ask for per minute, and codes it may try (the per-address and per-verification limits are in core). */
+const EMAIL_CODES_PER_MINUTE_PER_IP = 60
+const EMAIL_CHECKS_PER_MINUTE_PER_IP = 120
+
+/** `POST /enrolment/email`: a one-time code to the address, the first step of enrolment. */
+export const enrolmentEmail = endpoint({
+  method: "POST", path: "/enrolment/email", tag: "Identity", auth: "none",
+  summary: "Send a one-time code to an e-mail address; enrolling a passkey without being signed in needs it (docs/identity.md)",
+  body: Schema.Struct({ email: Email }),
+  response: Schema.Struct({
+    verificationId: Schema.String.annotations({ description: "give it with the code to /enrolment/email/verify, then to /enrolment/request" }),
+    expiresAt: Schema.Int.annotations({ description: "Unix seconds; the code works until then (10 minutes)" }),
+  }),
+  errors: [
+    { status: 400, description: "`email must be an e-mail address with a top-level domain` (also for control, bidirectional, invisible or fullwidth characters)" },
+    { status: 429, description: "`Too many verification e-mails for this address: at most 5 per hour`, or `Rate limit exceeded. Please try again later.` (60 per minute per IP)" },
+    { status: 502, description: "`E-mail could not be sent: <stage>`" },
+  ],
+  handle: ({ body, clientIp }) => countRequest(`email-code:ip:${clientIp}`, EMAIL_CODES_PER_MINUTE_PER_IP).pipe(
+    Effect.zipRight(startEmailVerification(body.email))),
+})
+
+/** `POST /enrolment/email/verify`: the code from the e-mail proves the address. */
+export const enrolmentEmailVerify = endpoint({
+  method: "POST", path: "/enrolment/email/verify", tag: "Identity", auth: "bearer-optional",
+  summary: "Prove an e-mail address with the code sent to it; signed in as the account with that address, it marks the account's e-mail verified",
+  body: Schema.Struct({ verificationId: Schema.String, code: Schema.String.annotations({ description: "the 8 digits from the e-mail" }) }),
+  response: Schema.Struct({ verificationId: Schema.String, email: Schema.String, verified: Schema.Literal(true) }),
+  errors: [
+    { status: 400, description: "`E-mail verification code is wrong, used or expired` (5 wrong codes end a verification)" },
+    { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP)" },
+  ],
+  handle: ({ body, user, request, clientIp }) => Effect.gen(function* () {
+    yield* countRequest(`email-check:ip:${clientIp}`, EMAIL_CHECKS_PER_MINUTE_PER_IP)
+    const caller = yield* signedInCaller(user, request)
+    return yield* confirmEmailVerification({
+      verificationId: body.verificationId, code: body.code, ...(Option.isSome(caller) ? { signedInUserId: caller.value } : {}),
+    })
+  }),
+})
 
 /** `POST /enrolment/request`. */
 export const enrolmentRequest = endpoint({
   method: "POST", path: "/enrolment/request", tag: "Identity", auth: "bearer-optional",
-  summary: "Start passkey enrolment for a new account, or (with the account's bearer token) add a passkey",
+  summary: "Start passkey enrolment: for a new account or to add a passkey, with a proven e-mail (emailVerificationId) or signed in as the account (bearer token or hosted session)",
   body: Schema.Struct({
     email: Email,
     displayName: Schema.optional(Schema.String),
     clientId: Schema.optional(Schema.String).annotations({ description: "RP whose WebAuthn RP id and origins apply; the engine's own when absent" }),
+    emailVerificationId: Schema.optional(Schema.String).annotations({ description: "a verification of this e-mail proven with its code (/enrolment/email/verify); used up when the passkey is stored" }),
   }),
   response: Schema.Struct({ enrolmentId: Schema.String, options: CreationOptions }),
   errors: [
-    { status: 403, description: "`Sign in to add a passkey to an existing account`, `Unknown RP client_id`, `RP registration not approved. Status: <status>`" },
+    { status: 400, description: "`email must be an e-mail address with a top-level domain` (also for control, bidirectional, invisible or fullwidth characters)" },
+    { status: 403, description: "`Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account`, `Unknown RP client_id`, `RP registration not approved. Status: <status>`" },
     { status: 429, description: "`Rate limit exceeded. Please try again later.` (60 per minute per IP)" },
   ],
-  handle: ({ body, user, clientIp }) => Effect.zipRight(countRequest(`enrolment:${clientIp}`, ENROLMENT_REQUESTS_PER_MINUTE), requestEnrolment({
-    email: body.email,
-    ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
-    ...(body.clientId !== undefined ? { clientId: body.clientId } : {}),
-    ...(user !== undefined ? { signedInUserId: user.userId } : {}),
-  })),
+  handle: ({ body, user, request, clientIp }) => Effect.gen(function* () {
+    yield* countRequest(`enrolment:${clientIp}`, ENROLMENT_REQUESTS_PER_MINUTE)
+    const caller = yield* signedInCaller(user, request)
+    return yield* requestEnrolment({
+      email: body.email,
+      ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
+      ...(body.clientId !== undefined ? { clientId: body.clientId } : {}),
+      ...(Option.isSome(caller) ? { signedInUserId: caller.value } : {}),
+      ...(body.emailVerificationId !== undefined ? { emailVerificationId: body.emailVerificationId } : {}),
+    })
+  }),
 })
 
 /** `POST /enrolment/verify`. */
@@ -65,7 +117,7 @@ export const enrolmentVerify = endpoint({
   errors: [
     { status: 403, description: "the binding checks (`Challenge mismatch — dynamic linking failed`, `Origin mismatch — possible phishing attack`, `Passkey was created for a different site (RP ID mismatch)`, `User verification required — biometric or PIN not confirmed`) or `Passkey registration failed: <why>`" },
     { status: 409, description: "`passkey already exists` or `account for <email> already exists`" },
-    { status: 410, description: "`Operation expired or not found`: the enrolment is unknown, used or older than five minutes" },
+    { status: 410, description: "`Operation expired or not found`: the enrolment is unknown, used or older than five minutes, or its e-mail proof was used meanwhile" },
   ],
   handle: ({ body }) => completeEnrolment(body),
 })
@@ -134,5 +186,5 @@ export const me = endpoint({
 })
 
 /** Identity endpoints in the order they appear in the document. */
-export const identityEndpoints = [openSession, enrolmentRequest, enrolmentVerify, signinRequest, signinVerify, jwksEndpoint, me] as const
+export const identityEndpoints = [openSession, enrolmentEmail, enrolmentEmailVerify, enrolmentRequest, enrolmentVerify, signinRequest, signinVerify, jwksEndpoint, me] as const
 

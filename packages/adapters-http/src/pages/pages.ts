@@ -1,7 +1,8 @@
 /** Hosted pages: enrolment and sign-in with a passkey, and a landing page that links them. */
-import { EngineConfig, INTERFACE_VERSION, providersForSignIn, safeReturnTo } from "@signet/core"
-import { Effect } from "effect"
+import { EngineConfig, INTERFACE_VERSION, providersForSignIn, safeReturnTo, signedInUserOf, Users } from "@signet/core"
+import { Effect, Option } from "effect"
 import { endpoint } from "../http/endpoint.ts"
+import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { WEBAUTHN_CLIENT_JS } from "./webauthn-client.ts"
 
@@ -55,12 +56,17 @@ export const returnTo = (query: URLSearchParams) =>
 /** `GET /enrol`: hosted passkey enrolment. */
 export const enrolPage = endpoint({
   method: "GET", path: "/enrol", tag: "Hosted pages", auth: "none", hidden: true, summary: "Hosted enrolment", response: htmlResponse,
-  handle: ({ requestId, query }) => Effect.gen(function* () {
+  handle: ({ requestId, query, request }) => Effect.gen(function* () {
     const s = yield* EngineConfig
     const back = yield* returnTo(query)
+    // Signed in on this browser (e.g. through an external provider): the session is the account's proof, no code needed.
+    const signedIn = yield* signedInUserOf(cookieValue(request, SESSION_COOKIE))
+    const account = Option.isSome(signedIn) ? Option.getOrUndefined(yield* Effect.flatMap(Users, (u) => u.findById(signedIn.value))) : undefined
+    const prefilled = account === undefined ? "" : ` value="${escape(account.email)}"`
     return page(s.basePath, "Enrol a passkey", `<h1>Enrol a passkey</h1>
-<form id="enrol"><label for="email">E-mail</label><input id="email" name="email" type="email" required autocomplete="username webauthn">
+<form id="enrol"${account === undefined ? "" : ` data-signed-in-as="${escape(account.email)}"`}><label for="email">E-mail</label><input id="email" name="email" type="email" required autocomplete="username webauthn"${prefilled}>
 <label for="displayName">Name</label><input id="displayName" name="displayName" autocomplete="name">
+<div id="code-step" hidden><label for="code">Code from the e-mail</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code"></div>
 <input type="hidden" name="clientId" value="${escape(query.get("client_id") ?? "")}">
 <input type="hidden" name="returnTo" value="${escape(back)}">
 <button type="submit">Create passkey</button></form>`, requestId)

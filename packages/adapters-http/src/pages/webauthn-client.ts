@@ -60,9 +60,28 @@ if (form && form.id !== "consent" && form.id !== "logout") form.addEventListener
   try {
     if (form.id === "enrol") {
       const clientId = f.get("clientId") || undefined;
-      const started = await call("/enrolment/request", { email: f.get("email"), displayName: f.get("displayName") || undefined, clientId });
+      const email = f.get("email"), displayName = f.get("displayName") || undefined;
+      // Signed in (this browser's session), the account's own passkey list grows directly; otherwise
+      // the e-mail is proven first with a code sent to it (docs/identity.md).
+      let started;
+      if (form.dataset.signedInAs && form.dataset.signedInAs === String(email).trim().toLowerCase()) {
+        started = await call("/enrolment/request", { email, displayName, clientId });
+      } else if (form.dataset.verification && form.dataset.email === email) {
+        await call("/enrolment/email/verify", { verificationId: form.dataset.verification, code: f.get("code") || "" });
+        started = await call("/enrolment/request", { email, displayName, clientId, emailVerificationId: form.dataset.verification });
+      } else {
+        const sent = await call("/enrolment/email", { email });
+        form.dataset.verification = sent.verificationId;
+        form.dataset.email = email;
+        document.getElementById("code-step").hidden = false;
+        document.getElementById("code").focus();
+        out("We sent a code to " + email + ". Enter it, then press Create passkey again.", true);
+        document.getElementById("result").className = "";
+        return;
+      }
       const cred = await navigator.credentials.create({ publicKey: creationOptions(started.options) });
       const done = await call("/enrolment/verify", { enrolmentId: started.enrolmentId, credential: registrationJSON(cred) });
+      delete form.dataset.verification;
       out("Passkey enrolled for " + done.email + " (credential " + done.credentialId + ")", true);
       const back = f.get("returnTo");
       // Enrolled on the way to an RP: sign in with the new passkey, then continue to the RP.

@@ -7,6 +7,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { makeEngine, type Engine, type EngineOptions, type StorageServices } from "../engine.ts"
 import { listen, nodeClientIp } from "../node-server.ts"
+import { SandboxMailbox } from "../mailer-sandbox.ts"
+import { MailerSmtp } from "../mailer-smtp.ts"
+import { startMailCatcher } from "./mail-catcher.ts"
 import { storageFor } from "../storage.ts"
 import type { Clock, Layer } from "effect"
 
@@ -16,6 +19,8 @@ export interface RunningEngine {
   readonly origin: string
   readonly client: SignetClient
   readonly rp: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
+  /** the code last e-mailed to an address: the sandbox mailbox, or (production) a real SMTP server the engine sends to */
+  readonly codeFor: (email: string) => Promise<string>
   readonly stop: () => Promise<void>
 }
 
@@ -48,14 +53,22 @@ export const startEngine = async (options: {
   readonly timestampAuthority?: EngineOptions["timestampAuthority"]
   /** proxies whose X-Forwarded-For is believed (tests pose as many clients through 127.0.0.1) */
   readonly trustedProxies?: ReadonlyArray<string>
+  /** the mailer and how the test reads codes (default: the sandbox mailbox; production: SMTP to a real server on 127.0.0.1) */
+  readonly mail?: { readonly mailer: NonNullable<EngineOptions["mailer"]>; readonly codeFor: (email: string) => Promise<string> }
 } = {}): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = await listen((r) => target(r), 0, "127.0.0.1")
   const origin = options.publicOrigin ?? `http://localhost:${server.port}`
   const storage = options.storage ?? storageFor(join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")).storage
+  const environment = options.environment ?? "sandbox"
+  // A production engine refuses the sandbox mailbox: it gets SMTP, to a real server on 127.0.0.1.
+  const catcher = options.mail === undefined && environment === "production" ? await startMailCatcher() : undefined
+  const mailbox = options.mail === undefined && catcher === undefined ? new SandboxMailbox(environment) : undefined
+  const codeFor = options.mail?.codeFor ?? (catcher !== undefined ? catcher.codeFor : async (email: string) => mailbox!.codeFor(email))
   const engine = await makeEngine({
+    mailer: options.mail?.mailer ?? (catcher !== undefined ? MailerSmtp({ url: catcher.url, from: "Signet <no-reply@localhost>", requireTls: false }) : mailbox!.layer),
     settings: {
-      environment: options.environment ?? "sandbox", publicOrigin: origin, basePath: "/api",
+      environment, publicOrigin: origin, basePath: "/api",
       accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
       ...(options.secretGraceSeconds !== undefined ? { secretGraceSeconds: options.secretGraceSeconds } : {}),
     },
@@ -79,14 +92,18 @@ export const startEngine = async (options: {
   const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({
     name: "Test RP", signingOrigins: [origin], plan: "business", maxLoa: "LOA-4", status: "approved",
   })).then((created) => ({ clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret }))
+  const client = new SignetClient(`http://localhost:${server.port}/api`)
+  client.mailbox = codeFor
   return {
     engine,
     origin,
-    client: new SignetClient(`http://localhost:${server.port}/api`),
+    client,
     rp,
+    codeFor,
     stop: async () => {
       await server.close()
       await engine.dispose()
+      await catcher?.close()
     },
   }
 }

@@ -18,6 +18,7 @@ export const CeremonyFromRow = Schema.transform(
     created_at: DbBigInt,
     expires_at: DbBigInt,
     consumed_at: Schema.NullOr(DbBigInt),
+    email_verification_id: Schema.NullOr(Schema.String),
   }),
   Ceremony,
   {
@@ -25,10 +26,12 @@ export const CeremonyFromRow = Schema.transform(
     decode: (r) => ({
       id: r.id, kind: r.kind, challenge: r.challenge, userId: r.user_id, email: r.email, displayName: r.display_name,
       clientId: r.client_id, rpId: r.rp_id, createdAt: r.created_at, expiresAt: r.expires_at, consumedAt: r.consumed_at,
+      emailVerificationId: r.email_verification_id,
     }),
     encode: (c) => ({
       id: c.id, kind: c.kind, challenge: c.challenge, user_id: c.userId, email: c.email, display_name: c.displayName,
       client_id: c.clientId, rp_id: c.rpId, created_at: c.createdAt, expires_at: c.expiresAt, consumed_at: c.consumedAt,
+      email_verification_id: c.emailVerificationId,
     }),
   },
 )
@@ -46,6 +49,7 @@ export const CeremoniesSql: Layer.Layer<Ceremonies, never, SqlDatabase> = Layer.
     insert: (c) => write(what, (db) => db.insertInto("ceremonies").values({
       id: c.id, kind: c.kind, challenge: c.challenge, user_id: c.userId, email: c.email, display_name: c.displayName,
       client_id: c.clientId, rp_id: c.rpId, created_at: c.createdAt, expires_at: c.expiresAt, consumed_at: c.consumedAt,
+      email_verification_id: c.emailVerificationId,
     }).execute()).pipe(Effect.asVoid),
     findById: (id) => run((db) => db.selectFrom("ceremonies").selectAll().where("id", "=", id).executeTakeFirst())
       .pipe(Effect.flatMap(decodeFirst)),

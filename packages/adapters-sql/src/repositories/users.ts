@@ -6,12 +6,14 @@ import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A `users` row decoded to the domain `User`. */
 export const UserFromRow = Schema.transform(
-  Schema.Struct({ id: Schema.String, email: Schema.String, display_name: Schema.String, created_at: DbBigInt }),
+  Schema.Struct({
+    id: Schema.String, email: Schema.String, display_name: Schema.String, created_at: DbBigInt, email_verified_at: Schema.NullOr(DbBigInt),
+  }),
   User,
   {
     strict: true,
-    decode: (r) => ({ id: r.id, email: r.email, displayName: r.display_name, createdAt: r.created_at }),
-    encode: (u) => ({ id: u.id, email: u.email, display_name: u.displayName, created_at: u.createdAt }),
+    decode: (r) => ({ id: r.id, email: r.email, displayName: r.display_name, createdAt: r.created_at, emailVerifiedAt: r.email_verified_at }),
+    encode: (u) => ({ id: u.id, email: u.email, display_name: u.displayName, created_at: u.createdAt, email_verified_at: u.emailVerifiedAt }),
   },
 )
 
@@ -27,6 +29,7 @@ export const UsersSql: Layer.Layer<Users, never, SqlDatabase> = Layer.effect(Use
   return Users.of({
     insert: (user) => write(what, (db) => db.insertInto("users").values({
       id: user.id, email: user.email.toLowerCase(), display_name: user.displayName, created_at: user.createdAt,
+      email_verified_at: user.emailVerifiedAt,
     }).execute()).pipe(
       Effect.asVoid,
       // When both keys are taken the databases name different ones (PostgreSQL the primary key, SQLite either):
@@ -39,5 +42,6 @@ export const UsersSql: Layer.Layer<Users, never, SqlDatabase> = Layer.effect(Use
     findByEmail: (email) =>
       run((db) => db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst())
         .pipe(Effect.flatMap(decodeFirst)),
+    markEmailVerified: (id, at) => run((db) => db.updateTable("users").set({ email_verified_at: at }).where("id", "=", id).execute()).pipe(Effect.asVoid),
   })
 }))

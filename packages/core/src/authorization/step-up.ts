@@ -48,7 +48,7 @@ export const requestStepUp = (user: BearerUser, action: StepUpAction) =>
     }))
     const now = yield* Clock.currentTimeMillis
     yield* Effect.flatMap(Ceremonies, (c) => c.insert({
-      id, kind: `step-up:${action}`, challenge: options.challenge, userId: user.userId, email: null, displayName: null,
+      id, kind: `step-up:${action}`, challenge: options.challenge, userId: user.userId, email: null, displayName: null, emailVerificationId: null,
       clientId: user.clientId, rpId: rp.rpId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null,
     })).pipe(Effect.orDie)
     return { stepUpId: id, action, options }

@@ -289,7 +289,7 @@ export class PhoneNumberRequired extends Schema.TaggedError<PhoneNumberRequired>
 
 /** Why a phone number or customer e-mail was refused. */
 export const InvalidIdentifierReason = Schema.Literal(
-  "no_country_code", "wrong_digit_count", "unused_range", "email_without_tld")
+  "no_country_code", "wrong_digit_count", "unused_range", "email_without_tld", "unsafe_characters")
 
 /** 422: a phone number or e-mail identifier in a wrong format. */
 export class InvalidIdentifierFormat extends Schema.TaggedError<InvalidIdentifierFormat>()(
@@ -301,6 +301,8 @@ export class InvalidIdentifierFormat extends Schema.TaggedError<InvalidIdentifie
       case "wrong_digit_count": return `phone_number ${this.value} has the wrong number of digits for its country`
       case "unused_range": return `phone_number ${this.value} is not in a number range in use`
       case "email_without_tld": return `customer_id ${this.value} is an e-mail address without a top-level domain`
+      // `value` is already made visible (\u{…}) by the caller: the refused characters must not act in the message either.
+      case "unsafe_characters": return `customer_id ${this.value} contains control, bidirectional, invisible or compatibility (e.g. fullwidth) characters`
     }
   }
 }
@@ -551,6 +553,7 @@ export type CataloguedError =
   | KycNotEnabled | KycUrnForeign | KycIdentityNotVerified | KycReviewNotPending | KycStateConflict
   | AdminTokenRequired | RpSettingLocked
   | BillingError
+  | AccountError
   | IdentityProviderUnavailable | IdentityProviderIssuerMismatch | NotRpContactForProviders | ExternalSignInStateInvalid
   | ExternalSignInFailed | ExternalIdentityLinkedElsewhere | ExternalEmailNotVerified
   | NotAnEnvelopeRecipient | SigningRequestNotCompleted
@@ -651,3 +654,39 @@ export class CertificateSharedWithOtherRps extends Schema.TaggedError<Certificat
 
 /** Errors of the authorization model (part of `CataloguedError`). */
 export type AuthorizationError = ConsoleClientRequired | StepUpRequired | CertificateSharedWithOtherRps
+// ---------------------------------------------------------------- accounts and e-mail ownership (docs/identity.md)
+
+/** 403: a passkey for an account (new or existing) without that account's proof: its token or session, or a verified e-mail. */
+export class EmailVerificationRequired extends Schema.TaggedError<EmailVerificationRequired>()("EmailVerificationRequired", {}) {
+  readonly status = 403 as const
+  override get message() { return "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" }
+}
+
+/** 400: an e-mail verification code that is wrong, or a verification that is unknown, used up, expired or out of attempts. */
+export class EmailVerificationFailed extends Schema.TaggedError<EmailVerificationFailed>()("EmailVerificationFailed", {}) {
+  readonly status = 400 as const
+  override get message() { return "E-mail verification code is wrong, used or expired" }
+}
+
+/** 429: too many verification e-mails for one address within the hour. */
+export class EmailVerificationLimit extends Schema.TaggedError<EmailVerificationLimit>()("EmailVerificationLimit", { perHour: Schema.Number }) {
+  readonly status = 429 as const
+  override get message() { return `Too many verification e-mails for this address: at most ${this.perHour} per hour` }
+}
+
+/** 502: the mail system refused the message or could not be reached. */
+export class MailUndeliverable extends Schema.TaggedError<MailUndeliverable>()("MailUndeliverable", { detail: Schema.String }) {
+  readonly status = 502 as const
+  override get message() { return `E-mail could not be sent: ${this.detail}` }
+}
+
+/** 403: an RP's own identity provider may sign in accounts linked to it, never create one (no pre-account hijack). */
+export class ExternalAccountCreationRefused extends Schema.TaggedError<ExternalAccountCreationRefused>()("ExternalAccountCreationRefused", {}) {
+  readonly status = 403 as const
+  override get message() {
+    return "This identity provider belongs to one relying party and cannot create Signet accounts; enrol with a passkey, then link it from your account"
+  }
+}
+
+/** Errors of accounts and e-mail ownership (part of `CataloguedError`). */
+export type AccountError = EmailVerificationRequired | EmailVerificationFailed | EmailVerificationLimit | MailUndeliverable | ExternalAccountCreationRefused

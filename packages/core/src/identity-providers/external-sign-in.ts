@@ -7,11 +7,12 @@ import { generateAuthenticationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option, Schema } from "effect"
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose"
 import {
-  AlreadyExists, CredentialNotRegistered, ExternalEmailNotVerified, ExternalIdentityLinkedElsewhere, ExternalSignInFailed, ExternalSignInStateInvalid,
+  AlreadyExists, CredentialNotRegistered, ExternalAccountCreationRefused, ExternalEmailNotVerified, ExternalIdentityLinkedElsewhere, ExternalSignInFailed, ExternalSignInStateInvalid,
   InvalidRequest, OperationExpired, ResourceNotFound,
 } from "../errors/catalogue.ts"
 import { ceremonyRpFor } from "../identity/ceremony-rp.ts"
-import { isEmail, registeredPasskey } from "../identity/enrolment.ts"
+import { isEmail } from "../identity/email-verification.ts"
+import { registeredPasskey } from "../identity/enrolment.ts"
 import { openSignedInSession, signedInUserOf } from "../identity/hosted-session.ts"
 import { hashSecret, secretMatches } from "../identity/secrets.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
@@ -240,8 +241,16 @@ export const completeExternalSignIn = (input: ExternalCallback) =>
         })).pipe(Effect.orDie)
         return { kind: "offer" as const, offerId, binding }
       }
+      // Only an engine-wide provider (registered by the administrator) opens accounts. An RP's own
+      // provider is run by that RP, which could claim anyone's address and keep signing into the
+      // account its owner later enrols on (pre-account hijack); it signs in accounts linked to it.
+      if (provider.ownerClientId !== null) return yield* new ExternalAccountCreationRefused()
       const userId = yield* uuid
-      yield* Effect.flatMap(Users, (u) => u.insert({ id: userId, email: claims.email!, displayName: claims.name ?? claims.email!, createdAt: now })).pipe(
+      // The provider's `email_verified` is its word, not a proof to Signet: the address stays
+      // unverified (out of certificates) until its owner proves it with a code (docs/identity.md).
+      yield* Effect.flatMap(Users, (u) => u.insert({
+        id: userId, email: claims.email!, displayName: claims.name ?? claims.email!, createdAt: now, emailVerifiedAt: null,
+      })).pipe(
         Effect.catchTag("UniqueViolation", () => Effect.fail(new AlreadyExists({ what: `account for ${claims.email}` }))))
       yield* newLink(userId, provider, claims, now)
       return { kind: "user" as const, userId, created: true, linked: true }
@@ -282,7 +291,7 @@ export const requestLinkConfirmation = (offerId: string, binding: string | undef
     const signinId = yield* uuid
     yield* Effect.flatMap(Ceremonies, (c) => c.insert({
       id: signinId, kind: "sign-in", challenge: options.challenge, userId: offer.userId, email: null, displayName: null,
-      clientId: rp.clientId, rpId: rp.rpId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null,
+      clientId: rp.clientId, rpId: rp.rpId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null, emailVerificationId: null,
     })).pipe(Effect.orDie)
     return {
       signinId, options, email: offer.email ?? "",

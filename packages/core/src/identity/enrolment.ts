@@ -1,18 +1,17 @@
 /** Passkey enrolment: the WebAuthn registration ceremony, for a new user or one already signed in. */
 import { generateRegistrationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option } from "effect"
-import { AlreadyExists, CredentialNotRegistered, EnrolmentRequiresSignIn, InvalidRequest, OperationExpired } from "../errors/catalogue.ts"
+import { AlreadyExists, CredentialNotRegistered, EmailVerificationRequired, InvalidRequest, OperationExpired } from "../errors/catalogue.ts"
+import { unsafeText } from "../kernel/identifier-text.ts"
 import { toBase64Url, utf8 } from "../kernel/encoding.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { Random, uuid } from "../ports/random.ts"
 import { Ceremonies, Passkeys, Storage, Users } from "../ports/storage.ts"
 import { ceremonyRpFor } from "./ceremony-rp.ts"
+import { EmailVerifications, normaliseEmail, provenEmail } from "./email-verification.ts"
 import type { User } from "./model.ts"
 import type { RegistrationCredential } from "./webauthn/schemas.ts"
 import { SUPPORTED_ALGORITHMS, verifyRegistration } from "./webauthn/verify-registration.ts"
-
-/** A syntactically plausible e-mail with a top-level domain. */
-export const isEmail = (value: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/.test(value)
 
 /** The WebAuthn user handle of a user: the UTF-8 bytes of their id, base64url. */
 export const userHandleOf = (userId: string): string => toBase64Url(utf8(userId))
@@ -22,14 +21,19 @@ export interface EnrolmentRequest {
   readonly email: string
   readonly displayName?: string
   readonly clientId?: string
-  /** the bearer user, when the caller is signed in */
+  /** the user the caller is signed in as: the bearer token's, or the hosted session's */
   readonly signedInUserId?: string
+  /** a verification that proved this e-mail (`POST /enrolment/email/verify`) */
+  readonly emailVerificationId?: string
 }
 
 /**
- * Starts an enrolment and returns creation options. A new e-mail enrols a new account; an
- * account that already has a passkey can add another only with its own bearer token, so
- * knowing an e-mail is never enough to attach a passkey to someone's account.
+ * Starts an enrolment and returns creation options. A passkey is added only with the proof of
+ * the account it lands on, whether or not that account has passkeys yet: the caller is signed
+ * in as that account (bearer token or hosted session), or has just proven the e-mail address
+ * with a code sent to it. A new account needs the proven e-mail too, so nobody can open an
+ * account in someone else's name and wait for its owner (pre-account hijack). Without a
+ * proof every address gets the same 403, which tells nothing about who has an account.
  */
 export const requestEnrolment = (input: EnrolmentRequest) =>
   Effect.gen(function* () {
@@ -37,16 +41,19 @@ export const requestEnrolment = (input: EnrolmentRequest) =>
     const users = yield* Users
     const passkeys = yield* Passkeys
     const ceremonies = yield* Ceremonies
-    const email = input.email.trim().toLowerCase()
-    if (!isEmail(email)) return yield* new InvalidRequest({ detail: "email must be an e-mail address with a top-level domain" })
+    const email = yield* normaliseEmail(input.email)
+    const unsafeName = input.displayName === undefined ? undefined : unsafeText(input.displayName)
+    if (unsafeName === "control" || unsafeName === "bidi-or-invisible") {
+      return yield* new InvalidRequest({ detail: "displayName must not contain control, bidirectional or invisible characters" })
+    }
     const rp = yield* ceremonyRpFor(input.clientId ?? null)
     const existing = yield* users.findByEmail(email)
+    const ownAccount = Option.isSome(existing) && input.signedInUserId !== undefined && input.signedInUserId === existing.value.id
+    const proof = ownAccount || input.emailVerificationId === undefined ? Option.none() : yield* provenEmail(input.emailVerificationId, email)
+    if (!ownAccount && Option.isNone(proof)) return yield* new EmailVerificationRequired()
     const owned = Option.isSome(existing) ? yield* passkeys.listByUser(existing.value.id) : []
-    if (Option.isSome(existing) && owned.length > 0 && input.signedInUserId !== existing.value.id) {
-      return yield* new EnrolmentRequiresSignIn()
-    }
     const userId = Option.isSome(existing) ? existing.value.id : yield* uuid
-    const displayName = Option.isSome(existing) ? existing.value.displayName : (input.displayName?.trim() || email)
+    const displayName = Option.isSome(existing) ? existing.value.displayName : (input.displayName?.normalize("NFC").trim().slice(0, 200) || email)
     const challenge = yield* Effect.flatMap(Random, (r) => r.bytes(32))
     const now = yield* Clock.currentTimeMillis
     const id = yield* uuid
@@ -75,6 +82,7 @@ export const requestEnrolment = (input: EnrolmentRequest) =>
       createdAt: now,
       expiresAt: now + settings.ceremonyTtlSeconds * 1000,
       consumedAt: null,
+      emailVerificationId: Option.match(proof, { onNone: () => null, onSome: (v) => v.id }),
     }).pipe(Effect.orDie)
     return { enrolmentId: id, options }
   })
@@ -95,12 +103,21 @@ export const completeEnrolment = (input: { readonly enrolmentId: string; readonl
       const c = ceremony.value
       const rp = yield* ceremonyRpFor(c.clientId)
       const verified = yield* verifyRegistration(input.credential, { challenge: c.challenge, origins: rp.origins, rpId: c.rpId })
+      // The e-mail proof is used up with the passkey it let in: one proof, one passkey.
+      let emailVerifiedAt: number | null = null
+      if (c.emailVerificationId !== null) {
+        const used = yield* Effect.flatMap(EmailVerifications, (r) => r.consume(c.emailVerificationId!, now))
+        if (Option.isNone(used) || used.value.email !== c.email) return yield* new OperationExpired()
+        emailVerifiedAt = now
+      }
       const userId = c.userId ?? (yield* uuid)
       let user: User | undefined = Option.getOrUndefined(yield* users.findById(userId))
       if (user === undefined) {
-        user = { id: userId, email: c.email ?? "", displayName: c.displayName ?? c.email ?? "", createdAt: now }
+        user = { id: userId, email: c.email ?? "", displayName: c.displayName ?? c.email ?? "", createdAt: now, emailVerifiedAt }
         // Two enrolments raced for one new e-mail: the first one wins.
         yield* users.insert(user).pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: `account for ${c.email}` })))
+      } else if (emailVerifiedAt !== null && user.emailVerifiedAt === null) {
+        yield* users.markEmailVerified(userId, emailVerifiedAt)
       }
       yield* passkeys.insert({
         id: verified.credentialId,

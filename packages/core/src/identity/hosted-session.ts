@@ -7,6 +7,12 @@ import { HostedSessions, SessionSignIns } from "../ports/storage.ts"
 import { hashSecret, secretMatches } from "./secrets.ts"
 
 /**
+ * The key a hosted session is stored under: the SHA-256 of its cookie value, as for codes,
+ * refresh tokens and CSRF tokens, so a copy of the tables cannot be replayed as a cookie.
+ */
+const sessionKey = (sessionId: string) => hashSecret(sessionId)
+
+/**
  * Opens a session for a hosted page; the CSRF token is shown once and stored hashed. Each page
  * load opens one; a sign-in on the browser's previous live session moves to the new one (new
  * id, same `auth_time`), so going from the sign-in page to the consent page keeps the user signed in.
@@ -18,11 +24,12 @@ export const openHostedSession = (previousSessionId?: string) => Effect.gen(func
   const csrfToken = yield* token(32)
   const expiresAt = now + settings.sessionTtlSeconds * 1000
   const csrfTokenHash = yield* hashSecret(csrfToken)
-  yield* Effect.flatMap(HostedSessions, (s) => s.insert({ id: sessionId, csrfTokenHash, createdAt: now, expiresAt })).pipe(Effect.orDie)
+  const key = yield* sessionKey(sessionId)
+  yield* Effect.flatMap(HostedSessions, (s) => s.insert({ id: key, csrfTokenHash, createdAt: now, expiresAt })).pipe(Effect.orDie)
   const previous = yield* hostedSessionUser(previousSessionId)
   if (Option.isSome(previous)) {
     const signIns = yield* SessionSignIns
-    yield* signIns.save({ ...previous.value, sessionId })
+    yield* signIns.save({ ...previous.value, sessionId: key })
     yield* signIns.remove(previous.value.sessionId)
   }
   return { sessionId, csrfToken, expiresAt }
@@ -33,7 +40,7 @@ export const checkCsrf = (sessionId: string, csrfToken: string | undefined) =>
   Effect.gen(function* () {
     if (csrfToken === undefined || csrfToken === "") return yield* new CsrfValidationFailed()
     const now = yield* Clock.currentTimeMillis
-    const session = yield* Effect.flatMap(HostedSessions, (s) => s.findById(sessionId))
+    const session = yield* Effect.flatMap(HostedSessions, (s) => Effect.flatMap(sessionKey(sessionId), s.findById))
     if (Option.isNone(session) || session.value.expiresAt <= now) return yield* new CsrfValidationFailed()
     if (!(yield* secretMatches(csrfToken, session.value.csrfTokenHash))) return yield* new CsrfValidationFailed()
   })
@@ -49,9 +56,10 @@ export const passkeyAmr = (backedUp: boolean): ReadonlyArray<string> => [backedU
 export const signInHostedSession = (sessionId: string, input: { readonly userId: string; readonly amr: ReadonlyArray<string> }) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const session = yield* Effect.flatMap(HostedSessions, (s) => s.findById(sessionId))
+    const key = yield* sessionKey(sessionId)
+    const session = yield* Effect.flatMap(HostedSessions, (s) => s.findById(key))
     if (Option.isNone(session) || session.value.expiresAt <= now) return yield* new CsrfValidationFailed()
-    yield* Effect.flatMap(SessionSignIns, (s) => s.save({ sessionId, userId: input.userId, authTime: Math.floor(now / 1000), amr: input.amr }))
+    yield* Effect.flatMap(SessionSignIns, (s) => s.save({ sessionId: key, userId: input.userId, authTime: Math.floor(now / 1000), amr: input.amr }))
   })
 
 /** The user signed in on a live hosted-page session, if any. */
@@ -59,13 +67,14 @@ export const hostedSessionUser = (sessionId: string | undefined) =>
   Effect.gen(function* () {
     if (sessionId === undefined || sessionId === "") return Option.none()
     const now = yield* Clock.currentTimeMillis
-    const session = yield* Effect.flatMap(HostedSessions, (s) => s.findById(sessionId))
+    const key = yield* sessionKey(sessionId)
+    const session = yield* Effect.flatMap(HostedSessions, (s) => s.findById(key))
     if (Option.isNone(session) || session.value.expiresAt <= now) return Option.none()
-    return yield* Effect.flatMap(SessionSignIns, (s) => s.find(sessionId))
+    return yield* Effect.flatMap(SessionSignIns, (s) => s.find(key))
   })
 
 /** Ends the sign-in of a hosted-page session (logout); the session itself stays for its CSRF token. */
-export const signOutHostedSession = (sessionId: string) => Effect.flatMap(SessionSignIns, (s) => s.remove(sessionId))
+export const signOutHostedSession = (sessionId: string) => Effect.flatMap(SessionSignIns, (s) => Effect.flatMap(sessionKey(sessionId), s.remove))
 
 /** RFC 8176 `amr` for a sign-in method name (`passkey`, `external:<provider id>`); an external provider's methods are not known here. */
 const amrOf = (authMethod: string): ReadonlyArray<string> => (authMethod === "passkey" ? ["user"] : [])

@@ -7,6 +7,8 @@ export const User = Schema.Struct({
   email: Schema.String,
   displayName: Schema.String,
   createdAt: Schema.Number,
+  /** when the person proved they read this e-mail (a code sent through the Mailer); null: claimed, never written into a certificate */
+  emailVerifiedAt: Schema.NullOr(Schema.Number),
 })
 /** A person with an account at the engine. */
 export type User = typeof User.Type
@@ -50,12 +52,15 @@ export const Ceremony = Schema.Struct({
   createdAt: Schema.Number,
   expiresAt: Schema.Number,
   consumedAt: Schema.NullOr(Schema.Number),
+  /** enrolment proven by an e-mail verification: used up when the passkey is stored */
+  emailVerificationId: Schema.NullOr(Schema.String),
 })
 /** A WebAuthn ceremony in flight: the challenge it issued and what it is for. Used once. */
 export type Ceremony = typeof Ceremony.Type
 
-/** A hosted-page session: the cookie's id and the hash of the CSRF token the page got with it. */
+/** A hosted-page session: the hash of the cookie's id and the hash of the CSRF token the page got with it. */
 export const HostedSession = Schema.Struct({
+  /** SHA-256 hex of the cookie value: a leaked table signs nobody in */
   id: Schema.String,
   csrfTokenHash: Schema.String,
   createdAt: Schema.Number,

@@ -8,7 +8,8 @@ import { Ceremonies, Passkeys, Storage, Users } from "../ports/storage.ts"
 import { CONSOLE_CLIENT_ID, CONSOLE_SCOPE } from "../authorization/principals.ts"
 import { issueAccessToken } from "./access-token.ts"
 import { ceremonyRpFor } from "./ceremony-rp.ts"
-import { isEmail, registeredPasskey, userHandleOf } from "./enrolment.ts"
+import { isEmail } from "./email-verification.ts"
+import { registeredPasskey, userHandleOf } from "./enrolment.ts"
 import { passkeyAmr } from "./hosted-session.ts"
 import type { Assertion } from "./webauthn/schemas.ts"
 import { verifyAssertion } from "./webauthn/verify-assertion.ts"
@@ -45,7 +46,7 @@ export const requestSignIn = (input: { readonly clientId: string; readonly email
     const id = yield* uuid
     yield* Effect.flatMap(Ceremonies, (c) => c.insert({
       id, kind: "sign-in", challenge: options.challenge, userId, email: null, displayName: null,
-      clientId: rp.clientId, rpId: rp.rpId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null,
+      clientId: rp.clientId, rpId: rp.rpId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null, emailVerificationId: null,
     })).pipe(Effect.orDie)
     return { signinId: id, options }
   })

@@ -5,6 +5,7 @@
 import { Effect } from "effect"
 import { parsePhoneNumberFromString, validatePhoneNumberLength } from "libphonenumber-js/max"
 import { InvalidIdentifierFormat, KycUrnForeign } from "../errors/catalogue.ts"
+import { unsafeText, visibleText } from "../kernel/identifier-text.ts"
 
 /** Validates a phone number; the E.164 form (`+254712345678`) or the reason it is refused. */
 export const validatePhoneNumber = (value: string): Effect.Effect<string, InvalidIdentifierFormat> => {
@@ -26,7 +27,8 @@ const EMAIL = /^[^\s@]+@([^\s@.]+\.)*[^\s@.]+$/
 
 /** Validates a `customer_id`: an E.164 phone number (normalised) or an e-mail address with a top-level domain (lower-cased). */
 export const validateCustomerId = (value: string): Effect.Effect<string, InvalidIdentifierFormat> => {
-  const text = value.trim()
+  if (unsafeText(value) !== undefined) return Effect.fail(new InvalidIdentifierFormat({ value: visibleText(value), reason: "unsafe_characters" }))
+  const text = value.normalize("NFC").trim()
   if (text.includes("@")) {
     if (!EMAIL.test(text)) return Effect.fail(new InvalidIdentifierFormat({ value, reason: "email_without_tld" }))
     const domain = text.slice(text.lastIndexOf("@") + 1)

@@ -128,6 +128,10 @@ export const refreshTokens = (rp: RelyingParty, input: { readonly refreshToken: 
     const now = yield* Clock.currentTimeMillis
     const tokenHash = yield* hashSecret(input.refreshToken)
     const repo = yield* RefreshTokens
+    // The client is checked before anything is used up: a token shown to (or stolen by) another
+    // client must neither be spent nor trip the reuse detection that revokes its rightful grant.
+    const presented = yield* repo.findByHash(tokenHash)
+    if (Option.isSome(presented) && presented.value.clientId !== rp.clientId) return yield* invalidGrant("refresh token was issued to another client")
     const consumed = yield* repo.consume(tokenHash, now)
     if (Option.isNone(consumed)) {
       const seen = yield* repo.findByHash(tokenHash)

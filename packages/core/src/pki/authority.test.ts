@@ -37,11 +37,12 @@ describe("certificateAuthority", () => {
     // subjects, and the SANDBOX marking a reader sees
     expect(ca.root.subject).toBe("CN=Signet Sandbox Root CA, OU=SANDBOX, O=Signet")
     expect(ca.issuing.subject).toBe("CN=Signet Sandbox Issuing CA 1, OU=SANDBOX, O=Signet")
-    expect(identity.certificate.subject).toBe("E=ada@example.com, CN=Ada Lovelace\\, Countess, OU=SANDBOX")
+    // The display name is the user's claim and stays out; the proven e-mail is the name.
+    expect(identity.certificate.subject).toBe("E=ada@example.com, CN=ada@example.com, OU=SANDBOX")
     expect(root.subjectName.getField("OU")).toEqual(["SANDBOX"])
     expect(issuing.subjectName.getField("OU")).toEqual(["SANDBOX"])
     expect(signer.subjectName.getField("OU")).toEqual(["SANDBOX"])
-    expect(signer.subjectName.getField("CN")).toEqual(["Ada Lovelace, Countess"])
+    expect(signer.subjectName.getField("CN")).toEqual(["ada@example.com"])
     expect(signer.subjectName.getField("E")).toEqual(["ada@example.com"])
 
     // root: self-signed CA
@@ -107,7 +108,7 @@ describe("certificateAuthority", () => {
     const { ca, identity } = await run(world, Effect.all({ ca: certificateAuthority, identity: signingIdentityFor(testUser()) }))
     expect(ca.root.subject).toBe("CN=Signet Root CA, O=Signet")
     expect(ca.issuing.subject).toBe("CN=Signet Issuing CA 1, O=Signet")
-    expect(identity.certificate.subject).toBe("E=ada@example.com, CN=Ada Lovelace")
+    expect(identity.certificate.subject).toBe("E=ada@example.com, CN=ada@example.com")
     expect(ca.root.keyId).toBe("production/ca/root/1")
     for (const c of [ca.root, ca.issuing, identity.certificate]) expect(parse(c).subject).not.toMatch(/sandbox/i)
   })

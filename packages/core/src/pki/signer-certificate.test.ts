@@ -44,7 +44,7 @@ describe("signingIdentityFor", () => {
     expect(await run(world, signingIdentityFor(user))).toEqual(second)
   })
 
-  it("issues a new certificate when the user's e-mail or name changed", async () => {
+  it("issues a new certificate when the user's certified e-mail changed", async () => {
     const world = pkiTestWorld()
     const user = testUser({ email: "old@example.com" })
     const first = await run(world, signingIdentityFor(user))
@@ -53,19 +53,27 @@ describe("signingIdentityFor", () => {
     expect(second.certificate.subject).toMatch(/E=new@example.com/)
   })
 
-  it("puts a long or non-ASCII name in a UTF8String CN of at most 64 characters; leaves a non-ASCII e-mail out", () => {
-    const dn = signerSubject("production", { displayName: "Zoë ".repeat(30), email: "zoë@exämple.com" })
+  it("names a proven e-mail (a non-ASCII one in a UTF8String CN of at most 64 characters, not in E)", () => {
+    const long = `${"zoë".repeat(30)}@exämple.com`
+    const dn = signerSubject("production", { id: "u1", email: long, emailVerifiedAt: 1 })
     expect(dn.map((a) => a.type)).toEqual(["CN"])
     expect(Array.from(dn[0]!.value)).toHaveLength(64)
-    expect(signerSubject("sandbox", { displayName: " ", email: "x@y.z" })).toEqual([
+    expect(signerSubject("sandbox", { id: "u1", email: "x@y.z", emailVerifiedAt: 1 })).toEqual([
       { type: "OU", value: "SANDBOX" }, { type: "CN", value: "x@y.z" }, { type: "E", value: "x@y.z" }])
   })
 
-  it("certifies a user with a non-ASCII name and e-mail", async () => {
+  it("certifies nothing the user merely claimed: an unproven e-mail and any display name stay out", async () => {
     const world = pkiTestWorld()
-    const identity = await run(world, signingIdentityFor(testUser({ displayName: "Zoë Ångström", email: "zoë@exämple.com" })))
+    const user = testUser({ displayName: "Chief Executive Officer, Bank Example Ltd", email: "ceo@bank.example", emailVerifiedAt: null })
+    const identity = await run(world, signingIdentityFor(user))
     const cert = new x509.X509Certificate(new Uint8Array(fromBase64(identity.certificate.der)!))
-    expect(cert.subjectName.getField("CN")).toEqual(["Zoë Ångström"])
+    expect(cert.subjectName.getField("CN")).toEqual([`Signet account ${user.id}`])
+    expect(cert.subjectName.getField("E")).toEqual([])
     expect(cert.getExtension(x509.SubjectAlternativeNameExtension)).toBeNull()
+    expect(identity.certificate.subject).not.toMatch(/Chief|bank/i)
+    // Once the e-mail is proven, the next use certifies it (a new key generation).
+    const proven = await run(world, signingIdentityFor({ ...user, emailVerifiedAt: 1 }))
+    expect(proven.certificate.serial).not.toBe(identity.certificate.serial)
+    expect(proven.certificate.subject).toBe("E=ceo@bank.example, CN=ceo@bank.example, OU=SANDBOX")
   })
 })

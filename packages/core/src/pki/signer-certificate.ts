@@ -1,7 +1,7 @@
 /**
  * A user's keys and certificates of a kind (signer, encryption), issued by the environment's
  * issuing CA on first use. The key lives in the KeyStore as `<environment>/<kind>/<userId>/<n>`; a new generation is made when the
- * current certificate is revoked or expired, the CA changed, or the user's name or e-mail did.
+ * current certificate is revoked or expired, the CA changed, or the certified subject did (an e-mail proven since).
  */
 import { Clock, Effect } from "effect"
 import type { User } from "../identity/model.ts"
@@ -31,13 +31,28 @@ const COMMON_NAME_MAX = 64
 /** E-mail addresses that fit an IA5String (rfc822Name, emailAddress). */
 const asciiEmail = (email: string): boolean => /^[\x21-\x7e]+@[\x21-\x7e]+$/.test(email)
 
-/** Subject of a user's signer certificate: `CN=<display name>, E=<e-mail>` (sandbox: plus `OU=SANDBOX`). */
-export const signerSubject = (environment: Environment, user: Pick<User, "displayName" | "email">): DistinguishedName => {
-  const name = user.displayName.trim() === "" ? user.email : user.displayName.trim()
+/** The e-mail a certificate may name: one its owner proved (a code sent through the Mailer). */
+const provenEmail = (user: Pick<User, "email" | "emailVerifiedAt">): string | undefined => (user.emailVerifiedAt !== null ? user.email : undefined)
+
+/** A proven e-mail that also fits an IA5String (the E attribute, rfc822Name). */
+const certifiedEmail = (user: Pick<User, "email" | "emailVerifiedAt">): string | undefined => {
+  const email = provenEmail(user)
+  return email !== undefined && asciiEmail(email) ? email : undefined
+}
+
+/**
+ * Subject of a user's certificate: only what the engine verified. The display name is the
+ * user's own claim (anyone can call themselves "Chief Executive Officer, Bank Example Ltd")
+ * and is never certified: `CN=<proven e-mail>, E=<proven e-mail>`, or, with no proven
+ * e-mail, `CN=Signet account <user id>` (sandbox: plus `OU=SANDBOX`).
+ */
+export const signerSubject = (environment: Environment, user: Pick<User, "id" | "email" | "emailVerifiedAt">): DistinguishedName => {
+  const email = certifiedEmail(user)
+  const name = provenEmail(user) ?? `Signet account ${user.id}`
   const attributes: Array<NameAttribute> = []
   if (environment === "sandbox") attributes.push({ type: "OU", value: "SANDBOX" })
   attributes.push({ type: "CN", value: Array.from(name).slice(0, COMMON_NAME_MAX).join("") })
-  if (asciiEmail(user.email)) attributes.push({ type: "E", value: user.email })
+  if (email !== undefined) attributes.push({ type: "E", value: email })
   return attributes
 }
 
@@ -76,7 +91,7 @@ const userCertificateLine = (user: User, kind: UserCertificateKind) =>
             new x509.BasicConstraintsExtension(false, undefined, true),
             new x509.KeyUsagesExtension(KINDS[kind].keyUsage, true),
             new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.emailProtection]),
-            ...(asciiEmail(user.email) ? [new x509.SubjectAlternativeNameExtension([{ type: "email", value: user.email }])] : []),
+            ...(certifiedEmail(user) !== undefined ? [new x509.SubjectAlternativeNameExtension([{ type: "email", value: user.email }])] : []),
             // Where relying parties check revocation (docs/certificates.md).
             new x509.AuthorityInfoAccessExtension({ ocsp: `${issuerUrl}/v2/ocsp` }),
             new x509.CRLDistributionPointsExtension([`${issuerUrl}/v2/ca/issuing.crl`]),

@@ -98,9 +98,10 @@ export const pkiTestWorld = (options: { readonly environment?: Environment; read
 }
 
 /** A user for tests, with a random id. */
-export const testUser = (fields: { readonly email?: string; readonly displayName?: string } = {}) => ({
+export const testUser = (fields: { readonly email?: string; readonly displayName?: string; readonly emailVerifiedAt?: number | null } = {}) => ({
   id: toBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(9))),
   email: fields.email ?? "ada@example.com",
   displayName: fields.displayName ?? "Ada Lovelace",
   createdAt: 0,
+  emailVerifiedAt: fields.emailVerifiedAt === undefined ? 0 : fields.emailVerifiedAt,
 })

@@ -43,6 +43,8 @@ export class Users extends Context.Tag("@signet/core/Users")<Users, {
   readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
   /** Looks up by e-mail, case-insensitively (e-mails are stored lower-case). */
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>
+  /** Records that the user proved their e-mail at `at`. */
+  readonly markEmailVerified: (id: string, at: number) => Effect.Effect<void>
 }>() {}
 
 /** Registered passkeys. */

@@ -5,7 +5,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { InvalidOrExpiredToken, InvalidRequest, NoCredentialForUser, UserNotFoundForEmail } from "../errors/catalogue.ts"
-import { isEmail } from "../identity/enrolment.ts"
+import { isEmail } from "../identity/email-verification.ts"
 import { signJwt, verifyJwt } from "../identity/jws.ts"
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
 import { uuid } from "../ports/random.ts"

@@ -21,7 +21,7 @@ export const timestamp: fc.Arbitrary<number> = fc.integer({ min: 946684800000, m
 
 /** A user. */
 export const user: fc.Arbitrary<User> = fc.record({
-  id: fc.uuid(), email, displayName: fc.string({ minLength: 1, maxLength: 40 }), createdAt: timestamp,
+  id: fc.uuid(), email, displayName: fc.string({ minLength: 1, maxLength: 40 }), createdAt: timestamp, emailVerifiedAt: fc.option(timestamp, { nil: null }),
 })
 
 /** A relying party (without id), every field drawn. */

@@ -35,6 +35,12 @@ export interface Account {
 
 /** Client for one engine, rooted at its mounted base URL (e.g. `http://127.0.0.1:3000/api`). */
 export class SignetClient {
+  /**
+   * Reads the verification code last e-mailed to an address (the engine's sandbox mailbox, or an
+   * SMTP server a test runs); the enrolment flow needs it to prove the e-mail.
+   */
+  mailbox: ((email: string) => Promise<string>) | undefined
+
   constructor(readonly baseUrl: string, private readonly defaults: Record<string, string> = {}) {}
 
   /** Any call; `body` is sent as JSON unless it is a string (sent as is). */
@@ -52,8 +58,20 @@ export class SignetClient {
     return { status: response.status, headers: response.headers, body: parsed as T }
   }
 
+  /** `POST /enrolment/email`: a one-time code to the address. */
+  enrolmentEmail(body: { email: string }) {
+    return this.raw<{ verificationId: string; expiresAt: number } | ErrorBody>("POST", "/enrolment/email", { body })
+  }
+
+  /** `POST /enrolment/email/verify`. */
+  enrolmentEmailVerify(body: { verificationId: string; code: string }, accessToken?: string) {
+    return this.raw<{ verificationId: string; email: string; verified: true } | ErrorBody>("POST", "/enrolment/email/verify", {
+      body, ...(accessToken ? { headers: { authorization: `Bearer ${accessToken}` } } : {}),
+    })
+  }
+
   /** `POST /enrolment/request`. */
-  enrolmentRequest(body: { email: string; displayName?: string; clientId?: string }, accessToken?: string) {
+  enrolmentRequest(body: { email: string; displayName?: string; clientId?: string; emailVerificationId?: string }, accessToken?: string) {
     return this.raw<{ enrolmentId: string; options: PublicKeyCredentialCreationOptionsJSON } | ErrorBody>("POST", "/enrolment/request", {
       body, ...(accessToken ? { headers: { authorization: `Bearer ${accessToken}` } } : {}),
     })

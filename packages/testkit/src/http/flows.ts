@@ -2,9 +2,18 @@
 import type { PasskeyFault, SoftwarePasskey } from "../passkey/software-passkey.ts"
 import { ok, type SignetClient, type TokenAnswer, type ErrorBody, type Answer } from "./client.ts"
 
-/** Enrols `passkey` for `email` (a new account, or an existing one with its token). */
+/** Proves `email` over HTTP: asks for a code, reads it from the client's mailbox, answers it; the verification id. */
+export const proveEmail = async (client: SignetClient, email: string): Promise<string> => {
+  if (client.mailbox === undefined) throw new Error("this SignetClient has no mailbox to read verification codes from")
+  const started = ok(await client.enrolmentEmail({ email }))
+  ok(await client.enrolmentEmailVerify({ verificationId: started.verificationId, code: await client.mailbox(email) }))
+  return started.verificationId
+}
+
+/** Enrols `passkey` for `email`: a new account (the e-mail proven first), or an existing one with its token. */
 export const enrol = async (client: SignetClient, passkey: SoftwarePasskey, input: { email: string; displayName?: string; clientId?: string }, accessToken?: string) => {
-  const started = ok(await client.enrolmentRequest(input, accessToken))
+  const emailVerificationId = accessToken === undefined ? await proveEmail(client, input.email) : undefined
+  const started = ok(await client.enrolmentRequest({ ...input, ...(emailVerificationId !== undefined ? { emailVerificationId } : {}) }, accessToken))
   return ok(await client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) }))
 }
 

@@ -10,7 +10,7 @@ import {
   SigningRequests, SscOperations, Storage, UniqueViolation, Users, WebhookSubscriptions, Deliveries, RpOrganisationChecks, Checkouts, Subscriptions,
   type Batch, type SigningRequest, type StoredCertificate,
   ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers,
-  EncryptedFiles, SignatureImages, type EncryptedFile,
+  EncryptedFiles, SignatureImages, type EncryptedFile, EmailVerifications,
 } from "@signet/core"
 import {
   bareRelyingParty, FAR_FUTURE_MS, sampleCeremony, sampleHostedSession, samplePasskey, sampleRelyingParty,
@@ -43,6 +43,7 @@ export type StorageTags = Storage | RelyingParties | Users | Passkeys | Ceremoni
   | EncryptedFiles | SignatureImages
   | AuthorizationCodes | RefreshTokens | Consents | TokenRevocations | SigningKeys | SessionSignIns
   | import("@signet/core").PreparedPdfs
+  | import("@signet/core").EmailVerifications
 
 /** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
 export const storageConformance = (name: string, makeLayer: () => Layer.Layer<StorageTags, unknown>): void => {
@@ -169,6 +170,46 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         yield* users.insert(sampleUser())
         expect((yield* uniqueViolation(users.insert(sampleUser({ email: "ALICE@EXAMPLE.COM" })))).what).toBe("email")
       }))
+
+      test("an unverified e-mail round-trips as null and is marked verified once proven", () => Effect.gen(function* () {
+        const users = yield* Users
+        yield* users.insert(sampleUser({ emailVerifiedAt: null }))
+        expect(yield* users.findById("usr_0001")).toEqual(Option.some(sampleUser({ emailVerifiedAt: null })))
+        yield* users.markEmailVerified("usr_0001", FAR_FUTURE_MS + 5)
+        expect(yield* users.findByEmail("alice@example.com")).toEqual(Option.some(sampleUser({ emailVerifiedAt: FAR_FUTURE_MS + 5 })))
+      }))
+    })
+
+    describe("EmailVerifications", () => {
+      const verification = {
+        id: "ev_1", email: "ada@example.com", codeHash: "c".repeat(64), attempts: 0,
+        createdAt: FAR_FUTURE_MS, expiresAt: FAR_FUTURE_MS + 600_000, verifiedAt: null, consumedAt: null,
+      }
+
+      test("round-trip; wrong attempts are counted up to the allowance and no further, even concurrently", () => Effect.gen(function* () {
+        const repo = yield* EmailVerifications
+        yield* repo.insert(verification)
+        expect(yield* repo.findById("ev_1")).toEqual(Option.some(verification))
+        const counted = yield* Effect.all(Array.from({ length: 8 }, () => repo.recordFailedAttempt("ev_1", 5)), { concurrency: "unbounded" })
+        expect(counted.filter(Option.isSome).map((o) => o.value).sort()).toEqual([1, 2, 3, 4, 5])
+        expect(yield* repo.markVerified("ev_1", FAR_FUTURE_MS + 1, 5)).toBe(false)
+        expect(yield* repo.recordFailedAttempt("unknown", 5)).toEqual(Option.none())
+      }))
+
+      test("only a verified verification is consumed, exactly once; counts and purge by time", () => Effect.gen(function* () {
+        const repo = yield* EmailVerifications
+        yield* repo.insert(verification)
+        yield* repo.insert({ ...verification, id: "ev_2", createdAt: FAR_FUTURE_MS - 7_200_000, expiresAt: FAR_FUTURE_MS - 6_600_000 })
+        expect(yield* repo.consume("ev_1", FAR_FUTURE_MS + 1)).toEqual(Option.none())
+        expect(yield* repo.markVerified("ev_1", FAR_FUTURE_MS + 1, 5)).toBe(true)
+        expect(yield* repo.markVerified("ev_1", FAR_FUTURE_MS + 2, 5)).toBe(false)
+        const used = yield* Effect.all(Array.from({ length: 4 }, () => repo.consume("ev_1", FAR_FUTURE_MS + 3)), { concurrency: "unbounded" })
+        expect(used.filter(Option.isSome)).toEqual([Option.some({ ...verification, verifiedAt: FAR_FUTURE_MS + 1, consumedAt: FAR_FUTURE_MS + 3 })])
+        expect(yield* repo.countSince("ADA@example.com", FAR_FUTURE_MS - 3_600_000)).toBe(1)
+        expect(yield* repo.countSince("ada@example.com", FAR_FUTURE_MS - 8_000_000)).toBe(2)
+        expect(yield* repo.purgeExpired(FAR_FUTURE_MS)).toBe(1)
+        expect(yield* repo.findById("ev_2")).toEqual(Option.none())
+      }))
     })
 
     describe("Passkeys", () => {
@@ -218,7 +259,7 @@ export const storageConformance = (name: string, makeLayer: () => Layer.Layer<St
         const ceremonies = yield* Ceremonies
         const full = sampleCeremony()
         const bare = sampleCeremony({
-          id: "cer_bare", kind: "sign-in", userId: null, email: null, displayName: null, clientId: null,
+          id: "cer_bare", kind: "sign-in", userId: null, email: null, displayName: null, clientId: null, emailVerificationId: null,
           createdAt: 0, expiresAt: 1, consumedAt: null,
         })
         const consumed = sampleCeremony({ id: "cer_consumed", consumedAt: FAR_FUTURE_MS + 1 })

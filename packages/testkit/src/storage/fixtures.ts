@@ -57,6 +57,7 @@ export const sampleUser = (overrides: Partial<User> = {}): User => ({
   email: "alice@example.com",
   displayName: "Alice Ł. Müller",
   createdAt: FAR_FUTURE_MS,
+  emailVerifiedAt: FAR_FUTURE_MS,
   ...overrides,
 })
 
@@ -88,6 +89,7 @@ export const sampleCeremony = (overrides: Partial<Ceremony> = {}): Ceremony => (
   createdAt: FAR_FUTURE_MS,
   expiresAt: FAR_FUTURE_MS + 300_000,
   consumedAt: null,
+  emailVerificationId: "ev_0001",
   ...overrides,
 })
 
