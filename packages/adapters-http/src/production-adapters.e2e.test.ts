@@ -9,11 +9,12 @@ import { Cause, Effect, Exit, Layer, LogLevel } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, onTestFinished } from "vitest"
 import { makeEngine } from "./engine.ts"
 import * as PaymentsModule from "./payments-sandbox.ts"
 import { ExchangeRatesSandbox, PaymentsSandbox } from "./payments-sandbox.ts"
 import { storageFor } from "./storage.ts"
+import { startMailCatcher } from "./test-support/mail-catcher.ts"
 import { spawnServer, type ServerProcess } from "./test-support/server-process.ts"
 
 const started: Array<ServerProcess> = []
@@ -38,6 +39,7 @@ describe("the production server refuses the sandbox KYC adapters", () => {
     expect(message).toContain("KYC document reader is the sandbox adapter (set SIGNET_KYC_DOCUMENT_READER=local")
     expect(message).toContain("KYC face matcher is the sandbox adapter (set SIGNET_KYC_FACE_MATCHER=local")
     expect(message).toContain("KYC liveness is the sandbox adapter (set SIGNET_KYC_LIVENESS=local")
+    expect(message).toContain("mailer is the sandbox adapter (set SIGNET_SMTP_URL)")
     // it never listened
     expect(await fetch(`${server.origin}/api/health`).then(() => "answered", () => "down")).toBe("down")
   }, 60_000)
@@ -53,14 +55,18 @@ describe("the production server refuses the sandbox KYC adapters", () => {
   }, 60_000)
 
   it("without KYC settings it starts with KYC disabled: the banner lists every adapter, every KYC call answers 503", async () => {
-    const server = await spawnServer({ SIGNET_ENVIRONMENT: "production" })
+    // A production engine proves e-mails over SMTP: a real SMTP server on loopback (this test sends no mail).
+    const catcher = await startMailCatcher()
+    const server = await spawnServer({ SIGNET_ENVIRONMENT: "production", SIGNET_SMTP_URL: `smtp://127.0.0.1:${new URL(catcher.url).port}` })
     started.push(server)
+    onTestFinished(() => catcher.close())
     const banner = server.stdout.join("\n")
     expect(banner).toContain("Signet production listening")
     expect(banner).toMatch(/KYC document reader, face matcher, liveness: none \(KYC disabled/)
     expect(banner).toMatch(/payments: none \(checkouts declined\)/)
     expect(banner).toMatch(/exchange rates: none/)
     expect(banner).toMatch(/timestamp authority: built-in/)
+    expect(banner).toMatch(/mailer: SMTP 127\.0\.0\.1:\d+/)
     expect(banner).not.toContain("SANDBOX")
     const basic = `Basic ${Buffer.from("rp_prd_x:secret").toString("base64")}`
     for (const path of ["/kyc/verifications", "/kyc/customers/document", "/kyc/faceapi", "/kyc/handoff"]) {
@@ -91,7 +97,7 @@ describe("sandbox adapters refuse production wherever they are built", () => {
     })
     await expect(attempt).rejects.toBeInstanceOf(SandboxAdapterRefused)
     const error = await attempt.catch((e: unknown) => e as SandboxAdapterRefused)
-    expect(error.adapters.map((a) => a.port)).toEqual(["KYC document reader", "KYC liveness", "KYC face matcher", "payments", "exchange rates"])
+    expect(error.adapters.map((a) => a.port)).toEqual(["KYC document reader", "KYC liveness", "KYC face matcher", "payments", "exchange rates", "mailer"])
   })
 
   // Every exported layer that declares a sandbox adapter, so a new one (a sandbox Mailer) is checked without editing this test.

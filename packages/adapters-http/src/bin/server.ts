@@ -26,10 +26,12 @@ const main = async () => {
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     kycProviders,
     ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl }) }),
-    // Without SMTP: the sandbox mailbox, which prints each code here (and refuses a production engine, with the reason).
-    mailer: config.smtp !== undefined
-      ? MailerSmtp(config.smtp)
-      : new SandboxMailbox(config.settings.environment, (m) => process.stdout.write(`[sandbox mail] to ${m.to}: ${m.subject}\n`)).layer,
+    // Without SMTP a sandbox engine uses the mailbox, which prints each code here; a production engine gets none, and
+    // makeEngine refuses it naming the mailer with the other sandbox parts.
+    ...(config.smtp !== undefined ? { mailer: MailerSmtp(config.smtp) }
+      : config.settings.environment === "sandbox"
+        ? { mailer: new SandboxMailbox("sandbox", (m) => process.stdout.write(`[sandbox mail] to ${m.to}: ${m.subject}\n`)).layer }
+        : {}),
   })
   // The PDF worker's bundle is built now, not on the first PDF upload.
   warmPdfWorkers()

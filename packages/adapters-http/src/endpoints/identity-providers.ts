@@ -5,7 +5,7 @@
  */
 import {
   Assertion, completeExternalSignIn, confirmLink, EngineConfig, listIdentityProviders, providersForSignIn, registerIdentityProvider,
-  removeIdentityProvider, requestLinkConfirmation, startExternalSignIn, unlinkIdentity,
+  removeIdentityProvider, requestLinkConfirmation, requireConsole, startExternalSignIn, unlinkIdentity,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { bindingCookie, EXTERNAL_BINDING_COOKIE, sessionCookie } from "../http/cookies.ts"
@@ -183,10 +183,13 @@ export const linkConfirmEndpoint = endpoint({
 /** `DELETE /v2/me/identities/{id}`: unlink an external identity from the caller's account. */
 export const unlinkEndpoint = endpoint({
   method: "DELETE", path: "/v2/me/identities/{id}", tag: "Identity providers", auth: "bearer",
-  summary: "Unlink one of your external identities",
+  summary: "Unlink one of your external identities (a token issued to the Signet console: an RP's token cannot change how the account signs in)",
   response: Schema.Struct({ unlinked: Schema.Literal(true) }),
-  errors: [{ status: 404, description: "`Linked identity not found` (unknown, or another account's)" }],
-  handle: ({ user, params }) => unlinkIdentity(user!.userId, params["id"]!),
+  errors: [
+    { status: 403, description: "`This operation needs a token issued to the Signet console`" },
+    { status: 404, description: "`Linked identity not found` (unknown, or another account's)" },
+  ],
+  handle: ({ user, params }) => Effect.zipRight(requireConsole(user!), unlinkIdentity(user!.userId, params["id"]!)),
 })
 
 /** Identity-provider endpoints in the order they appear in the document. */

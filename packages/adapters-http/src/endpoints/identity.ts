@@ -1,7 +1,7 @@
 /** Enrolment, sign-in, the account endpoint and the JWKS (the token endpoint is in oidc.ts). */
 import {
   Assertion, completeEnrolment, completeSignInWithPasskey, confirmEmailVerification, countRequest, describeAccount, jwks, signInHostedSession,
-  linkedIdentitiesOf, openHostedSession, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig, signedInUserOf,
+  linkedIdentitiesOf, openHostedSession, requireConsole, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig, signedInUserOf,
   startEmailVerification, type BearerUser,
 } from "@signet/core"
 import { Effect, Option, Schema } from "effect"
@@ -34,9 +34,15 @@ export const openSession = endpoint({
 
 /** Enrolment requests per minute per client IP (the spec's limit); each one writes a ceremony row. */
 export const ENROLMENT_REQUESTS_PER_MINUTE = 60
-/** The account the caller proves to be: the bearer token's user, else the user signed in on the hosted-page session (cookie). */
+/**
+ * The account the caller proves to be: the user signed in on the hosted-page session (cookie), or a
+ * token issued to the Signet console. An RP's token is refused: a passkey added with it would let
+ * that RP sign in to the account everywhere.
+ */
 const signedInCaller = (user: BearerUser | undefined, request: Request) =>
-  user !== undefined ? Effect.succeed(Option.fromNullable(user.userId)) : signedInUserOf(cookieValue(request, SESSION_COOKIE))
+  user !== undefined
+    ? Effect.as(requireConsole(user), Option.fromNullable(user.userId))
+    : signedInUserOf(cookieValue(request, SESSION_COOKIE))
 
 /** Codes one client address may ask for per minute, and codes it may try (the per-address and per-verification limits are in core). */
 const EMAIL_CODES_PER_MINUTE_PER_IP = 60
