@@ -81,10 +81,25 @@ describe("webhook registration", () => {
     "http://hooks.rp.example/", "https://127.0.0.1/", "https://10.0.0.8/hook", "https://169.254.169.254/latest/meta-data/",
     "https://[::1]/", "https://[::ffff:127.0.0.1]/", "https://[::ffff:10.1.2.3]/", "https://localhost/", "https://192.168.0.10/",
     "https://172.20.1.1/", "https://metadata.google.internal/", "not-a-url",
+    // issue 13 item 15: classes and spellings the hand-kept list missed
+    "https://localhost./", "https://metadata.google.internal./", "https://LOCALHOST/", "https://[2002:7f00:1::1]/", "https://[2002:a9fe:a9fe::]/",
+    "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "https://[fec0::1]/", "https://[64:ff9b:1::a9fe:a9fe]/", "https://[64:ff9b::7f00:1]/",
+    "https://127.0.0.1./", "https://0x7f.1/", "https://metadata.google.internal\u3002/",
   ])("refuses %s with a clear 400", async (url) => {
     const r = await register({ url, events: ["sign.complete"], secret: secret() })
     expect(r.status).toBe(400)
     expect((r.body as { error: string }).error).toMatch(/^url .*: webhooks go to public https URLs$/)
+  })
+
+  it("without the development switch a loopback callbackUrl is refused at creation, as at delivery (issue 13 item 15)", async () => {
+    for (const callbackUrl of ["https://localhost./cb", "https://LocalHost/cb", "http://127.0.0.1:9/cb", "https://[::ffff:127.0.0.1]/cb", "https://[2002:7f00:1::]/cb"]) {
+      const r = await env.client.raw<{ error: string }>("POST", "/v2/sign/single", {
+        headers: { authorization: `Bearer ${contact.token}` },
+        body: { documentHash: "cd".repeat(32), credentialId: contact.passkey.credentialId, callbackUrl },
+      })
+      expect([callbackUrl, r.status]).toEqual([callbackUrl, 400])
+      expect(r.body.error).toMatch(/^callbackUrl (points at a|must be an https URL)/)
+    }
   })
 
   it("refuses unknown events and a secret that is not a Standard Webhooks secret", async () => {

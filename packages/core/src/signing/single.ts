@@ -18,6 +18,7 @@ import { planInForce } from "../billing/plan-in-force.ts"
 import { reserveSignatures } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { enqueueCompletion, pokeDeliveries } from "../events/outbox.ts"
+import { DeliveryPolicy } from "../events/webhooks.ts"
 import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge } from "./dynamic-link.ts"
@@ -45,9 +46,10 @@ const oneOf = <A, I>(schema: Schema.Schema<A, I>, field: string, value: string |
 /** Checks the parts of a creation shared by single requests and batches: RP, origin, callback. */
 export const signingContext = (user: BearerUser, input: { readonly callbackUrl?: string | undefined; readonly rpOrigin?: string | undefined }) =>
   Effect.gen(function* () {
-    const settings = yield* EngineConfig
     if (input.callbackUrl !== undefined) {
-      const problem = callbackUrlProblem(input.callbackUrl, settings.environment)
+      // the strict rule unless the engine was given the development switch
+      const policy = yield* Effect.serviceOption(DeliveryPolicy)
+      const problem = callbackUrlProblem(input.callbackUrl, Option.isSome(policy) && policy.value.allowLoopbackHttp)
       if (problem !== undefined) return yield* new InvalidRequest({ detail: problem })
     }
     const rp = yield* approvedRelyingParty(user.clientId)
