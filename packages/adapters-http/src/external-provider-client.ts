@@ -4,7 +4,7 @@
  * and the TSA client (an RP contact names the issuer, so the engine must not be pointed at
  * internal addresses); redirects are not followed, answers are capped at 1 MiB and 10 s.
  */
-import { ExternalProviderClient, IdentityProviderUnavailable } from "@signet/core"
+import { ExternalProviderClient, IdentityProviderUnavailable, jsonDepthProblem } from "@signet/core"
 import { Effect, Layer } from "effect"
 import { guardedRequest, type GuardPolicy } from "./guarded-http.ts"
 
@@ -18,7 +18,7 @@ const send = (url: string, init: { readonly method: "GET" | "POST"; readonly hea
 
 const parse = (text: string): unknown => {
   try {
-    return JSON.parse(text)
+    return jsonDepthProblem(text) === undefined ? JSON.parse(text) : undefined
   } catch {
     return undefined
   }

@@ -137,6 +137,21 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     expect(await env.client.raw("GET", `/v2/sign/requests/${pending.requestId}`)).toMatchObject({ status: 404, body: { error: "Signing request not found or already processed" } })
   })
 
+  it("the pending challenge is standard base64 (spec), single and batch; a passkey signs its bytes and the request completes", async () => {
+    const single = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
+    const batch = ok(await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", {
+      headers: bearer(), body: { credentialId: passkey.credentialId, documents: [{ id: "a", hash: sha256(randomBytes(8)), hash_algo: SHA256 }] },
+    })) as BatchPending
+    for (const challenge of [single.challenge, batch.challenge]) {
+      // 32 bytes: 44 characters with one "=" of padding, never "-" or "_"
+      expect(challenge).toMatch(/^[A-Za-z0-9+/]{43}=$/)
+      expect(Buffer.from(challenge, "base64").length).toBe(32)
+    }
+    // the browser puts the same bytes in clientDataJSON as base64url
+    const assertion = passkey.assert({ challenge: Buffer.from(single.challenge, "base64").toString("base64url") }, { includeUserHandle: false })
+    expect((await env.client.raw("POST", `/v2/sign/auth/${single.requestId}`, { body: { assertion } })).status).toBe(200)
+  })
+
   it("judges callbackUrl by the address guard at creation, single and batch (issue 13 item 15)", async () => {
     const documents = [{ id: "d1", hash: "ab".repeat(32), hash_algo: SHA256 }]
     // (loopback names are for the unit tests: this engine has the loopback development switch on)

@@ -21,7 +21,7 @@ import { enqueueCompletion, pokeDeliveries } from "../events/outbox.ts"
 import { DeliveryPolicy } from "../events/webhooks.ts"
 import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
-import { linkedChallenge } from "./dynamic-link.ts"
+import { linkedChallenge, pendingChallenge } from "./dynamic-link.ts"
 import { recordRequestEvent } from "./events.ts"
 import { isPadesFormat, isTimestampedFormat, SignatureFormat, type SigningRequest } from "./model.ts"
 import { callbackUrlProblem, isHexDigest, PENDING_LIFETIME_MS } from "./rules.ts"
@@ -98,7 +98,7 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
       requestId: request.id,
       status: "pending_auth" as const,
       authUrl: `${settings.basePath}/v2/sign/auth/${request.id}`,
-      challenge: yield* linkedChallenge({ kind: "request", id: request.id, documentHash: request.documentHash, nonce: request.nonce }),
+      challenge: yield* pendingChallenge({ kind: "request", id: request.id, documentHash: request.documentHash, nonce: request.nonce }),
     }
   })
 
