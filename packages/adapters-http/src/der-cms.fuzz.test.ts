@@ -124,6 +124,21 @@ describe("DER/CMS parsers under fuzzing (issue 13: parsers under budgets)", () =
     expect(tokenOfReply(tsaReply, stampRequest)._tag).toBe("Right")
   })
 
+  // The fuzzer's find (seed 0x51670013, case 850): bit flips in a signer certificate's cRLDistributionPoints
+  // made @peculiar/x509 throw inside the chain check, a defect (500) from /v2/validate. The seeded property
+  // replays it; this case pins the class: a carried certificate the X.509 library cannot read is a 400.
+  it("pinned: a signer certificate whose CRL distribution point is malformed is a 400, not a defect", async () => {
+    const der = new Uint8Array(signatureDer)
+    // the cRLDistributionPoints extension (2.5.29.31): OID, OCTET STRING, SEQUENCE OF DistributionPoint
+    const at = Buffer.from(der).indexOf(Buffer.from([0x06, 0x03, 0x55, 0x1d, 0x1f]))
+    expect(at).toBeGreaterThan(0)
+    const octets = der.indexOf(0x04, at + 5)
+    const firstPoint = der.indexOf(0x30, der.indexOf(0x30, octets) + 1)
+    der[firstPoint] = 0x31 // a SET where the DistributionPoint SEQUENCE must be
+    const exit = await env.engine.run(Effect.exit(validateSignature(Buffer.from(der).toString("base64"), documentHash)))
+    expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause)).toMatchObject({ _tag: "Some", value: { status: 400, message: "signature carries a certificate that cannot be read" } })
+  })
+
   it(`${RUNS} cases over the TSA, OCSP, validation, envelope and TSA-reply parsers end in an answer or a 4xx, never a defect`, async () => {
     const started = performance.now()
     const heapBefore = process.memoryUsage().heapUsed

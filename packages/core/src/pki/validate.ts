@@ -89,6 +89,13 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
       }
     }
 
+    // Every certificate the signature carries must be readable by the X.509 library the chain check uses:
+    // a malformed extension (e.g. a CRL distribution point) threw there, a 500 found by fuzzing.
+    yield* Effect.try({
+      try: () => certificates.forEach((c) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER())).extensions.forEach((e) => e.toString())),
+      catch: () => new InvalidRequest({ detail: "signature carries a certificate that cannot be read" }),
+    })
+
     // Chain: signer → issuing (from the CMS) → this engine's root, each signature and period checked.
     const ca = yield* certificateAuthority
     const root = new x509.X509Certificate(new Uint8Array(yield* derOf(ca.root)))
