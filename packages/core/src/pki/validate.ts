@@ -150,4 +150,14 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
       signer: signerCert === undefined ? null : { subject: new x509.X509Certificate(new Uint8Array(signerCert.toSchema().toBER())).subject, serial },
       chain, trustedRoot, revocation, signingTime, timestamp, problems,
     } satisfies ValidationReport
-  })
+  }).pipe(Effect.catchSomeDefect((defect) => thrownByParser(defect)
+    ? Option.some(Effect.fail(new InvalidRequest({ detail: "signature carries a certificate that cannot be read" })))
+    : Option.none()))
+
+/**
+ * Whether a defect was thrown by one of the ASN.1/X.509 libraries reading the caller's bytes (lazily
+ * parsed extensions throw wherever they are first touched; fuzzing found several places): the
+ * input's fault, a 400. Anything else stays a defect (a 500 with its cause logged).
+ */
+const thrownByParser = (defect: unknown): boolean =>
+  defect instanceof Error && /@peculiar[+/]asn1|@peculiar[+/]x509|[/\\]asn1js[/\\@]|[/\\]pkijs[/\\@]/.test(defect.stack ?? "")
