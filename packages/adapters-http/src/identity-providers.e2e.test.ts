@@ -101,6 +101,35 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       expect((await env.engine.run(listIdentityProviders({ kind: "admin" }))).length).toBe(before)
     })
 
+    it("issuers and the endpoints the engine calls pass the address guard (issue 13 item 15): internal ones are refused and nothing is stored", async () => {
+      const before = (await env.engine.run(listIdentityProviders({ kind: "admin" }))).length
+      const register = (issuer: string) => env.engine.run(Effect.flip(registerIdentityProvider({ kind: "admin" }, {
+        issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "Internal",
+      })))
+      // (this engine has the loopback development switch on, so only loopback itself would pass)
+      for (const issuer of ["https://metadata.google.internal./", "https://[2002:a9fe:a9fe::1]", "https://[fec0::1]",
+        "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]", "https://[64:ff9b:1::a9fe:a9fe]", "https://169.254.169.254", "http://10.0.0.1"]) {
+        const refused = await register(issuer)
+        expect([issuer, refused.status]).toEqual([issuer, 400])
+        expect(refused.message).toMatch(/^issuer .*: providers must be at public https URLs$/)
+      }
+      // a provider whose discovery sends the engine's own calls to an internal address
+      const inner = createServer((_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end(JSON.stringify({ issuer: innerUrl, authorization_endpoint: `${innerUrl}/auth`, token_endpoint: "https://169.254.169.254/token", jwks_uri: `${innerUrl}/jwks` }))
+      })
+      await new Promise<void>((resolve) => inner.listen(0, "127.0.0.1", resolve))
+      const innerUrl = `http://127.0.0.1:${(inner.address() as AddressInfo).port}`
+      try {
+        const refused = await register(innerUrl)
+        expect(refused.status).toBe(502)
+        expect(refused.message).toContain("points at a link-local address")
+      } finally {
+        await new Promise<void>((resolve) => inner.close(() => resolve()))
+      }
+      expect((await env.engine.run(listIdentityProviders({ kind: "admin" }))).length).toBe(before)
+    })
+
     it("the RP contact account registers a provider for its RP over HTTP; other accounts get 403; the sign-in page lists it only for that RP", async () => {
       const contact = SoftwarePasskey.create({ origin: env.origin })
       const enrolled = await enrol(env.client, contact, { email: "contact@example.com" })

@@ -80,6 +80,10 @@ describe.each(STORAGES)("KYC over HTTP on %s", (_name, databaseUrl) => {
     const mismatch = await post("/kyc/customers/compare", { customer_id: customer, checks: { date_of_birth: "16/01/1990", full_name: "OTIENO, Grace", image: selfie("mallory") } })
     expect(mismatch.body).toMatchObject({ matches: { customer_id: true, date_of_birth: false, full_name: false }, face: { match: false, similarity: 0.1 } })
     expect(Object.keys(mismatch.body["matches"] as Json).sort()).toEqual(["customer_id", "date_of_birth", "full_name"])
+    // spec: face.similarity is a number, also when no image was sent (then 0, unchecked, no match)
+    const noImage = await post("/kyc/customers/compare", { customer_id: customer, checks: { full_name: "OTIENO, Grace Akinyi" } })
+    expect(noImage).toMatchObject({ status: 200, body: { face: { match: false, similarity: 0, checked: false } } })
+    expect(typeof (noImage.body["face"] as Json)["similarity"]).toBe("number")
 
     // Images rest encrypted: no stored ciphertext holds the marker's text.
     const stored = await env.engine.run(Effect.gen(function* () {

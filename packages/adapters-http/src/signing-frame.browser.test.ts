@@ -2,7 +2,8 @@
  * The signing frame in a real headless Chromium: the RP demo on another origin and site frames `/ssc/frame`,
  * a CDP virtual authenticator approves, openssl verifies the posted signature against the document bytes.
  */
-import { administerRelyingParty } from "@signet/core"
+import { administerRelyingParty, registerRelyingParty } from "@signet/core"
+import { enrol as enrolOverApi, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
@@ -248,6 +249,33 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     complete.data.results!.forEach((r, i) => expect(opensslVerifies(r.signature, contents[i]!, rootPem)).toBe(true))
     await page.screenshot({ path: join(SHOTS, "batch-done.png") })
     expect(errors).toEqual([])
+  })
+
+  it("a pending request opened in a frame of another RP shows the request's own RP and cannot be approved there (issue 13 item 16)", async () => {
+    // RP "Test RP" creates the request; "Look-alike RP" (same signing origin) opens it in its own frame
+    const other = await env.engine.run(registerRelyingParty({ name: "Look-alike RP", status: "approved", signingOrigins: [rpOrigin] }))
+    const signer = SoftwarePasskey.create({ origin: env.origin })
+    await enrolOverApi(env.client, signer, { email: "frame-owner@example.com" })
+    const token = (ok(await signIn(env.client, signer, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    const pending = ok(await env.client.raw<{ requestId: string }>("POST", "/v2/sign/single", {
+      headers: { authorization: `Bearer ${token}` }, body: { documentHash: createHash("sha256").update(randomBytes(16)).digest("hex"), credentialId: signer.credentialId },
+    }))
+    const { page, errors } = await openBrowser()
+    const frameUrl = `${env.origin}/api/ssc/frame?client_id=${encodeURIComponent(other.rp.clientId)}`
+    await page.goto(`${rpOrigin}/embed?src=${encodeURIComponent(`${frameUrl}#${new URLSearchParams({ request: pending.requestId, origin: rpOrigin })}`)}`)
+    const frame = page.frameLocator("iframe")
+    await frame.locator('body[data-state="error"]').waitFor({ timeout: 10_000 })
+    expect(await frame.locator("#rp").textContent()).toBe("Test RP")
+    expect(await frame.locator("#status").textContent()).toBe("This signing request was made by Test RP, not by the site that opened this frame.")
+    expect(await frame.locator("#approve").isDisabled()).toBe(true)
+    // named in the query, the page itself is the request's RP's: its name and its framing origins
+    const direct = await fetch(`${env.origin}/api/ssc/frame?client_id=${encodeURIComponent(other.rp.clientId)}&request=${pending.requestId}`)
+    const html = await direct.text()
+    expect(html).toContain('<dd id="rp">Test RP</dd>')
+    expect(html).not.toContain("Look-alike RP")
+    expect(html).toContain(`data-client-id="${env.rp.clientId}"`)
+    expect((await fetch(`${env.origin}/api/ssc/frame?client_id=${encodeURIComponent(other.rp.clientId)}&request=00000000-0000-4000-8000-000000000000`)).status).toBe(404)
+    expect(errors.filter((e) => !e.includes("404"))).toEqual([])
   })
 
   it("Cancel posts SSC_SIGN_CANCELLED to the parent", async () => {

@@ -137,6 +137,38 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     expect(await env.client.raw("GET", `/v2/sign/requests/${pending.requestId}`)).toMatchObject({ status: 404, body: { error: "Signing request not found or already processed" } })
   })
 
+  it("the pending challenge is standard base64 (spec), single and batch; a passkey signs its bytes and the request completes", async () => {
+    const single = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
+    const batch = ok(await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", {
+      headers: bearer(), body: { credentialId: passkey.credentialId, documents: [{ id: "a", hash: sha256(randomBytes(8)), hash_algo: SHA256 }] },
+    })) as BatchPending
+    for (const challenge of [single.challenge, batch.challenge]) {
+      // 32 bytes: 44 characters with one "=" of padding, never "-" or "_"
+      expect(challenge).toMatch(/^[A-Za-z0-9+/]{43}=$/)
+      expect(Buffer.from(challenge, "base64").length).toBe(32)
+    }
+    // the browser puts the same bytes in clientDataJSON as base64url
+    const assertion = passkey.assert({ challenge: Buffer.from(single.challenge, "base64").toString("base64url") }, { includeUserHandle: false })
+    expect((await env.client.raw("POST", `/v2/sign/auth/${single.requestId}`, { body: { assertion } })).status).toBe(200)
+  })
+
+  it("judges callbackUrl by the address guard at creation, single and batch (issue 13 item 15)", async () => {
+    const documents = [{ id: "d1", hash: "ab".repeat(32), hash_algo: SHA256 }]
+    // (loopback names are for the unit tests: this engine has the loopback development switch on)
+    for (const callbackUrl of ["https://metadata.google.internal./cb", "https://[2002:a9fe:a9fe::1]/cb", "https://[fec0::1]/cb",
+      "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/cb", "https://[64:ff9b:1::a9fe:a9fe]/cb", "https://169.254.169.254/latest/meta-data/", "https://10.0.0.1/",
+      "http://10.0.0.1/cb", "https://intranet/cb"]) {
+      const single = await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl })
+      const batch = await env.client.raw<ErrorBody>("POST", "/v2/sign/batch", { headers: bearer(), body: { credentialId: passkey.credentialId, documents, callbackUrl } })
+      for (const r of [single, batch]) {
+        expect([callbackUrl, r.status]).toEqual([callbackUrl, 400])
+        expect((r.body as ErrorBody).error).toMatch(/^callbackUrl (points at|must be an https URL)/)
+      }
+    }
+    // this engine has the loopback development switch on: a callback on the developer's machine is taken
+    expect(ok(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl: "http://127.0.0.1:9/cb" }))).toMatchObject({ status: "pending_auth" })
+  })
+
   it("answers the spec's messages for bad creations", async () => {
     expect(await create({ credentialId: passkey.credentialId })).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })
     expect(await create({ documentHash: "ab".repeat(32) })).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })

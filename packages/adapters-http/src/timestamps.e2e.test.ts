@@ -161,10 +161,12 @@ describe("timestamps", () => {
   })
 
   it("another engine configured with this one's /v2/tsa as its external TSA: its -T tokens come from here; an unreachable TSA is 503 and nothing is recorded", async () => {
-    const other = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: `${env.client.baseUrl}/v2/tsa` }) })
-    const down = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: "http://127.0.0.1:9/v2/tsa", timeoutMs: 2000 }) })
+    // the TSA on 127.0.0.1 is reachable only with the loopback development switch (the address guard, issue 13 item 15)
+    const other = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: `${env.client.baseUrl}/v2/tsa`, allowLoopbackHttp: true }) })
+    const down = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: "http://127.0.0.1:9/v2/tsa", timeoutMs: 2000, allowLoopbackHttp: true }) })
+    const guarded = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: `${env.client.baseUrl}/v2/tsa` }) })
     try {
-      for (const engine of [other, down]) {
+      for (const engine of [other, down, guarded]) {
         const p = SoftwarePasskey.create({ origin: engine.origin })
         await enrol(engine.client, p, { email: "remote-tsa@example.com" })
         const t = (ok(await signIn(engine.client, p, { clientId: engine.rp.clientId })) as TokenAnswer).access_token
@@ -176,7 +178,7 @@ describe("timestamps", () => {
         const complete = () => engine.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
           body: { assertion: p.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
         })
-        if (engine === down) {
+        if (engine === down || engine === guarded) {
           expect(await complete()).toMatchObject({ status: 503, body: { error: "Timestamp authority unavailable" } })
           // nothing was recorded: the request is still pending (the frame's view answers only pending ones)
           expect((await engine.client.raw("GET", `/v2/sign/requests/${pending.requestId}`)).status).toBe(200)
@@ -193,6 +195,7 @@ describe("timestamps", () => {
     } finally {
       await other.stop()
       await down.stop()
+      await guarded.stop()
     }
   })
   it("rate-limits POST /v2/tsa to 60 requests a minute per client IP", async () => {

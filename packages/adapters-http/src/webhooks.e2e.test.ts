@@ -2,7 +2,7 @@
 import { administerRelyingParty, registerRelyingParty, WebhookSubscriptions } from "@signet/core"
 import { Effect, Option } from "effect"
 import { enrol, ok, signIn, SoftwarePasskey, startWebhookReceiver, verifyWebhook, type TokenAnswer } from "@signet/testkit"
-import { createHash, randomBytes } from "node:crypto"
+import { createHash, createHmac, randomBytes } from "node:crypto"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ManualClock } from "@signet/testkit/models"
@@ -46,7 +46,7 @@ describe("webhook registration", () => {
     const { subscriptionId, status } = created.body as { subscriptionId: number; status: string }
     // the secret is stored sealed under the master key, never in the clear
     const stored = await env.engine.run(Effect.flatMap(WebhookSubscriptions, (s) => s.findById(subscriptionId)))
-    expect(Option.getOrThrow(stored).secret).toMatch(/^sealed:v1:/)
+    expect(Option.getOrThrow(stored).secret).toMatch(/^sealed:v2:/)
     expect(Option.getOrThrow(stored).secret).not.toContain(whsec.slice(6, 30))
     expect(Number.isInteger(subscriptionId)).toBe(true)
     expect(status).toBe("active")
@@ -81,18 +81,36 @@ describe("webhook registration", () => {
     "http://hooks.rp.example/", "https://127.0.0.1/", "https://10.0.0.8/hook", "https://169.254.169.254/latest/meta-data/",
     "https://[::1]/", "https://[::ffff:127.0.0.1]/", "https://[::ffff:10.1.2.3]/", "https://localhost/", "https://192.168.0.10/",
     "https://172.20.1.1/", "https://metadata.google.internal/", "not-a-url",
+    // issue 13 item 15: classes and spellings the hand-kept list missed
+    "https://localhost./", "https://metadata.google.internal./", "https://LOCALHOST/", "https://[2002:7f00:1::1]/", "https://[2002:a9fe:a9fe::]/",
+    "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "https://[fec0::1]/", "https://[64:ff9b:1::a9fe:a9fe]/", "https://[64:ff9b::7f00:1]/",
+    "https://127.0.0.1./", "https://0x7f.1/", "https://metadata.google.internal\u3002/",
   ])("refuses %s with a clear 400", async (url) => {
     const r = await register({ url, events: ["sign.complete"], secret: secret() })
     expect(r.status).toBe(400)
     expect((r.body as { error: string }).error).toMatch(/^url .*: webhooks go to public https URLs$/)
   })
 
-  it("refuses unknown events and a secret that is not a Standard Webhooks secret", async () => {
+  it("without the development switch a loopback callbackUrl is refused at creation, as at delivery (issue 13 item 15)", async () => {
+    for (const callbackUrl of ["https://localhost./cb", "https://LocalHost/cb", "http://127.0.0.1:9/cb", "https://[::ffff:127.0.0.1]/cb", "https://[2002:7f00:1::]/cb"]) {
+      const r = await env.client.raw<{ error: string }>("POST", "/v2/sign/single", {
+        headers: { authorization: `Bearer ${contact.token}` },
+        body: { documentHash: "cd".repeat(32), credentialId: contact.passkey.credentialId, callbackUrl },
+      })
+      expect([callbackUrl, r.status]).toEqual([callbackUrl, 400])
+      expect(r.body.error).toMatch(/^callbackUrl (points at a|must be an https URL)/)
+    }
+  })
+
+  it("refuses unknown events and a secret that is neither the caller's own (16+ printable characters) nor a Standard Webhooks secret", async () => {
     expect(await register({ url: "https://hooks.rp.example/", events: ["sign.started"], secret: secret() }))
       .toMatchObject({ status: 400, body: { error: "events must list one or more of sign.complete, batch.complete" } })
     expect(await register({ url: "https://hooks.rp.example/", events: [], secret: secret() })).toMatchObject({ status: 400 })
     expect(await register({ url: "https://hooks.rp.example/", events: ["sign.complete"], secret: "hunter2" }))
-      .toMatchObject({ status: 400, body: { error: "secret must be a Standard Webhooks secret: whsec_ followed by base64 of 24 to 64 random bytes" } })
+      .toMatchObject({ status: 400, body: { error: "secret must be 16 to 256 printable characters of your choice, or a Standard Webhooks secret (whsec_ followed by base64 of 24 to 64 random bytes)" } })
+    for (const bad of ["whsec_not base64!", `whsec_${randomBytes(8).toString("base64")}`, "tab\tin-the-middle-of-it", "x".repeat(257)]) {
+      expect(await register({ url: "https://hooks.rp.example/", events: ["sign.complete"], secret: bad })).toMatchObject({ status: 400 })
+    }
   })
 
   it("limits registration to 10 per minute per user", async () => {
@@ -167,6 +185,31 @@ describe("webhook and callback delivery", () => {
     } finally {
       await receiver.close()
       await callback.close()
+    }
+  }, 30_000)
+
+  it("a caller-chosen secret is the HMAC key as its UTF-8 bytes, even when it happens to be valid base64 (spec: chosen by the caller)", async () => {
+    const receiver = await startWebhookReceiver()
+    try {
+      const contact = await contactFor(env, "own-secret@example.com")
+      // 32 characters of valid base64: the old reading decoded it to 24 bytes, so a receiver keyed with the string never verified
+      const chosen = "CorrectHorseBatteryStaple0123456"
+      ok(await env.client.raw("POST", "/v2/webhooks/register", {
+        headers: { authorization: `Bearer ${contact.token}` }, body: { url: `${receiver.url}/own`, events: ["sign.complete"], secret: chosen },
+      }))
+      const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+        headers: { authorization: `Bearer ${contact.token}` }, body: { documentHash: sha256(randomBytes(8)), credentialId: contact.passkey.credentialId },
+      }))
+      ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: contact.passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+      await receiver.waitFor((r) => r.length === 1, 15_000)
+      const d = receiver.received[0]!
+      // the receiver's own check, with the string it chose: HMAC-SHA256 over id.timestamp.body (Standard Webhooks signing scheme)
+      const expected = createHmac("sha256", Buffer.from(chosen, "utf8")).update(`${d.headers["webhook-id"]}.${d.headers["webhook-timestamp"]}.${d.body}`).digest("base64")
+      expect(d.headers["webhook-signature"]!.split(" ")).toContain(`v1,${expected}`)
+      const decodedKey = createHmac("sha256", Buffer.from(chosen, "base64")).update(`${d.headers["webhook-id"]}.${d.headers["webhook-timestamp"]}.${d.body}`).digest("base64")
+      expect(d.headers["webhook-signature"]).not.toContain(decodedKey)
+    } finally {
+      await receiver.close()
     }
   }, 30_000)
 

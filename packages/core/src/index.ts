@@ -2,6 +2,7 @@
 export * from "./errors/catalogue.ts"
 export * from "./kernel/encoding.ts"
 export * from "./kernel/digest.ts"
+export * from "./kernel/json-depth.ts"
 export * from "./ports/random.ts"
 export * from "./ports/key-store.ts"
 export * from "./ports/event-bus.ts"

@@ -25,7 +25,7 @@ const main = async () => {
     settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, trustedProxies: config.trustedProxies, deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     kycProviders,
-    ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl }) }),
+    ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl, allowLoopbackHttp: config.deliveries.allowLoopbackHttp }) }),
     // Without SMTP a sandbox engine uses the mailbox, which prints each code here; a production engine gets none, and
     // makeEngine refuses it naming the mailer with the other sandbox parts.
     ...(config.smtp !== undefined ? { mailer: MailerSmtp(config.smtp) }

@@ -142,7 +142,11 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
     summary: "Compare details (personal_number, date_of_birth dd/mm/yyyy, full_name `SURNAME, Given Names`) and a photo with the verified identity",
     response: Schema.Struct({
       customer_id: Schema.String, enrolled: Schema.Boolean, matches: Schema.Record({ key: Schema.String, value: Schema.Boolean }),
-      face: Schema.Struct({ match: Schema.Boolean, similarity: Schema.NullOr(Schema.Number), checked: Schema.Boolean }),
+      face: Schema.Struct({
+        match: Schema.Boolean,
+        similarity: Schema.Number.annotations({ description: "0..1; 0 when no image was compared (checked false)" }),
+        checked: Schema.Boolean,
+      }),
     }),
     errors: [...CUSTOMER_ERRORS, { status: 409, description: "`No verified identity on file for customer_id <id>; complete document and live face capture first`" }],
     handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => compareIdentity(rp.clientId, body, clientIp))),

@@ -101,7 +101,7 @@ export const signBatchAuth = endpoint({
 })
 
 const PendingView = Schema.Struct({
-  kind: Schema.Literal("request", "batch"), id: Schema.String, rpName: Schema.String, rpId: Schema.String,
+  kind: Schema.Literal("request", "batch"), id: Schema.String, clientId: Schema.String, rpName: Schema.String, rpId: Schema.String,
   credentialId: Schema.String, challenge: Schema.String, expiresAt: Schema.String, authUrl: Schema.String, loa: Schema.String,
   documents: Schema.Array(Schema.Struct({
     id: Schema.String, name: Schema.NullOr(Schema.String), hash: Schema.String, hash_algo: Schema.String,

@@ -13,7 +13,7 @@ export const registerWebhookEndpoint = endpoint({
   body: Schema.Struct({
     url: Schema.String,
     events: Schema.Array(Schema.String),
-    secret: Schema.String.annotations({ description: "Standard Webhooks secret: whsec_ + base64 of 24 to 64 random bytes" }),
+    secret: Schema.String.annotations({ description: "chosen by the caller: 16 to 256 printable characters (HMAC key: their UTF-8 bytes), or a Standard Webhooks secret whsec_ + base64 of 24 to 64 random bytes (HMAC key: those bytes)" }),
   }),
   response: Schema.Struct({ subscriptionId: Schema.Int, status: Schema.Literal("active") }),
   errors: [{ status: 400, description: "a bad `url` (not public https), `events` or `secret`" }, CONTACT_403, LIMIT_429],

@@ -1,5 +1,5 @@
 /** Reading request bodies: content type, size limit (before buffering it all) and JSON syntax. */
-import { MalformedJson, PayloadTooLarge, UnsupportedMediaType } from "@signet/core"
+import { jsonDepthProblem, MalformedJson, PayloadTooLarge, UnsupportedMediaType } from "@signet/core"
 import { Effect } from "effect"
 
 /** Default body limit: 1 MiB. */
@@ -38,6 +38,13 @@ export const readBody = (request: Request, limit: number): Effect.Effect<Uint8Ar
     catch: (e) => (e instanceof PayloadTooLarge ? e : new PayloadTooLarge({ limit })),
   })
 
+/** No body needs these keys; refusing them keeps merges and copies of a body from reaching a prototype. */
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"])
+const refusePrototypeKeys = (key: string, value: unknown): unknown => {
+  if (PROTOTYPE_KEYS.has(key)) throw new Error(`the key ${key} is not allowed`)
+  return value
+}
+
 /** Parses a JSON body; the content type must be `application/json` (415 otherwise). */
 export const readJson = (request: Request, limit: number): Effect.Effect<unknown, PayloadTooLarge | UnsupportedMediaType | MalformedJson> =>
   Effect.gen(function* () {
@@ -46,8 +53,11 @@ export const readJson = (request: Request, limit: number): Effect.Effect<unknown
     const bytes = yield* readBody(request, limit)
     const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes)
     if (text.trim() === "") return yield* new MalformedJson({ detail: "the body is empty" })
+    // checked before parsing, without recursion: decoding and error formatting walk the value recursively
+    const tooDeep = jsonDepthProblem(text)
+    if (tooDeep !== undefined) return yield* new MalformedJson({ detail: tooDeep })
     return yield* Effect.try({
-      try: () => JSON.parse(text) as unknown,
+      try: () => JSON.parse(text, refusePrototypeKeys) as unknown,
       catch: (e) => new MalformedJson({ detail: e instanceof Error ? e.message : "not JSON" }),
     })
   })

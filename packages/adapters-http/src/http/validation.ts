@@ -4,11 +4,15 @@ import { Effect, ParseResult, Schema } from "effect"
 
 /** Decodes `input` with `schema`; the first issue becomes `<path>: <message>`. */
 export const decodeBody = <A>(schema: Schema.Schema<A, any, never>, input: unknown): Effect.Effect<A, InvalidRequest> =>
-  Schema.decodeUnknown(schema, { errors: "first", onExcessProperty: "ignore" })(input).pipe(
+  // suspended: the decoder runs (and may throw) as soon as it is called
+  Effect.suspend(() => Schema.decodeUnknown(schema, { errors: "first", onExcessProperty: "ignore" })(input)).pipe(
     Effect.mapError((error) => {
       const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
       if (issue === undefined) return new InvalidRequest({ detail: "invalid request body" })
       const path = issue.path.map(String).join(".")
       const detail = issue._tag === "Missing" ? `${path} is required` : path === "" ? `body: ${issue.message}` : `${path}: ${issue.message}`
       return new InvalidRequest({ detail })
-    }))
+    }),
+    // The decoder itself can throw on hostile values (effect 3.22 turns a discriminator with an object
+    // whose toString is not a function into a string and fails): that is the body's fault, not ours.
+    Effect.catchAllDefect(() => Effect.fail(new InvalidRequest({ detail: "body: values of the wrong types" }))))

@@ -8,6 +8,7 @@ const b64u = {
   from: (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
 };
 const $ = (id) => document.getElementById(id);
+const frameClientId = document.documentElement.dataset.clientId || "";
 const approveButton = $("approve"), cancelButton = $("cancel"), retryButton = $("retry"), statusLine = $("status");
 
 // Parameters come in the fragment only: browsers never send it to a server, so the token stays out of logs.
@@ -98,6 +99,8 @@ if (pendingKind === null) {
 let pending = null;
 function showPending(view) {
   pending = view;
+  // the RP that created the request, as the engine records it (never the embedding page's claim)
+  if (view.rpName) $("rp").textContent = view.rpName;
   const docs = view.documents;
   $("documentName").textContent = view.kind === "batch" ? docs.length + " documents" : (docs[0].name || "(unnamed document)");
   $("documentHash").textContent = view.kind === "batch" ? "listed below" : docs[0].hash;
@@ -223,7 +226,15 @@ if (problem !== null) {
   fail(problem, false);
 } else if (pendingKind !== null) {
   call((pendingKind === "batch" ? "/v2/sign/batch/" : "/v2/sign/requests/") + pendingId)
-    .then((view) => { showPending(view); ready(); })
+    .then((view) => {
+      // A request made by another RP than the one this frame was opened for is shown for what it is and not approved here.
+      if (view.clientId && view.clientId !== frameClientId) {
+        showPending(view);
+        return fail("This signing request was made by " + view.rpName + ", not by the site that opened this frame.", false);
+      }
+      showPending(view);
+      ready();
+    })
     .catch((e) => fail(String((e && e.message) || e), false));
 } else {
   ready();

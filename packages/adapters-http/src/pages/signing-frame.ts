@@ -1,5 +1,5 @@
 /** The embeddable signing frame (`/ssc/frame`): a signer approves a signing token's document, or a `/v2/sign` request or batch, with a passkey. */
-import { EngineConfig, getRelyingParty, INTERFACE_VERSION } from "@signet/core"
+import { Batches, EngineConfig, getRelyingParty, INTERFACE_VERSION, SigningRequests } from "@signet/core"
 import { Effect, Option } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
@@ -41,13 +41,13 @@ const errorPage = (requestId: string, message: string) => new Response(`<!doctyp
   headers: headers(requestId, "'none'"),
 })
 
-const framePage = (api: string, environment: string, rpName: string, ancestors: string, requestId: string) => new Response(`<!doctype html>
-<html lang="en" data-api="${escape(api)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+const framePage = (api: string, environment: string, rp: { readonly name: string; readonly clientId: string }, ancestors: string, requestId: string) => new Response(`<!doctype html>
+<html lang="en" data-api="${escape(api)}" data-client-id="${escape(rp.clientId)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Approve signature · Signet</title><style>${STYLE}</style></head>
 <body data-state="loading"><main>
 <h1>Approve a signature</h1>
 <dl>
-<dt>Requested by</dt><dd id="rp">${escape(rpName)}</dd>
+<dt>Requested by</dt><dd id="rp">${escape(rp.name)}</dd>
 <dt>Document</dt><dd id="documentName">…</dd>
 <dt>SHA-256</dt><dd id="documentHash" class="hash">…</dd>
 <dt>Assurance</dt><dd id="loa">…</dd>
@@ -62,18 +62,36 @@ const framePage = (api: string, environment: string, rpName: string, ancestors: 
   headers: headers(requestId, ancestors),
 })
 
-/** `GET /ssc/frame?client_id=`: the signing frame; only the RP's signing origins may frame it. */
+/** The client id of the RP that created a pending `/v2/sign` request or batch; undefined when there is none. */
+const pendingOwner = (kind: "request" | "batch", id: string): Effect.Effect<string | undefined, never, SigningRequests | Batches> => {
+  const owner = (found: Option.Option<{ readonly status: string; readonly clientId: string }>) =>
+    Option.isSome(found) && found.value.status === "pending_auth" ? found.value.clientId : undefined
+  return kind === "request"
+    ? Effect.map(Effect.flatMap(SigningRequests, (r) => r.findById(id)), owner)
+    : Effect.map(Effect.flatMap(Batches, (b) => b.findById(id)), owner)
+}
+
+/**
+ * `GET /ssc/frame?client_id=`: the signing frame; only the RP's signing origins may frame it.
+ * For a pending request or batch named in the query (`request=` / `batch=`) the RP is the one that
+ * created it, whatever `client_id` says. Named in the fragment (which the server never sees), the
+ * frame's script shows the request's own RP and refuses one made by another RP than `client_id`'s.
+ */
 export const signingFramePage = endpoint({
   method: "GET", path: "/ssc/frame", tag: "Signing token flow", auth: "none", hidden: true, summary: "Signing frame",
   response: { mediaType: "text/html" },
   handle: ({ requestId, query }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
-    const clientId = query.get("client_id") ?? ""
+    const pending = query.get("request") ? { kind: "request" as const, id: query.get("request")! }
+      : query.get("batch") ? { kind: "batch" as const, id: query.get("batch")! } : undefined
+    const owner = pending === undefined ? undefined : yield* pendingOwner(pending.kind, pending.id)
+    if (pending !== undefined && owner === undefined) return errorPage(requestId, "Signing request not found")
+    const clientId = owner ?? query.get("client_id") ?? ""
     const rp = clientId === ""
       ? Option.none()
       : yield* getRelyingParty(clientId).pipe(Effect.map(Option.some), Effect.catchTag("ResourceNotFound", () => Effect.succeedNone))
     if (Option.isNone(rp)) return errorPage(requestId, clientId === "" ? "client_id is required" : "Unknown RP client_id")
-    return framePage(settings.basePath, settings.environment, rp.value.name, frameAncestors(rp.value.signingOrigins), requestId)
+    return framePage(settings.basePath, settings.environment, rp.value, frameAncestors(rp.value.signingOrigins), requestId)
   }),
 })
 

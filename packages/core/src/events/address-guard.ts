@@ -1,104 +1,152 @@
 /**
- * Which addresses a webhook or callback may reach: public ones only. The same rules run at
- * registration (on the URL) and at delivery (on every address DNS gives), so a name that
- * later resolves to a private address is still refused.
+ * Which addresses the engine may reach on a caller's behalf (webhooks, callbacks, external
+ * identity providers, an external TSA): public unicast ones only. Address classes come from
+ * `ipaddr.js` (a kept library, pure JS), not from a hand-kept list. The same rules run on the
+ * URL when it is given (registration, creation) and on every address DNS gives at connect time,
+ * so a name that later resolves to a private address is still refused (DNS rebinding).
  */
+import ipaddr from "ipaddr.js"
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6
+
+// Ranges ipaddr.js 2.5 does not name: IPv4-compatible addresses (::a.b.c.d, deprecated by RFC 4291 §2.5.5.1).
+const EXTRA_V6 = { ipv4Compatible: [[ipaddr.IPv6.parse("::"), 96] as [ipaddr.IPv6, number]] }
+
+const V4_WORDS: Readonly<Record<string, string>> = {
+  unspecified: "unspecified address", broadcast: "broadcast address", multicast: "multicast address",
+  linkLocal: "link-local address (cloud metadata lives here)", loopback: "loopback address",
+  carrierGradeNat: "shared (carrier-grade NAT) address", private: "private address", reserved: "reserved address",
+  as112: "AS112 address", amt: "AMT relay address",
+}
+
+const V6_WORDS: Readonly<Record<string, string>> = {
+  unspecified: "unspecified address", linkLocal: "link-local address", multicast: "multicast address",
+  loopback: "loopback address", uniqueLocal: "unique local (private) address",
+  deprecatedSiteLocal: "site-local address", discard: "discard-only address", rfc6145: "IPv4-translated address",
+  benchmarking: "benchmarking address", amt: "AMT address", as112v6: "AS112 address", deprecatedOrchid: "ORCHID address",
+  orchid2: "ORCHIDv2 address", droneRemoteIdProtocolEntityTags: "DRIP address", segmentRouting: "segment routing address",
+  reserved: "reserved or documentation address", ipv4Compatible: "IPv4-compatible address",
+}
+
+/** The parsed address, or undefined when `text` is not an IP address (brackets and zone ids are ignored). */
+const parseAddress = (text: string): Address | undefined => {
+  const s = text.replace(/^\[|\]$/g, "").replace(/%.*$/, "")
+  // only the dotted-quad form: a URL parser has already turned 0x7f.1 or 2130706433 into it
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(s) && ipaddr.IPv4.isValid(s)) return ipaddr.IPv4.parse(s)
+  if (s.includes(":") && ipaddr.IPv6.isValid(s)) return ipaddr.IPv6.parse(s)
+  return undefined
+}
+
+/** The IPv4 address an IPv6 transition address carries, with the name of the mechanism. */
+export const embeddedIPv4 = (address: ipaddr.IPv6): { readonly mechanism: string; readonly ipv4: ipaddr.IPv4 } | undefined => {
+  const p = address.parts
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255])
+  switch (address.range() as string) {
+    case "ipv4Mapped": return { mechanism: "IPv4-mapped", ipv4: v4(p[6]!, p[7]!) }
+    case "rfc6145": return { mechanism: "IPv4-translated", ipv4: v4(p[6]!, p[7]!) }
+    // RFC 3056 §2: 2002:V4ADDR::/48
+    case "6to4": return { mechanism: "6to4", ipv4: v4(p[1]!, p[2]!) }
+    // RFC 4380 §4: the client's address is the last 32 bits, inverted
+    case "teredo": return { mechanism: "Teredo", ipv4: v4(~p[6]! & 0xffff, ~p[7]! & 0xffff) }
+    case "rfc6052": {
+      // RFC 6052 §2.2: the well-known /96 carries it in the last 32 bits; the local-use /48 in bits 48..63 and 72..87.
+      if (p[1] === 0xff9b && p[2] === 0) return { mechanism: "NAT64", ipv4: v4(p[6]!, p[7]!) }
+      return { mechanism: "local-use NAT64", ipv4: new ipaddr.IPv4([p[3]! >> 8, p[3]! & 255, p[4]! & 255, p[5]! >> 8]) }
+    }
+    default: {
+      if (ipaddr.subnetMatch(address, EXTRA_V6, "unicast") === "ipv4Compatible" && address.range() !== "unspecified" && address.range() !== "loopback") {
+        return { mechanism: "IPv4-compatible", ipv4: v4(p[6]!, p[7]!) }
+      }
+      return undefined
+    }
+  }
+}
+
+const v4Problem = (address: ipaddr.IPv4): string | undefined => {
+  const range: string = address.range()
+  return range === "unicast" ? undefined : V4_WORDS[range] ?? `${range} address`
+}
+
+const v6Problem = (address: ipaddr.IPv6): string | undefined => {
+  const embedded = embeddedIPv4(address)
+  if (embedded !== undefined) {
+    const inner = v4Problem(embedded.ipv4)
+    // Mapped and well-known NAT64 addresses reach the IPv4 address they carry: judged as that address
+    // (a DNS64 network gives 64:ff9b::/96 for every IPv4-only receiver).
+    if (embedded.mechanism === "IPv4-mapped" || embedded.mechanism === "NAT64") {
+      return inner === undefined ? undefined : `${inner} (${embedded.mechanism} ${embedded.ipv4.toString()})`
+    }
+    // Tunnels and translations (6to4, Teredo, local-use NAT64, IPv4-translated, IPv4-compatible) are
+    // refused outright: no receiver needs them, and they can relay to any IPv4 address.
+    return `${embedded.mechanism} address${inner === undefined ? "" : ` carrying a ${inner} (${embedded.ipv4.toString()})`}`
+  }
+  const range: string = address.range()
+  return range === "unicast" ? undefined : V6_WORDS[range] ?? `${range} address`
+}
 
 /** Why an address is not public, or undefined when it is. */
 export const nonPublicAddress = (address: string): string | undefined => {
-  const v4 = parseIPv4(address)
-  if (v4 !== undefined) return ipv4Problem(v4)
-  const v6 = parseIPv6(address)
-  if (v6 === undefined) return "not an IP address"
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms are judged as the IPv4 address they carry.
-  if (v6.slice(0, 5).every((x) => x === 0) && (v6[5] === 0xffff || v6[5] === 0)) {
-    const inner = [v6[6]! >> 8, v6[6]! & 255, v6[7]! >> 8, v6[7]! & 255]
-    if (v6[5] === 0xffff || inner.some((b) => b !== 0)) return ipv4Problem(inner)
-  }
-  if (v6.every((x) => x === 0)) return "unspecified address"
-  if (v6.slice(0, 7).every((x) => x === 0) && v6[7] === 1) return "loopback address"
-  if ((v6[0]! & 0xffc0) === 0xfe80) return "link-local address"
-  if ((v6[0]! & 0xfe00) === 0xfc00) return "unique local (private) address"
-  if ((v6[0]! & 0xff00) === 0xff00) return "multicast address"
-  if (v6[0] === 0x2001 && v6[1] === 0x0db8) return "documentation address"
-  if (v6[0] === 0x64 && v6[1] === 0xff9b) return "NAT64 address"
-  return undefined
+  const parsed = parseAddress(address)
+  if (parsed === undefined) return "not an IP address"
+  return parsed.kind() === "ipv4" ? v4Problem(parsed as ipaddr.IPv4) : v6Problem(parsed as ipaddr.IPv6)
 }
 
-/** Whether the address is a loopback address (the development switch allows these). */
+/** Whether the address is a loopback address, also in IPv4-mapped form (the development switch allows these). */
 export const isLoopback = (address: string): boolean => {
-  const v4 = parseIPv4(address)
-  if (v4 !== undefined) return v4[0] === 127
-  const v6 = parseIPv6(address)
-  return v6 !== undefined && ((v6.slice(0, 7).every((x) => x === 0) && v6[7] === 1) ||
-    (v6.slice(0, 5).every((x) => x === 0) && v6[5] === 0xffff && v6[6]! >> 8 === 127))
+  const parsed = parseAddress(address)
+  if (parsed === undefined) return false
+  if (parsed.kind() === "ipv4") return parsed.range() === "loopback"
+  const v6 = parsed as ipaddr.IPv6
+  return v6.range() === "loopback" || (v6.isIPv4MappedAddress() && v6.toIPv4Address().range() === "loopback")
 }
 
-const ipv4Problem = ([a, b]: ReadonlyArray<number>): string | undefined => {
-  if (a === 0) return "unspecified address"
-  if (a === 127) return "loopback address"
-  if (a === 10 || (a === 172 && b! >= 16 && b! <= 31) || (a === 192 && b === 168)) return "private address"
-  if (a === 169 && b === 254) return "link-local address (cloud metadata lives here)"
-  if (a === 100 && b! >= 64 && b! <= 127) return "shared (carrier-grade NAT) address"
-  if (a === 192 && b === 0) return "reserved address"
-  if (a === 198 && (b === 18 || b === 19)) return "benchmarking address"
-  if (a! >= 224) return "multicast or reserved address"
+/** Whether `host` (as a URL gives it) is an IP literal. */
+export const isAddressLiteral = (host: string): boolean => parseAddress(host) !== undefined
+
+/**
+ * A host name as the guard judges it: brackets off, lower case, trailing dots removed
+ * (`localhost.` is `localhost`). IDNA is done by the WHATWG URL parser before this.
+ */
+export const normaliseHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "")
+
+// Special-use and internal suffixes (RFC 6761, RFC 6762 appendix G, RFC 7686, RFC 8375) that never name a public receiver.
+const INTERNAL_SUFFIXES = [
+  "localhost", "local", "internal", "intranet", "private", "corp", "home", "lan", "home.arpa", "onion", "invalid", "test",
+]
+
+/** Why a host name is internal, or undefined. */
+const internalName = (host: string): string | undefined => {
+  if (host === "localhost" || host.endsWith(".localhost")) return "points at a loopback name"
+  if (!host.includes(".")) return "points at an internal name"
+  if (INTERNAL_SUFFIXES.some((s) => host === s || host.endsWith(`.${s}`))) return "points at an internal name"
+  if (host.endsWith(".arpa")) return "points at an internal name"
   return undefined
-}
-
-const parseIPv4 = (s: string): ReadonlyArray<number> | undefined => {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s)
-  if (m === null) return undefined
-  const parts = m.slice(1).map(Number)
-  return parts.every((p) => p <= 255) ? parts : undefined
-}
-
-const parseIPv6 = (input: string): ReadonlyArray<number> | undefined => {
-  let s = input.replace(/^\[|\]$/g, "").replace(/%.*$/, "")
-  if (!/^[0-9a-fA-F:.]+$/.test(s) || !s.includes(":")) return undefined
-  // an embedded dotted IPv4 tail becomes two groups
-  const tail = /(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(s)
-  if (tail !== null) {
-    const v4 = parseIPv4(tail[1]!)
-    if (v4 === undefined) return undefined
-    s = s.slice(0, -tail[1]!.length) + `${((v4[0]! << 8) | v4[1]!).toString(16)}:${((v4[2]! << 8) | v4[3]!).toString(16)}`
-  }
-  const halves = s.split("::")
-  if (halves.length > 2) return undefined
-  const head = halves[0] === "" ? [] : halves[0]!.split(":")
-  const rest = halves.length === 2 ? (halves[1] === "" ? [] : halves[1]!.split(":")) : []
-  const missing = 8 - head.length - rest.length
-  if ((halves.length === 1 && missing !== 0) || missing < 0) return undefined
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...rest]
-  if (groups.length !== 8 || groups.some((g) => !/^[0-9a-fA-F]{1,4}$/.test(g))) return undefined
-  return groups.map((g) => parseInt(g, 16))
 }
 
 /**
- * Why a webhook or callback URL is refused, or undefined: https with a host that is not an
- * internal name or a non-public IP literal. With `allowLoopbackHttp` (a development switch)
- * `http://127.0.0.1`, `http://[::1]` and `http://localhost` pass too.
+ * Why a URL the engine would call on a caller's behalf is refused, or undefined: https with a
+ * host that is neither an internal name nor a non-public IP literal. With `allowLoopbackHttp`
+ * (a development switch) `http://127.0.0.1`, `http://[::1]` and `http://localhost` pass too.
  */
 export const deliveryUrlProblem = (value: string, allowLoopbackHttp: boolean): string | undefined => {
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    return "is not an absolute URL"
+    return "must be an absolute URL"
   }
   if (url.username !== "" || url.password !== "") return "must not carry credentials"
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase()
+  const host = normaliseHost(url.hostname)
+  const literal = isAddressLiteral(host)
   const loopbackName = host === "localhost" || host.endsWith(".localhost")
-  const literal = parseIPv4(host) !== undefined || parseIPv6(host) !== undefined
   if (allowLoopbackHttp && (loopbackName || (literal && isLoopback(host))) && (url.protocol === "http:" || url.protocol === "https:")) {
     return undefined
   }
-  if (url.protocol !== "https:") return "must use https"
-  if (loopbackName) return "points at a loopback name"
-  if (host.endsWith(".internal") || host.endsWith(".local") || !host.includes(".") && !literal) return "points at an internal name"
+  if (url.protocol !== "https:") return "must be an https URL"
   if (literal) {
     const problem = nonPublicAddress(host)
-    if (problem !== undefined) return `points at a ${problem}`
+    return problem === undefined ? undefined : `points at a ${problem}`
   }
-  return undefined
+  if (host === "") return "must name a host"
+  return internalName(host)
 }

@@ -14,7 +14,7 @@ export const WebhookSubscription = Schema.Struct({
   ownerUserId: Schema.String,
   url: Schema.String,
   events: Schema.Array(WebhookEventType),
-  /** the Standard Webhooks secret, sealed in the Vault (`sealed:v1:<base64>`), to sign deliveries */
+  /** the Standard Webhooks secret, sealed in the Vault (`sealed:v2:<base64>`; `sealed:v1:` before caller-chosen secrets), to sign deliveries */
   secret: Schema.String,
   active: Schema.Boolean,
   createdAt: Schema.Number,

@@ -31,13 +31,34 @@ export const DEFAULT_DELIVERY_POLICY: DeliverySettings = { allowLoopbackHttp: fa
 
 const EVENT_TYPES: ReadonlyArray<WebhookEventType> = ["sign.complete", "batch.complete"]
 
-/** The bytes of a Standard Webhooks secret (`whsec_` + base64 of 24 to 64 bytes); undefined when it is not one. */
+/** The shortest caller-chosen (plain) secret: 16 characters, so that the HMAC key cannot be guessed. */
+export const MIN_PLAIN_SECRET_LENGTH = 16
+
+/**
+ * The HMAC key of a subscription secret, or undefined when the secret is refused. Two kinds
+ * (docs/events.md): a Standard Webhooks secret, `whsec_` + base64 of 24 to 64 bytes, whose key
+ * is those bytes; any other string is the caller's own secret, whose key is its UTF-8 bytes
+ * (16 to 256 characters, printable, so a receiver can type it as it chose it).
+ */
 export const webhookSecretBytes = (secret: string): Uint8Array | undefined => {
+  if (secret.startsWith("whsec_")) {
+    const bytes = fromBase64(secret.slice(6))
+    return bytes !== undefined && bytes.length >= 24 && bytes.length <= 64 ? bytes : undefined
+  }
+  const length = [...secret].length
+  if (length < MIN_PLAIN_SECRET_LENGTH || length > 256 || /[\u0000-\u001f\u007f]/.test(secret)) return undefined
+  return utf8(secret)
+}
+
+/** How secrets sealed before caller-chosen secrets existed are read: a bare base64 string was decoded. */
+const legacySecretBytes = (secret: string): Uint8Array | undefined => {
   const bytes = fromBase64(secret.startsWith("whsec_") ? secret.slice(6) : secret)
   return bytes !== undefined && bytes.length >= 24 && bytes.length <= 64 ? bytes : undefined
 }
 
-const SEALED = "sealed:v1:"
+// v2 seals hold secrets judged by `webhookSecretBytes`; v1 seals (older subscriptions) keep their old reading.
+const SEALED = "sealed:v2:"
+const SEALED_V1 = "sealed:v1:"
 const secretBinding = (s: { readonly clientId: string; readonly ownerUserId: string; readonly url: string }) =>
   `webhook ${s.clientId} ${s.ownerUserId} ${s.url}`
 
@@ -48,9 +69,10 @@ const sealWebhookSecret = (secret: string, binding: { readonly clientId: string;
 /** The HMAC key bytes of a stored subscription secret. */
 export const webhookSigningKey = (subscription: WebhookSubscription) =>
   Effect.gen(function* () {
+    const legacy = subscription.secret.startsWith(SEALED_V1)
     const sealed = fromBase64(subscription.secret.slice(SEALED.length)) ?? new Uint8Array()
-    const secret = yield* Effect.flatMap(Vault, (v) => v.open(sealed, "webhook-secrets", secretBinding(subscription)))
-    return webhookSecretBytes(new TextDecoder().decode(secret))!
+    const secret = new TextDecoder().decode(yield* Effect.flatMap(Vault, (v) => v.open(sealed, "webhook-secrets", secretBinding(subscription))))
+    return (legacy ? legacySecretBytes(secret) : webhookSecretBytes(secret))!
   })
 
 /** The RP whose contact account holds the token; anyone else is 403. */
@@ -74,7 +96,7 @@ export const registerWebhook = (user: BearerUser, input: { readonly url: string;
       return yield* new InvalidRequest({ detail: "events must list one or more of sign.complete, batch.complete" })
     }
     if (webhookSecretBytes(input.secret) === undefined) {
-      return yield* new InvalidRequest({ detail: "secret must be a Standard Webhooks secret: whsec_ followed by base64 of 24 to 64 random bytes" })
+      return yield* new InvalidRequest({ detail: "secret must be 16 to 256 printable characters of your choice, or a Standard Webhooks secret (whsec_ followed by base64 of 24 to 64 random bytes)" })
     }
     const sealed = yield* sealWebhookSecret(input.secret, { clientId: rp.clientId, ownerUserId: user.userId, url: input.url })
     const subscription = yield* Effect.flatMap(WebhookSubscriptions, (s) => Effect.flatMap(Clock.currentTimeMillis, (now) => s.insert({

@@ -8,6 +8,8 @@ import {
   IdentityProviderIssuerMismatch, IdentityProviderUnavailable, InvalidRequest, NotRpContactForProviders, ResourceNotFound,
 } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
+import { deliveryUrlProblem } from "../events/address-guard.ts"
+import { DeliveryPolicy } from "../events/webhooks.ts"
 import { fromBase64, toBase64, utf8 } from "../kernel/encoding.ts"
 import { token } from "../ports/random.ts"
 import { Vault } from "../ports/vault.ts"
@@ -72,6 +74,9 @@ const isHttpUrl = (value: string): boolean => {
   }
 }
 
+/** The development switch of the address guard (loopback http), off unless the engine was given it. */
+const loopbackAllowed = Effect.map(Effect.serviceOption(DeliveryPolicy), (p) => Option.isSome(p) && p.value.allowLoopbackHttp)
+
 /** The RP whose providers a contact account manages; only its contact account may. */
 const contactRp = (user: BearerUser) =>
   Effect.gen(function* () {
@@ -88,6 +93,10 @@ export const registerIdentityProvider = (manager: ProviderManager, input: Provid
     if (!isHttpUrl(issuer) || issuer.includes("?") || issuer.includes("#")) {
       return yield* new InvalidRequest({ detail: "issuer must be an https URL without query or fragment" })
     }
+    // the engine fetches the issuer's documents: the same address guard as webhooks, before anything is fetched
+    const allowLoopbackHttp = yield* loopbackAllowed
+    const issuerProblem = deliveryUrlProblem(issuer, allowLoopbackHttp)
+    if (issuerProblem !== undefined) return yield* new InvalidRequest({ detail: `issuer ${issuerProblem}: providers must be at public https URLs` })
     if (input.clientId.trim() === "") return yield* new InvalidRequest({ detail: "clientId is required" })
     if (input.clientSecret === "") return yield* new InvalidRequest({ detail: "clientSecret is required" })
     const name = input.name.trim()
@@ -100,8 +109,13 @@ export const registerIdentityProvider = (manager: ProviderManager, input: Provid
       Effect.mapError(() => new IdentityProviderUnavailable({ detail: "the discovery document lacks issuer, authorization_endpoint, token_endpoint or jwks_uri" })))
     // Discovery §4.3: the issuer in the document must be identical to the one used to find it.
     if (discovery.issuer !== issuer) return yield* new IdentityProviderIssuerMismatch({ expected: issuer, actual: discovery.issuer })
-    for (const url of [discovery.authorization_endpoint, discovery.token_endpoint, discovery.jwks_uri]) {
-      if (!isHttpUrl(url)) return yield* new IdentityProviderUnavailable({ detail: `the discovery document has an endpoint that is not an http(s) URL: ${url}` })
+    if (!isHttpUrl(discovery.authorization_endpoint)) {
+      return yield* new IdentityProviderUnavailable({ detail: `the discovery document has an endpoint that is not an http(s) URL: ${discovery.authorization_endpoint}` })
+    }
+    // the endpoints the engine itself calls pass the address guard too
+    for (const url of [discovery.token_endpoint, discovery.jwks_uri, ...(discovery.userinfo_endpoint === undefined ? [] : [discovery.userinfo_endpoint])]) {
+      const problem = deliveryUrlProblem(url, allowLoopbackHttp)
+      if (problem !== undefined) return yield* new IdentityProviderUnavailable({ detail: `the discovery document has an endpoint that ${problem}: ${url}` })
     }
     const methods = discovery.token_endpoint_auth_methods_supported
     if (methods !== undefined && !methods.includes("client_secret_basic")) {
@@ -118,7 +132,7 @@ export const registerIdentityProvider = (manager: ProviderManager, input: Provid
     const provider: IdentityProvider = {
       id, ownerClientId, name, issuer, clientId: input.clientId.trim(), clientSecretSealed: toBase64(sealed), scopes,
       authorizationEndpoint: discovery.authorization_endpoint, tokenEndpoint: discovery.token_endpoint, jwksUri: discovery.jwks_uri,
-      userinfoEndpoint: discovery.userinfo_endpoint !== undefined && isHttpUrl(discovery.userinfo_endpoint) ? discovery.userinfo_endpoint : null,
+      userinfoEndpoint: discovery.userinfo_endpoint ?? null,
       createdAt: yield* Clock.currentTimeMillis,
     }
     yield* Effect.flatMap(IdentityProviders, (r) => r.insert(provider)).pipe(Effect.orDie)

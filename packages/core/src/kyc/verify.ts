@@ -353,7 +353,9 @@ export const compareIdentity = (clientId: string, body: KycBody, clientIp: strin
     }
     const name = text(checks["full_name"])
     if (name !== undefined) matches["full_name"] = letters(name) === letters(`${d.surname}, ${d.givenNames}`)
-    let face: { match: boolean; similarity: number | null; checked: boolean } = { match: false, similarity: null, checked: false }
+    // The spec's face.similarity is a number: 0 when nothing was compared (no image sent, or no face on file);
+    // `checked` tells that apart from a real score of 0.
+    let face: { match: boolean; similarity: number; checked: boolean } = { match: false, similarity: 0, checked: false }
     if (checks["image"] !== undefined && checks["image"] !== null) {
       const photo = yield* decodeImage(checks["image"], 0)
       const documents = yield* Effect.flatMap(KycImages, (r) => r.listFor(id.id, "document"))

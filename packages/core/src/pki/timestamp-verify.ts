@@ -61,6 +61,9 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
       const signed = new pkijs.SignedData({ schema: info.content })
       if (signed.encapContentInfo.eContentType !== CmsOid.tstInfo || signed.encapContentInfo.eContent === undefined) throw new Error("not a TSTInfo")
       const content = new Uint8Array(signed.encapContentInfo.eContent.getValue())
+      // every certificate the token carries must be readable by the X.509 library used below (fuzzing: a malformed
+      // authority information access extension threw there, a 500 from /v2/validate)
+      for (const c of signed.certificates ?? []) if (c instanceof pkijs.Certificate) x509Of(c)
       return { signed, content, info: pkijs.TSTInfo.fromBER(content) }
     }).pipe(Effect.option)
     if (Option.isNone(parsed)) {

@@ -98,6 +98,13 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
       }
     }
 
+    // Every certificate the signature carries must be readable by the X.509 library the chain check uses:
+    // a malformed extension (e.g. a CRL distribution point) threw there, a 500 found by fuzzing.
+    yield* Effect.try({
+      try: () => certificates.forEach((c) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER())).extensions.forEach((e) => e.toString())),
+      catch: () => new InvalidRequest({ detail: "signature carries a certificate that cannot be read" }),
+    })
+
     // Chain: signer → issuing (from the CMS) → this engine's root, each signature and period checked.
     const ca = yield* certificateAuthority
     const root = new x509.X509Certificate(new Uint8Array(yield* derOf(ca.root)))
@@ -166,4 +173,14 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
         reason: revocation.reason, signedBeforeRevocation,
       },
     } satisfies ValidationReport
-  })
+  }).pipe(Effect.catchSomeDefect((defect) => thrownByParser(defect)
+    ? Option.some(Effect.fail(new InvalidRequest({ detail: "signature carries a certificate that cannot be read" })))
+    : Option.none()))
+
+/**
+ * Whether a defect was thrown by one of the ASN.1/X.509 libraries reading the caller's bytes (lazily
+ * parsed extensions throw wherever they are first touched; fuzzing found several places): the
+ * input's fault, a 400. Anything else stays a defect (a 500 with its cause logged).
+ */
+const thrownByParser = (defect: unknown): boolean =>
+  defect instanceof Error && /@peculiar[+/]asn1|@peculiar[+/]x509|[/\\]asn1js[/\\@]|[/\\]pkijs[/\\@]/.test(defect.stack ?? "")

@@ -13,7 +13,7 @@ import { reserveSignatures } from "../rp/quota.ts"
 import { enqueueCompletion, pokeDeliveries } from "../events/outbox.ts"
 import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
-import { linkedChallenge } from "./dynamic-link.ts"
+import { linkedChallenge, pendingChallenge } from "./dynamic-link.ts"
 import { recordBatchEvent } from "./events.ts"
 import type { Batch, BatchDocument, BatchResult } from "./model.ts"
 import { HASH_ALGORITHMS, isHexDigest, PENDING_LIFETIME_MS } from "./rules.ts"
@@ -65,7 +65,7 @@ export const createBatch = (user: BearerUser, input: CreateBatch) =>
       status: "pending_auth" as const,
       documentCount: batch.documents.length,
       authUrl: `${settings.basePath}/v2/sign/batch/${batch.id}/auth`,
-      challenge: yield* linkedChallenge({ kind: "batch", id: batch.id, documents: batch.documents, nonce: batch.nonce }),
+      challenge: yield* pendingChallenge({ kind: "batch", id: batch.id, documents: batch.documents, nonce: batch.nonce }),
     }
   })
 

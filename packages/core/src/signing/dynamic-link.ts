@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { sha256 } from "../kernel/digest.ts"
-import { toBase64Url, utf8 } from "../kernel/encoding.ts"
+import { fromBase64, toBase64, toBase64Url, utf8 } from "../kernel/encoding.ts"
 import type { BatchDocument } from "./model.ts"
 
 /** What a challenge binds. JSON arrays keep the encoding unambiguous (no field can run into the next). */
@@ -19,3 +19,11 @@ export const linkedChallenge = (op: LinkedOperation): Effect.Effect<string> => {
   const payload = op.kind === "batch" ? op.documents.map((d) => [d.id, d.hash, d.hash_algo]) : op.documentHash
   return sha256(utf8(JSON.stringify(["signet/dynamic-link/v1", op.kind, op.id, payload, op.nonce]))).pipe(Effect.map(toBase64Url))
 }
+
+/**
+ * The challenge as the pending answers of `POST /v2/sign/single` and `/v2/sign/batch` show it:
+ * standard base64, as the spec says. The bytes are the same; the WebAuthn client data carries them
+ * as base64url, as every browser writes them.
+ */
+export const pendingChallenge = (op: LinkedOperation): Effect.Effect<string> =>
+  linkedChallenge(op).pipe(Effect.map((c) => toBase64(fromBase64(c)!)))

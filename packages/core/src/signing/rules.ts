@@ -1,5 +1,5 @@
 /** Input rules of the signing endpoints, as pure functions. */
-import type { Environment } from "../ports/engine-config.ts"
+import { deliveryUrlProblem } from "../events/address-guard.ts"
 import type { DigestAlgorithm } from "../pki/cms.ts"
 
 /** Object identifiers of the hash algorithms a batch document may name. */
@@ -13,21 +13,12 @@ export const HASH_ALGORITHMS: Readonly<Record<string, { readonly name: DigestAlg
 export const isHexDigest = (value: string, hexLength = 64): boolean => value.length === hexLength && /^[0-9a-fA-F]+$/.test(value)
 
 /**
- * A callback URL must be https; the sandbox also takes http on loopback so a developer can
- * receive callbacks on their own machine.
+ * A callback URL passes the same address guard as a webhook URL (public https; loopback http only
+ * with the development switch), at creation as at delivery.
  */
-export const callbackUrlProblem = (value: string, environment: Environment): string | undefined => {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return "callbackUrl must be an absolute URL"
-  }
-  if (url.username !== "" || url.password !== "") return "callbackUrl must not carry credentials"
-  if (url.protocol === "https:") return undefined
-  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
-  if (url.protocol === "http:" && loopback && environment === "sandbox") return undefined
-  return "callbackUrl must be an https URL"
+export const callbackUrlProblem = (value: string, allowLoopbackHttp: boolean): string | undefined => {
+  const problem = deliveryUrlProblem(value, allowLoopbackHttp)
+  return problem === undefined ? undefined : `callbackUrl ${problem}`
 }
 
 /** Lifetime of a pending signing request or batch (as the spec's operations): five minutes. */

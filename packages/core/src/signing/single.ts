@@ -18,9 +18,10 @@ import { planInForce } from "../billing/plan-in-force.ts"
 import { reserveSignatures } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { enqueueCompletion, pokeDeliveries } from "../events/outbox.ts"
+import { DeliveryPolicy } from "../events/webhooks.ts"
 import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
-import { linkedChallenge } from "./dynamic-link.ts"
+import { linkedChallenge, pendingChallenge } from "./dynamic-link.ts"
 import { recordRequestEvent } from "./events.ts"
 import { isPadesFormat, isTimestampedFormat, SignatureFormat, type SigningRequest } from "./model.ts"
 import { callbackUrlProblem, isHexDigest, PENDING_LIFETIME_MS } from "./rules.ts"
@@ -45,9 +46,10 @@ const oneOf = <A, I>(schema: Schema.Schema<A, I>, field: string, value: string |
 /** Checks the parts of a creation shared by single requests and batches: RP, origin, callback. */
 export const signingContext = (user: BearerUser, input: { readonly callbackUrl?: string | undefined; readonly rpOrigin?: string | undefined }) =>
   Effect.gen(function* () {
-    const settings = yield* EngineConfig
     if (input.callbackUrl !== undefined) {
-      const problem = callbackUrlProblem(input.callbackUrl, settings.environment)
+      // the strict rule unless the engine was given the development switch
+      const policy = yield* Effect.serviceOption(DeliveryPolicy)
+      const problem = callbackUrlProblem(input.callbackUrl, Option.isSome(policy) && policy.value.allowLoopbackHttp)
       if (problem !== undefined) return yield* new InvalidRequest({ detail: problem })
     }
     const rp = yield* approvedRelyingParty(user.clientId)
@@ -96,7 +98,7 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
       requestId: request.id,
       status: "pending_auth" as const,
       authUrl: `${settings.basePath}/v2/sign/auth/${request.id}`,
-      challenge: yield* linkedChallenge({ kind: "request", id: request.id, documentHash: request.documentHash, nonce: request.nonce }),
+      challenge: yield* pendingChallenge({ kind: "request", id: request.id, documentHash: request.documentHash, nonce: request.nonce }),
     }
   })
 

@@ -295,7 +295,8 @@ export class SoftwarePasskey {
   #clientData(type: "webauthn.create" | "webauthn.get", challenge: string, fault: PasskeyFault | undefined): Uint8Array {
     const json = JSON.stringify({
       type,
-      challenge: fault === "otherChallenge" ? b64url(new Uint8Array(randomBytes(32))) : challenge,
+      // a browser writes the challenge's bytes as base64url, whatever encoding the RP was given them in
+      challenge: fault === "otherChallenge" ? b64url(new Uint8Array(randomBytes(32))) : /[+/=]/.test(challenge) ? b64url(new Uint8Array(Buffer.from(challenge, "base64"))) : challenge,
       origin: fault === "wrongOrigin" ? otherOrigin(this.origin) : this.origin,
       crossOrigin: false,
     })

@@ -2,6 +2,7 @@
 import { Effect } from "effect"
 import { InvalidRequest } from "../../errors/catalogue.ts"
 import { fromBase64 } from "../../kernel/encoding.ts"
+import { jsonDepthProblem } from "../../kernel/json-depth.ts"
 
 /** The fields of clientDataJSON the engine checks. */
 export interface ClientData {
@@ -30,7 +31,9 @@ export const base64UrlField = (field: string, value: string): Effect.Effect<Uint
 export const parseClientData = (field: string, value: string): Effect.Effect<ClientData, InvalidRequest> =>
   base64UrlField(field, value).pipe(Effect.flatMap((bytes) => Effect.try({
     try: () => {
-      const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes))
+      const text = new TextDecoder().decode(bytes)
+      if (jsonDepthProblem(text) !== undefined) throw new Error("too deep")
+      const parsed: unknown = JSON.parse(text)
       if (typeof parsed !== "object" || parsed === null) throw new Error("not an object")
       const { type, challenge, origin } = parsed as Record<string, unknown>
       if (typeof type !== "string" || typeof challenge !== "string" || typeof origin !== "string") throw new Error("fields")
