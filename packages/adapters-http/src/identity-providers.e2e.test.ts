@@ -4,7 +4,7 @@
  * cookies and redirects over HTTP, the linking rules, state replay and mismatch, unlinking.
  */
 import {
-  administerRelyingParty, issueAccessToken, listIdentityProviders, openSignedInSession, registerIdentityProvider, removeIdentityProvider, signedInUserOf,
+  administerRelyingParty, CONSOLE_CLIENT_ID, issueAccessToken, listIdentityProviders, openSignedInSession, registerIdentityProvider, removeIdentityProvider, signedInUserOf,
 } from "@signet/core"
 import { enrol, ok, proveEmail, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { StoragePostgres } from "@signet/adapters-postgres"
@@ -78,8 +78,9 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
   /** The meta-refresh target of the callback's "Signed in" page. */
   const refreshTarget = (page: Page) => /http-equiv="refresh" content="0;url=([^"]+)"/.exec(page.text)?.[1]?.replace(/&#38;/g, "&")
 
+  // A token issued to Signet's console: only the console may change how an account signs in (unlinking).
   const meOf = async (userId: string) => {
-    const token = await env.engine.run(issueAccessToken({ sub: userId, clientId: env.rp.clientId, scope: ["openid", "basic"] }))
+    const token = await env.engine.run(issueAccessToken({ sub: userId, clientId: CONSOLE_CLIENT_ID, scope: ["openid", "basic"] }))
     return { token: token.token, account: ok(await env.client.me(token.token)) as AccountWithIdentities }
   }
 
@@ -280,6 +281,9 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       const later = new BrowserAgent()
       expect((await later.request(await toCallback(later, `${api()}/idp/${providerId}/start`, "ext-grace"))).status).toBe(200)
       expect(Option.getOrThrow(await env.engine.run(signedInUserOf(later.cookies(env.origin).get("signet_session"))))).toBe(grace.userId)
+      // An RP's token for Grace cannot unlink it (nor add a passkey): that is the console's.
+      const rpToken = (await env.engine.run(issueAccessToken({ sub: grace.userId, clientId: env.rp.clientId, scope: ["openid", "basic"] }))).token
+      expect((await env.client.raw("DELETE", `/v2/me/identities/${account.identities[0]!.id}`, { headers: { authorization: `Bearer ${rpToken}` } })).status).toBe(403)
       const unlinked = await env.client.raw("DELETE", `/v2/me/identities/${account.identities[0]!.id}`, { headers: { authorization: `Bearer ${token}` } })
       expect(unlinked.status).toBe(200)
       expect((await meOf(grace.userId)).account.identities).toEqual([])

@@ -1,6 +1,6 @@
 /** Enrol a passkey, sign in, call a bearer endpoint: over real HTTP, with real WebAuthn responses. */
 import { administerRelyingParty, issueAccessToken } from "@signet/core"
-import { enrol, ok, passkeyFaults, proveEmail, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, passkeyFaults, proveEmail, signIn, signInAtConsole, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { Effect, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { StoragePostgres } from "@signet/adapters-postgres"
@@ -141,14 +141,17 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
   })
 
   describe("enrolment rules", () => {
-    it("a second passkey for an existing account needs that account's token (or its proven e-mail)", async () => {
-      const { token } = await signedIn("two@example.com")
+    it("a second passkey for an existing account needs that account's console token (or its proven e-mail); an RP's token is refused", async () => {
+      const { token, passkey } = await signedIn("two@example.com")
       const second = SoftwarePasskey.create({ origin: env.origin, algorithm: "RS256" })
       const refused = await env.client.enrolmentRequest({ email: "two@example.com" })
       expect(refused).toMatchObject({ status: 403, body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" } })
       const other = await signedIn("intruder@example.com")
       expect((await env.client.enrolmentRequest({ email: "two@example.com" }, other.token.access_token)).status).toBe(403)
-      await enrol(env.client, second, { email: "two@example.com" }, token.access_token)
+      // The account's own token from an RP: that RP could add its own passkey and sign in as the user anywhere.
+      expect(await env.client.enrolmentRequest({ email: "two@example.com" }, token.access_token))
+        .toMatchObject({ status: 403, body: { error: "This operation needs a token issued to the Signet console" } })
+      await enrol(env.client, second, { email: "two@example.com" }, await signInAtConsole(env.client, passkey, "two@example.com"))
       expect((ok(await env.client.me(token.access_token)) as Account).passkeys).toHaveLength(2)
     })
 
