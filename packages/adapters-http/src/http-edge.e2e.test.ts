@@ -1,6 +1,6 @@
 /** What every caller meets at the HTTP edge: errors as `{ "error": ... }`, CSRF, limits, deadline, version, OpenAPI. */
 import { checkCsrf, HostedSessions, INTERFACE_VERSION, openSignedInSession, signedInUserOf } from "@signet/core"
-import { enrol, ok, proveEmail, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, proveEmail, signIn, signInAtConsole, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { Effect, Option, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -93,12 +93,12 @@ describe("hosted-page sessions and CSRF", () => {
   it("a backend call with an Authorization header is not asked for a CSRF token", async () => {
     const passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email: "backend@example.com" })
-    const token = ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer
+    const token = await signInAtConsole(env.client, passkey)
     const { cookie } = await session()
     const r = await env.client.raw("POST", "/enrolment/request", {
-      body: { email: "backend@example.com" }, headers: { cookie, authorization: `Bearer ${token.access_token}` },
+      body: { email: "backend@example.com" }, headers: { cookie, authorization: `Bearer ${token}` },
     })
-    // The bearer token is the account's own proof: no e-mail code needed to add a passkey.
+    // The console token is the account's own proof: no e-mail code needed to add a passkey.
     expect(r.status).toBe(200)
   })
 })
