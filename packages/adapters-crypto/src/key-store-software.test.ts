@@ -73,7 +73,7 @@ describe("software KeyStore", () => {
     expect(info).toMatchObject({ algorithm: "RS256", publicJwk: { kty: "RSA", e: "AQAB" } })
     expect(Buffer.from(fromBase64(info.publicJwk.n!)!).length).toBe(256)
     expect(signature.length).toBe(256)
-    const pub = await webcrypto.subtle.importKey("jwk", { kty: "RSA", n: info.publicJwk.n, e: info.publicJwk.e }, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"])
+    const pub = await webcrypto.subtle.importKey("jwk", { kty: "RSA", n: info.publicJwk.n!, e: info.publicJwk.e! }, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"])
     expect(await webcrypto.subtle.verify({ name: "RSASSA-PKCS1-v1_5" }, pub, signature, utf8("hello"))).toBe(true)
     expect(await webcrypto.subtle.verify({ name: "RSASSA-PKCS1-v1_5" }, pub, signature, utf8("hellO"))).toBe(false)
     expect(decrypting._tag).toBe("KeyDecryptionFailed")
