@@ -63,6 +63,29 @@ describe("software KeyStore", () => {
     await expect(run(map, master, Effect.flatMap(KeyStore, (s) => s.sign("k2", utf8("x"))))).rejects.toThrow()
   })
 
+  it("signs RS256 (RSASSA-PKCS1-v1_5, 2048-bit) that the public JWK verifies; the private key is stored only sealed; it decrypts nothing", async () => {
+    const map = new Map<string, StoredKey>()
+    const { info, signature, decrypting } = await run(map, master, Effect.gen(function* () {
+      const store = yield* KeyStore
+      const info = yield* store.ensure("rs", "RS256")
+      return { info, signature: yield* store.sign("rs", utf8("hello")), decrypting: yield* Effect.flip(store.decrypt("rs", new Uint8Array(256), "SHA-256")) }
+    }))
+    expect(info).toMatchObject({ algorithm: "RS256", publicJwk: { kty: "RSA", e: "AQAB" } })
+    expect(Buffer.from(fromBase64(info.publicJwk.n!)!).length).toBe(256)
+    expect(signature.length).toBe(256)
+    const pub = await webcrypto.subtle.importKey("jwk", { kty: "RSA", n: info.publicJwk.n!, e: info.publicJwk.e! }, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"])
+    expect(await webcrypto.subtle.verify({ name: "RSASSA-PKCS1-v1_5" }, pub, signature, utf8("hello"))).toBe(true)
+    expect(await webcrypto.subtle.verify({ name: "RSASSA-PKCS1-v1_5" }, pub, signature, utf8("hellO"))).toBe(false)
+    expect(decrypting._tag).toBe("KeyDecryptionFailed")
+    // a PKCS#8 RSA key carries the rsaEncryption OID 1.2.840.113549.1.1.1; sealed, it must not show
+    const sealed = Buffer.from(fromBase64(map.get("rs")!.encryptedPrivateKey)!)
+    expect(sealed.includes(Buffer.from("2a864886f70d010101", "hex"))).toBe(false)
+    expect(map.get("rs")!.publicJwk).not.toContain("\"d\"")
+    // another node (a fresh store over the same records) signs with the same key
+    const again = await run(map, master, Effect.flatMap(KeyStore, (s) => s.sign("rs", utf8("hello"))))
+    expect(await webcrypto.subtle.verify({ name: "RSASSA-PKCS1-v1_5" }, pub, again, utf8("hello"))).toBe(true)
+  })
+
   it("an unknown key is KeyNotFound", async () => {
     const r = await run(new Map(), master, Effect.flip(Effect.flatMap(KeyStore, (s) => s.sign("nope", utf8("x")))))
     expect(r._tag).toBe("KeyNotFound")

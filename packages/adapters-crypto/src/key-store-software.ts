@@ -4,7 +4,7 @@
  * process (configuration), never in the database; the key id is bound as associated data
  * so a sealed key cannot be swapped under another id.
  */
-import { KeyDecryptionFailed, KeyNotFound, KeyRecords, KeyStore, fromBase64, toBase64, utf8, type KeyAlgorithm, type KeyInfo, type OaepHash, type StoredKey } from "@signet/core"
+import { KeyDecryptionFailed, KeyNotFound, KeyRecords, KeyStore, fromBase64, toBase64, utf8, type KeyAlgorithm, type KeyInfo, type OaepHash, type SignatureHash, type StoredKey } from "@signet/core"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 
 /** The 32-byte master key that seals private keys at rest. */
@@ -29,6 +29,7 @@ export const parseMasterKey = (text: string): Uint8Array => {
 
 const EC = { name: "ECDSA", namedCurve: "P-256" } as const
 const RSA_OAEP = { name: "RSA-OAEP", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
+const RSA_PKCS1 = { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
 const subtle = () => globalThis.crypto.subtle
 
 const seal = async (master: CryptoKey, keyId: string, plain: ArrayBuffer): Promise<string> => {
@@ -75,8 +76,10 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
   const create = (keyId: string, algorithm: KeyAlgorithm) => Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const stored = yield* Effect.promise(async (): Promise<StoredKey> => {
-      if (algorithm === "RSA-OAEP-2048") {
-        const pair = await subtle().generateKey(RSA_OAEP, true, ["encrypt", "decrypt"]) as CryptoKeyPair
+      if (algorithm === "RSA-OAEP-2048" || algorithm === "RS256") {
+        const pair = algorithm === "RS256"
+          ? await subtle().generateKey(RSA_PKCS1, true, ["sign", "verify"]) as CryptoKeyPair
+          : await subtle().generateKey(RSA_OAEP, true, ["encrypt", "decrypt"]) as CryptoKeyPair
         const { kty, n, e } = await subtle().exportKey("jwk", pair.publicKey)
         const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
         return { keyId, algorithm, publicJwk: JSON.stringify({ kty, n, e }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
@@ -92,14 +95,18 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
       Effect.catchTag("UniqueViolation", () => find(keyId).pipe(Effect.map(infoOf), Effect.orDie)))
   })
 
-  const signer = (keyId: string) => Effect.gen(function* () {
-    const cached = signers.get(keyId)
-    if (cached !== undefined) return cached
+  // WebCrypto fixes an RSA signing key's hash at import, so RSA keys are imported once per hash (ECDSA takes it per signature).
+  const signer = (keyId: string, hash: SignatureHash) => Effect.gen(function* () {
     const stored = yield* find(keyId)
+    const rsa = stored.algorithm === "RS256"
+    if (stored.algorithm === "RSA-OAEP-2048") return yield* Effect.dieMessage(`key ${keyId} is a decryption key; it does not sign`)
+    const slot = rsa ? `${hash} ${keyId}` : keyId
+    const cached = signers.get(slot)
+    if (cached !== undefined) return { key: cached, rsa }
     const key = yield* Effect.promise(async () =>
-      subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), EC, false, ["sign"]))
-    signers.set(keyId, key)
-    return key
+      subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), rsa ? { name: "RSASSA-PKCS1-v1_5", hash } : EC, false, ["sign"]))
+    signers.set(slot, key)
+    return { key, rsa }
   })
 
   // WebCrypto fixes the OAEP hash at import, so a decryption key is imported once per hash it is used with.
@@ -120,8 +127,9 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
       Effect.map(infoOf),
       Effect.catchTag("KeyNotFound", () => create(keyId, algorithm))),
     get: (keyId) => find(keyId).pipe(Effect.map(infoOf)),
-    sign: (keyId, data, hash = "SHA-256") => signer(keyId).pipe(Effect.flatMap((key) =>
-      Effect.promise(() => subtle().sign({ name: "ECDSA", hash }, key, new Uint8Array(data))).pipe(Effect.map((sig) => new Uint8Array(sig))))),
+    sign: (keyId, data, hash = "SHA-256") => signer(keyId, hash).pipe(Effect.flatMap(({ key, rsa }) =>
+      Effect.promise(() => subtle().sign(rsa ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash }, key, new Uint8Array(data)))
+        .pipe(Effect.map((sig) => new Uint8Array(sig))))),
     decrypt: (keyId, ciphertext, hash) => decrypter(keyId, hash).pipe(Effect.flatMap((key) =>
       Effect.tryPromise({
         try: () => subtle().decrypt({ name: "RSA-OAEP" }, key, new Uint8Array(ciphertext)),

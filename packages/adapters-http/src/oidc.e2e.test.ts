@@ -4,7 +4,7 @@
  * passkey, token exchange, ID-token validation, userinfo, refresh rotation with reuse
  * detection, revocation, key rotation and RP-initiated logout; on SQLite and PostgreSQL.
  */
-import { openSignedInSession, registerRelyingParty, rotateSigningKey } from "@signet/core"
+import { administerRelyingParty, openSignedInSession, registerRelyingParty, rotateSigningKey } from "@signet/core"
 import { enrol, ok, SoftwarePasskey, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
@@ -76,8 +76,8 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
   }
 
   /** Sign-in on the hosted page as its script does it: request, passkey assertion, verify (which signs the session in). */
-  const signInOnPage = async (agent: Agent, passkey: SoftwarePasskey) => {
-    const started = await agent.post<{ signinId: string; options: { challenge: string; rpId?: string } }>("/signin/request", { clientId })
+  const signInOnPage = async (agent: Agent, passkey: SoftwarePasskey, forClient = clientId) => {
+    const started = await agent.post<{ signinId: string; options: { challenge: string; rpId?: string } }>("/signin/request", { clientId: forClient })
     expect(started.status).toBe(200)
     const verified = await agent.post<TokenAnswer>("/signin/verify", { signinId: started.body.signinId, assertion: passkey.assert(started.body.options) })
     expect(verified.status).toBe(200)
@@ -88,15 +88,16 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
    * page if nobody is signed in, then the consent page if needed, and answers with the RP callback URL.
    */
   const authorizeInBrowser = async (agent: Agent, passkey: SoftwarePasskey, url: URL, consent: "allow" | "deny" = "allow") => {
+    const forClient = url.searchParams.get("client_id")!
     let r = await agent.get(url.toString())
     if (r.status === 302 && new URL(r.headers.get("location")!, env.origin).pathname === "/api/signin") {
       const signin = new URL(r.headers.get("location")!, env.origin)
-      expect(signin.searchParams.get("client_id")).toBe(clientId)
+      expect(signin.searchParams.get("client_id")).toBe(forClient)
       const back = signin.searchParams.get("return_to")!
       expect(back.startsWith("/api/authorize?")).toBe(true)
       const signinPage = await agent.get(signin.toString())
       expect(await signinPage.text()).toContain('id="enrol-link"')
-      await signInOnPage(agent, passkey)
+      await signInOnPage(agent, passkey, forClient)
       r = await agent.get(back)
     }
     if (r.status === 200) {
@@ -284,17 +285,67 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect(ok(await env.client.clientToken(clientId, clientSecret))).toMatchObject({ token_type: "Bearer" })
   })
 
-  it("rotates the signing key: the JWKS publishes both, old tokens still verify, new ID tokens validate", async () => {
+  const headerOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[0]!, "base64url").toString()) as { alg: string; kid: string }
+
+  /** Another approved RP with the same callback, its ID tokens signed with `alg` (undefined: registered without a choice). */
+  const registerClient = async (alg: "RS256" | "ES256" | undefined) => {
+    const created = await env.engine.run(registerRelyingParty({
+      name: "Acme Bank", status: "approved", signingOrigins: [env.origin], redirectUris: [CALLBACK], postLogoutRedirectUris: [AFTER_LOGOUT],
+      ...(alg === undefined ? {} : { idTokenSignedResponseAlg: alg }),
+    }))
+    return created
+  }
+
+  it.each(["RS256", "ES256"] as const)("a client registered for %s ID tokens: discovery lists it, the code flow's ID token is signed with it and openid-client validates it", async (alg) => {
+    const created = await registerClient(alg)
+    // openid-client refuses an ID token whose alg differs from the client's registered id_token_signed_response_alg.
+    const config = await client.discovery(issuer, created.rp.clientId, { id_token_signed_response_alg: alg }, client.ClientSecretBasic(created.clientSecret), { execute: [client.allowInsecureRequests] })
+    expect(config.serverMetadata().id_token_signing_alg_values_supported).toEqual(["RS256", "ES256"])
+    const user = await newUser(`${alg.toLowerCase()}@example.com`, `Alg ${alg}`)
+    const { tokens, nonce } = await codeFlow(config, user)
+    expect(headerOf(tokens.id_token!)).toMatchObject({ alg, kid: alg === "RS256" ? "sandbox/id-token-rs256/1" : "sandbox/access-token/1" })
+    expect(tokens.claims()).toMatchObject({ aud: created.rp.clientId, sub: user.userId, nonce })
+    // Access tokens stay ES256 whatever the client's ID-token algorithm.
+    expect(headerOf(tokens.access_token).alg).toBe("ES256")
+    const jwks = ok(await env.client.raw<{ keys: Array<Record<string, string>> }>("GET", "/.well-known/jwks.json"))
+    expect(jwks.keys.find((k) => k["kid"] === headerOf(tokens.id_token!).kid)).toMatchObject({ kty: alg === "RS256" ? "RSA" : "EC", alg, use: "sig" })
+    // The same token with the other algorithm pinned is refused by the RP library: the algorithm is the client's, not a guess.
+    const other = await client.discovery(issuer, created.rp.clientId, { id_token_signed_response_alg: alg === "RS256" ? "ES256" : "RS256" }, client.ClientSecretBasic(created.clientSecret), { execute: [client.allowInsecureRequests] })
+    const refused = await codeFlow(other, user).then(() => undefined, (e: unknown) => e as { cause?: { message?: string } })
+    expect(refused?.cause?.message).toBe('unexpected JWT "alg" header parameter')
+  })
+
+  it("an RP registered without a choice gets RS256 ID tokens (the OIDC default); switching it to ES256 takes effect at the next token", async () => {
+    const created = await registerClient(undefined)
+    expect(created.rp.idTokenSignedResponseAlg).toBe("RS256")
+    const config = await client.discovery(issuer, created.rp.clientId, undefined, client.ClientSecretBasic(created.clientSecret), { execute: [client.allowInsecureRequests] })
+    const user = await newUser("default-alg@example.com", "De Fault")
+    expect(headerOf((await codeFlow(config, user)).tokens.id_token!).alg).toBe("RS256")
+    await env.engine.run(administerRelyingParty(created.rp.clientId, { _tag: "SetIdTokenAlgorithm", alg: "ES256" }))
+    expect(headerOf((await codeFlow(config, user)).tokens.id_token!).alg).toBe("ES256")
+  })
+
+  it("rotates the signing keys of both algorithms: the JWKS publishes both generations, old tokens still verify, new ID tokens validate", async () => {
     const user = await newUser("keys@example.com", "Key Holder")
+    const es = await registerClient("ES256")
+    const esConfig = await client.discovery(issuer, es.rp.clientId, { id_token_signed_response_alg: "ES256" }, client.ClientSecretBasic(es.clientSecret), { execute: [client.allowInsecureRequests] })
     const before = await codeFlow(await discover(), user)
+    const esBefore = await codeFlow(esConfig, user)
     const rotated = await env.engine.run(rotateSigningKey)
-    const jwks = ok(await env.client.raw<{ keys: Array<{ kid: string }> }>("GET", "/.well-known/jwks.json"))
+    const jwks = ok(await env.client.raw<{ keys: Array<{ kid: string; kty: string }> }>("GET", "/.well-known/jwks.json"))
     expect(jwks.keys.map((k) => k.kid)).toEqual(rotated.published)
+    expect(jwks.keys.map((k) => k.kty)).toEqual(["EC", "RSA", "EC", "RSA"])
     expect((await me(before.tokens.access_token)).status).toBe(200)
+    // An ID token of the previous generation still names its user at logout (a hint that does not verify gets a 400 page).
+    const logout = (config: client.Configuration, idToken: string) =>
+      user.agent.get(client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: AFTER_LOGOUT, state: "old" }).toString())
+    expect((await logout(esConfig, esBefore.tokens.id_token!)).headers.get("location")).toBe(`${AFTER_LOGOUT}?state=old`)
     const after = await codeFlow(await discover(), user)
-    const header = JSON.parse(Buffer.from(after.tokens.id_token!.split(".")[0]!, "base64url").toString()) as { kid: string }
-    expect(header.kid).toBe(rotated.current)
+    expect(headerOf(after.tokens.id_token!).kid).toBe(rotated.currentRs256)
     expect(after.tokens.claims()!.sub).toBe(user.userId)
+    expect((await logout(await discover(), before.tokens.id_token!)).headers.get("location")).toBe(`${AFTER_LOGOUT}?state=old`)
+    const esAfter = await codeFlow(esConfig, user)
+    expect(headerOf(esAfter.tokens.id_token!).kid).toBe(rotated.current)
   })
 
   it("RP-initiated logout ends the hosted session and returns to the registered address with state", async () => {

@@ -119,6 +119,24 @@ describe("RP self-service, administration, organisation KYC and secret rotation"
       .toMatchObject({ name: "Private Co Ltd", webauthnRpId: "private.example", redirectUris: ["http://localhost:8080/cb"] })
   })
 
+  it("the ID-token algorithm: RS256 unless the RP chose, ES256 on request, any time; no other algorithm is accepted", async () => {
+    const rp = await register("a", { name: "Alg Co" })
+    expect(ok(await env.client.raw<Record<string, unknown>>("GET", `/v2/relying-parties/${rp.clientId}`, { headers: as("a") })))
+      .toMatchObject({ idTokenSignedResponseAlg: "RS256" })
+    const chosen = await register("a", { name: "Alg Co ES", idTokenSignedResponseAlg: "ES256" })
+    expect(chosen).toMatchObject({ idTokenSignedResponseAlg: "ES256" })
+    await command(rp.clientId, { _tag: "Approve" })
+    expect(await env.client.raw("PATCH", `/v2/relying-parties/${rp.clientId}`, { body: { idTokenSignedResponseAlg: "ES256" }, headers: as("a") }))
+      .toMatchObject({ status: 200, body: { idTokenSignedResponseAlg: "ES256" } })
+    // `none` and HS256 (keyed with the client secret) would let whoever knows the secret, or no one, forge ID tokens
+    for (const alg of ["none", "HS256", "PS256"]) {
+      expect((await env.client.raw("PATCH", `/v2/relying-parties/${rp.clientId}`, { body: { idTokenSignedResponseAlg: alg }, headers: as("a") })).status).toBe(400)
+    }
+    expect(await env.client.raw("PATCH", `/v2/relying-parties/${rp.clientId}`, { body: { idTokenSignedResponseAlg: "RS256" }, headers: as("b") }))
+      .toMatchObject({ status: 404 })
+    expect(await command(rp.clientId, { _tag: "SetIdTokenAlgorithm", alg: "RS256" })).toMatchObject({ status: 200, body: { idTokenSignedResponseAlg: "RS256" } })
+  })
+
   it("LOA-4 is refused before the organisation's KYC and allowed after it, on a Business plan", async () => {
     const rp = await register("a", { name: "Bank Ltd", signingOrigins: [env.origin], requestedPlan: "business" })
     await command(rp.clientId, { _tag: "Approve" })

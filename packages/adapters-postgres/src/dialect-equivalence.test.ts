@@ -79,6 +79,7 @@ const newRp: fc.Arbitrary<NewRelyingParty> = fc.record({
   contactUserId: nullable(userIds),
   redirectUris: fc.array(text, { maxLength: 2 }),
   postLogoutRedirectUris: fc.array(text, { maxLength: 2 }),
+  idTokenSignedResponseAlg: fc.constantFrom("RS256" as const, "ES256" as const),
   requestedPlan: nullable(fc.constantFrom("starter" as const, "business" as const, "enterprise" as const)),
   retiredClientSecret: nullable(fc.record({ hash: text, validUntil: ms })),
   retiredSscSecret: nullable(fc.record({ hash: text, validUntil: ms })),

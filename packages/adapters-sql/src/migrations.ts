@@ -693,6 +693,20 @@ const accounts = (dialect: SqlDialect): Migration => {
   }
 }
 
+/**
+ * 0015: each RP's `id_token_signed_response_alg`. RPs registered before RS256 ID tokens existed
+ * were given ES256 ones and may have pinned that algorithm, so they keep ES256; new RPs are
+ * registered with the OIDC default RS256 (the domain writes it explicitly).
+ */
+const idTokenAlgorithm = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    up: async (db: AnyDb) => {
+      await db.schema.alterTable("relying_parties").addColumn("id_token_signed_response_alg", t.text, (c) => c.notNull().defaultTo("ES256")).execute()
+    },
+  }
+}
+
 /** Every migration of the engine for `dialect`, by name; names sort in the order they run. */
 export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0001_foundation": foundation(dialect),
@@ -709,6 +723,7 @@ export const migrations = (dialect: SqlDialect): Readonly<Record<string, Migrati
   "0012_pades_levels": padesLevels(dialect),
   "0013_authorization": authorization(dialect),
   "0014_accounts": accounts(dialect),
+  "0015_id_token_algorithm": idTokenAlgorithm(dialect),
 })
 
 /** Where kysely keeps its bookkeeping tables; on PostgreSQL pass the schema the tables live in. */

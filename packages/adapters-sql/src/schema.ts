@@ -43,6 +43,8 @@ export interface RelyingPartiesTable {
   readonly retired_client_secret_until: NullableBigIntColumn
   readonly retired_ssc_secret_hash: string | null
   readonly retired_ssc_secret_until: NullableBigIntColumn
+  /** RS256 or ES256 (migration 0015; rows from before it are ES256) */
+  readonly id_token_signed_response_alg: string
 }
 
 /** `rp_organisation_checks`: the organisation-KYC record of RPs (append-only). */

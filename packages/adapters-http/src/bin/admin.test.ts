@@ -23,6 +23,8 @@ describe("admin CLI", () => {
     const id = created["clientId"] as string
     expect(await admin("rp", "approve", id)).toMatchObject({ status: "approved" })
     expect(await admin("rp", "set-kyc-verified", id, "true")).toMatchObject({ kycVerified: true })
+    expect(created).toMatchObject({ idTokenSignedResponseAlg: "RS256" })
+    expect(await admin("rp", "set-id-token-alg", id, "ES256")).toMatchObject({ idTokenSignedResponseAlg: "ES256" })
     expect(await admin("rp", "suspend", id)).toMatchObject({ status: "suspended" })
     const rotated = await admin("rp", "rotate-secrets", id, "ssc")
     expect(rotated["sscSecret"]).toMatch(/^ssc_sbx_/)
@@ -39,6 +41,8 @@ describe("admin CLI", () => {
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP in status pending cannot be suspended\n" })
     await expect(run(tsx, [bin("admin"), "rp", "show", "rp_sbx_nobody"], { env }))
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP rp_sbx_nobody not found\n" })
+    await expect(run(tsx, [bin("admin"), "rp", "set-id-token-alg", created["clientId"] as string, "HS256"], { env }))
+      .rejects.toMatchObject({ code: 1 })
     await expect(run(tsx, [bin("admin"), "cert", "revoke", "0abc", "keyCompromise"], { env }))
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: Certificate not found\n" })
   }, 60_000)

@@ -5,7 +5,7 @@
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
   administerRelyingParty, configureKyc, getRelyingParty, listIdentityProviders, recordOrganisationCheck, registerIdentityProvider, removeIdentityProvider,
-  revokeCertificate, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets, rotateSigningKey,
+  revokeCertificate, IdTokenAlgorithm, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets, rotateSigningKey,
   type RelyingParty, type RpCommand, Mailer, MailUndeliverable,
 } from "@signet/core"
 import { Effect, Layer, LogLevel, Schema } from "effect"
@@ -32,6 +32,7 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rp rotate-secrets <clientId> [client|ssc|both] [--no-grace]
   rp set-redirect-uris <clientId> <uri>...
   rp set-post-logout-uris <clientId> <uri>...
+  rp set-id-token-alg <clientId> RS256|ES256
   rp org-check <clientId> verified|rejected --legal-name <name> --registration-number <no> --country <CC>
             --document <kind>=<reference>... --checked-by <name> [--note <text>]
   rp kyc <clientId> on|off [--scope rp|shared]
@@ -141,6 +142,7 @@ const main = async () => {
       case "set-origins": out = await admin({ _tag: "SetSigningOrigins", origins: rest }); break
       case "set-redirect-uris": out = await admin({ _tag: "SetRedirectUris", uris: rest }); break
       case "set-post-logout-uris": out = await admin({ _tag: "SetPostLogoutRedirectUris", uris: rest }); break
+      case "set-id-token-alg": out = await admin({ _tag: "SetIdTokenAlgorithm", alg: decode(IdTokenAlgorithm, rest[0], "algorithm") }); break
       case "set-rp-id": out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" }); break
       case "set-contact": out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] }); break
       case "rotate-secrets": {

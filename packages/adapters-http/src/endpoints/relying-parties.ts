@@ -1,6 +1,6 @@
 /** RP self-service for the contact account: `/v2/relying-parties*` (registration, settings, secret rotation, organisation KYC). */
 import {
-  ownOrganisationChecks, ownRelyingParty, listOwnRelyingParties, OrganisationCheck, OrganisationDocument, PlanId,
+  IdTokenAlgorithm, ownOrganisationChecks, ownRelyingParty, listOwnRelyingParties, OrganisationCheck, OrganisationDocument, PlanId,
   registerOwnRelyingParty, rotateOwnSecrets, STEP_UP_HEADER, submitOwnOrganisation, updateOwnRelyingParty, Environment, Loa, RpStatus,
   type RelyingParty,
 } from "@signet/core"
@@ -24,6 +24,7 @@ export const RelyingPartyView = Schema.Struct({
   redirectUris: Schema.Array(Schema.String),
   webauthnRpId: Schema.String,
   contactUserId: Schema.NullOr(Schema.String),
+  idTokenSignedResponseAlg: IdTokenAlgorithm.annotations({ description: "`id_token_signed_response_alg`: how this client's ID tokens are signed" }),
   previousSecretsValidUntil: Schema.Struct({
     client: Schema.NullOr(Schema.String),
     ssc: Schema.NullOr(Schema.String),
@@ -37,6 +38,7 @@ export const viewOf = (rp: RelyingParty, now: number): typeof RelyingPartyView.T
   clientId: rp.clientId, name: rp.name, environment: rp.environment, status: rp.status, maxLoa: rp.maxLoa,
   kycVerified: rp.kycVerified, plan: rp.plan, requestedPlan: rp.requestedPlan, signingOrigins: rp.signingOrigins,
   redirectUris: rp.redirectUris, webauthnRpId: rp.webauthnRpId, contactUserId: rp.contactUserId,
+  idTokenSignedResponseAlg: rp.idTokenSignedResponseAlg,
   previousSecretsValidUntil: {
     client: rp.retiredClientSecret !== null && rp.retiredClientSecret.validUntil > now ? iso(rp.retiredClientSecret.validUntil) : null,
     ssc: rp.retiredSscSecret !== null && rp.retiredSscSecret.validUntil > now ? iso(rp.retiredSscSecret.validUntil) : null,
@@ -95,6 +97,7 @@ export const registerRelyingPartyEndpoint = endpoint({
     signingOrigins: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "origins that may embed the signing frame (scheme://host[:port])" }),
     webauthnRpId: Schema.optional(Schema.String).annotations({ description: "WebAuthn RP id of the RP's users' passkeys (default: the engine's host name)" }),
     requestedPlan: Schema.optional(Schema.NullOr(PlanId)),
+    idTokenSignedResponseAlg: Schema.optional(IdTokenAlgorithm).annotations({ description: "how ID tokens for this client are signed: RS256 (default) or ES256" }),
   }),
   response: Schema.Struct({ ...RelyingPartyView.fields, clientSecret: Schema.String, sscSecret: Schema.String }),
   errors: [BAD, { status: 429, description: "`Rate limit exceeded. Please try again later.` (5 registrations per minute per account)" }],
@@ -124,13 +127,14 @@ export const getRelyingPartyEndpoint = endpoint({
 /** `PATCH /v2/relying-parties/{clientId}`. */
 export const updateRelyingPartyEndpoint = endpoint({
   method: "PATCH", path: "/v2/relying-parties/{clientId}", tag: "Relying parties", auth: "bearer",
-  summary: "Change the RP's name, redirect URIs or signing origins (any time), WebAuthn RP id or requested plan (while pending)",
+  summary: "Change the RP's name, redirect URIs, signing origins or ID-token algorithm (any time), WebAuthn RP id or requested plan (while pending)",
   body: Schema.Struct({
     name: Schema.optional(Schema.String),
     redirectUris: Schema.optional(Schema.Array(Schema.String)),
     signingOrigins: Schema.optional(Schema.Array(Schema.String)),
     webauthnRpId: Schema.optional(Schema.String),
     requestedPlan: Schema.optional(Schema.NullOr(PlanId)),
+    idTokenSignedResponseAlg: Schema.optional(IdTokenAlgorithm).annotations({ description: "RS256 or ES256" }),
   }),
   response: RelyingPartyView,
   errors: [BAD, NOT_FOUND, { status: 409, description: "`webauthnRpId can only be changed while the registration is pending` (likewise `requestedPlan`)" }],

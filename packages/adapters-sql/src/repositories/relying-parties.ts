@@ -1,7 +1,7 @@
 /** `RelyingParties` over the `relying_parties` table. */
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
-import { AllowanceSchema, Environment, Loa, PlanId, RelyingParties, RelyingParty, RpStatus } from "@signet/core"
+import { AllowanceSchema, Environment, IdTokenAlgorithm, Loa, PlanId, RelyingParties, RelyingParty, RpStatus } from "@signet/core"
 import type { NewRelyingParty } from "@signet/core"
 import { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "../rows.ts"
 import type { RelyingPartiesTable } from "../schema.ts"
@@ -35,6 +35,7 @@ export const RelyingPartyFromRow = Schema.transform(
     retired_client_secret_until: Schema.NullOr(DbBigInt),
     retired_ssc_secret_hash: Schema.NullOr(Schema.String),
     retired_ssc_secret_until: Schema.NullOr(DbBigInt),
+    id_token_signed_response_alg: IdTokenAlgorithm,
   }),
   RelyingParty,
   {
@@ -48,6 +49,7 @@ export const RelyingPartyFromRow = Schema.transform(
       redirectUris: r.redirect_uris, postLogoutRedirectUris: r.post_logout_redirect_uris, requestedPlan: r.requested_plan,
       retiredClientSecret: retired(r.retired_client_secret_hash, r.retired_client_secret_until),
       retiredSscSecret: retired(r.retired_ssc_secret_hash, r.retired_ssc_secret_until),
+      idTokenSignedResponseAlg: r.id_token_signed_response_alg,
     }),
     encode: (rp) => ({
       id: rp.id, client_id: rp.clientId, name: rp.name, environment: rp.environment,
@@ -58,6 +60,7 @@ export const RelyingPartyFromRow = Schema.transform(
       redirect_uris: rp.redirectUris, post_logout_redirect_uris: rp.postLogoutRedirectUris, requested_plan: rp.requestedPlan,
       retired_client_secret_hash: rp.retiredClientSecret?.hash ?? null, retired_client_secret_until: rp.retiredClientSecret?.validUntil ?? null,
       retired_ssc_secret_hash: rp.retiredSscSecret?.hash ?? null, retired_ssc_secret_until: rp.retiredSscSecret?.validUntil ?? null,
+      id_token_signed_response_alg: rp.idTokenSignedResponseAlg,
     }),
   },
 )
@@ -85,6 +88,7 @@ const toRow = (rp: NewRelyingParty): Omit<Insertable<RelyingPartiesTable>, "id">
   retired_client_secret_until: rp.retiredClientSecret?.validUntil ?? null,
   retired_ssc_secret_hash: rp.retiredSscSecret?.hash ?? null,
   retired_ssc_secret_until: rp.retiredSscSecret?.validUntil ?? null,
+  id_token_signed_response_alg: rp.idTokenSignedResponseAlg,
 })
 
 const decode = decodeRow(RelyingPartyFromRow)

@@ -6,7 +6,7 @@ import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-con
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import { uuid } from "../ports/random.ts"
 import { TokenRevocations } from "../ports/storage.ts"
-import { acceptedSigningKeyIds, currentSigningKeyId, signingKeyId } from "../oidc/signing-keys.ts"
+import { acceptedGenerations, acceptedSigningKeyIds, currentSigningKeyId, rsaSigningKeyId, signingKeyId } from "../oidc/signing-keys.ts"
 import { signJwt, verifyJwt } from "./jws.ts"
 
 /** Claims the engine puts in (and reads from) an access token. */
@@ -30,12 +30,17 @@ export interface BearerUser {
 /** The KeyStore id of this environment's first token-signing key; the environment in it keeps sandbox and production apart. */
 export const accessTokenKeyId = (s: Pick<EngineSettings, "environment">): string => signingKeyId(s, 1)
 
-/** The JWKS document: the public halves of the accepted token keys (current and previous generation). */
+/**
+ * The JWKS document: the public halves of the accepted token keys (current and previous
+ * generation), each generation's ES256 key and its RS256 ID-token key.
+ */
 export const jwks = Effect.gen(function* () {
+  const settings = yield* EngineConfig
   const store = yield* KeyStore
   const keys: Array<KeyInfo> = []
-  for (const id of yield* acceptedSigningKeyIds) {
-    keys.push(yield* store.ensure(id, "ES256"))
+  for (const seq of yield* acceptedGenerations) {
+    keys.push(yield* store.ensure(signingKeyId(settings, seq), "ES256"))
+    keys.push(yield* store.ensure(rsaSigningKeyId(settings, seq), "RS256"))
   }
   return { keys: keys.map((k) => ({ ...k.publicJwk, kid: k.keyId, alg: k.algorithm, use: "sig" })) }
 })

@@ -1,5 +1,5 @@
 /**
- * Compact JWTs signed inside the KeyStore (ES256) and verified with `jose`. jose cannot sign
+ * Compact JWTs signed inside the KeyStore (ES256, or RS256 for ID tokens) and verified with `jose`. jose cannot sign
  * here because the private key never leaves the KeyStore, so the serialisation is assembled
  * around `KeyStore.sign`; every token the engine accepts is checked by jose.
  */
@@ -8,12 +8,17 @@ import { base64url, importJWK, jwtVerify, type JWTPayload } from "jose"
 import { utf8 } from "../kernel/encoding.ts"
 import { KeyStore } from "../ports/key-store.ts"
 
-/** Signs `payload` as a JWT of type `typ` with KeyStore key `keyId` (created on first use). */
-export const signJwt = (keyId: string, typ: string, payload: Record<string, unknown>) =>
+/** The JWS algorithms the engine signs with; each is a KeyStore key type of the same name. */
+export type JwsAlgorithm = "ES256" | "RS256"
+
+/** Signs `payload` as a JWT of type `typ` with KeyStore key `keyId` (created on first use as an `alg` key). */
+export const signJwt = (keyId: string, typ: string, payload: Record<string, unknown>, alg: JwsAlgorithm = "ES256") =>
   Effect.gen(function* () {
     const store = yield* KeyStore
-    yield* store.ensure(keyId, "ES256")
-    const header = { alg: "ES256", typ, kid: keyId }
+    const info = yield* store.ensure(keyId, alg)
+    // A key id names one key type for good: signing under the wrong header would make tokens that never verify.
+    if (info.algorithm !== alg) return yield* Effect.dieMessage(`key ${keyId} is ${info.algorithm}, not ${alg}`)
+    const header = { alg, typ, kid: keyId }
     const signingInput = `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}`
     const signature = yield* store.sign(keyId, utf8(signingInput)).pipe(Effect.orDie)
     return `${signingInput}.${base64url.encode(signature)}`
@@ -44,13 +49,17 @@ export const verifyJwt = (token: string, expected: JwtExpectation) =>
         const { payload } = await jwtVerify(token, async (header) => {
           if (header.kid === undefined || !expected.keyIds.includes(header.kid)) throw new Error("unknown key")
           const info = await Effect.runPromise(store.get(header.kid))
-          const material = `${info.publicJwk.crv}:${info.publicJwk.x}:${info.publicJwk.y}`
+          // The key decides the algorithm: a token naming another one (RS256 header on an EC key, `none`, HS256) is refused.
+          if (info.algorithm !== "ES256" && info.algorithm !== "RS256") throw new Error("not a signing key")
+          if (header.alg !== info.algorithm) throw new Error("algorithm does not match the key")
+          const j = info.publicJwk
+          const material = `${info.algorithm}:${j.crv}:${j.x}:${j.y}:${j.n}:${j.e}`
           const cached = verificationKeys.get(material)
           if (cached !== undefined) return cached
-          const key = await importJWK({ ...info.publicJwk }, "ES256")
+          const key = await importJWK({ ...j }, info.algorithm)
           verificationKeys.set(material, key)
           return key
-        }, { issuer: expected.issuer, audience: expected.audience, algorithms: ["ES256"], typ: expected.typ, currentDate: new Date(nowMs) })
+        }, { issuer: expected.issuer, audience: expected.audience, algorithms: ["ES256", "RS256"], typ: expected.typ, currentDate: new Date(nowMs) })
         return payload
       } catch {
         return undefined

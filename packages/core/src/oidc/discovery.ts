@@ -2,6 +2,7 @@
 import { Effect } from "effect"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
 import { OIDC_SCOPES } from "./model.ts"
+import { ID_TOKEN_ALGORITHMS } from "./signing-keys.ts"
 
 /** The discovery document; every endpoint lies under the issuer (public origin + mount path). */
 export const providerMetadata = Effect.map(EngineConfig, (settings) => {
@@ -19,7 +20,7 @@ export const providerMetadata = Effect.map(EngineConfig, (settings) => {
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
     subject_types_supported: ["public"],
-    id_token_signing_alg_values_supported: ["ES256"],
+    id_token_signing_alg_values_supported: [...ID_TOKEN_ALGORITHMS],
     token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
     revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
     code_challenge_methods_supported: ["S256"],

@@ -3,8 +3,10 @@
  * engine has used; a rotation adds generation n+1, which signs from then on. The JWKS
  * publishes the current and the previous generation, so tokens signed before a rotation
  * verify until they expire (rotate no more often than the longest token lifetime).
+ * Each generation has two keys: the ES256 key (access tokens, ES256 ID tokens) and the
+ * RS256 key `<env>/id-token-rs256/<seq>` (RS256 ID tokens); both rotate together.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { EngineConfig, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore } from "../ports/key-store.ts"
 import { SigningKeys, Storage } from "../ports/storage.ts"
@@ -12,21 +14,56 @@ import { SigningKeys, Storage } from "../ports/storage.ts"
 /** The KeyStore id of generation `seq` of an environment's token-signing key. */
 export const signingKeyId = (s: Pick<EngineSettings, "environment">, seq: number): string => `${s.environment}/access-token/${seq}`
 
+/** The KeyStore id of generation `seq` of an environment's RS256 ID-token key. */
+export const rsaSigningKeyId = (s: Pick<EngineSettings, "environment">, seq: number): string => `${s.environment}/id-token-rs256/${seq}`
+
+/** The JWS algorithms an ID token may be signed with (OIDC Discovery requires RS256). */
+export const ID_TOKEN_ALGORITHMS = ["RS256", "ES256"] as const
+/** A client's `id_token_signed_response_alg` (OIDC Dynamic Client Registration §2); RS256 when it names none. */
+export const IdTokenAlgorithm = Schema.Literal(...ID_TOKEN_ALGORITHMS)
+/** The JWS algorithms an ID token may be signed with. */
+export type IdTokenAlgorithm = typeof IdTokenAlgorithm.Type
+
+/** The key that signs with `alg` in generation `seq`. */
+export const keyIdFor = (s: Pick<EngineSettings, "environment">, alg: IdTokenAlgorithm, seq: number): string =>
+  alg === "RS256" ? rsaSigningKeyId(s, seq) : signingKeyId(s, seq)
+
 /** How many generations verify: the current one and the one before it. */
 const PUBLISHED_GENERATIONS = 2
 
-/** Key ids newest first: the current generation, then the previous one. */
-export const acceptedSigningKeyIds = Effect.gen(function* () {
+/** Generation numbers newest first: the current generation, then the previous one. */
+export const acceptedGenerations = Effect.gen(function* () {
   const settings = yield* EngineConfig
   const generations = yield* Effect.flatMap(SigningKeys, (k) => k.list(settings.environment))
-  if (generations.length === 0) return [signingKeyId(settings, 1)]
-  return generations.slice(0, PUBLISHED_GENERATIONS).map((g) => g.keyId)
+  if (generations.length === 0) return [1]
+  return generations.slice(0, PUBLISHED_GENERATIONS).map((g) => g.seq)
+})
+
+/** ES256 key ids newest first: the current generation, then the previous one. */
+export const acceptedSigningKeyIds = Effect.gen(function* () {
+  const settings = yield* EngineConfig
+  return (yield* acceptedGenerations).map((seq) => signingKeyId(settings, seq))
+})
+
+/** The ID-token key ids of both algorithms, current generation first (what an `id_token_hint` may be signed with). */
+export const acceptedIdTokenKeyIds = Effect.gen(function* () {
+  const settings = yield* EngineConfig
+  return (yield* acceptedGenerations).flatMap((seq) => ID_TOKEN_ALGORITHMS.map((alg) => keyIdFor(settings, alg, seq)))
+})
+
+/** The key id that signs new ID tokens with `alg`. */
+export const currentIdTokenKeyId = (alg: IdTokenAlgorithm) => Effect.gen(function* () {
+  const settings = yield* EngineConfig
+  return keyIdFor(settings, alg, (yield* acceptedGenerations)[0]!)
 })
 
 /** The key id that signs new tokens. */
 export const currentSigningKeyId = Effect.map(acceptedSigningKeyIds, (ids) => ids[0]!)
 
-/** Starts a new key generation (the admin CLI's `keys rotate`); answers the new and the still-published key ids. */
+/**
+ * Starts a new key generation, ES256 and RS256 keys together (the admin CLI's `keys rotate`);
+ * answers the new key ids and every still-published one.
+ */
 export const rotateSigningKey = Effect.gen(function* () {
   const settings = yield* EngineConfig
   const store = yield* KeyStore
@@ -38,12 +75,20 @@ export const rotateSigningKey = Effect.gen(function* () {
     // Generation 1 predates the table: record it first so the ordering is complete.
     if (generations.length === 0) {
       yield* store.ensure(signingKeyId(settings, 1), "ES256")
+      yield* store.ensure(rsaSigningKeyId(settings, 1), "RS256")
       yield* repo.insert({ keyId: signingKeyId(settings, 1), environment: settings.environment, seq: 1, createdAt: now })
     }
     const seq = (generations[0]?.seq ?? 1) + 1
     const keyId = signingKeyId(settings, seq)
     yield* store.ensure(keyId, "ES256")
+    yield* store.ensure(rsaSigningKeyId(settings, seq), "RS256")
     yield* repo.insert({ keyId, environment: settings.environment, seq, createdAt: now })
-    return { current: keyId, published: [keyId, generations[0]?.keyId ?? signingKeyId(settings, 1)] }
+    const previous = generations[0]?.seq ?? 1
+    return {
+      current: keyId,
+      currentRs256: rsaSigningKeyId(settings, seq),
+      // in JWKS order: each generation's ES256 key, then its RS256 key; newest first
+      published: [keyId, rsaSigningKeyId(settings, seq), signingKeyId(settings, previous), rsaSigningKeyId(settings, previous)],
+    }
   })).pipe(Effect.catchTag("UniqueViolation", () => Effect.dieMessage("a concurrent key rotation won; run it again")))
 })

@@ -18,7 +18,7 @@ import { AuthorizationCodes, RefreshTokens, Storage, TokenRevocations, Users } f
 import type { RelyingParty } from "../rp/relying-party.ts"
 import { findRelyingParty } from "../rp/relying-parties.ts"
 import type { RefreshToken } from "./model.ts"
-import { acceptedSigningKeyIds, currentSigningKeyId } from "./signing-keys.ts"
+import { acceptedIdTokenKeyIds, currentIdTokenKeyId, type IdTokenAlgorithm } from "./signing-keys.ts"
 
 /** Lifetime of a refresh token; each rotation starts a new one. */
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3600
@@ -35,20 +35,20 @@ export interface OidcTokenResponse {
 
 const invalidGrant = (description: string) => new OAuthError({ code: "invalid_grant", description })
 
-/** base64url of the left half of SHA-256 of the ASCII token (`at_hash`, OIDC Core §3.1.3.6 for ES256). */
+/** base64url of the left half of SHA-256 of the ASCII token (`at_hash`, OIDC Core §3.1.3.6; both RS256 and ES256 hash with SHA-256). */
 const leftHalfHash = (value: string) => Effect.map(sha256(utf8(value)), (h) => base64url.encode(h.slice(0, h.length / 2)))
 
-/** Signs an ID token for `clientId` with the claims the scopes allow. */
+/** Signs an ID token for `clientId` with the claims the scopes allow, with the client's `id_token_signed_response_alg`. */
 export const issueIdToken = (input: {
   readonly userId: string; readonly clientId: string; readonly scope: ReadonlyArray<string>; readonly nonce: string | null
-  readonly authTime: number; readonly amr: ReadonlyArray<string>; readonly accessToken: string
+  readonly authTime: number; readonly amr: ReadonlyArray<string>; readonly accessToken: string; readonly alg: IdTokenAlgorithm
 }) =>
   Effect.gen(function* () {
     const settings = yield* EngineConfig
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const user = yield* Effect.flatMap(Users, (u) => u.findById(input.userId))
     if (Option.isNone(user)) return yield* invalidGrant("the user no longer exists")
-    return yield* signJwt(yield* currentSigningKeyId, "JWT", {
+    return yield* signJwt(yield* currentIdTokenKeyId(input.alg), "JWT", {
       iss: issuerOf(settings),
       sub: input.userId,
       aud: input.clientId,
@@ -61,13 +61,13 @@ export const issueIdToken = (input: {
       ...(input.amr.length > 0 ? { amr: input.amr } : {}),
       ...(input.scope.includes("email") ? { email: user.value.email, email_verified: false } : {}),
       ...(input.scope.includes("profile") ? { name: user.value.displayName } : {}),
-    })
+    }, input.alg)
   })
 
 /** Access token, refresh token (a new member of `familyId`) and, with `openid`, an ID token. */
 const issueTokens = (input: {
   readonly userId: string; readonly clientId: string; readonly scope: ReadonlyArray<string>; readonly nonce: string | null
-  readonly authTime: number; readonly amr: ReadonlyArray<string>; readonly familyId: string
+  readonly authTime: number; readonly amr: ReadonlyArray<string>; readonly familyId: string; readonly idTokenAlg: IdTokenAlgorithm
 }) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
@@ -79,7 +79,7 @@ const issueTokens = (input: {
       authTime: input.authTime, amr: input.amr, accessJti: access.jti, accessExpiresAt: access.expiresAt * 1000,
       createdAt: now, expiresAt: now + REFRESH_TTL_SECONDS * 1000, usedAt: null, revokedAt: null,
     })).pipe(Effect.orDie)
-    const idToken = input.scope.includes("openid") ? yield* issueIdToken({ ...input, accessToken: access.token }) : undefined
+    const idToken = input.scope.includes("openid") ? yield* issueIdToken({ ...input, accessToken: access.token, alg: input.idTokenAlg }) : undefined
     return {
       access_token: access.token, token_type: "Bearer" as const, expires_in: access.expiresIn, scope: input.scope.join(" "),
       refresh_token: refresh, ...(idToken !== undefined ? { id_token: idToken } : {}),
@@ -119,7 +119,7 @@ export const exchangeCode = (rp: RelyingParty, input: { readonly code: string; r
     if (!isVerifier(input.codeVerifier)) return yield* invalidGrant("code_verifier is malformed")
     const computed = base64url.encode(yield* sha256(utf8(input.codeVerifier)))
     if (computed !== code.codeChallenge) return yield* invalidGrant("code_verifier does not match the code_challenge")
-    return yield* issueTokens({ ...code })
+    return yield* issueTokens({ ...code, idTokenAlg: rp.idTokenSignedResponseAlg })
   })
 
 /** `grant_type=refresh_token`: rotation, and family revocation on reuse. */
@@ -148,7 +148,7 @@ export const refreshTokens = (rp: RelyingParty, input: { readonly refreshToken: 
     const extra = input.scope.find((s) => !old.scope.includes(s))
     if (extra !== undefined) return yield* new OAuthError({ code: "invalid_scope", description: `scope ${extra} was not granted` })
     const scope = input.scope.length === 0 ? old.scope : input.scope
-    return yield* issueTokens({ userId: old.userId, clientId: rp.clientId, scope, nonce: null, authTime: old.authTime, amr: old.amr, familyId: old.familyId })
+    return yield* issueTokens({ userId: old.userId, clientId: rp.clientId, scope, nonce: null, authTime: old.authTime, amr: old.amr, familyId: old.familyId, idTokenAlg: rp.idTokenSignedResponseAlg })
   })
 
 /**
@@ -207,7 +207,7 @@ export const readIdTokenHint = (idToken: string, clientId: string | undefined) =
     const aud = typeof claims.aud === "string" ? claims.aud : undefined
     if (aud === undefined || (clientId !== undefined && clientId !== aud) || typeof claims.iat !== "number") return Option.none()
     const payload = yield* verifyJwt(idToken, {
-      keyIds: yield* acceptedSigningKeyIds, typ: "JWT", issuer: issuerOf(settings), audience: aud, at: claims.iat * 1000,
+      keyIds: yield* acceptedIdTokenKeyIds, typ: "JWT", issuer: issuerOf(settings), audience: aud, at: claims.iat * 1000,
     })
     if (payload === undefined || typeof payload.sub !== "string") return Option.none()
     const rp = yield* findRelyingParty(aud)

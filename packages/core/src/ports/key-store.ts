@@ -1,8 +1,11 @@
 /** KeyStore port: signing and decryption keys whose private half never leaves the store. */
 import { Context, Effect, Schema } from "effect"
 
-/** Key types the store holds: ECDSA P-256 signing keys and RSA-OAEP 2048 decryption (key transport) keys. */
-export const KeyAlgorithm = Schema.Literal("ES256", "RSA-OAEP-2048")
+/**
+ * Key types the store holds: ECDSA P-256 signing keys, RSA-2048 RSASSA-PKCS1-v1_5 signing keys
+ * (`RS256`, the ID-token algorithm OpenID Connect requires) and RSA-OAEP 2048 decryption (key transport) keys.
+ */
+export const KeyAlgorithm = Schema.Literal("ES256", "RS256", "RSA-OAEP-2048")
 /** Key types the store holds. */
 export type KeyAlgorithm = typeof KeyAlgorithm.Type
 
@@ -33,7 +36,10 @@ export class KeyStore extends Context.Tag("@signet/core/KeyStore")<KeyStore, {
   readonly ensure: (keyId: string, algorithm: KeyAlgorithm) => Effect.Effect<KeyInfo>
   /** Public facts of a key. */
   readonly get: (keyId: string) => Effect.Effect<KeyInfo, KeyNotFound>
-  /** Signs `data`: the IEEE P1363 (r||s) ECDSA signature over the hash of `data` (SHA-256 unless told), as JWS and WebCrypto give it. */
+  /**
+   * Signs `data` over its hash (SHA-256 unless told): with an `ES256` key the IEEE P1363 (r||s) ECDSA
+   * signature, with an `RS256` key the RSASSA-PKCS1-v1_5 signature, as JWS and WebCrypto give them.
+   */
   readonly sign: (keyId: string, data: Uint8Array, hash?: SignatureHash) => Effect.Effect<Uint8Array, KeyNotFound>
   /** Decrypts an RSAES-OAEP ciphertext (a wrapped content-encryption key) with an `RSA-OAEP-2048` key. */
   readonly decrypt: (keyId: string, ciphertext: Uint8Array, hash: OaepHash) => Effect.Effect<Uint8Array, KeyNotFound | KeyDecryptionFailed>

@@ -7,7 +7,7 @@ import type { RelyingParty, RpStatus } from "./relying-party.ts"
 const base: RelyingParty = {
   id: 1, clientId: "rp_sbx_test", name: "Test", environment: "sandbox", clientSecretHash: "00", sscSecretHash: "00",
   status: "pending", maxLoa: "LOA-2", kycVerified: false, signingOrigins: [], webauthnRpId: "localhost", plan: null,
-  customAllowance: null, contactUserId: null, redirectUris: [], postLogoutRedirectUris: [], requestedPlan: null,
+  customAllowance: null, contactUserId: null, redirectUris: [], postLogoutRedirectUris: [], requestedPlan: null, idTokenSignedResponseAlg: "RS256",
   retiredClientSecret: null, retiredSscSecret: null, createdAt: 0, updatedAt: 0,
 }
 

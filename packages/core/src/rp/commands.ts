@@ -4,6 +4,7 @@
  */
 import { Either, Schema } from "effect"
 import { InvalidRequest, RpTransitionNotAllowed } from "../errors/catalogue.ts"
+import { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
 import { Loa } from "./loa.ts"
 import { PlanId } from "./plans.ts"
 import { AllowanceSchema, type RelyingParty, type RpStatus } from "./relying-party.ts"
@@ -24,6 +25,7 @@ export const RpCommand = Schema.Union(
   Schema.TaggedStruct("SetRedirectUris", { uris: Schema.Array(Schema.String) }),
   Schema.TaggedStruct("SetPostLogoutRedirectUris", { uris: Schema.Array(Schema.String) }),
   Schema.TaggedStruct("SetRequestedPlan", { plan: Schema.NullOr(PlanId) }),
+  Schema.TaggedStruct("SetIdTokenAlgorithm", { alg: IdTokenAlgorithm }),
 )
 /** Administrative commands on an RP. */
 export type RpCommand = typeof RpCommand.Type
@@ -121,5 +123,6 @@ export const applyRpCommand = (
       return changed(command._tag === "SetRedirectUris" ? { redirectUris: uris } : { postLogoutRedirectUris: uris })
     }
     case "SetRequestedPlan": return changed({ requestedPlan: command.plan })
+    case "SetIdTokenAlgorithm": return changed({ idTokenSignedResponseAlg: command.alg })
   }
 }

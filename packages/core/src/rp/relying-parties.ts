@@ -6,6 +6,7 @@ import { DEFAULT_SECRET_GRACE_SECONDS, EngineConfig, engineRpIdOf, environmentPr
 import { token } from "../ports/random.ts"
 import { RelyingParties, Storage } from "../ports/storage.ts"
 import { applyRpCommand, checkRedirectUris, isOrigin, isRpId, type RpCommand } from "./commands.ts"
+import type { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
 import type { Loa } from "./loa.ts"
 import type { PlanId } from "./plans.ts"
 import type { RelyingParty, RetiredSecret, RpStatus } from "./relying-party.ts"
@@ -23,6 +24,8 @@ export interface RegisterRelyingParty {
   /** RP-initiated logout return addresses (exact match) */
   readonly postLogoutRedirectUris?: ReadonlyArray<string>
   readonly requestedPlan?: PlanId | null
+  /** `id_token_signed_response_alg`; RS256, the OIDC default, when not given */
+  readonly idTokenSignedResponseAlg?: IdTokenAlgorithm
   /** Administrators and demo mode may register an RP approved at once. */
   readonly status?: RpStatus
 }
@@ -77,6 +80,7 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
       requestedPlan: input.requestedPlan ?? null,
       retiredClientSecret: null,
       retiredSscSecret: null,
+      idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? "RS256",
       createdAt: now,
       updatedAt: now,
     }).pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: "RP client id" })))

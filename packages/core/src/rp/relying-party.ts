@@ -1,5 +1,6 @@
 /** The relying-party aggregate: an application registered with the engine. */
 import { Schema } from "effect"
+import { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
 import { Environment } from "../ports/engine-config.ts"
 import { Loa } from "./loa.ts"
 import { PlanId } from "./plans.ts"
@@ -48,6 +49,8 @@ export const RelyingParty = Schema.Struct({
   retiredClientSecret: Schema.NullOr(RetiredSecret),
   /** the SSC secret before the last rotation, valid during the grace period */
   retiredSscSecret: Schema.NullOr(RetiredSecret),
+  /** `id_token_signed_response_alg`: how this client's ID tokens are signed (RS256 for new clients, ES256 for those registered before RS256 existed) */
+  idTokenSignedResponseAlg: IdTokenAlgorithm,
   createdAt: Schema.Number,
   updatedAt: Schema.Number,
 })

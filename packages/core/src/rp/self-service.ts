@@ -3,6 +3,7 @@
  * RPs, the settings a contact may change, secret rotation and the organisation details.
  * Another account's RP is as unknown as a missing one (404), so ids cannot be probed.
  */
+import type { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
 import { Effect } from "effect"
 import { auditEvent } from "../authorization/audit.ts"
 import { requireConsole, requireRpBinding } from "../authorization/principals.ts"
@@ -24,6 +25,8 @@ export interface RelyingPartyRegistration {
   readonly signingOrigins?: ReadonlyArray<string> | undefined
   readonly webauthnRpId?: string | undefined
   readonly requestedPlan?: PlanId | null | undefined
+  /** `id_token_signed_response_alg` (RS256 when not given) */
+  readonly idTokenSignedResponseAlg?: IdTokenAlgorithm | undefined
 }
 
 /** What a contact may change; `webauthnRpId` and `requestedPlan` only while the registration is pending. */
@@ -33,6 +36,8 @@ export interface RelyingPartySettings {
   readonly signingOrigins?: ReadonlyArray<string> | undefined
   readonly webauthnRpId?: string | undefined
   readonly requestedPlan?: PlanId | null | undefined
+  /** `id_token_signed_response_alg`: how the RP's ID tokens are signed (any time) */
+  readonly idTokenSignedResponseAlg?: IdTokenAlgorithm | undefined
 }
 
 /**
@@ -50,6 +55,7 @@ export const registerOwnRelyingParty = (user: BearerUser, input: RelyingPartyReg
       ...(input.redirectUris !== undefined ? { redirectUris: input.redirectUris } : {}),
       ...(input.signingOrigins !== undefined ? { signingOrigins: input.signingOrigins } : {}),
       ...(input.webauthnRpId !== undefined ? { webauthnRpId: input.webauthnRpId } : {}),
+      ...(input.idTokenSignedResponseAlg !== undefined ? { idTokenSignedResponseAlg: input.idTokenSignedResponseAlg } : {}),
       requestedPlan: input.requestedPlan ?? null,
       maxLoa: "LOA-4",
       contactUserId: user.userId,
@@ -94,6 +100,7 @@ export const updateOwnRelyingParty = (user: BearerUser, clientId: string, settin
       if (settings.signingOrigins !== undefined) commands.push({ _tag: "SetSigningOrigins", origins: settings.signingOrigins })
       if (settings.webauthnRpId !== undefined && settings.webauthnRpId !== rp.webauthnRpId) commands.push({ _tag: "SetWebAuthnRpId", rpId: settings.webauthnRpId })
       if (settings.requestedPlan !== undefined) commands.push({ _tag: "SetRequestedPlan", plan: settings.requestedPlan })
+      if (settings.idTokenSignedResponseAlg !== undefined) commands.push({ _tag: "SetIdTokenAlgorithm", alg: settings.idTokenSignedResponseAlg })
       for (const command of commands) rp = (yield* administerRelyingParty(clientId, command)).rp
       if (commands.length > 0) yield* auditEvent(user, "rp.settings-changed", clientId, { fields: commands.map((c) => c._tag).join(",") })
       return rp

@@ -44,6 +44,7 @@ export const relyingParty: fc.Arbitrary<Omit<RelyingParty, "id">> = fc.record({
   contactUserId: fc.option(fc.uuid(), { nil: null }),
   redirectUris: fc.uniqueArray(origin.map((o) => `${o}/callback`), { maxLength: 2 }),
   postLogoutRedirectUris: fc.uniqueArray(origin.map((o) => `${o}/bye`), { maxLength: 2 }),
+  idTokenSignedResponseAlg: fc.constantFrom("RS256" as const, "ES256" as const),
   requestedPlan: fc.option(fc.constantFrom("starter" as const, "business" as const, "enterprise" as const), { nil: null }),
   retiredClientSecret: fc.option(fc.record({ hash: fc.hexaString({ minLength: 64, maxLength: 64 }), validUntil: timestamp }), { nil: null }),
   retiredSscSecret: fc.option(fc.record({ hash: fc.hexaString({ minLength: 64, maxLength: 64 }), validUntil: timestamp }), { nil: null }),

@@ -24,6 +24,8 @@ export const sampleRelyingParty = (overrides: Partial<NewRelyingParty> = {}): Ne
   requestedPlan: "business",
   retiredClientSecret: { hash: "c".repeat(64), validUntil: FAR_FUTURE_MS + 2 },
   retiredSscSecret: { hash: "d".repeat(64), validUntil: FAR_FUTURE_MS + 3 },
+  // not the column's default (ES256), so a column that is not written shows it
+  idTokenSignedResponseAlg: "RS256",
   createdAt: FAR_FUTURE_MS,
   updatedAt: FAR_FUTURE_MS + 1,
   ...overrides,
@@ -46,6 +48,7 @@ export const bareRelyingParty = (overrides: Partial<NewRelyingParty> = {}): NewR
   requestedPlan: null,
   retiredClientSecret: null,
   retiredSscSecret: null,
+  idTokenSignedResponseAlg: "ES256",
   createdAt: 1,
   updatedAt: 1,
   ...overrides,
