@@ -46,7 +46,8 @@ describe.each([
     const both = await pdfsig(path)
     expect(both.signatures.map((s) => s.valid), both.text).toEqual([true, true])
     expect(both.signatures.map((s) => s.wholeDocument)).toEqual([false, true])
-    expect(both.signatures.map((s) => s.signer)).toEqual(["Alice Example", "Bob Example"])
+    // The certificate names the proven e-mail, never the display name (issue 13 item 13).
+    expect(both.signatures.map((s) => s.signer)).toEqual(["alice@example.com", "bob@example.com"])
     expect((await qpdfCheck(path)).ok).toBe(true)
 
     // The new section is the same kind as the one before it.
