@@ -68,7 +68,10 @@ export const standardWebhookSignature = (secret: Uint8Array, messageId: string, 
 export const retryDelay = (attempts: number, policy: { readonly baseDelayMs: number; readonly maxDelayMs: number }, jitter: number): number =>
   Math.round(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1)) * (0.5 + jitter))
 
-const LEASE_MS = 60_000
+/** The longest one attempt may take; past it the attempt counts as failed (the transport's own timeout is per idle period). */
+const ATTEMPT_LIMIT_SECONDS = 20
+// A claim outlives any attempt, so two nodes never send the same attempt; a crash mid-attempt costs at most this much delay.
+const LEASE_MS = 30_000
 const BATCH = 16
 
 const deliverOne = (d: Delivery) =>
@@ -89,10 +92,16 @@ const deliverOne = (d: Delivery) =>
       if (subscription !== undefined && subscription._tag === "Some") {
         headers["webhook-signature"] = yield* standardWebhookSignature(yield* webhookSigningKey(subscription.value), d.messageId, timestamp, d.payload)
       }
-      outcome = yield* transport.post(d.url, headers, d.payload).pipe(Effect.match({
-        onSuccess: (r) => ({ status: r.status, error: r.status >= 200 && r.status < 300 ? null : `receiver answered ${r.status}` }),
-        onFailure: (e) => ({ status: null, error: e.reason }),
-      }))
+      outcome = yield* transport.post(d.url, headers, d.payload).pipe(
+        Effect.match({
+          onSuccess: (r): { status: number | null; error: string | null } => ({ status: r.status, error: r.status >= 200 && r.status < 300 ? null : `receiver answered ${r.status}` }),
+          onFailure: (e) => ({ status: null, error: e.reason }),
+        }),
+        Effect.timeoutTo({
+          duration: Duration.seconds(ATTEMPT_LIMIT_SECONDS),
+          onSuccess: (o) => o,
+          onTimeout: () => ({ status: null, error: `no answer within ${ATTEMPT_LIMIT_SECONDS} s` }),
+        }))
     }
     const finished = yield* Clock.currentTimeMillis
     const attempt = d.attempts + 1
