@@ -12,11 +12,35 @@ import ts from "typescript"
 const root = resolve(new URL("..", import.meta.url).pathname)
 const check = process.argv.includes("--check")
 
-/** The declaration text of a node, one declaration per line group, bodies kept, whitespace made canonical. */
+const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed })
+
+// tsc prints an inferred object type's members and a union's members in the order the checker
+// met them, which differs between a clean and an incremental build; neither order means anything,
+// so the report sorts both (members by name, union members by text).
+const canonical = (context) => (root) => {
+  const visit = (node) => {
+    const visited = ts.visitEachChild(node, visit, context)
+    const key = (n) => printer.printNode(ts.EmitHint.Unspecified, n, root)
+    if (ts.isTypeLiteralNode(visited)) {
+      const members = [...visited.members].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+      return ts.factory.updateTypeLiteralNode(visited, ts.factory.createNodeArray(members))
+    }
+    if (ts.isUnionTypeNode(visited)) {
+      const types = [...visited.types].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+      return ts.factory.updateUnionTypeNode(visited, ts.factory.createNodeArray(types))
+    }
+    return visited
+  }
+  return ts.visitNode(root, visit)
+}
+
+/** The declaration text of a node as the `.d.ts` states it, in a canonical order and layout. */
 const text = (node) => {
   // a variable's statement carries `export declare const`, the declaration alone only `name: type`
   const shown = ts.isVariableDeclaration(node) ? node.parent.parent : node
-  return shown.getText().replace(/\r\n/g, "\n").split("\n").map((l) => l.trimEnd()).join("\n")
+  const source = ts.createSourceFile("declaration.d.ts", shown.getText(), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const [result] = ts.transform(source, [canonical]).transformed
+  return printer.printFile(result).trimEnd()
 }
 
 const report = (dir) => {
