@@ -1,6 +1,13 @@
 import { defineConfig } from "vitest/config"
 
+/** Workspace packages export their sources under this condition (published builds resolve `dist/`). */
+export const sourceConditions = {
+  resolve: { conditions: ["@signet/source", "module", "browser", "development|production"] },
+  ssr: { resolve: { conditions: ["@signet/source", "module", "node", "development|production"] } },
+}
+
 export default defineConfig({
+  ...sourceConditions,
   test: {
     include: ["packages/*/src/**/*.test.ts"],
     // model tests run in `pnpm test:models` (vitest.models.config.ts)
