@@ -73,14 +73,16 @@ export const enrolTestSigner = (email = `signer-${globalThis.crypto.randomUUID()
     return { passkey, email, userId: enrolled.userId }
   })
 
-/** A relying party with the given status (approved by default), signing origins and, optionally, an agreed allowance. */
+/** A relying party with the given status (approved by default), signing origins, OpenID redirect URIs and, optionally, an agreed allowance. */
 export const testRelyingParty = (options: {
   readonly status?: RpStatus
   readonly signingOrigins?: ReadonlyArray<string>
+  readonly redirectUris?: ReadonlyArray<string>
   readonly allowance?: Allowance
 } = {}) => Effect.gen(function* () {
   const registered = yield* registerRelyingParty({
     name: "Test RP", status: options.status ?? "approved", signingOrigins: [...(options.signingOrigins ?? [CORE_TEST_ORIGIN])],
+    redirectUris: [...(options.redirectUris ?? [])],
   })
   if (options.allowance !== undefined) {
     yield* administerRelyingParty(registered.rp.clientId, { _tag: "SetCustomAllowance", allowance: options.allowance })
