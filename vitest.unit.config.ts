@@ -37,5 +37,8 @@ export default defineConfig({
     // One module graph per worker: the core and its dependencies load once per worker, not once
     // per file (most of this tier's time was spent collecting). Every test builds its own layers.
     isolate: false,
+    // both cores (vitest's default leaves one free)
+    maxWorkers: 2,
+    minWorkers: 1,
   },
 })
