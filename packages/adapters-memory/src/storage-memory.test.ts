@@ -1,10 +1,15 @@
 /** The storage contract and the model-based state-machine suites on the in-memory adapter. */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option } from "effect"
+import { Deferred, Effect, Fiber, type Layer, Option } from "effect"
+import type { StorageServices } from "@signet/adapters-sql"
 import { AuditLog, StepUpProofs, Storage, UniqueViolation, Users } from "@signet/core"
 import { relyingPartyModel, signingModel, signingTokenModel, tokenFamilyModel } from "@signet/testkit/models"
 import { sampleUser, storageConformance } from "@signet/testkit/storage"
 import { StorageMemory } from "./index.ts"
+
+// Every tag the SQL adapters provide, the in-memory store provides too: a repository added there without one here fails the typecheck.
+const sameTagsAsSql: Layer.Layer<StorageServices> = StorageMemory
+void sameTagsAsSql
 
 storageConformance("memory", () => StorageMemory)
 
