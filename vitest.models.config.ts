@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config"
+import { sourceConditions } from "./vitest.config.ts"
 
 // The slow tests that run real models (OCR, face detection): `pnpm test:models`, not part of `pnpm test`.
 export default defineConfig({
+  ...sourceConditions,
   test: {
     include: ["packages/*/src/**/*.models.test.ts"],
     testTimeout: 120_000,
