@@ -28,14 +28,18 @@ const request = (rp: RelyingParty, challenge: string, extra: Record<string, stri
   code_challenge: challenge, code_challenge_method: "S256", ...extra,
 })
 
-/** An approved RP, an enrolled user signed in on a hosted session at the test start. */
-const world = Effect.gen(function* () {
+/**
+ * An approved RP, an enrolled user signed in on a hosted session at the test start. ES256 ID
+ * tokens (a P-256 key is quick to make) unless the test is about the default, RS256.
+ */
+const makeWorld = (idTokenAlg?: "RS256" | "ES256") => Effect.gen(function* () {
   yield* atTestStart()
-  const { rp } = yield* testRelyingParty({ redirectUris: [REDIRECT] })
+  const { rp } = yield* testRelyingParty({ redirectUris: [REDIRECT], ...(idTokenAlg === undefined ? {} : { idTokenAlg }) })
   const user = yield* enrolTestSigner("olivia@example.com")
   const signIn: SessionSignIn = { sessionId: "s-1", userId: user.userId, authTime: Math.floor(Date.UTC(2026, 10, 25, 12) / 1000), amr: ["hwk", "user"] }
   return { rp, user, signIn }
 })
+const world = makeWorld("ES256")
 
 /** Runs authorize with consent given and answers the code from the redirect. */
 const codeFor = (rp: RelyingParty, signIn: SessionSignIn, challenge: string) => Effect.gen(function* () {
@@ -77,13 +81,14 @@ describe("authorization endpoint", () => {
 })
 
 describe("token endpoint", () => {
-  it.effect("a code and its verifier give an access token, a refresh token and an ID token for the user", () => Effect.gen(function* () {
-    const { rp, user, signIn } = yield* world
+  it.effect("a code and its verifier give an access token, a refresh token and an ID token (RS256 by default) for the user", () => Effect.gen(function* () {
+    const { rp, user, signIn } = yield* makeWorld()
     const { verifier, challenge } = pkce()
     const code = yield* codeFor(rp, signIn, challenge)
     yield* TestClock.adjust("10 seconds")
     const tokens = yield* exchangeCode(rp, { code, redirectUri: REDIRECT, codeVerifier: verifier })
     expect(tokens.scope).toBe("openid email")
+    expect(JSON.parse(Buffer.from(tokens.id_token!.split(".")[0]!, "base64url").toString("utf8")).alg).toBe("RS256")
     const id = claimsOf(tokens.id_token!)
     expect([id["sub"], id["aud"], id["nonce"], id["email"], id["auth_time"]]).toEqual([user.userId, rp.clientId, "n-1", "olivia@example.com", signIn.authTime])
     expect((yield* verifyAccessToken(tokens.access_token)).sub).toBe(user.userId)
@@ -160,7 +165,7 @@ describe("refresh tokens", () => {
 
   it.effect("revoking a refresh token ends the grant and its access tokens; another client's revocation changes nothing", () => Effect.gen(function* () {
     const { rp, signIn } = yield* world
-    const { rp: other } = yield* testRelyingParty({ redirectUris: [REDIRECT] })
+    const { rp: other } = yield* testRelyingParty({ redirectUris: [REDIRECT], idTokenAlg: "ES256" })
     const { verifier, challenge } = pkce()
     const first = yield* exchangeCode(rp, { code: yield* codeFor(rp, signIn, challenge), redirectUri: REDIRECT, codeVerifier: verifier })
     yield* revokeToken(other, first.refresh_token, "refresh_token")

@@ -8,7 +8,7 @@ import { StorageMemory, type StorageMemoryServices } from "@signet/adapters-memo
 import {
   administerRelyingParty, completeEnrolment, confirmEmailVerification, EngineConfig, EventBusInProcess, Mailer, registerRelyingParty,
   requestEnrolment, startEmailVerification, TimestampAuthorityBuiltIn,
-  type Allowance, type BearerUser, type EventBus, type KeyStore, type MailMessage, type Random, type RegistrationCredential,
+  type Allowance, type BearerUser, type IdTokenAlgorithm, type EventBus, type KeyStore, type MailMessage, type Random, type RegistrationCredential,
   type RpStatus, type TimestampAuthority, type Vault,
 } from "@signet/core"
 import { Context, Effect, Layer, TestClock } from "effect"
@@ -78,11 +78,14 @@ export const testRelyingParty = (options: {
   readonly status?: RpStatus
   readonly signingOrigins?: ReadonlyArray<string>
   readonly redirectUris?: ReadonlyArray<string>
+  /** the RP's ID-token algorithm (the engine's default, RS256, when not given) */
+  readonly idTokenAlg?: IdTokenAlgorithm
   readonly allowance?: Allowance
 } = {}) => Effect.gen(function* () {
   const registered = yield* registerRelyingParty({
     name: "Test RP", status: options.status ?? "approved", signingOrigins: [...(options.signingOrigins ?? [CORE_TEST_ORIGIN])],
     redirectUris: [...(options.redirectUris ?? [])],
+    ...(options.idTokenAlg === undefined ? {} : { idTokenSignedResponseAlg: options.idTokenAlg }),
   })
   if (options.allowance !== undefined) {
     yield* administerRelyingParty(registered.rp.clientId, { _tag: "SetCustomAllowance", allowance: options.allowance })
