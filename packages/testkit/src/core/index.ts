@@ -80,12 +80,15 @@ export const testRelyingParty = (options: {
   readonly redirectUris?: ReadonlyArray<string>
   /** the RP's ID-token algorithm (the engine's default, RS256, when not given) */
   readonly idTokenAlg?: IdTokenAlgorithm
+  /** the account that manages the RP (webhooks, secrets) */
+  readonly contactUserId?: string
   readonly allowance?: Allowance
 } = {}) => Effect.gen(function* () {
   const registered = yield* registerRelyingParty({
     name: "Test RP", status: options.status ?? "approved", signingOrigins: [...(options.signingOrigins ?? [CORE_TEST_ORIGIN])],
     redirectUris: [...(options.redirectUris ?? [])],
     ...(options.idTokenAlg === undefined ? {} : { idTokenSignedResponseAlg: options.idTokenAlg }),
+    ...(options.contactUserId === undefined ? {} : { contactUserId: options.contactUserId }),
   })
   if (options.allowance !== undefined) {
     yield* administerRelyingParty(registered.rp.clientId, { _tag: "SetCustomAllowance", allowance: options.allowance })
