@@ -1,12 +1,13 @@
 import { defineConfig } from "vitest/config"
 
-// Workspace packages resolve to their TypeScript sources (the `@signet/source` export condition);
-// published consumers get dist/. (The other conditions are Vite's defaults, which a list replaces.)
-const source = "@signet/source"
+/** Workspace packages export their sources under this condition (published builds resolve `dist/`). */
+export const sourceConditions = {
+  resolve: { conditions: ["@signet/source", "module", "browser", "development|production"] },
+  ssr: { resolve: { conditions: ["@signet/source", "module", "node", "development|production"] } },
+}
 
 export default defineConfig({
-  resolve: { conditions: [source, "module", "browser", "development|production"] },
-  ssr: { resolve: { conditions: [source, "module", "node", "development|production"] } },
+  ...sourceConditions,
   test: {
     include: ["packages/*/src/**/*.test.ts"],
     // model tests run in `pnpm test:models` (vitest.models.config.ts)

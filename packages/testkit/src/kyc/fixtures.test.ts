@@ -73,12 +73,11 @@ describe("KYC fixture documents", () => {
     expect(readSandboxMarker(bytes(plainJpeg()))).toBeNull()
   })
 
-  it("caches per marker, and a new page takes well under a second", () => {
-    const t0 = performance.now()
+  // How long a new page takes, and what the cache saves, are figures of `pnpm bench:kyc`, not assertions a loaded machine could flake.
+  it("the same document twice is the same bytes; another expiry date is another document", () => {
     const first = passport("carol", { expiryDate: "330303" })
-    const elapsed = performance.now() - t0
     expect(passport("carol", { expiryDate: "330303" })).toBe(first)
-    expect(elapsed).toBeLessThan(1000) // ~100 ms on a warm run; generous for loaded CI
+    expect(passport("carol", { expiryDate: "330304" })).not.toBe(first)
   })
 
   it("draws every glyph, each distinct", () => {

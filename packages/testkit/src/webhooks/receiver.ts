@@ -10,7 +10,8 @@ export class WebhookVerificationError extends Error {
 /**
  * Verifies a Standard Webhooks delivery: the `webhook-signature` (any of its space-separated
  * `v1,<base64>` entries) must be HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
- * under the secret's bytes (`whsec_` + base64), and the timestamp within `toleranceSeconds`
+ * under the secret's key (`whsec_` + base64 of it, or the UTF-8 bytes of a secret the RP chose
+ * itself), and the timestamp within `toleranceSeconds`
  * of now (default 5 minutes) so a captured delivery cannot be replayed later.
  */
 export const verifyWebhook = (
@@ -27,7 +28,8 @@ export const verifyWebhook = (
   if (!/^\d+$/.test(timestamp) || Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) {
     throw new WebhookVerificationError("timestamp outside the tolerance window")
   }
-  const key = Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64")
+  // As the engine keys it (docs/events.md): a `whsec_` secret is base64 of the key; any other string is the RP's own secret, keyed by its UTF-8 bytes.
+  const key = secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : Buffer.from(secret, "utf8")
   const expected = createHmac("sha256", key).update(`${id}.${timestamp}.${rawBody}`).digest()
   const ok = signatures.split(" ").some((entry) => {
     const [version, value] = entry.split(",")
