@@ -12,8 +12,7 @@ import { sourceConditions } from "./vitest.config.ts"
  *   .load     many sockets at once
  *   .crash    killed and restarted processes
  *   .db       a database (SQLite file or PostgreSQL)
- * The database adapters' packages hold only database tests. Three older files open sockets or
- * spawn processes without a suffix; they are listed here until they carry `.e2e`.
+ * The database adapters' packages hold only database tests.
  * Unit tests may read files and run local verifier CLIs (openssl, pdfsig), which start no server.
  * `pnpm test` still runs every tier but the models.
  */
@@ -26,10 +25,6 @@ export default defineConfig({
       "packages/*/src/**/*.{e2e,browser,models,fuzz,load,crash,db}.test.ts",
       "packages/adapters-sqlite/**",
       "packages/adapters-postgres/**",
-      // older files that need the outside without a suffix: a loopback server, a spawned CLI, a running engine
-      "packages/adapters-http/src/guarded-http.test.ts",
-      "packages/adapters-http/src/bin/admin.test.ts",
-      "packages/adapters-http/src/housekeeping.test.ts",
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
