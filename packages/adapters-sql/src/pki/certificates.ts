@@ -3,7 +3,7 @@ import { Certificates, StoredCertificate } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
-import type { CertificatesTable } from "../schema.ts"
+import type { CertificatesTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A `certificates` row decoded to the domain `StoredCertificate`. */

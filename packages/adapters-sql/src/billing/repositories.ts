@@ -3,7 +3,7 @@ import { Checkout, Checkouts, Subscription, Subscriptions } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
-import type { CheckoutsTable, SubscriptionsTable } from "../schema.ts"
+import type { CheckoutsTable, SubscriptionsTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A `checkouts` row decoded to the domain `Checkout`. */

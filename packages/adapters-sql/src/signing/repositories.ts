@@ -4,7 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { sql } from "kysely"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
-import type { BatchesTable, SigningEventsTable, SigningRequestsTable } from "../schema.ts"
+import type { BatchesTable, SigningEventsTable, SigningRequestsTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A `signing_requests` row decoded to the domain `SigningRequest`. */

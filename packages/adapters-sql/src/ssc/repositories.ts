@@ -3,7 +3,7 @@ import { SscOperation, SscOperations } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
-import type { SscOperationsTable } from "../schema.ts"
+import type { SscOperationsTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** An `ssc_operations` row decoded to the domain `SscOperation`. */

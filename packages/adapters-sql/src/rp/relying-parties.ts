@@ -4,7 +4,7 @@ import type { Insertable } from "kysely"
 import { AllowanceSchema, Environment, IdTokenAlgorithm, Loa, PlanId, RelyingParties, RelyingParty, RpStatus } from "@signet/core"
 import type { NewRelyingParty } from "@signet/core"
 import { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "../rows.ts"
-import type { RelyingPartiesTable } from "../schema.ts"
+import type { RelyingPartiesTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 const retired = (hash: string | null, until: number | null) => (hash === null || until === null ? null : { hash, validUntil: until })

@@ -3,7 +3,7 @@ import { KycAudit, KycAuditEntry, KycCapture, KycCaptures, KycImage, KycImages, 
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, DbFlag, DbStringArray, decodeRow, rowEncoder } from "../rows.ts"
-import type { KycAuditTable, KycCapturesTable, KycImagesTable, KycSettingsTable, KycVerificationsTable } from "../schema.ts"
+import type { KycAuditTable, KycCapturesTable, KycImagesTable, KycSettingsTable, KycVerificationsTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A float column: PostgreSQL `double precision` and SQLite `real` both read back as numbers. */
