@@ -10,7 +10,7 @@ import {
 import { Effect, Layer, Schema } from "effect"
 import { basicCredentials } from "../http/basic-auth.ts"
 import { endpoint } from "../http/endpoint.ts"
-import { CompareBody, CustomerBody, DocumentBody, FaceBody, RelayBody, ReviewBody, StartBody, VerdictBody } from "./kyc-bodies.ts"
+import { CompareBody, CustomerBody, DocumentBody, FaceBody, RelayBody, ReviewBody, StartBody, VerdictBody } from "./bodies.ts"
 
 /** Body limit of endpoints that carry images: 15 MiB of JSON (base64 expansion included); above it 413. */
 export const KYC_IMAGE_BODY_BYTES = 15 * 1024 * 1024

@@ -8,7 +8,7 @@ import { decodeBase64Upload } from "../http/base64.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { readBody } from "../http/body.ts"
-import { PDF_BODY_LIMIT } from "./pades.ts"
+import { PDF_BODY_LIMIT } from "../pades/endpoints.ts"
 
 const CertificateView = Schema.Struct({
   serial: Schema.String, subject: Schema.String, issuerSerial: Schema.NullOr(Schema.String),

@@ -3,7 +3,7 @@ import { EngineConfig, INTERFACE_VERSION } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
-import { ADMIN_CONSOLE_JS } from "./admin-console-client.ts"
+import { ADMIN_CONSOLE_JS } from "../pages/admin-console-client.ts"
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 

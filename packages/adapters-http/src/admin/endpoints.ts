@@ -13,7 +13,7 @@ import { Effect, Schema } from "effect"
 import { endpoint, type Endpoint } from "../http/endpoint.ts"
 import {
   checkView, OrganisationCheckView, OrganisationDetailsBody, RelyingPartyView, RotationAnswer, rotationAnswer, SecretKindSchema, viewNow,
-} from "./relying-parties.ts"
+} from "../rp/endpoints.ts"
 
 /** An RP with today's usage, as the console lists it. */
 export const AdminRelyingPartyView = Schema.Struct({

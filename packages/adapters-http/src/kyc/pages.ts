@@ -7,7 +7,7 @@ import { EngineConfig, handoffContext, INTERFACE_VERSION } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
-import { KYC_CAPTURE_CLIENT_JS } from "./kyc-capture-client.ts"
+import { KYC_CAPTURE_CLIENT_JS } from "../pages/kyc-capture-client.ts"
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 

@@ -6,8 +6,8 @@
 import { captureStatus, EngineConfig, finishHostedCapture, handoffStatus, openHandoff, submitHandoffDocument } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
-import { CustomerBody, DocumentBody, FinishBody } from "./kyc-bodies.ts"
-import { basicClient, KYC_IMAGE_BODY_BYTES, withKycFor, type KycEndpointOptions } from "./kyc.ts"
+import { CustomerBody, DocumentBody, FinishBody } from "./bodies.ts"
+import { basicClient, KYC_IMAGE_BODY_BYTES, withKycFor, type KycEndpointOptions } from "./endpoints.ts"
 
 
 const bearerOf = (request: Request) => /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization")?.trim() ?? "")?.[1]

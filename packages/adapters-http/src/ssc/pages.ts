@@ -3,7 +3,7 @@ import { Batches, EngineConfig, getRelyingParty, INTERFACE_VERSION, SigningReque
 import { Effect, Option } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
-import { SIGNING_FRAME_CLIENT_JS } from "./signing-frame-client.ts"
+import { SIGNING_FRAME_CLIENT_JS } from "../pages/signing-frame-client.ts"
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
