@@ -7,7 +7,8 @@
  */
 import { describe } from "@effect/vitest"
 import type { Layer } from "effect"
-import type { Deliveries, KycAudit, KycCaptures, KycImages, KycVerifications, SscOperations, WebhookSubscriptions } from "@signet/core"
+import type { Deliveries, KycAudit, KycCaptures, KycImages, KycVerifications, WebhookSubscriptions } from "@signet/core"
+import { authorizationConformance } from "./authorization.ts"
 import { billingConformance } from "./billing.ts"
 import { documentsConformance } from "./documents.ts"
 import { identityProvidersConformance } from "./identity-providers.ts"
@@ -18,6 +19,7 @@ import { padesConformance } from "./pades.ts"
 import { pkiConformance } from "./pki.ts"
 import { rpConformance } from "./rp.ts"
 import { signingConformance } from "./signing.ts"
+import { sscConformance } from "./ssc.ts"
 import { type ConformanceSuite, conformanceKit, type TagsOf } from "./suite.ts"
 
 /** Every module's suite, in the order they run. */
@@ -29,13 +31,15 @@ export const conformanceSuites = [
   documentsConformance,
   padesConformance,
   signingConformance,
+  sscConformance,
   billingConformance,
   oidcConformance,
+  authorizationConformance,
   kernelConformance,
 ] as const
 
 /** Tags of modules that have no conformance file yet (their repositories are covered by the e2e suites): an adapter still provides them. */
-type WithoutSuite = KycVerifications | KycCaptures | KycImages | KycAudit | WebhookSubscriptions | Deliveries | SscOperations
+type WithoutSuite = KycVerifications | KycCaptures | KycImages | KycAudit | WebhookSubscriptions | Deliveries
 
 /** Every tag a storage adapter provides. */
 export type StorageTags = TagsOf<(typeof conformanceSuites)[number]> | WithoutSuite
