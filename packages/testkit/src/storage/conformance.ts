@@ -7,13 +7,14 @@
  */
 import { describe } from "@effect/vitest"
 import type { Layer } from "effect"
-import type { Deliveries, KycAudit, KycCaptures, KycImages, KycVerifications, WebhookSubscriptions } from "@signet/core"
+import type { Deliveries, WebhookSubscriptions } from "@signet/core"
 import { authorizationConformance } from "./authorization.ts"
 import { billingConformance } from "./billing.ts"
 import { documentsConformance } from "./documents.ts"
 import { identityProvidersConformance } from "./identity-providers.ts"
 import { identityConformance } from "./identity.ts"
 import { kernelConformance } from "./kernel.ts"
+import { kycConformance } from "./kyc.ts"
 import { oidcConformance } from "./oidc.ts"
 import { padesConformance } from "./pades.ts"
 import { pkiConformance } from "./pki.ts"
@@ -32,6 +33,7 @@ export const conformanceSuites = [
   padesConformance,
   signingConformance,
   sscConformance,
+  kycConformance,
   billingConformance,
   oidcConformance,
   authorizationConformance,
@@ -39,7 +41,7 @@ export const conformanceSuites = [
 ] as const
 
 /** Tags of modules that have no conformance file yet (their repositories are covered by the e2e suites): an adapter still provides them. */
-type WithoutSuite = KycVerifications | KycCaptures | KycImages | KycAudit | WebhookSubscriptions | Deliveries
+type WithoutSuite = WebhookSubscriptions | Deliveries
 
 /** Every tag a storage adapter provides. */
 export type StorageTags = TagsOf<(typeof conformanceSuites)[number]> | WithoutSuite
