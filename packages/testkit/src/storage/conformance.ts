@@ -7,10 +7,10 @@
  */
 import { describe } from "@effect/vitest"
 import type { Layer } from "effect"
-import type { Deliveries, WebhookSubscriptions } from "@signet/core"
 import { authorizationConformance } from "./authorization.ts"
 import { billingConformance } from "./billing.ts"
 import { documentsConformance } from "./documents.ts"
+import { eventsConformance } from "./events.ts"
 import { identityProvidersConformance } from "./identity-providers.ts"
 import { identityConformance } from "./identity.ts"
 import { kernelConformance } from "./kernel.ts"
@@ -34,17 +34,15 @@ export const conformanceSuites = [
   signingConformance,
   sscConformance,
   kycConformance,
+  eventsConformance,
   billingConformance,
   oidcConformance,
   authorizationConformance,
   kernelConformance,
 ] as const
 
-/** Tags of modules that have no conformance file yet (their repositories are covered by the e2e suites): an adapter still provides them. */
-type WithoutSuite = WebhookSubscriptions | Deliveries
-
 /** Every tag a storage adapter provides. */
-export type StorageTags = TagsOf<(typeof conformanceSuites)[number]> | WithoutSuite
+export type StorageTags = TagsOf<(typeof conformanceSuites)[number]>
 
 /** Declares the storage contract suite `storage: <name>` against the layers `makeLayer` builds (one per test). */
 export const storageConformance = (name: string, makeLayer: () => Layer.Layer<StorageTags, unknown>): void => {
