@@ -1,9 +1,7 @@
 /** Storage conformance of the billing module: checkouts and subscriptions. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import {
-  Checkouts, Subscriptions, UniqueViolation,
-} from "@signet/core"
+import { Checkouts, Subscriptions, UniqueViolation } from "@signet/core"
 import { conformanceSuite } from "./suite.ts"
 
 /** The billing module's repositories against the storage contract. */

@@ -1,9 +1,7 @@
 /** Storage conformance of the documents module: encrypted files and signature images. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import {
-  type EncryptedFile, EncryptedFiles, SignatureImages, Storage,
-} from "@signet/core"
+import { type EncryptedFile, EncryptedFiles, SignatureImages, Storage } from "@signet/core"
 import { FAR_FUTURE_MS } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 

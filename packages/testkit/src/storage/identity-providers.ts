@@ -1,9 +1,7 @@
 /** Storage conformance of the identity-providers module: external identity providers, sign-ins in flight, links and link offers. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import {
-  ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers,
-} from "@signet/core"
+import { ExternalLogins, IdentityLinks, IdentityProviders, LinkOffers } from "@signet/core"
 import { FAR_FUTURE_MS } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 

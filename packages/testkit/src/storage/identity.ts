@@ -1,9 +1,7 @@
 /** Storage conformance of the identity module: users, e-mail verifications, passkeys, ceremonies and hosted sessions. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import {
-  Ceremonies, EmailVerifications, HostedSessions, Passkeys, Storage, Users,
-} from "@signet/core"
+import { Ceremonies, EmailVerifications, HostedSessions, Passkeys, Storage, Users } from "@signet/core"
 import { FAR_FUTURE_MS, sampleCeremony, sampleHostedSession, samplePasskey, sampleUser } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 

@@ -1,9 +1,7 @@
 /** Storage conformance of the kernel module: the unit of work: all or nothing across repositories. */
 import { describe, expect } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Option } from "effect"
-import {
-  Ceremonies, HostedSessions, KeyRecords, Passkeys, RelyingParties, Storage, UniqueViolation, Users,
-} from "@signet/core"
+import { Ceremonies, HostedSessions, KeyRecords, Passkeys, RelyingParties, Storage, UniqueViolation, Users } from "@signet/core"
 import { sampleCeremony, sampleHostedSession, samplePasskey, sampleRelyingParty, sampleStoredKey, sampleUser } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 

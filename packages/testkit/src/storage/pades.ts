@@ -1,9 +1,7 @@
 /** Storage conformance of the pades module: prepared PDFs. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import {
-  PreparedPdfs,
-} from "@signet/core"
+import { PreparedPdfs } from "@signet/core"
 import { conformanceSuite } from "./suite.ts"
 
 /** The pades module's repositories against the storage contract. */

@@ -1,9 +1,7 @@
 /** Storage conformance of the pki module: key records and certificates. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import {
-  Certificates, KeyRecords, type StoredCertificate,
-} from "@signet/core"
+import { Certificates, KeyRecords, type StoredCertificate } from "@signet/core"
 import { FAR_FUTURE_MS, sampleStoredKey } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 

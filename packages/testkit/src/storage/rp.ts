@@ -1,9 +1,7 @@
 /** Storage conformance of the rp module: relying parties and their organisation checks. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import {
-  RelyingParties, RpOrganisationChecks,
-} from "@signet/core"
+import { RelyingParties, RpOrganisationChecks } from "@signet/core"
 import { bareRelyingParty, FAR_FUTURE_MS, sampleRelyingParty } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 

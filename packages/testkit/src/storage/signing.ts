@@ -1,9 +1,7 @@
 /** Storage conformance of the signing module: signing requests, batches, the event log and quota counters. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import {
-  type Batch, Batches, QuotaCounters, SigningEvents, type SigningRequest, SigningRequests, Storage,
-} from "@signet/core"
+import { type Batch, Batches, QuotaCounters, SigningEvents, type SigningRequest, SigningRequests, Storage } from "@signet/core"
 import { FAR_FUTURE_MS } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 
