@@ -8,32 +8,13 @@ import {
   type DocumentReader, type FaceMatcher, type LivenessProvider, adaptersOf, KycProvidersSandbox, refusedAdapters, SandboxAdapterRefused, type AdapterInfo, type Mailer,
 } from "@signet/core"
 import { SandboxMailbox } from "./mailer-sandbox.ts"
-import { planEndpoints } from "./endpoints/plans.ts"
 import { ExchangeRatesSandbox, ExchangeRatesUnconfigured, PaymentsSandbox, paymentsUnconfigured, type PaymentProviders } from "./payments-sandbox.ts"
 import { WebhookTransportNode } from "./webhook-transport.ts"
 import { ExternalProviderClientNode } from "./external-provider-client.ts"
-import { identityProviderEndpoints } from "./endpoints/identity-providers.ts"
 import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
-import { identityEndpoints } from "./endpoints/identity.ts"
-import { oidcEndpoints } from "./endpoints/oidc.ts"
-import { signingEndpoints } from "./endpoints/signing.ts"
-import { sscEndpoints } from "./endpoints/ssc.ts"
-import { kycEndpointsFor } from "./endpoints/kyc.ts"
-import { kycHandoffEndpointsFor } from "./endpoints/kyc-handoff.ts"
-import { eventStreamEndpoint } from "./endpoints/events.ts"
-import { webhookEndpoints } from "./endpoints/webhooks.ts"
-import { certificateEndpoints } from "./endpoints/certificates.ts"
-import { documentEndpoints } from "./endpoints/documents.ts"
-import { timestampEndpoints } from "./endpoints/timestamps.ts"
-import { padesEndpoints } from "./endpoints/pades.ts"
-import { health, openApi } from "./endpoints/system.ts"
-import { relyingPartyEndpoints } from "./endpoints/relying-parties.ts"
-import { adminEndpointsFor } from "./endpoints/admin.ts"
-import { authorizationEndpoints } from "./endpoints/authorization.ts"
-import { adminConsolePages } from "./pages/admin-console.ts"
-import { hostedPages } from "./pages/pages.ts"
-import { signingFramePages } from "./pages/signing-frame.ts"
-import { kycCapturePages } from "./pages/kyc-capture.ts"
+import { health, openApi } from "./system/endpoints.ts"
+import type { HttpModule } from "./module.ts"
+import { httpModules } from "./modules.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
 import { PdfProcessorWorkers, type PdfWorkerSettings } from "./pdf-workers/pool.ts"
@@ -185,30 +166,12 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
   await runtime.runtime()
   const probe = Effect.flatMap(Users, (u) => u.findById("health-probe")).pipe(Effect.asVoid)
   const endpoints: Array<Endpoint<any, EngineServices>> = []
-  const kycOptions = { settings: options.kycSettings ?? DEFAULT_KYC_SETTINGS, providers: options.kycProviders }
+  // Each module reads the options it declares; the engine names none of them.
+  const modules: ReadonlyArray<HttpModule<typeof options, EngineServices>> = httpModules
   endpoints.push(
     health(probe), openApi(() => endpoints),
-    ...identityEndpoints,
-    ...authorizationEndpoints,
-    ...oidcEndpoints,
-    ...signingEndpoints,
-    ...certificateEndpoints,
-    ...documentEndpoints,
-    ...timestampEndpoints,
-    ...padesEndpoints,
-    ...sscEndpoints,
-    ...kycEndpointsFor(kycOptions),
-    ...kycHandoffEndpointsFor(kycOptions),
-    eventStreamEndpoint,
-    ...webhookEndpoints,
-    ...relyingPartyEndpoints,
-    ...adminEndpointsFor({ adminToken: options.adminToken }),
-    ...planEndpoints,
-    ...identityProviderEndpoints,
-    ...hostedPages,
-    ...adminConsolePages,
-    ...signingFramePages,
-    ...kycCapturePages,
+    ...modules.flatMap((module) => module.endpoints(options)),
+    ...modules.flatMap((module) => module.pages ?? []),
     ...(options.extraEndpoints ?? []),
   )
   const handler = makeHandler<EngineServices>({

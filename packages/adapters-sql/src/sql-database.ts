@@ -11,8 +11,8 @@ import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
 import type { ControlledTransaction, Kysely } from "kysely"
 import { sql } from "kysely"
 import { Storage, UniqueViolation } from "@signet/core"
-import type { SqlDialect } from "./migrations.ts"
-import type { Database } from "./schema.ts"
+import type { SqlDialect } from "./migration.ts"
+import type { Database } from "./database.ts"
 
 /** A transaction in progress and the lock that keeps each repository call in it atomic. */
 export interface ActiveTransaction {

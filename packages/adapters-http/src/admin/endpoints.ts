@@ -1,0 +1,117 @@
+/**
+ * The administrator API behind the console (`/admin/api/*`): every RP with today's usage,
+ * approval moves and settings (the RP state machine's commands), secret rotation and the
+ * organisation check. Authentication: `Authorization: Bearer <administrator token>`, the
+ * token given in configuration (`SIGNET_ADMIN_TOKEN`, `pnpm admin token` makes one); with
+ * none configured every call is refused.
+ */
+import {
+  AdminTokenRequired, auditEvent, administerRelyingParty, getRelyingParty, planInForce, hashSecret, organisationChecks, recordOrganisationCheck,
+  RelyingParties, rotateSecrets, RpCommand, secretMatches, signaturesUsedToday, EngineConfig, type RelyingParty,
+} from "@signet/core"
+import { Effect, Schema } from "effect"
+import { endpoint, type Endpoint } from "../http/endpoint.ts"
+import {
+  checkView, OrganisationCheckView, OrganisationDetailsBody, RelyingPartyView, RotationAnswer, rotationAnswer, SecretKindSchema, viewNow,
+} from "../rp/endpoints.ts"
+
+/** An RP with today's usage, as the console lists it. */
+export const AdminRelyingPartyView = Schema.Struct({
+  ...RelyingPartyView.fields,
+  usage: Schema.Struct({
+    signaturesToday: Schema.Int.annotations({ description: "signatures counted today (UTC), from the quota counters the signing endpoints use" }),
+    signaturesPerDay: Schema.Int.annotations({ description: "the daily allowance in force" }),
+  }),
+})
+
+const adminView = (rp: RelyingParty) => Effect.gen(function* () {
+  return { ...(yield* viewNow(rp)), usage: { signaturesToday: yield* signaturesUsedToday(rp.clientId), signaturesPerDay: (yield* planInForce(rp)).allowance.signaturesPerDay } }
+})
+
+const UNAUTHORIZED = { status: 401, description: "`Administrator token required`" }
+const NOT_FOUND = { status: 404, description: "`RP <clientId> not found`" }
+
+/** The administrator API for this engine's administrator token (undefined: refuse all). */
+export const adminEndpointsFor = (options: { readonly adminToken: string | undefined }): ReadonlyArray<Endpoint<any, any>> => {
+  const configured = options.adminToken
+  // Both sides are hashed and compared in constant time, so timing tells nothing about the token.
+  const requireAdmin = (request: Request) => Effect.gen(function* () {
+    const m = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim())
+    if (configured === undefined || m === null) return yield* new AdminTokenRequired()
+    if (!(yield* secretMatches(m[1]!, yield* hashSecret(configured)))) return yield* new AdminTokenRequired()
+  })
+
+  const list = endpoint({
+    method: "GET", path: "/admin/api/relying-parties", tag: "Administration", auth: "none",
+    summary: "Every RP of this environment with its status, KYC flag and today's signatures",
+    response: Schema.Array(AdminRelyingPartyView),
+    errors: [UNAUTHORIZED],
+    handle: ({ request }) => Effect.gen(function* () {
+      yield* requireAdmin(request)
+      const settings = yield* EngineConfig
+      const all = yield* Effect.flatMap(RelyingParties, (r) => r.list())
+      return yield* Effect.forEach(all.filter((rp) => rp.environment === settings.environment), adminView)
+    }),
+  })
+
+  const one = endpoint({
+    method: "GET", path: "/admin/api/relying-parties/{clientId}", tag: "Administration", auth: "none",
+    summary: "One RP with its usage and organisation-KYC record",
+    response: Schema.Struct({ ...AdminRelyingPartyView.fields, organisationChecks: Schema.Array(OrganisationCheckView) }),
+    errors: [UNAUTHORIZED, NOT_FOUND],
+    handle: ({ request, params }) => Effect.gen(function* () {
+      yield* requireAdmin(request)
+      const rp = yield* getRelyingParty(params["clientId"]!)
+      return { ...(yield* adminView(rp)), organisationChecks: (yield* organisationChecks(rp.clientId)).map(checkView) }
+    }),
+  })
+
+  const command = endpoint({
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/commands", tag: "Administration", auth: "none",
+    summary: "Apply a command of the RP state machine: Approve, Reject, Suspend, SetPlan, SetMaxLoa, SetSigningOrigins, … (`{ \"_tag\": \"Approve\" }`)",
+    body: RpCommand,
+    response: AdminRelyingPartyView,
+    errors: [UNAUTHORIZED, { status: 400, description: "a bad setting" }, NOT_FOUND, { status: 409, description: "`RP in status <status> cannot be <approved|rejected|suspended>`" }],
+    handle: ({ request, params, body }) => Effect.gen(function* () {
+      yield* requireAdmin(request)
+      const { rp } = yield* administerRelyingParty(params["clientId"]!, body)
+      yield* auditEvent("administrator", "admin.rp-command", rp.clientId, { command: body._tag })
+      return yield* adminView(rp)
+    }),
+  })
+
+  const rotate = endpoint({
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/rotate-secrets", tag: "Administration", auth: "none",
+    summary: "Rotate an RP's secrets; `grace: false` ends the replaced secrets at once (after a leak)",
+    body: Schema.Struct({ which: SecretKindSchema, grace: Schema.optional(Schema.Boolean) }),
+    response: RotationAnswer,
+    errors: [UNAUTHORIZED, NOT_FOUND],
+    handle: ({ request, params, body }) => Effect.gen(function* () {
+      yield* requireAdmin(request)
+      const rotated = yield* rotateSecrets(params["clientId"]!, body.which, body.grace === undefined ? {} : { grace: body.grace })
+      yield* auditEvent("administrator", "admin.rp-secrets-rotated", params["clientId"]!, { which: body.which, grace: body.grace ?? true })
+      return rotationAnswer(rotated)
+    }),
+  })
+
+  const check = endpoint({
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/organisation-checks", tag: "Administration", auth: "none",
+    summary: "Record the check of the RP's organisation: `verified` sets kycVerified (unlocks LOA-4), `rejected` clears it",
+    body: Schema.Struct({
+      outcome: Schema.Literal("verified", "rejected"),
+      ...OrganisationDetailsBody,
+      checkedBy: Schema.String.annotations({ description: "the administrator who checked" }),
+      note: Schema.optional(Schema.NullOr(Schema.String)),
+    }),
+    response: Schema.Struct({ relyingParty: AdminRelyingPartyView, check: OrganisationCheckView }),
+    errors: [UNAUTHORIZED, { status: 400, description: "missing details; a verification names at least one checked document" }, NOT_FOUND],
+    handle: ({ request, params, body }) => Effect.gen(function* () {
+      yield* requireAdmin(request)
+      const { rp, check } = yield* recordOrganisationCheck(params["clientId"]!, body)
+      yield* auditEvent("administrator", "admin.organisation-check", rp.clientId, { outcome: body.outcome, checkedBy: body.checkedBy })
+      return { relyingParty: yield* adminView(rp), check: checkView(check) }
+    }),
+  })
+
+  return [list, one, command, rotate, check]
+}
