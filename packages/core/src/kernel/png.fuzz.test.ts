@@ -9,6 +9,7 @@ import fc from "fast-check"
 import { Effect, Either } from "effect"
 import { deflateSync } from "node:zlib"
 import { describe, expect, it } from "vitest"
+import { applyByteEdits, byteEdits } from "../../../testkit/src/arbitraries/bytes.ts"
 import { decodePng, encodePng, PngProblem } from "./png.ts"
 
 const RUNS = Number(process.env["SIGNET_FUZZ_RUNS"] ?? 20_000)
@@ -51,18 +52,7 @@ const bitmap = fc.record({ width: fc.integer({ min: 1, max: 12 }), height: fc.in
   .chain(({ width, height }) => fc.uint8Array({ minLength: width * height * 4, maxLength: width * height * 4 }).map((rgba) => ({ width, height, rgba })))
 const validPng = bitmap.map((b) => Effect.runPromise(encodePng(b)))
 
-const mutation = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("flip", "insert", "delete", "bit")), { minLength: 1, maxLength: 8 })
-const mutate = (bytes: Uint8Array, edits: ReadonlyArray<readonly [number, number, string]>): Uint8Array => {
-  const out = [...bytes]
-  for (const [at, b, kind] of edits) {
-    const i = out.length === 0 ? 0 : at % out.length
-    if (kind === "flip") out[i] = b
-    else if (kind === "bit") out[i] = out[i]! ^ (1 << (b & 7))
-    else if (kind === "insert") out.splice(i, 0, b)
-    else out.splice(i, 1)
-  }
-  return new Uint8Array(out)
-}
+const mutation = byteEdits({ kinds: ["flip", "insert", "delete", "bit"], maxLength: 8 })
 
 const zeroCache = new Map<number, Uint8Array>()
 const deflatedZeros = (n: number) => {
@@ -124,12 +114,12 @@ describe("PNG decoder under fuzzing (issue 13: parsers under budgets)", () => {
     const input = fc.oneof(
       { weight: 3, arbitrary: fc.tuple(validPng, mutation, fc.boolean()).map(([p, edits, fix]) => ({ p, edits, fix })) },
       { weight: 2, arbitrary: structured.map((bytes) => ({ bytes })) },
-      { weight: 1, arbitrary: fc.tuple(structured, mutation).map(([bytes, edits]) => ({ bytes: fixCrcs(mutate(bytes, edits)) })) },
+      { weight: 1, arbitrary: fc.tuple(structured, mutation).map(([bytes, edits]) => ({ bytes: fixCrcs(applyByteEdits(bytes, edits)) })) },
     )
     await fc.assert(fc.asyncProperty(input, async (c) => {
       if ("p" in c) {
         const valid = await c.p
-        const mutated = mutate(valid, c.edits)
+        const mutated = applyByteEdits(valid, c.edits)
         await judge(c.fix ? fixCrcs(mutated) : mutated)
       } else {
         await judge(c.bytes)
