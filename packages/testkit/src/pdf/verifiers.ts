@@ -4,12 +4,12 @@
  * server in the same process).
  */
 import { execFile } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import { deflateSync } from "node:zlib"
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib"
+import { runTool, scratchFile, scratchPath } from "../tools.ts"
 
 const run = promisify(execFile)
 
@@ -57,16 +57,8 @@ export const rgbaPng = (width: number, height: number, pixel: (x: number, y: num
   return new Uint8Array(Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())]))
 }
 
-const dir = mkdtempSync(join(tmpdir(), "signet-pades-"))
-// The files are for looking at after a failed run; they go when the test process exits.
-process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
-let n = 0
 /** Writes bytes to a fresh temporary file and answers its path. */
-export const tempFile = (name: string, bytes: Uint8Array) => {
-  const path = join(dir, `${n++}-${name}`)
-  writeFileSync(path, bytes)
-  return path
-}
+export const tempFile = (name: string, bytes: Uint8Array): string => scratchFile(name, bytes)
 
 /** What pdfsig says of each signature (it exits 0 even for invalid ones, so its text is parsed). */
 export const pdfsig = async (path: string) => {
@@ -84,12 +76,12 @@ export const pdfsig = async (path: string) => {
 }
 
 /** `qpdf --check`: exit code and output. */
-export const qpdfCheck = async (path: string) =>
-  run("qpdf", ["--check", path]).then((r) => ({ ok: true, text: r.stdout }), (e: { stdout?: string; stderr?: string }) => ({ ok: false, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }))
+export const qpdfCheck = async (path: string) => runTool("qpdf", ["--check", path]).then((r) => ({ ok: r.ok, text: r.out }))
 
 /** Renders one page to RGB pixels with pdftoppm (PPM at `dpi`). */
 export const renderPage = async (path: string, page: number, dpi = 72) => {
-  const prefix = join(dir, `render-${n++}`)
+  const prefix = scratchPath("render")
+  const dir = dirname(prefix)
   await run("pdftoppm", ["-r", String(dpi), "-f", String(page), "-l", String(page), path, prefix])
   const file = readdirSync(dir).find((f) => join(dir, f).startsWith(prefix))!
   const ppm = readFileSync(join(dir, file))
