@@ -20,8 +20,10 @@ const load = async (name: BrowserScript): Promise<string> => {
   }
   // No bundle beside this module: running from source, where esbuild (a dev tool) is installed.
   const bundler = new URL("../../scripts/browser-bundle.mjs", import.meta.url).href
-  const { bundleBrowserScript } = (await import(bundler)) as { bundleBrowserScript: (name: string) => Promise<string> }
-  return bundleBrowserScript(name)
+  const loaded = (await import(bundler).catch((e: unknown) => {
+    throw new Error(`the hosted page script ${name}.js was not built (pnpm build:pages) and cannot be bundled here`, { cause: e })
+  })) as { bundleBrowserScript: (name: string) => Promise<string> }
+  return loaded.bundleBrowserScript(name)
 }
 
 /** The script's text, read or bundled once per process. */
