@@ -10,7 +10,7 @@
 import {
   answerOcsp, answerTimestampRequest, isCatalogued, openEnvelope, timestampQuery, tokenOfReply, validateSignature,
 } from "@signet/core"
-import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { arbitraries, enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { Cause, Effect, Exit } from "effect"
 import fc from "fast-check"
 import { createHash, randomBytes } from "node:crypto"
@@ -90,19 +90,7 @@ const hostile = fc.oneof(
     .map(([t, l, b]) => [t, ...l, ...b]),
 ).map((bytes) => new Uint8Array(bytes))
 
-const mutate = (bytes: Uint8Array, edits: ReadonlyArray<readonly [number, number, string]>): Uint8Array => {
-  const out = [...bytes]
-  for (const [at, b, kind] of edits) {
-    const i = out.length === 0 ? 0 : at % out.length
-    if (kind === "flip") out[i] = b
-    else if (kind === "bit") out[i] = out[i]! ^ (1 << (b & 7))
-    else if (kind === "insert") out.splice(i, 0, b)
-    else if (kind === "delete") out.splice(i, 1)
-    else out.length = i // truncate
-  }
-  return new Uint8Array(out)
-}
-const edits = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("flip", "bit", "insert", "delete", "truncate")), { minLength: 1, maxLength: 6 })
+const edits = arbitraries.byteEdits()
 
 type Target = "tsa" | "ocsp" | "validate" | "envelope" | "tsa-reply"
 const SEEDS = (): Record<Target, Uint8Array> => ({ tsa: tsaRequest, ocsp: tsaRequest, validate: signatureDer, envelope: signatureDer, "tsa-reply": tsaReply })
@@ -148,7 +136,7 @@ describe("DER/CMS parsers under fuzzing (issue 13: parsers under budgets)", () =
       fc.oneof({ weight: 3, arbitrary: edits.map((e) => ({ edits: e })) }, { weight: 2, arbitrary: hostile.map((bytes) => ({ bytes })) }),
     )
     await fc.assert(fc.asyncProperty(input, async ([target, c]) => {
-      const der = "bytes" in c ? c.bytes : mutate(SEEDS()[target], c.edits)
+      const der = "bytes" in c ? c.bytes : arbitraries.applyByteEdits(SEEDS()[target], c.edits)
       const t0 = performance.now()
       const exit = await env.engine.run(Effect.exit(run(target, der)))
       const ms = performance.now() - t0

@@ -5,7 +5,7 @@
  * here with node's zlib, not the engine's reader).
  */
 import { Certificates, KeyRecords, RelyingParties } from "@signet/core"
-import { enrol, ok, signIn, signInAtConsole, SoftwarePasskey, stepUp, type TokenAnswer } from "@signet/testkit"
+import { crc32, enrol, ok, pngFile, signIn, signInAtConsole, SoftwarePasskey, stepUp, type TokenAnswer } from "@signet/testkit"
 import { Effect, Option } from "effect"
 import { execFile } from "node:child_process"
 import { createHash, randomBytes, webcrypto } from "node:crypto"
@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { deflateSync, inflateSync } from "node:zlib"
+import { inflateSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
@@ -27,20 +27,11 @@ interface EncryptionCertificate { userId: string; serial: string; pem: string; c
 interface FileMetadata { id: string; name: string; size: number; owner: string; recipients: Array<string>; createdAt: string }
 
 // ---- an independent PNG writer and reader (node:zlib), to check the engine against ----
-const CRC = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0 })
-const crc = (b: Buffer) => { let c = 0xffffffff; for (const x of b) c = CRC[(c ^ x) & 0xff]! ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0 }
-const chunk = (type: string, body: Buffer) => {
-  const head = Buffer.alloc(4); head.writeUInt32BE(body.length)
-  const typed = Buffer.concat([Buffer.from(type, "latin1"), body])
-  const tail = Buffer.alloc(4); tail.writeUInt32BE(crc(typed))
-  return Buffer.concat([head, typed, tail])
-}
 /** An 8-bit RGB PNG, filter 0, drawn by `pixel`. */
 const makePng = (width: number, height: number, pixel: (x: number, y: number) => [number, number, number]) => {
   const raw = Buffer.alloc((width * 3 + 1) * height)
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (width * 3 + 1) + 1 + x * 3)
-  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4); ihdr.set([8, 2, 0, 0, 0], 8)
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))])
+  return Buffer.from(pngFile({ width, height, depth: 8, colour: 2 }, raw))
 }
 /** Reads an 8-bit RGBA, non-interlaced PNG (what the engine writes), checking every CRC. */
 const readPng = (png: Buffer) => {
@@ -51,7 +42,7 @@ const readPng = (png: Buffer) => {
   for (;;) {
     const length = png.readUInt32BE(at)
     const type = png.toString("latin1", at + 4, at + 8)
-    expect(png.readUInt32BE(at + 8 + length)).toBe(crc(png.subarray(at + 4, at + 8 + length)))
+    expect(png.readUInt32BE(at + 8 + length)).toBe(crc32(png.subarray(at + 4, at + 8 + length)))
     if (type === "IHDR") {
       width = png.readUInt32BE(at + 8); height = png.readUInt32BE(at + 12)
       expect([...png.subarray(at + 16, at + 21)]).toEqual([8, 6, 0, 0, 0])

@@ -5,7 +5,7 @@
  * names). Every answer must be a result or a 4xx, in time, and the process must not be harmed.
  * Seeded; SIGNET_FUZZ_RUNS sets the number of cases (default 20,000).
  */
-import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { arbitraries, enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { administerRelyingParty } from "@signet/core"
 import fc from "fast-check"
 import { SchemaAST } from "effect"
@@ -81,17 +81,8 @@ const hostileText = (fields: ReadonlyArray<string>): fc.Arbitrary<string> => {
     return open.repeat(n) + "1" + (closed ? close.repeat(n) : "")
   })
   // byte mutations of well-formed text: flip, insert, delete, truncate
-  const mutated = fc.tuple(object, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("flip", "insert", "delete")), { maxLength: 6 }), fc.nat())
-    .map(([text, edits, cut]) => {
-      const bytes = [...new TextEncoder().encode(text)]
-      for (const [at, b, kind] of edits) {
-        const i = bytes.length === 0 ? 0 : at % bytes.length
-        if (kind === "flip") bytes[i] = b
-        else if (kind === "insert") bytes.splice(i, 0, b)
-        else bytes.splice(i, 1)
-      }
-      return new TextDecoder().decode(new Uint8Array(bytes.slice(0, bytes.length - (cut % 3 === 0 ? cut % Math.max(1, bytes.length) : 0))))
-    })
+  const mutated = fc.tuple(object, arbitraries.byteEdits({ kinds: ["flip", "insert", "delete", "truncate"], minLength: 0 }))
+    .map(([text, edits]) => new TextDecoder().decode(arbitraries.applyByteEdits(new TextEncoder().encode(text), edits)))
   return fc.oneof({ arbitrary: object, weight: 5 }, { arbitrary: value, weight: 2 }, { arbitrary: mutated, weight: 4 }, { arbitrary: deep, weight: 1 })
 }
 

@@ -1,28 +1,16 @@
 /** The timestamp authority over HTTP and -T hash signatures, checked by `openssl ts` and `openssl cms`, and reported by /v2/validate. */
-import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
-import { execFile } from "node:child_process"
+import { enrol, ok, runTool, scratchFile, scratchPath, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { readFileSync } from "node:fs"
 import * as pkijs from "pkijs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { opensslVerifies } from "./test-support/openssl.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 import { TimestampAuthorityHttp } from "./timestamp-authority-http.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "signet-tsa-e2e-"))
-let n = 0
-const file = (name: string, data: Uint8Array | string) => {
-  const path = join(dir, `${n++}-${name}`)
-  writeFileSync(path, data)
-  return path
-}
+const file = scratchFile
 // Asynchronous: openssl must not block this process, whose server answers the requests.
-const openssl = (args: ReadonlyArray<string>) => new Promise<{ ok: boolean; out: string }>((resolve) => {
-  execFile("openssl", args, { encoding: "buffer", timeout: 20_000 }, (error, stdout, stderr) =>
-    resolve({ ok: error === null, out: `${stdout.toString("latin1")}${stderr.toString("latin1")}` }))
-})
+const openssl = (args: ReadonlyArray<string>) => runTool("openssl", args, { timeoutMs: 20_000 })
 
 interface Timestamp { valid: boolean; genTime: string | null; tsa: { subject: string; serial: string } | null; policy: string | null; serial: string | null; problems: Array<string> }
 interface Report { valid: boolean; integrity: boolean; signingTime: string | null; timestamp: Timestamp | null; problems: Array<string> }
@@ -50,7 +38,6 @@ describe("timestamps", () => {
   })
   afterAll(async () => {
     await env?.stop()
-    rmSync(dir, { recursive: true, force: true })
   })
 
   const post = (body: Uint8Array, type = "application/timestamp-query") =>
@@ -58,7 +45,7 @@ describe("timestamps", () => {
 
   it("POST /v2/tsa answers `openssl ts -query` with a reply `openssl ts -verify` accepts", async () => {
     const data = file("data.bin", randomBytes(2000))
-    const query = join(dir, `${n++}-q.tsq`)
+    const query = scratchPath("q.tsq")
     expect((await openssl(["ts", "-query", "-data", data, "-sha256", "-cert", "-tspolicy", policy, "-out", query])).ok).toBe(true)
     const response = await post(new Uint8Array(readFileSync(query)))
     expect(response.status).toBe(200)
@@ -199,7 +186,7 @@ describe("timestamps", () => {
     }
   })
   it("rate-limits POST /v2/tsa to 60 requests a minute per client IP", async () => {
-    const query = join(dir, `${n++}-q.tsq`)
+    const query = scratchPath("q.tsq")
     expect((await openssl(["ts", "-query", "-digest", "cd".repeat(32), "-sha256", "-out", query])).ok).toBe(true)
     const body = new Uint8Array(readFileSync(query))
     // a fixed one-minute window: within 122 requests one window sees its 61st, even across a minute's turn

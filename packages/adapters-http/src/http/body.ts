@@ -1,5 +1,5 @@
 /** Reading request bodies: content type, size limit (before buffering it all) and JSON syntax. */
-import { jsonDepthProblem, MalformedJson, PayloadTooLarge, UnsupportedMediaType } from "@signet/core"
+import { concatBytes, jsonDepthProblem, MalformedJson, PayloadTooLarge, UnsupportedMediaType } from "@signet/core"
 import { Effect } from "effect"
 
 /** Default body limit: 1 MiB. */
@@ -27,13 +27,7 @@ export const readBody = (request: Request, limit: number): Effect.Effect<Uint8Ar
         }
         chunks.push(value)
       }
-      const out = new Uint8Array(size)
-      let offset = 0
-      for (const c of chunks) {
-        out.set(c, offset)
-        offset += c.byteLength
-      }
-      return out
+      return concatBytes(chunks)
     },
     catch: (e) => (e instanceof PayloadTooLarge ? e : new PayloadTooLarge({ limit })),
   })

@@ -12,7 +12,7 @@ import { bindingCookie, EXTERNAL_BINDING_COOKIE, sessionCookie } from "../http/c
 import { endpoint } from "../http/endpoint.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
 import { baseHeaders, json } from "../http/respond.ts"
-import { escape, page } from "../pages/pages.ts"
+import { escapeHtml, page } from "../pages/pages.ts"
 
 const Provider = Schema.Struct({
   id: Schema.String, name: Schema.String, issuer: Schema.String, clientId: Schema.String, scopes: Schema.Array(Schema.String),
@@ -126,8 +126,8 @@ export const callbackEndpoint = endpoint({
     }
     const response = page(settings.basePath, "Signed in", `<h1>Signed in</h1>
 <p>${outcome.created ? "Your Signet account was created." : outcome.linked ? "The identity is now linked to your account." : "Welcome back."}
-<a id="continue" href="${escape(outcome.returnTo)}">Continue</a></p>`, requestId,
-    `<meta http-equiv="refresh" content="0;url=${escape(outcome.returnTo)}">`)
+<a id="continue" href="${escapeHtml(outcome.returnTo)}">Continue</a></p>`, requestId,
+    `<meta http-equiv="refresh" content="0;url=${escapeHtml(outcome.returnTo)}">`)
     response.headers.append("set-cookie", sessionCookie(settings, outcome.session.sessionId))
     response.headers.append("set-cookie", bindingCookie(settings, "", 0))
     response.headers.set("cache-control", "no-store")
@@ -142,7 +142,7 @@ export const linkPage = endpoint({
   handle: ({ query, requestId }) => Effect.map(EngineConfig, (s) => page(s.basePath, "Link your account", `<h1>Link your account</h1>
 <p>An account with the e-mail address your identity provider gave already exists. Sign in with that account's passkey to link the two;
 until then nothing is linked.</p>
-<form id="link"><input type="hidden" name="offerId" value="${escape(query.get("offer") ?? "")}">
+<form id="link"><input type="hidden" name="offerId" value="${escapeHtml(query.get("offer") ?? "")}">
 <button type="submit">Sign in with your passkey and link</button></form>`, requestId)),
 })
 

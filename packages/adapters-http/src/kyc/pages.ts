@@ -7,9 +7,8 @@ import { EngineConfig, handoffContext, INTERFACE_VERSION } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
-import { KYC_CAPTURE_CLIENT_JS } from "../pages/kyc-capture-client.ts"
-
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+import { scriptResponse } from "../pages/browser-scripts.ts"
+import { escapeHtml } from "../pages/pages.ts"
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.3rem;margin:0 0 .6rem}#guide{color:#3b434b}#code{font:600 1.1rem ui-monospace,monospace;letter-spacing:.15em}
@@ -36,11 +35,11 @@ const headers = (requestId: string): Record<string, string> => ({
 
 const capturePage = (api: string, environment: string, mode: "desktop" | "phone", requestId: string, handoff?: { readonly id: string; readonly code: string }) =>
   new Response(`<!doctype html>
-<html lang="en" data-api="${escape(api)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="en" data-api="${escapeHtml(api)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Verify your identity · Signet</title><style>${STYLE}</style></head>
-<body data-mode="${mode}" data-state="loading"${handoff === undefined ? "" : ` data-handoff="${escape(handoff.id)}"`}><main>
+<body data-mode="${mode}" data-state="loading"${handoff === undefined ? "" : ` data-handoff="${escapeHtml(handoff.id)}"`}><main>
 <h1>Verify your identity</h1>
-<p id="code"${handoff === undefined ? " hidden" : ""}>${handoff === undefined ? "" : `Code ${escape(handoff.code)}`}</p>
+<p id="code"${handoff === undefined ? " hidden" : ""}>${handoff === undefined ? "" : `Code ${escapeHtml(handoff.code)}`}</p>
 <p id="guide"></p>
 <div id="handoff" hidden><p>Open this link on your phone (the same code shows there):</p><p><code id="phoneUrl"></code></p></div>
 <fieldset id="doctype" hidden><legend>Document</legend>
@@ -50,8 +49,8 @@ const capturePage = (api: string, environment: string, mode: "desktop" | "phone"
 <p id="status" role="status" aria-live="polite"></p>
 <div><button id="capture" type="button" hidden disabled>Capture</button></div>
 <p id="verdict" role="status" aria-live="polite"></p>
-</main><p><small>Signet ${escape(environment)} · interface ${INTERFACE_VERSION} · images go only to Signet, encrypted at rest</small></p>
-<script src="${escape(api)}/kyc/capture.js" defer></script></body></html>`, { status: 200, headers: headers(requestId) })
+</main><p><small>Signet ${escapeHtml(environment)} · interface ${INTERFACE_VERSION} · images go only to Signet, encrypted at rest</small></p>
+<script src="${escapeHtml(api)}/kyc/capture.js" defer></script></body></html>`, { status: 200, headers: headers(requestId) })
 
 const expiredPage = (requestId: string) => new Response(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Verify your identity · Signet</title><style>${STYLE}</style></head>
@@ -82,9 +81,7 @@ export const kycHandoffPage = endpoint({
 export const kycCaptureScript = endpoint({
   method: "GET", path: "/kyc/capture.js", tag: "Identity verification", auth: "none", hidden: true, summary: "Hosted capture script",
   response: { mediaType: "text/javascript" },
-  handle: ({ requestId }) => Effect.succeed(new Response(KYC_CAPTURE_CLIENT_JS, {
-    headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=300", ...baseHeaders(requestId) },
-  })),
+  handle: ({ requestId }) => scriptResponse("kyc-capture", requestId),
 })
 
 /** The hosted capture pages and their script. */

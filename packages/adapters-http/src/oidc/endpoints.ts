@@ -14,7 +14,7 @@ import { readBody } from "../http/body.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
 import { baseHeaders, json } from "../http/respond.ts"
-import { escape, page } from "../pages/pages.ts"
+import { escapeHtml, page } from "../pages/pages.ts"
 
 
 /** An OAuth error as RFC 6749 §5.2 answers it (401 with a Basic challenge for `invalid_client`). */
@@ -56,15 +56,15 @@ const signInLocation = (settings: EngineSettings, clientId: string, query: URLSe
 const SCOPE_TEXT = SCOPE_CONSENT_TEXT
 
 const consentPage = (settings: EngineSettings, outcome: Extract<AuthorizeOutcome, { _tag: "Consent" }>, query: URLSearchParams, requestId: string) =>
-  page(settings.basePath, "Allow access", `<h1>Allow ${escape(outcome.clientName)}?</h1>
-<p><strong>${escape(outcome.clientName)}</strong> asks to:</p>
-<ul id="scopes">${outcome.scope.map((s) => `<li data-scope="${escape(s)}">${escape(SCOPE_TEXT[s] ?? s)}</li>`).join("")}</ul>
-<form id="consent"><input type="hidden" name="request" value="${escape(query.toString())}">
+  page(settings.basePath, "Allow access", `<h1>Allow ${escapeHtml(outcome.clientName)}?</h1>
+<p><strong>${escapeHtml(outcome.clientName)}</strong> asks to:</p>
+<ul id="scopes">${outcome.scope.map((s) => `<li data-scope="${escapeHtml(s)}">${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`).join("")}</ul>
+<form id="consent"><input type="hidden" name="request" value="${escapeHtml(query.toString())}">
 <button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></form>`, requestId)
 
 const errorPage = (settings: EngineSettings, error: string, description: string, requestId: string) =>
   page(settings.basePath, "Sign-in error", `<h1>This sign-in request cannot be completed</h1>
-<p id="error" data-error="${escape(error)}"><strong>${escape(error)}</strong>: ${escape(description)}</p>
+<p id="error" data-error="${escapeHtml(error)}"><strong>${escapeHtml(error)}</strong>: ${escapeHtml(description)}</p>
 <p>Return to the application and try again. Signet does not send you back to an address it cannot vouch for.</p>`, requestId, "", 400)
 
 const redirect = (location: string, requestId: string) =>
@@ -238,7 +238,7 @@ const signedOutPage = (settings: EngineSettings, requestId: string) =>
 const logoutConfirmPage = (settings: EngineSettings, query: URLSearchParams, requestId: string) =>
   page(settings.basePath, "Sign out", `<h1>Sign out of Signet?</h1>
 <p>An application asked to sign you out of Signet in this browser.</p>
-<form id="logout"><input type="hidden" name="request" value="${escape(query.toString())}">
+<form id="logout"><input type="hidden" name="request" value="${escapeHtml(query.toString())}">
 <button type="submit" name="decision" value="logout">Sign out</button> <button type="submit" name="decision" value="stay">Stay signed in</button></form>`, requestId)
 
 /** `GET /logout`: RP-initiated logout 1.0. */

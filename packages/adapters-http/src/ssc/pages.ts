@@ -3,9 +3,8 @@ import { Batches, EngineConfig, getRelyingParty, INTERFACE_VERSION, SigningReque
 import { Effect, Option } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
-import { SIGNING_FRAME_CLIENT_JS } from "../pages/signing-frame-client.ts"
-
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+import { scriptResponse } from "../pages/browser-scripts.ts"
+import { escapeHtml } from "../pages/pages.ts"
 
 /** Only plain `scheme://host[:port]` values go into the CSP header; anything else could smuggle directives. */
 const SAFE_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
@@ -36,18 +35,18 @@ const headers = (requestId: string, ancestors: string): Record<string, string> =
 
 const errorPage = (requestId: string, message: string) => new Response(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Signing frame · Signet</title><style>${STYLE}</style></head>
-<body data-state="error"><h1>Signing unavailable</h1><p class="err">${escape(message)}</p></body></html>`, {
+<body data-state="error"><h1>Signing unavailable</h1><p class="err">${escapeHtml(message)}</p></body></html>`, {
   status: 404,
   headers: headers(requestId, "'none'"),
 })
 
 const framePage = (api: string, environment: string, rp: { readonly name: string; readonly clientId: string }, ancestors: string, requestId: string) => new Response(`<!doctype html>
-<html lang="en" data-api="${escape(api)}" data-client-id="${escape(rp.clientId)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="en" data-api="${escapeHtml(api)}" data-client-id="${escapeHtml(rp.clientId)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Approve signature · Signet</title><style>${STYLE}</style></head>
 <body data-state="loading"><main>
 <h1>Approve a signature</h1>
 <dl>
-<dt>Requested by</dt><dd id="rp">${escape(rp.name)}</dd>
+<dt>Requested by</dt><dd id="rp">${escapeHtml(rp.name)}</dd>
 <dt>Document</dt><dd id="documentName">…</dd>
 <dt>SHA-256</dt><dd id="documentHash" class="hash">…</dd>
 <dt>Assurance</dt><dd id="loa">…</dd>
@@ -56,8 +55,8 @@ const framePage = (api: string, environment: string, rp: { readonly name: string
 <ol id="documents" hidden></ol>
 <p id="status" role="status" aria-live="polite"></p>
 <div><button id="approve" type="button" disabled>Approve with passkey</button><button id="retry" type="button" hidden>Try again</button><button id="cancel" type="button" class="secondary" disabled>Cancel</button></div>
-</main><p><small>Signet ${escape(environment)} · interface ${INTERFACE_VERSION}</small></p>
-<script src="${escape(api)}/ssc/frame.js" defer></script></body></html>`, {
+</main><p><small>Signet ${escapeHtml(environment)} · interface ${INTERFACE_VERSION}</small></p>
+<script src="${escapeHtml(api)}/ssc/frame.js" defer></script></body></html>`, {
   status: 200,
   headers: headers(requestId, ancestors),
 })
@@ -99,9 +98,7 @@ export const signingFramePage = endpoint({
 export const signingFrameScript = endpoint({
   method: "GET", path: "/ssc/frame.js", tag: "Signing token flow", auth: "none", hidden: true, summary: "Signing frame script",
   response: { mediaType: "text/javascript" },
-  handle: ({ requestId }) => Effect.succeed(new Response(SIGNING_FRAME_CLIENT_JS, {
-    headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=300", ...baseHeaders(requestId) },
-  })),
+  handle: ({ requestId }) => scriptResponse("signing-frame", requestId),
 })
 
 /** The signing frame and its script. */

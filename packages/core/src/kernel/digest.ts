@@ -1,7 +1,13 @@
-/** SHA-256 through the web-standard SubtleCrypto, which every supported runtime provides. */
+/** Digests through the web-standard SubtleCrypto, which every supported runtime provides. */
 import { Effect } from "effect"
 
-/** SHA-256 of bytes. Pure: the same input always gives the same digest. */
-export const sha256 = (data: Uint8Array): Effect.Effect<Uint8Array> =>
-  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(data))).pipe(
+/**
+ * The digest of bytes under `algorithm` (SHA-1 only where a standard names it: OCSP certificate and
+ * responder ids). Pure: the same input always gives the same digest.
+ */
+export const digest = (algorithm: "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512", data: Uint8Array): Effect.Effect<Uint8Array> =>
+  Effect.promise(() => globalThis.crypto.subtle.digest(algorithm, new Uint8Array(data))).pipe(
     Effect.map((buf) => new Uint8Array(buf)))
+
+/** SHA-256 of bytes. Pure: the same input always gives the same digest. */
+export const sha256 = (data: Uint8Array): Effect.Effect<Uint8Array> => digest("SHA-256", data)

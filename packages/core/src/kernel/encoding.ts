@@ -47,6 +47,9 @@ export const fromBase64 = (text: string): Uint8Array | undefined => {
 /** UTF-8 bytes of a string. */
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
+/** Whether two byte strings are the same; for public values (use `constantTimeEqual` for secrets). */
+export const bytesEqual = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i])
+
 /** Compares two byte strings in time that depends only on their lengths. */
 export const constantTimeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
   let diff = a.length ^ b.length

@@ -9,6 +9,8 @@ import fc from "fast-check"
 import { Effect, Either } from "effect"
 import { deflateSync } from "node:zlib"
 import { describe, expect, it } from "vitest"
+import { applyByteEdits, byteEdits } from "../../../testkit/src/arbitraries/bytes.ts"
+import { crc32, PNG_SIGNATURE, pngChunk } from "../../../testkit/src/png.ts"
 import { decodePng, encodePng, PngProblem } from "./png.ts"
 
 const RUNS = Number(process.env["SIGNET_FUZZ_RUNS"] ?? 20_000)
@@ -16,23 +18,9 @@ const SEED = Number(process.env["SIGNET_FUZZ_SEED"] ?? 0x5167_0013)
 const LIMITS = { maxWidth: 1000, maxHeight: 1000, maxBytes: 512 * 1024 }
 const CASE_BUDGET_MS = 2_000
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-const crc32 = (bytes: Uint8Array) => {
-  let c = 0xffffffff
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
 const u32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
-const chunk = (type: string, body: Uint8Array): Uint8Array => {
-  const typed = new Uint8Array([...type].map((c) => c.charCodeAt(0) & 255).concat([...body]))
-  return new Uint8Array([...u32(body.length), ...typed, ...u32(crc32(typed))])
-}
-const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-const png = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array([...SIGNATURE, ...chunks.flatMap((c) => [...c])])
+const chunk = pngChunk
+const png = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array([...PNG_SIGNATURE, ...chunks.flatMap((c) => [...c])])
 
 /** Makes every chunk's CRC right again after a mutation, so the mutation reaches the decoder proper. */
 const fixCrcs = (bytes: Uint8Array): Uint8Array => {
@@ -51,18 +39,7 @@ const bitmap = fc.record({ width: fc.integer({ min: 1, max: 12 }), height: fc.in
   .chain(({ width, height }) => fc.uint8Array({ minLength: width * height * 4, maxLength: width * height * 4 }).map((rgba) => ({ width, height, rgba })))
 const validPng = bitmap.map((b) => Effect.runPromise(encodePng(b)))
 
-const mutation = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("flip", "insert", "delete", "bit")), { minLength: 1, maxLength: 8 })
-const mutate = (bytes: Uint8Array, edits: ReadonlyArray<readonly [number, number, string]>): Uint8Array => {
-  const out = [...bytes]
-  for (const [at, b, kind] of edits) {
-    const i = out.length === 0 ? 0 : at % out.length
-    if (kind === "flip") out[i] = b
-    else if (kind === "bit") out[i] = out[i]! ^ (1 << (b & 7))
-    else if (kind === "insert") out.splice(i, 0, b)
-    else out.splice(i, 1)
-  }
-  return new Uint8Array(out)
-}
+const mutation = byteEdits({ kinds: ["flip", "insert", "delete", "bit"], maxLength: 8 })
 
 const zeroCache = new Map<number, Uint8Array>()
 const deflatedZeros = (n: number) => {
@@ -124,12 +101,12 @@ describe("PNG decoder under fuzzing (issue 13: parsers under budgets)", () => {
     const input = fc.oneof(
       { weight: 3, arbitrary: fc.tuple(validPng, mutation, fc.boolean()).map(([p, edits, fix]) => ({ p, edits, fix })) },
       { weight: 2, arbitrary: structured.map((bytes) => ({ bytes })) },
-      { weight: 1, arbitrary: fc.tuple(structured, mutation).map(([bytes, edits]) => ({ bytes: fixCrcs(mutate(bytes, edits)) })) },
+      { weight: 1, arbitrary: fc.tuple(structured, mutation).map(([bytes, edits]) => ({ bytes: fixCrcs(applyByteEdits(bytes, edits)) })) },
     )
     await fc.assert(fc.asyncProperty(input, async (c) => {
       if ("p" in c) {
         const valid = await c.p
-        const mutated = mutate(valid, c.edits)
+        const mutated = applyByteEdits(valid, c.edits)
         await judge(c.fix ? fixCrcs(mutated) : mutated)
       } else {
         await judge(c.bytes)

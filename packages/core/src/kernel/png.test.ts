@@ -1,23 +1,14 @@
 /** PNG reading and writing: round trips, the colour types signers' images come in, and refusals. */
 import { Effect, Either } from "effect"
-import { deflateSync } from "node:zlib"
 import { describe, expect, it } from "vitest"
 import { decodePng, encodePng } from "./png.ts"
+import { pngChunk, pngFile } from "../../../testkit/src/png.ts"
 
 const LIMITS = { maxWidth: 1000, maxHeight: 1000, maxBytes: 1 << 20 }
-const CRC = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0 })
-const crc = (b: Buffer) => { let c = 0xffffffff; for (const x of b) c = CRC[(c ^ x) & 0xff]! ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0 }
-const chunk = (type: string, body: Buffer) => {
-  const head = Buffer.alloc(4); head.writeUInt32BE(body.length)
-  const typed = Buffer.concat([Buffer.from(type, "latin1"), body])
-  const tail = Buffer.alloc(4); tail.writeUInt32BE(crc(typed))
-  return Buffer.concat([head, typed, tail])
-}
+const chunk = pngChunk
 /** A PNG from raw (already filtered) scanlines, written with node's zlib. */
-const png = (width: number, height: number, depth: number, colour: number, raw: Buffer, extra: Array<Buffer> = []) => {
-  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4); ihdr.set([depth, colour, 0, 0, 0], 8)
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), ...extra, chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]))
-}
+const png = (width: number, height: number, depth: number, colour: number, raw: Uint8Array, extra: ReadonlyArray<Uint8Array> = []) =>
+  pngFile({ width, height, depth, colour }, raw, extra)
 const decode = (bytes: Uint8Array) => Effect.runPromise(Effect.either(decodePng(bytes, LIMITS)))
 const problem = async (bytes: Uint8Array) => {
   const result = await decode(bytes)

@@ -5,13 +5,13 @@
  */
 import { Effect } from "effect"
 import { PdfUnreadable } from "../errors/catalogue.ts"
+import { bytesEqual } from "../kernel/encoding.ts"
 import type { ByteSource } from "./byte-source.ts"
 import { deref, dictAt, openPdf, type PdfReadError } from "./document.ts"
 import { incrementalUpdate, objectNumbers, type UpdateObject } from "./incremental.ts"
 import { arrayOf, dict, name, PdfDict, PdfRef, PdfStream, type PdfValue } from "./objects.ts"
 
 const unreadable = (detail: string) => new PdfUnreadable({ detail })
-const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
 
 /** Distinct byte strings, first occurrence kept. */
 const distinct = (all: ReadonlyArray<Uint8Array>): ReadonlyArray<Uint8Array> =>

@@ -4,6 +4,7 @@
  * points back with `/Prev`. Nothing before the update changes, so earlier signatures stay valid.
  * Reusable for any update: a signature, or a DSS dictionary (PAdES-LT) after it.
  */
+import { concatBytes } from "../kernel/encoding.ts"
 import type { PdfDocument } from "./document.ts"
 import { dict, latin1, name, PdfDict, PdfRef, PdfStream, serialise, type PdfValue } from "./objects.ts"
 
@@ -95,13 +96,7 @@ export const incrementalUpdate = (doc: PdfDocument, objects: ReadonlyArray<Updat
   }
   push(`startxref\n${xrefAt}\n%%EOF\n`)
 
-  const bytes = new Uint8Array(length)
-  let at = 0
-  for (const c of chunks) {
-    bytes.set(c, at)
-    at += c.length
-  }
-  return { bytes, offsets }
+  return { bytes: concatBytes(chunks), offsets }
 }
 
 /** Runs of consecutive object numbers. */

@@ -1,14 +1,12 @@
 /** PAdES levels -T and -LT as pdfsig, qpdf and openssl see them. */
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { writeFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { Effect, Layer } from "effect"
 import * as pkijs from "pkijs"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { fromBase64, toBase64 } from "../kernel/encoding.ts"
+import { beforeAll, describe, expect, it } from "vitest"
+import { concatBytes, fromBase64, toBase64 } from "../kernel/encoding.ts"
 import { certificateAuthority } from "../pki/authority.ts"
 import { signDigest, toPem } from "../pki/cms.ts"
 import { signingIdentityFor, type SigningIdentity } from "../pki/signer-certificate.ts"
@@ -23,30 +21,16 @@ import { appendDss } from "./dss.ts"
 import { longTermMaterial } from "./long-term.ts"
 import { signPdf } from "./prepare.ts"
 import { samplePdf } from "../../../testkit/src/pdf/verifiers.ts"
+import { runTool, scratchFile, scratchPath } from "../../../testkit/src/tools.ts"
 
 const exec = promisify(execFile)
 const world = pkiTestWorld()
 const layer = Layer.provideMerge(TimestampAuthorityBuiltIn, world.layer)
 const run = <A, E>(effect: Effect.Effect<A, E, PkiServices | TimestampAuthority>) => Effect.runPromise(Effect.provide(effect, layer))
 
-const dir = mkdtempSync(join(tmpdir(), "signet-lt-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-let n = 0
-const file = (name: string, bytes: Uint8Array | string) => {
-  const path = join(dir, `${n++}-${name}`)
-  writeFileSync(path, bytes)
-  return path
-}
-const output = (command: string, args: ReadonlyArray<string>) =>
-  exec(command, args, { encoding: "latin1", maxBuffer: 64 * 1024 * 1024 })
-    .then((r) => ({ ok: true, text: `${r.stdout}${r.stderr}` }), (e: { stdout?: string; stderr?: string }) => ({ ok: false, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }))
-
-const concat = (a: Uint8Array, b: Uint8Array) => {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
-}
+const file = scratchFile
+const output = (command: string, args: ReadonlyArray<string>) => runTool(command, args).then((r) => ({ ok: r.ok, text: r.out }))
+const concat = (a: Uint8Array, b: Uint8Array) => concatBytes([a, b])
 
 let signer: SigningIdentity
 let rootPem: string
@@ -118,7 +102,7 @@ describe.each([["an xref stream", true], ["a classic xref table", false]] as con
 
     // The OCSP responses in the DSS say good for the signer's and the TSA's certificates, signed by the CA.
     const streamData = async (ref: string) => {
-      const out = join(dir, `${n++}-stream.der`)
+      const out = scratchPath("stream.der")
       await exec("qpdf", [`--show-object=${ref.replace(" 0 R", "")}`, "--raw-stream-data", path], { encoding: "buffer" }).then((r) => writeFileSync(out, r.stdout))
       return out
     }

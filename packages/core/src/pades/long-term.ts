@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import * as pkijs from "pkijs"
 import { PdfUnreadable } from "../errors/catalogue.ts"
 import { sha256 } from "../kernel/digest.ts"
+import { bytesEqual } from "../kernel/encoding.ts"
 import { certificateAuthority } from "../pki/authority.ts"
 import { CmsOid } from "../pki/cms.ts"
 import { derOf } from "../pki/issue-certificate.ts"
@@ -20,7 +21,6 @@ import { signatureTimestampOf } from "../pki/timestamp-verify.ts"
 import type { ValidationMaterial } from "./dss.ts"
 
 const unreadable = (detail: string) => new PdfUnreadable({ detail })
-const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
 const der = (o: pkijs.PkiObject) => new Uint8Array(o.toSchema().toBER(false))
 
 /** An OCSPRequest for one certificate issued by `issuer` (CertID with SHA-256, RFC 6960 §4.1.1). */

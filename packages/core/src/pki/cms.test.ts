@@ -1,29 +1,20 @@
 import { spawnSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import * as asn1js from "asn1js"
 import { Cause, Effect, Exit } from "effect"
 import * as pkijs from "pkijs"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { fromBase64 } from "../kernel/encoding.ts"
 import { certificateAuthority, type CertificateAuthority } from "./authority.ts"
 import { CmsOid, signDigest, toPem, type DigestAlgorithm } from "./cms.ts"
 import { signingIdentityFor, type SigningIdentity } from "./signer-certificate.ts"
 import { pkiTestWorld, testUser, type PkiServices, type PkiTestWorld } from "./test-layers.ts"
+import { scratchFile } from "../../../testkit/src/tools.ts"
 
 const run = <A>(world: PkiTestWorld, effect: Effect.Effect<A, never, PkiServices>) => Effect.runPromise(Effect.provide(effect, world.layer))
 const nodeHash = { "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" } as const
 
-const dir = mkdtempSync(join(tmpdir(), "signet-cms-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-let n = 0
-const file = (name: string, data: Uint8Array | string) => {
-  const path = join(dir, `${n++}-${name}`)
-  writeFileSync(path, data)
-  return path
-}
+const file = scratchFile
 
 /** `openssl cms -verify` of a detached signature over `content`, trusting only `root`. */
 const opensslVerify = (signature: Uint8Array, content: Uint8Array, root: string, purpose: ReadonlyArray<string> = ["-purpose", "any"]) => {

@@ -9,7 +9,7 @@ import * as pkijs from "pkijs"
 import { sha256 } from "../kernel/digest.ts"
 import { toBase64 } from "../kernel/encoding.ts"
 import { KeyStore } from "../ports/key-store.ts"
-import { p1363ToDer } from "./ecdsa-signature.ts"
+import { derToP1363, p1363ToDer } from "./ecdsa-signature.ts"
 import { derOf } from "./issue-certificate.ts"
 import type { SigningIdentity } from "./signer-certificate.ts"
 
@@ -203,3 +203,20 @@ export const toPem = (der: Uint8Array, label = "CERTIFICATE"): string => {
   const lines = toBase64(der).match(/.{1,64}/g) ?? []
   return `-----BEGIN ${label}-----\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}-----END ${label}-----\n`
 }
+
+/**
+ * Whether a SignerInfo's ECDSA P-256 signature over its signed attributes (the DER SET) verifies
+ * with `certificate`'s key under `hash`. Every way it can fail (an unreadable key, a malformed
+ * signature) is `false`, never a defect: the bytes come from whoever sent the signature.
+ */
+export const signedAttributesVerify = (signerInfo: pkijs.SignerInfo, certificate: pkijs.Certificate, hash: DigestAlgorithm): Effect.Effect<boolean> =>
+  Effect.gen(function* () {
+    const attributes = signerInfo.signedAttrs?.attributes ?? []
+    const signedAttributes = new Uint8Array(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER(false))
+    const key = yield* Effect.promise(() => globalThis.crypto.subtle.importKey("spki", new Uint8Array(certificate.subjectPublicKeyInfo.toSchema().toBER(false)),
+      { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]).catch(() => undefined))
+    const raw = derToP1363(new Uint8Array(signerInfo.signature.valueBlock.valueHexView), 32)
+    if (key === undefined || raw === undefined) return false
+    return yield* Effect.promise(() =>
+      globalThis.crypto.subtle.verify({ name: "ECDSA", hash }, key, new Uint8Array(raw), signedAttributes).catch(() => false))
+  })

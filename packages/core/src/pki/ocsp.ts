@@ -7,7 +7,8 @@
 import * as asn1js from "asn1js"
 import { Clock, Effect, Option } from "effect"
 import * as pkijs from "pkijs"
-import { toHex } from "../kernel/encoding.ts"
+import { digest } from "../kernel/digest.ts"
+import { bytesEqual, toHex } from "../kernel/encoding.ts"
 import { KeyStore } from "../ports/key-store.ts"
 import { Certificates } from "../ports/storage.ts"
 import { certificateAuthority } from "./authority.ts"
@@ -25,11 +26,6 @@ const OID = {
 
 /** How long an answer is current (`nextUpdate`). */
 export const OCSP_VALIDITY_MS = 3_600_000
-
-const digest = (algorithm: "SHA-1" | "SHA-256", data: Uint8Array) =>
-  Effect.promise(() => globalThis.crypto.subtle.digest(algorithm, new Uint8Array(data))).pipe(Effect.map((b) => new Uint8Array(b)))
-
-const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
 
 const ber = (o: { toSchema: () => { toBER: () => ArrayBuffer } }) => new Uint8Array(o.toSchema().toBER())
 

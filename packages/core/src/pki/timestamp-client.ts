@@ -7,10 +7,9 @@ import * as asn1js from "asn1js"
 import { Either } from "effect"
 import * as pkijs from "pkijs"
 import type { TimestampRequest } from "../ports/timestamp-authority.ts"
+import { bytesEqual } from "../kernel/encoding.ts"
 import { CmsOid } from "./cms.ts"
 import { IMPRINT_ALGORITHMS } from "./timestamp.ts"
-
-const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
 
 /** The DER TimeStampReq (version 1, certReq as asked, the nonce when given). */
 export const timestampQuery = (request: TimestampRequest): Uint8Array => new Uint8Array(new pkijs.TimeStampReq({

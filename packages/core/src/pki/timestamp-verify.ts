@@ -8,11 +8,11 @@
 import * as asn1js from "asn1js"
 import { Effect, Option } from "effect"
 import * as pkijs from "pkijs"
-import { toHex } from "../kernel/encoding.ts"
+import { digest } from "../kernel/digest.ts"
+import { bytesEqual, toHex } from "../kernel/encoding.ts"
 import { Certificates } from "../ports/storage.ts"
 import { certificateAuthority } from "./authority.ts"
-import { CmsOid } from "./cms.ts"
-import { derToP1363 } from "./ecdsa-signature.ts"
+import { CmsOid, signedAttributesVerify } from "./cms.ts"
 import { derOf } from "./issue-certificate.ts"
 import { certificateStatus } from "./revocation.ts"
 import { imprintAlgorithmOf, oidText } from "./timestamp.ts"
@@ -32,10 +32,7 @@ export interface TimestampReport {
 
 const TIME_STAMPING = "1.3.6.1.5.5.7.3.8"
 
-const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
 const hexSerial = (i: asn1js.Integer) => toHex(new Uint8Array(i.valueBlock.valueHexView)).replace(/^(00)+(?=[0-9a-f])/, "")
-const digestOf = (algorithm: "SHA-256" | "SHA-384" | "SHA-512", data: Uint8Array) =>
-  Effect.promise(() => globalThis.crypto.subtle.digest(algorithm, new Uint8Array(data))).pipe(Effect.map((b) => new Uint8Array(b)))
 const x509Of = (x509: typeof X509, c: pkijs.Certificate) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER(false)))
 
 /** The policy of a DER TSTInfo in dotted form (its second element). */
@@ -76,7 +73,7 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
     // The imprint is the hash of this signature's value.
     const imprintAlgorithm = imprintAlgorithmOf(info.messageImprint.hashAlgorithm.algorithmId)
     const coversSignature = imprintAlgorithm !== undefined &&
-      bytesEqual(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), yield* digestOf(imprintAlgorithm, signatureValue))
+      bytesEqual(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), yield* digest(imprintAlgorithm, signatureValue))
     if (!coversSignature) problems.push("the timestamp is not over this signature's value")
 
     // The TSA certificate: from the token, or (certReq was false) from this engine's records.
@@ -98,13 +95,8 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
       const contentType = attributes.find((a) => a.type === CmsOid.contentType)?.values[0]
       if (algorithm !== undefined && digestAttribute instanceof asn1js.OctetString && contentType instanceof asn1js.ObjectIdentifier &&
         contentType.valueBlock.toString() === CmsOid.tstInfo &&
-        bytesEqual(new Uint8Array(digestAttribute.valueBlock.valueHexView), yield* digestOf(algorithm, content))) {
-        const signedAttributes = new Uint8Array(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER(false))
-        const key = yield* Effect.promise(() => globalThis.crypto.subtle.importKey("spki", new Uint8Array(tsaCertificate.subjectPublicKeyInfo.toSchema().toBER(false)),
-          { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]).catch(() => undefined))
-        const raw = derToP1363(new Uint8Array(signerInfo.signature.valueBlock.valueHexView), 32)
-        signatureHolds = key !== undefined && raw !== undefined && (yield* Effect.promise(() =>
-          globalThis.crypto.subtle.verify({ name: "ECDSA", hash: algorithm }, key, new Uint8Array(raw), new Uint8Array(signedAttributes)).catch(() => false)))
+        bytesEqual(new Uint8Array(digestAttribute.valueBlock.valueHexView), yield* digest(algorithm, content))) {
+        signatureHolds = yield* signedAttributesVerify(signerInfo, tsaCertificate, algorithm)
       }
       if (!signatureHolds) problems.push("the TSA's signature over the timestamp does not verify")
     }

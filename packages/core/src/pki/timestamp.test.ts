@@ -1,12 +1,9 @@
 /** The built-in TSA as OpenSSL sees it: `openssl ts` makes the requests and verifies the replies and tokens. */
-import { execFile } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { readFileSync } from "node:fs"
 import { Clock, Effect, Layer } from "effect"
 import * as pkijs from "pkijs"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { fromBase64 } from "../kernel/encoding.ts"
 import type { TimestampAuthority } from "../ports/timestamp-authority.ts"
 import { certificateAuthority } from "./authority.ts"
@@ -15,25 +12,16 @@ import { signingIdentityFor } from "./signer-certificate.ts"
 import { pkiTestWorld, testUser, type PkiServices, type PkiTestWorld } from "./test-layers.ts"
 import { TimestampAuthorityBuiltIn, timestampIdentity, TSA_POLICY_OID } from "./timestamp.ts"
 import { answerTimestampRequest, stampSignatureValue } from "./timestamp-reply.ts"
+import { runTool, scratchFile, scratchPath } from "../../../testkit/src/tools.ts"
 
 type Services = PkiServices | TimestampAuthority
 const run = <A, E>(world: PkiTestWorld, effect: Effect.Effect<A, E, Services>) =>
   Effect.runPromise(Effect.provide(effect, Layer.provideMerge(TimestampAuthorityBuiltIn, world.layer)))
 
-const dir = mkdtempSync(join(tmpdir(), "signet-tsa-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-let n = 0
-const file = (name: string, data: Uint8Array | string) => {
-  const path = join(dir, `${n++}-${name}`)
-  writeFileSync(path, data)
-  return path
-}
-const openssl = (args: ReadonlyArray<string>) => new Promise<{ ok: boolean; out: string }>((resolve) => {
-  execFile("openssl", args, { encoding: "buffer" }, (error, stdout, stderr) =>
-    resolve({ ok: error === null, out: `${stdout.toString("latin1")}${stderr.toString("latin1")}` }))
-})
+const file = scratchFile
+const openssl = (args: ReadonlyArray<string>) => runTool("openssl", args)
 const query = async (args: ReadonlyArray<string>) => {
-  const path = join(dir, `${n++}-query.tsq`)
+  const path = scratchPath("query.tsq")
   const made = await openssl(["ts", "-query", ...args, "-out", path])
   expect(made.ok).toBe(true)
   return { path, der: new Uint8Array(readFileSync(path)) }

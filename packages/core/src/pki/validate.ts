@@ -9,23 +9,15 @@ import * as asn1js from "asn1js"
 import { Clock, Effect, Option } from "effect"
 import * as pkijs from "pkijs"
 import { InvalidRequest } from "../errors/catalogue.ts"
-import { fromBase64, fromHex, toHex } from "../kernel/encoding.ts"
+import { bytesEqual, fromBase64, fromHex, toHex } from "../kernel/encoding.ts"
 import { Certificates } from "../ports/storage.ts"
 import { certificateAuthority } from "./authority.ts"
-import { CmsOid } from "./cms.ts"
-import { derToP1363 } from "./ecdsa-signature.ts"
+import { CmsOid, signedAttributesVerify } from "./cms.ts"
 import { derOf } from "./issue-certificate.ts"
 import { certificateStatus } from "./revocation.ts"
 import { signatureTimestampOf, verifySignatureTimestamp, type TimestampReport } from "./timestamp-verify.ts"
 import { loadX509 } from "./x509.ts"
-
-const DIGESTS: Readonly<Record<string, { readonly name: "SHA-256" | "SHA-384" | "SHA-512"; readonly length: number }>> = {
-  "2.16.840.1.101.3.4.2.1": { name: "SHA-256", length: 32 },
-  "2.16.840.1.101.3.4.2.2": { name: "SHA-384", length: 48 },
-  "2.16.840.1.101.3.4.2.3": { name: "SHA-512", length: 64 },
-}
-
-const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
+import { imprintAlgorithmOf } from "./timestamp.ts"
 
 /**
  * What validation found; `valid` is all of integrity, trusted chain and a certificate not revoked
@@ -86,15 +78,11 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
       if (!coversDocumentHash) problems.push("the signed message digest is not this document hash")
       const time = attributes.find((a) => a.type === CmsOid.signingTime)?.values[0]
       if (time instanceof asn1js.UTCTime || time instanceof asn1js.GeneralizedTime) signingTime = time.toDate().toISOString()
-      const digest = DIGESTS[signerInfo.digestAlgorithm.algorithmId]
+      // the same SHA-2 family the engine signs and timestamps with
+      const digest = imprintAlgorithmOf(signerInfo.digestAlgorithm.algorithmId)
       if (digest === undefined) problems.push("unsupported digest algorithm")
       else {
-        const signedAttrs = new Uint8Array(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER())
-        const key = yield* Effect.promise(() => globalThis.crypto.subtle.importKey("spki", new Uint8Array(signerCert.subjectPublicKeyInfo.toSchema().toBER()),
-          { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]).catch(() => undefined))
-        const raw = derToP1363(new Uint8Array(signerInfo.signature.valueBlock.valueHexView), 32)
-        integrity = key !== undefined && raw !== undefined && (yield* Effect.promise(() =>
-          globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digest.name }, key, new Uint8Array(raw), new Uint8Array(signedAttrs))))
+        integrity = yield* signedAttributesVerify(signerInfo, signerCert, digest)
         if (!integrity) problems.push("the signature does not verify with the signer's certificate")
       }
     }

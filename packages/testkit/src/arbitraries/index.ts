@@ -63,3 +63,5 @@ export const rpCommand: fc.Arbitrary<RpCommand> = fc.oneof(
   fc.array(fc.oneof(origin, fc.constantFrom("not an origin", "https://x.example/path")), { maxLength: 3 })
     .map((o) => ({ _tag: "SetSigningOrigins" as const, origins: o })),
 )
+
+export * from "./bytes.ts"

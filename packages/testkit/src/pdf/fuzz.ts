@@ -4,6 +4,7 @@
  * cycles; deep nesting; flate bombs) and byte-level mutations of valid PDFs; and the run count,
  * from `SIGNET_FUZZ_RUNS` (the `pnpm fuzz` script raises it).
  */
+import { concatBytes, PdfObjects } from "@signet/core"
 import fc from "fast-check"
 import { deflateSync } from "node:zlib"
 import { flateBomb, pdfWithTable, pdfWithXrefStream, type RawObject } from "./poison.ts"
@@ -20,7 +21,7 @@ export const pdfFuzzSeed = (fixed: number): number => {
   return Number.isInteger(given) ? given : fixed
 }
 
-const latin1 = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff)
+const { latin1 } = PdfObjects
 
 const KEYS = [
   "Type", "Pages", "Kids", "Count", "Parent", "Length", "Filter", "DecodeParms", "Predictor", "Columns", "Colors", "BitsPerComponent",
@@ -205,15 +206,7 @@ const mutation: fc.Arbitrary<{ readonly where: { tail: boolean; f: number }; rea
 
 const apply = (bytes: Uint8Array, m: Mutation): Uint8Array => {
   const at = Math.min(bytes.length, Math.max(0, m.at))
-  const join = (...parts: Array<Uint8Array>) => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-    let o = 0
-    for (const p of parts) {
-      out.set(p, o)
-      o += p.length
-    }
-    return out
-  }
+  const join = (...parts: Array<Uint8Array>) => concatBytes(parts)
   switch (m.kind) {
     case "set": {
       const out = new Uint8Array(bytes)

@@ -4,19 +4,10 @@
  * array naming its own field eight times, a flate bomb), deep nesting and a large xref table, and
  * the small assembler they share. Each is a few hundred bytes (the bomb 1 MiB).
  */
+import { concatBytes as concat, PdfObjects } from "@signet/core"
 import { deflateRawSync, constants } from "node:zlib"
 
-const latin1 = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff)
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
+const { latin1 } = PdfObjects
 
 /** One indirect object: its text, and optionally stream data after its dictionary. */
 export interface RawObject {
@@ -30,11 +21,8 @@ const objectBytes = (o: RawObject): Uint8Array =>
     ? latin1(`${o.num} 0 obj\n${o.body}\nendobj\n`)
     : concat([latin1(`${o.num} 0 obj\n${o.body}\nstream\n`), o.stream, latin1("\nendstream\nendobj\n")])
 
-/**
- * A PDF of `objects` with a classic xref table (entries 0..size-1, the listed ones in use) and
- * `trailer` entries; the `/Size` is written unless the trailer names one.
- */
-export const pdfWithTable = (objects: ReadonlyArray<RawObject>, trailer: string): Uint8Array => {
+/** The header and `objects` one after another: the parts, where each object starts, and the length so far. */
+const body = (objects: ReadonlyArray<RawObject>) => {
   const parts: Array<Uint8Array> = [latin1("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")]
   let length = parts[0]!.length
   const offsets = new Map<number, number>()
@@ -44,6 +32,15 @@ export const pdfWithTable = (objects: ReadonlyArray<RawObject>, trailer: string)
     parts.push(bytes)
     length += bytes.length
   }
+  return { parts, offsets, length }
+}
+
+/**
+ * A PDF of `objects` with a classic xref table (entries 0..size-1, the listed ones in use) and
+ * `trailer` entries; the `/Size` is written unless the trailer names one.
+ */
+export const pdfWithTable = (objects: ReadonlyArray<RawObject>, trailer: string): Uint8Array => {
+  const { parts, offsets, length } = body(objects)
   const size = Math.max(0, ...objects.map((o) => o.num)) + 1
   let table = `xref\n0 ${size}\n`
   for (let n = 0; n < size; n++) {
@@ -57,15 +54,7 @@ export const pdfWithTable = (objects: ReadonlyArray<RawObject>, trailer: string)
 
 /** A PDF of `objects` whose cross-reference section is the xref stream object `xref` (its offset goes after `startxref`). */
 export const pdfWithXrefStream = (objects: ReadonlyArray<RawObject>, xref: (offsets: ReadonlyMap<number, number>, at: number) => RawObject): Uint8Array => {
-  const parts: Array<Uint8Array> = [latin1("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")]
-  let length = parts[0]!.length
-  const offsets = new Map<number, number>()
-  for (const o of objects) {
-    offsets.set(o.num, length)
-    const bytes = objectBytes(o)
-    parts.push(bytes)
-    length += bytes.length
-  }
+  const { parts, offsets, length } = body(objects)
   parts.push(objectBytes(xref(offsets, length)), latin1(`startxref\n${length}\n%%EOF\n`))
   return concat(parts)
 }

@@ -4,12 +4,12 @@
  * server in the same process).
  */
 import { execFile } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { promisify } from "node:util"
-import { deflateSync } from "node:zlib"
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib"
+import { pngFile } from "../png.ts"
+import { runTool, scratchFile, scratchPath } from "../tools.ts"
 
 const run = promisify(execFile)
 
@@ -24,25 +24,6 @@ export const samplePdf = async (options: { readonly pages?: number; readonly xre
   return pdf.save({ useObjectStreams: options.xrefStream })
 }
 
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-const crc32 = (bytes: Uint8Array) => {
-  let c = 0xffffffff
-  for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
-const chunk = (type: string, data: Uint8Array) => {
-  const out = Buffer.alloc(12 + data.length)
-  out.writeUInt32BE(data.length, 0)
-  out.write(type, 4, "latin1")
-  out.set(data, 8)
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length)
-  return out
-}
-
 /** An RGBA PNG of `width`×`height`, each pixel from `pixel(x, y)`. */
 export const rgbaPng = (width: number, height: number, pixel: (x: number, y: number) => readonly [number, number, number, number]): Uint8Array => {
   const raw = Buffer.alloc(height * (1 + width * 4))
@@ -50,23 +31,11 @@ export const rgbaPng = (width: number, height: number, pixel: (x: number, y: num
     raw[y * (1 + width * 4)] = 0
     for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (1 + width * 4) + 1 + x * 4)
   }
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(width, 0)
-  ihdr.writeUInt32BE(height, 4)
-  ihdr.set([8, 6, 0, 0, 0], 8)
-  return new Uint8Array(Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())]))
+  return pngFile({ width, height, depth: 8, colour: 6 }, raw)
 }
 
-const dir = mkdtempSync(join(tmpdir(), "signet-pades-"))
-// The files are for looking at after a failed run; they go when the test process exits.
-process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
-let n = 0
 /** Writes bytes to a fresh temporary file and answers its path. */
-export const tempFile = (name: string, bytes: Uint8Array) => {
-  const path = join(dir, `${n++}-${name}`)
-  writeFileSync(path, bytes)
-  return path
-}
+export const tempFile = (name: string, bytes: Uint8Array): string => scratchFile(name, bytes)
 
 /** What pdfsig says of each signature (it exits 0 even for invalid ones, so its text is parsed). */
 export const pdfsig = async (path: string) => {
@@ -84,12 +53,12 @@ export const pdfsig = async (path: string) => {
 }
 
 /** `qpdf --check`: exit code and output. */
-export const qpdfCheck = async (path: string) =>
-  run("qpdf", ["--check", path]).then((r) => ({ ok: true, text: r.stdout }), (e: { stdout?: string; stderr?: string }) => ({ ok: false, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }))
+export const qpdfCheck = async (path: string) => runTool("qpdf", ["--check", path]).then((r) => ({ ok: r.ok, text: r.out }))
 
 /** Renders one page to RGB pixels with pdftoppm (PPM at `dpi`). */
 export const renderPage = async (path: string, page: number, dpi = 72) => {
-  const prefix = join(dir, `render-${n++}`)
+  const prefix = scratchPath("render")
+  const dir = dirname(prefix)
   await run("pdftoppm", ["-r", String(dpi), "-f", String(page), "-l", String(page), path, prefix])
   const file = readdirSync(dir).find((f) => join(dir, f).startsWith(prefix))!
   const ppm = readFileSync(join(dir, file))
