@@ -42,7 +42,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const list = endpoint({
-    method: "GET", path: "/admin/api/relying-parties", tag: "Administration", auth: "none",
+    method: "GET", path: "/admin/api/relying-parties", tag: "Administration", auth: "admin",
     summary: "Every RP of this environment with its status, KYC flag and today's signatures",
     response: Schema.Array(AdminRelyingPartyView),
     errors: [UNAUTHORIZED],
@@ -55,7 +55,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const one = endpoint({
-    method: "GET", path: "/admin/api/relying-parties/{clientId}", tag: "Administration", auth: "none",
+    method: "GET", path: "/admin/api/relying-parties/{clientId}", tag: "Administration", auth: "admin",
     summary: "One RP with its usage and organisation-KYC record",
     response: Schema.Struct({ ...AdminRelyingPartyView.fields, organisationChecks: Schema.Array(OrganisationCheckView) }),
     errors: [UNAUTHORIZED, NOT_FOUND],
@@ -67,7 +67,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const command = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/commands", tag: "Administration", auth: "none",
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/commands", tag: "Administration", auth: "admin",
     summary: "Apply a command of the RP state machine: Approve, Reject, Suspend, SetPlan, SetMaxLoa, SetSigningOrigins, … (`{ \"_tag\": \"Approve\" }`)",
     body: RpCommand,
     response: AdminRelyingPartyView,
@@ -81,7 +81,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const rotate = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/rotate-secrets", tag: "Administration", auth: "none",
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/rotate-secrets", tag: "Administration", auth: "admin",
     summary: "Rotate an RP's secrets; `grace: false` ends the replaced secrets at once (after a leak)",
     body: Schema.Struct({ which: SecretKindSchema, grace: Schema.optional(Schema.Boolean) }),
     response: RotationAnswer,
@@ -95,7 +95,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const check = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/organisation-checks", tag: "Administration", auth: "none",
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/organisation-checks", tag: "Administration", auth: "admin",
     summary: "Record the check of the RP's organisation: `verified` sets kycVerified (unlocks LOA-4), `rejected` clears it",
     body: Schema.Struct({
       outcome: Schema.Literal("verified", "rejected"),

@@ -11,7 +11,7 @@ import { Effect, Schema } from "effect"
 import { bindingCookie, EXTERNAL_BINDING_COOKIE, sessionCookie } from "../http/cookies.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
-import { baseHeaders, json } from "../http/respond.ts"
+import { baseHeaders, reply } from "../http/respond.ts"
 import { escape, page } from "../pages/pages.ts"
 
 const Provider = Schema.Struct({
@@ -33,17 +33,17 @@ export const registerProviderEndpoint = endpoint({
     scopes: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "default `openid email profile`; `openid` is always added" }),
     name: Schema.String.annotations({ description: "shown on the sign-in page: Sign in with <name>" }),
   }),
-  response: Provider,
+  response: Provider, status: 201,
   errors: [
     { status: 400, description: "a bad issuer URL, empty client id or secret, or a provider without client_secret_basic, PKCE S256 or the code flow" },
     CONTACT_403,
     { status: 422, description: "`Identity provider issuer mismatch: discovery names <actual>, not <issuer>`" },
     { status: 502, description: "`Identity provider unavailable: <why>` (discovery unreachable, refused address, not JSON)" },
   ],
-  handle: ({ body, user, requestId }) => registerIdentityProvider({ kind: "rp-contact", user: user! }, {
+  handle: ({ body, user }) => registerIdentityProvider({ kind: "rp-contact", user: user! }, {
     issuer: body.issuer, clientId: body.clientId, clientSecret: body.clientSecret, name: body.name,
     ...(body.scopes !== undefined ? { scopes: body.scopes } : {}),
-  }).pipe(Effect.map((p) => json(201, p, requestId))),
+  }),
 })
 
 /** `GET /v2/identity-providers`: the RP's own providers. */
@@ -170,13 +170,13 @@ export const linkConfirmEndpoint = endpoint({
     { status: 409, description: "`This external identity is already linked to another account`" },
     { status: 410, description: "`Operation expired or not found`" },
   ],
-  handle: ({ body, request, requestId }) => Effect.gen(function* () {
+  handle: ({ body, request }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
     const done = yield* confirmLink({ ...body, binding: cookieValue(request, EXTERNAL_BINDING_COOKIE) })
-    const response = json(200, { userId: done.userId, returnTo: done.returnTo }, requestId)
-    response.headers.append("set-cookie", sessionCookie(settings, done.session.sessionId))
-    response.headers.append("set-cookie", bindingCookie(settings, "", 0))
-    return response
+    return reply(200, { userId: done.userId, returnTo: done.returnTo }, [
+      ["set-cookie", sessionCookie(settings, done.session.sessionId)],
+      ["set-cookie", bindingCookie(settings, "", 0)],
+    ])
   }),
 })
 

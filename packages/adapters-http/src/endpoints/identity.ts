@@ -6,7 +6,7 @@ import {
 } from "@signet/core"
 import { Effect, Option, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
-import { json } from "../http/respond.ts"
+import { reply } from "../http/respond.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
 import { sessionCookie } from "../http/cookies.ts"
 
@@ -24,11 +24,11 @@ export const openSession = endpoint({
   method: "GET", path: "/session", tag: "Hosted pages", auth: "none",
   summary: "Open a hosted-page session: sets the session cookie and returns the CSRF token to echo in X-CSRF-Token",
   response: Schema.Struct({ csrfToken: Schema.String, expiresAt: Schema.Int }),
-  handle: ({ requestId, request }) => Effect.gen(function* () {
+  handle: ({ request }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
     // A sign-in on the browser's previous session carries over to the new one (sign-in page → consent page).
     const s = yield* openHostedSession(cookieValue(request, SESSION_COOKIE))
-    return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": sessionCookie(settings, s.sessionId) })
+    return reply(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, { "set-cookie": sessionCookie(settings, s.sessionId) })
   }),
 })
 

@@ -22,14 +22,14 @@ export const kycHandoffEndpointsFor = (options: KycEndpointOptions) => {
   const tag = "Identity verification"
 
   const status = endpoint({
-    method: "GET", path: "/kyc/capture/status", tag, auth: "none",
+    method: "GET", path: "/kyc/capture/status", tag, auth: "capture-token",
     summary: "Hosted capture: status and reasons of the session token's verification (`Authorization: Bearer <session token>`)",
     response: CaptureStatus, errors: [NOT_FOUND, LIMIT_120],
     handle: ({ request, clientIp }) => withKyc(captureStatus(bearerOf(request), clientIp, "relay")),
   })
 
   const finish = endpoint({
-    method: "POST", path: "/kyc/capture/finish", tag, auth: "none", body: FinishBody,
+    method: "POST", path: "/kyc/capture/finish", tag, auth: "capture-token", body: FinishBody,
     summary: "Hosted capture: complete the face step with the relay's `transactionId` (`Authorization: Bearer <session token>`)",
     response: CaptureStatus,
     errors: [NOT_FOUND, LIMIT_120,
@@ -39,7 +39,7 @@ export const kycHandoffEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const create = endpoint({
-    method: "POST", path: "/kyc/handoff", tag, auth: "none", body: CustomerBody,
+    method: "POST", path: "/kyc/handoff", tag, auth: "basic", body: CustomerBody,
     summary: "RP backend (HTTP Basic): hand a customer's capture over to their phone: `handoffId`, `url` of the phone page, `code`, `expiresIn`",
     response: Schema.Struct({
       handoffId: Schema.String, url: Schema.String, statusUrl: Schema.String, code: Schema.String, expiresIn: Schema.Int,

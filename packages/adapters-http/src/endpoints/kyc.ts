@@ -75,7 +75,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
   const tag = "Identity verification"
 
   const start = endpoint({
-    method: "POST", path: "/kyc/verifications", tag, auth: "none", body: StartBody,
+    method: "POST", path: "/kyc/verifications", tag, auth: "basic", body: StartBody,
     summary: "Start (or return) a customer's verification: customer_id (E.164 phone or e-mail), phone_number, rp_urn",
     response: Schema.Struct({ customer_id: Schema.String, phone_number: Schema.String, status: Schema.String, created: Schema.Boolean, enrolled: Schema.Boolean }),
     errors: [...AUTH_ERRORS,
@@ -85,7 +85,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const document = endpoint({
-    method: "POST", path: "/kyc/customers/document", tag, auth: "none", body: DocumentBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    method: "POST", path: "/kyc/customers/document", tag, auth: "basic", body: DocumentBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
     summary: "Submit the document: `images` (base64 JPEG; ID front then back, or the passport photo page) or a single `image`",
     response: Verdict,
     errors: [...CUSTOMER_ERRORS, { status: 409, description: "`This verification is already verified`" },
@@ -94,7 +94,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const session = endpoint({
-    method: "POST", path: "/kyc/customers/liveness-session", tag, auth: "none", body: CustomerBody,
+    method: "POST", path: "/kyc/customers/liveness-session", tag, auth: "basic", body: CustomerBody,
     summary: "Open a liveness-capture session: `url`, `token` (600 s; a new session invalidates the previous token)",
     response: Schema.Struct({ url: Schema.String, token: Schema.String, expiresIn: Schema.Int, customer_id: Schema.String, rp_urn: Schema.optional(Schema.String) }),
     errors: CUSTOMER_ERRORS,
@@ -106,7 +106,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const relay = endpoint({
-    method: "POST", path: "/kyc/faceapi", tag, auth: "none", body: RelayBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    method: "POST", path: "/kyc/faceapi", tag, auth: "capture-token", body: RelayBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
     summary: "Capture pass-through behind the session url: `frames` (base64 JPEG) with the session token (`Authorization: Bearer` or `token`)",
     response: Schema.Struct({ status: Schema.Literal("confirmed", "retry"), transactionId: Schema.optional(Schema.String), reason: Schema.optional(Schema.String) }),
     errors: [{ status: 404, description: "`KYC verification not found` (unknown, superseded or expired session token)" },
@@ -121,7 +121,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const face = endpoint({
-    method: "POST", path: "/kyc/customers/face", tag, auth: "none", body: FaceBody,
+    method: "POST", path: "/kyc/customers/face", tag, auth: "basic", body: FaceBody,
     summary: "Submit the live face: `livenessTransactionId` from a confirmed capture; `return_selfie` true or 1",
     response: Verdict,
     errors: [...CUSTOMER_ERRORS,
@@ -131,14 +131,14 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const verdict = endpoint({
-    method: "POST", path: "/kyc/customers/verification", tag, auth: "none", body: VerdictBody,
+    method: "POST", path: "/kyc/customers/verification", tag, auth: "basic", body: VerdictBody,
     summary: "Read the verdict (polled during hosted capture); `return_selfie` true or 1",
     response: Verdict, errors: CUSTOMER_ERRORS,
     handle: ({ body, request }) => withKyc(Effect.flatMap(basicClient(request), (rp) => readVerdict(rp.clientId, body))),
   })
 
   const compare = endpoint({
-    method: "POST", path: "/kyc/customers/compare", tag, auth: "none", body: CompareBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    method: "POST", path: "/kyc/customers/compare", tag, auth: "basic", body: CompareBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
     summary: "Compare details (personal_number, date_of_birth dd/mm/yyyy, full_name `SURNAME, Given Names`) and a photo with the verified identity",
     response: Schema.Struct({
       customer_id: Schema.String, enrolled: Schema.Boolean, matches: Schema.Record({ key: Schema.String, value: Schema.Boolean }),
@@ -153,7 +153,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const review = endpoint({
-    method: "POST", path: "/kyc/customers/review", tag, auth: "none", body: ReviewBody,
+    method: "POST", path: "/kyc/customers/review", tag, auth: "basic", body: ReviewBody,
     summary: "A reviewer's decision on a needs_review verification: `decision` approve or reject",
     response: Verdict,
     errors: [...CUSTOMER_ERRORS, { status: 409, description: "`Only a verification in needs_review can be reviewed; this one is <status>`" }],
@@ -161,7 +161,7 @@ export const kycEndpointsFor = (options: KycEndpointOptions) => {
   })
 
   const erase = endpoint({
-    method: "POST", path: "/kyc/customers/erase", tag, auth: "none", body: CustomerBody,
+    method: "POST", path: "/kyc/customers/erase", tag, auth: "basic", body: CustomerBody,
     summary: "Erase a customer: the verification, its captures and every image (the audit log keeps an `erased` line)",
     response: Schema.Struct({ customer_id: Schema.String, erased: Schema.Boolean }), errors: CUSTOMER_ERRORS,
     handle: ({ body, request }) => withKyc(Effect.flatMap(basicClient(request), (rp) => eraseCustomer(rp.clientId, body))),

@@ -13,14 +13,19 @@ import { basicCredentials } from "../http/basic-auth.ts"
 import { readBody } from "../http/body.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
-import { baseHeaders, json } from "../http/respond.ts"
+import { baseHeaders, reply } from "../http/respond.ts"
 import { escape, page } from "../pages/pages.ts"
 
 
+/** The body of an OAuth error (RFC 6749 §5.2). */
+const OAuthErrorBody = Schema.Struct({ error: Schema.String, error_description: Schema.String }).annotations({ identifier: "OAuthError" })
+/** The answers of an OAuth endpoint's own errors: 400, and 401 for `invalid_client`. */
+const OAUTH_ERROR_RESPONSES = { 400: OAuthErrorBody, 401: OAuthErrorBody }
+
 /** An OAuth error as RFC 6749 §5.2 answers it (401 with a Basic challenge for `invalid_client`). */
-const oauthError = (requestId: string) => (e: OAuthError | InvalidClient) => {
+const oauthError = (e: OAuthError | InvalidClient) => {
   const error = e._tag === "InvalidClient" ? new OAuthError({ code: "invalid_client", description: "client authentication failed" }) : e
-  return Effect.succeed(json(error.status, { error: error.code, error_description: error.description }, requestId,
+  return Effect.succeed(reply(error.status, { error: error.code, error_description: error.description },
     error.status === 401 ? { "www-authenticate": 'Basic realm="signet"' } : {}))
 }
 
@@ -134,14 +139,14 @@ const TokenResponse = Schema.Struct({
 
 /** `POST /oauth/token`: authorization code, refresh token and client credentials grants. */
 export const tokenEndpoint = endpoint({
-  method: "POST", path: "/oauth/token", tag: "OpenID Connect", auth: "none",
+  method: "POST", path: "/oauth/token", tag: "OpenID Connect", auth: "basic", responses: OAUTH_ERROR_RESPONSES,
   summary: "Token endpoint (form-encoded): `authorization_code` (PKCE), `refresh_token` (rotating) and `client_credentials` (no `sub`); client_secret_basic or client_secret_post",
   response: TokenResponse,
   errors: [
     { status: 400, description: "`invalid_request`, `invalid_grant`, `invalid_scope` or `unsupported_grant_type` as `{ error, error_description }`" },
     { status: 401, description: "`invalid_client`" },
   ],
-  handle: ({ request, requestId }) => Effect.gen(function* () {
+  handle: ({ request }) => Effect.gen(function* () {
     const form = yield* readForm(request)
     const grant = form.get("grant_type")
     const known = ["authorization_code", "refresh_token", "client_credentials"]
@@ -152,41 +157,41 @@ export const tokenEndpoint = endpoint({
       const id = basic?.id ?? form.get("client_id")
       const secret = basic?.secret ?? form.get("client_secret")
       if (!id || !secret) return yield* new InvalidClient()
-      return json(200, yield* issueClientToken(id, secret, scopesOf(form.get("scope"))), requestId)
+      return yield* issueClientToken(id, secret, scopesOf(form.get("scope")))
     }
     const rp = yield* authenticatedClient(request, form)
     if (grant === "authorization_code") {
       const code = form.get("code")
       if (!code) return yield* new OAuthError({ code: "invalid_request", description: "code is required" })
-      return json(200, yield* exchangeCode(rp, { code, redirectUri: form.get("redirect_uri") ?? undefined, codeVerifier: form.get("code_verifier") ?? undefined }), requestId)
+      return yield* exchangeCode(rp, { code, redirectUri: form.get("redirect_uri") ?? undefined, codeVerifier: form.get("code_verifier") ?? undefined })
     }
     const refresh = form.get("refresh_token")
     if (!refresh) return yield* new OAuthError({ code: "invalid_request", description: "refresh_token is required" })
-    return json(200, yield* refreshTokens(rp, { refreshToken: refresh, scope: scopesOf(form.get("scope")) }), requestId)
+    return yield* refreshTokens(rp, { refreshToken: refresh, scope: scopesOf(form.get("scope")) })
   }).pipe(
-    Effect.catchTag("OAuthError", oauthError(requestId)),
-    Effect.catchTag("InvalidClient", oauthError(requestId))),
+    Effect.catchTag("OAuthError", oauthError),
+    Effect.catchTag("InvalidClient", oauthError)),
 })
 
 /** `POST /oauth/revoke`: RFC 7009. */
 export const revokeEndpoint = endpoint({
-  method: "POST", path: "/oauth/revoke", tag: "OpenID Connect", auth: "none",
+  method: "POST", path: "/oauth/revoke", tag: "OpenID Connect", auth: "basic", responses: OAUTH_ERROR_RESPONSES,
   summary: "Token revocation (RFC 7009): a refresh token revokes its whole grant; an access token is refused by the bearer endpoints from then on",
   response: Schema.Struct({}),
   errors: [
     { status: 400, description: "`invalid_request` (no `token`)" },
     { status: 401, description: "`invalid_client`" },
   ],
-  handle: ({ request, requestId }) => Effect.gen(function* () {
+  handle: ({ request }) => Effect.gen(function* () {
     const form = yield* readForm(request)
     const rp = yield* authenticatedClient(request, form)
     const value = form.get("token")
     if (!value) return yield* new OAuthError({ code: "invalid_request", description: "token is required" })
     yield* revokeToken(rp, value, form.get("token_type_hint") ?? undefined)
-    return json(200, {}, requestId)
+    return {}
   }).pipe(
-    Effect.catchTag("OAuthError", oauthError(requestId)),
-    Effect.catchTag("InvalidClient", oauthError(requestId))),
+    Effect.catchTag("OAuthError", oauthError),
+    Effect.catchTag("InvalidClient", oauthError)),
 })
 
 const UserInfo = Schema.Struct({
@@ -194,7 +199,7 @@ const UserInfo = Schema.Struct({
 }).annotations({ identifier: "UserInfo" })
 
 const userInfoEndpoint = (method: "GET" | "POST") => endpoint({
-  method, path: "/userinfo", tag: "OpenID Connect", auth: "none",
+  method, path: "/userinfo", tag: "OpenID Connect", auth: "bearer", scope: "openid",
   summary: "UserInfo (OpenID Connect Core §5.3): a user access token with `openid`; `email` and `name` as its scopes allow",
   response: UserInfo,
   errors: [

@@ -6,7 +6,6 @@ import {
 } from "@signet/core"
 import { Clock, Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
-import { json } from "../http/respond.ts"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -99,11 +98,11 @@ export const registerRelyingPartyEndpoint = endpoint({
     requestedPlan: Schema.optional(Schema.NullOr(PlanId)),
     idTokenSignedResponseAlg: Schema.optional(IdTokenAlgorithm).annotations({ description: "how ID tokens for this client are signed: RS256 (default) or ES256" }),
   }),
-  response: Schema.Struct({ ...RelyingPartyView.fields, clientSecret: Schema.String, sscSecret: Schema.String }),
+  response: Schema.Struct({ ...RelyingPartyView.fields, clientSecret: Schema.String, sscSecret: Schema.String }), status: 201,
   errors: [BAD, { status: 429, description: "`Rate limit exceeded. Please try again later.` (5 registrations per minute per account)" }],
-  handle: ({ body, user, requestId }) => Effect.gen(function* () {
+  handle: ({ body, user }) => Effect.gen(function* () {
     const created = yield* registerOwnRelyingParty(user!, body)
-    return json(201, { ...(yield* viewNow(created.rp)), clientSecret: created.clientSecret, sscSecret: created.sscSecret }, requestId)
+    return { ...(yield* viewNow(created.rp)), clientSecret: created.clientSecret, sscSecret: created.sscSecret }
   }),
 })
 

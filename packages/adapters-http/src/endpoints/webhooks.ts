@@ -38,6 +38,7 @@ const subscriptionId = (raw: string) =>
 /** `DELETE /v2/webhooks/{id}` (20 per minute per user). */
 export const deleteWebhookEndpoint = endpoint({
   method: "DELETE", path: "/v2/webhooks/{id}", tag: "Webhooks", auth: "bearer",
+  params: { id: Schema.Int.pipe(Schema.between(1, 999_999_999)).annotations({ description: "the subscription id from /v2/webhooks/register" }) },
   summary: "Delete a subscription; `deleted` is false when it belongs to another account",
   response: Schema.Struct({ deleted: Schema.Boolean }),
   errors: [CONTACT_403, { status: 404, description: "`Webhook subscription not found`" }, LIMIT_429],

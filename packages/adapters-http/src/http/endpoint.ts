@@ -10,6 +10,12 @@ export type AuthScheme =
   | "bearer"
   /** a user access token if one is sent; anonymous otherwise */
   | "bearer-optional"
+  /** an RP's client id and secret in HTTP Basic (`/kyc/*`); the endpoint authenticates them */
+  | "basic"
+  /** the administrator token as a bearer (`/admin/api/*`); the endpoint checks it */
+  | "admin"
+  /** a KYC capture session token as a bearer (or in the body); the endpoint checks it */
+  | "capture-token"
 
 /** What a handler receives. */
 export interface EndpointContext<B> {
@@ -39,13 +45,19 @@ export interface Endpoint<B = unknown, R = never> {
   readonly tag: string
   readonly auth: AuthScheme
   /** the scope a bearer token must carry (default `basic`; docs/authorization.md#scopes) */
-  readonly scope?: "basic" | "files" | "certificates"
+  readonly scope?: "basic" | "files" | "certificates" | "openid"
   /** JSON body schema; undefined for endpoints without a body */
   readonly body?: Schema.Schema<B, any, never>
   /** largest accepted body in bytes (default 1 MiB) */
   readonly maxBodyBytes?: number
-  /** success body schema (JSON), or a media type for non-JSON answers */
+  /** success body schema (JSON), or a media type for non-JSON answers; every JSON answer is encoded with it */
   readonly response: Schema.Schema<any, any, never> | { readonly mediaType: string }
+  /** status of a successful answer (default 200) */
+  readonly status?: number
+  /** JSON bodies of other statuses the endpoint answers itself (`reply(status, body)`), e.g. OAuth errors */
+  readonly responses?: Readonly<Record<number, Schema.Schema<any, any, never>>>
+  /** schemas of the `{name}` path parameters (default: a string), for the OpenAPI document */
+  readonly params?: Readonly<Record<string, Schema.Schema<any, any, never>>>
   readonly errors?: ReadonlyArray<DocumentedError>
   /** path parameters of an unauthenticated endpoint that request logs may show (all others are redacted as capabilities) */
   readonly loggedParams?: ReadonlyArray<string>
