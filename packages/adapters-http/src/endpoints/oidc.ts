@@ -139,7 +139,7 @@ const TokenResponse = Schema.Struct({
 
 /** `POST /oauth/token`: authorization code, refresh token and client credentials grants. */
 export const tokenEndpoint = endpoint({
-  method: "POST", path: "/oauth/token", tag: "OpenID Connect", auth: "basic", responses: OAUTH_ERROR_RESPONSES,
+  method: "POST", path: "/oauth/token", tag: "OpenID Connect", auth: "oauth-client", responses: OAUTH_ERROR_RESPONSES,
   summary: "Token endpoint (form-encoded): `authorization_code` (PKCE), `refresh_token` (rotating) and `client_credentials` (no `sub`); client_secret_basic or client_secret_post",
   response: TokenResponse,
   errors: [
@@ -175,7 +175,7 @@ export const tokenEndpoint = endpoint({
 
 /** `POST /oauth/revoke`: RFC 7009. */
 export const revokeEndpoint = endpoint({
-  method: "POST", path: "/oauth/revoke", tag: "OpenID Connect", auth: "basic", responses: OAUTH_ERROR_RESPONSES,
+  method: "POST", path: "/oauth/revoke", tag: "OpenID Connect", auth: "oauth-client", responses: OAUTH_ERROR_RESPONSES,
   summary: "Token revocation (RFC 7009): a refresh token revokes its whole grant; an access token is refused by the bearer endpoints from then on",
   response: Schema.Struct({}),
   errors: [

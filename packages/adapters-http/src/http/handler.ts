@@ -5,7 +5,7 @@
  */
 import {
   authenticateBearer, checkCsrf, CsrfValidationFailed, InvalidRequest, MethodNotAllowed, ProcessingDeadlineExceeded, ResourceNotFound,
-  type BearerUser, type CataloguedError, type EngineConfig, type HostedSessions, type KeyStore, type SigningKeys, type TokenRevocations,
+  type BearerUser, type CataloguedError, type RelyingParty, type EngineConfig, type HostedSessions, type KeyStore, type SigningKeys, type TokenRevocations,
 } from "@signet/core"
 import { Cause, Duration, Effect, Exit, Option, type ManagedRuntime } from "effect"
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
@@ -120,12 +120,15 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
       user = yield* authenticateBearer(authorization, endpoint.scope ?? "basic")
     }
 
+    let client: RelyingParty | undefined
+    if (endpoint.client !== undefined) client = yield* endpoint.client(request)
+
     const body = endpoint.body === undefined
       ? undefined
       : yield* readJson(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES).pipe(
         Effect.flatMap((raw) => decodeBody(endpoint.body!, raw)))
 
-    const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, clientIp })
+    const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, client, clientIp })
     const answer = yield* encodeResponse(endpoint, result, strict)
     if (answer instanceof Response) return answer
     const response = json(answer.status, answer.body, requestId)

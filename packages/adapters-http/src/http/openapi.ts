@@ -27,6 +27,8 @@ export const securityOf = (e: Endpoint<any, any>): ReadonlyArray<Record<string, 
     case "bearer": return [{ bearer: [e.scope ?? "basic"] }]
     case "bearer-optional": return [{}, { bearer: [e.scope ?? "basic"] }]
     case "basic": return [{ basic: [] }]
+    // client_secret_post sends the credentials in the form instead
+    case "oauth-client": return [{ basic: [] }, {}]
     case "admin": return [{ adminToken: [] }]
     case "capture-token": return [{ captureToken: [] }]
     case "none": return []
@@ -49,7 +51,7 @@ export const openApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any>>, se
         : { description: "OK", content: { "application/json": { schema: schemaOf(e.response) } } },
     }
     const errors = [...(e.body ? STANDARD_ERRORS : STANDARD_ERRORS.filter((x) => x.status === 408)),
-      ...(e.auth === "bearer" ? BEARER_ERRORS : e.auth === "basic" ? CLIENT_ERRORS : []), ...(e.errors ?? [])]
+      ...(e.auth === "bearer" ? BEARER_ERRORS : e.auth === "basic" || e.auth === "oauth-client" ? CLIENT_ERRORS : []), ...(e.errors ?? [])]
     for (const err of errors) {
       const key = String(err.status)
       const prior = responses[key] as { description: string } | undefined
