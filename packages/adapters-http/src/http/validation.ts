@@ -2,7 +2,7 @@
 import { fieldErrorFor, InvalidRequest, type CataloguedError } from "@signet/core"
 import { Effect, ParseResult, Schema } from "effect"
 
-/** Decodes `input` with `schema`; the first issue becomes its field's own error (`withFieldErrors`), else a 400 `<path>: <message>`. */
+/** Decodes `input` with `schema`; the first issue becomes its field's own error (a `fieldErrors` annotation), else a 400 `<path>: <message>`. */
 export const decodeBody = <A>(schema: Schema.Schema<A, any, never>, input: unknown): Effect.Effect<A, CataloguedError> =>
   // suspended: the decoder runs (and may throw) as soon as it is called
   Effect.suspend(() => Schema.decodeUnknown(schema, { errors: "first", onExcessProperty: "ignore" })(input)).pipe(

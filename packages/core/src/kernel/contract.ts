@@ -11,9 +11,11 @@ export const BodyFieldErrors: unique symbol = Symbol.for("@signet/core/BodyField
 /** Field name (`""`: the body as a whole) to the error a missing or bad value of it answers. */
 export type FieldErrors = Readonly<Record<string, () => CataloguedError>>
 
-/** Annotates a body Schema with its field errors. */
-export const withFieldErrors = <S extends Schema.Schema.Any>(schema: S, errors: FieldErrors): S =>
-  schema.annotations({ [BodyFieldErrors]: errors }) as S
+/**
+ * The annotation naming a body's field errors, to spread into the body Schema's one
+ * `annotations` call (annotating an annotated Schema again loses its identifier in the JSON Schema).
+ */
+export const fieldErrors = (errors: FieldErrors): { readonly [BodyFieldErrors]: FieldErrors } => ({ [BodyFieldErrors]: errors })
 
 /** The catalogued error for a decoding issue at `path`, if the Schema names one for its first segment. */
 export const fieldErrorFor = (schema: Schema.Schema.Any, path: ReadonlyArray<PropertyKey>): CataloguedError | undefined => {

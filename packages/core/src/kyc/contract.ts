@@ -3,14 +3,14 @@
  * body and encodes every answer with them, and its OpenAPI document is generated from them.
  *
  * A missing, blank or null required field answers the spec's 422 (`customer_id is required`, …):
- * each body names those errors (`withFieldErrors`). The adapter checks the RP's credentials
+ * each body names those errors (`fieldErrors`). The adapter checks the RP's credentials
  * before it reads the body, so a caller without them still gets 401 `invalid_client` first.
  */
 import { Schema } from "effect"
 import {
   CustomerIdRequired, DocumentImageRequired, InvalidRequest, LivenessTransactionIdRequired, PhoneNumberRequired,
 } from "../errors/catalogue.ts"
-import { withFieldErrors } from "../kernel/contract.ts"
+import { fieldErrors } from "../kernel/contract.ts"
 
 /** A field the engine reads as text: a string, or a number read as its decimal digits. */
 const Text = Schema.Union(Schema.String, Schema.Number)
@@ -37,15 +37,15 @@ const customerFields = {
 const CUSTOMER_ERRORS = { customer_id: () => new CustomerIdRequired() }
 
 /** `POST /kyc/customers/liveness-session`, `/kyc/customers/erase`, `/kyc/handoff`. */
-export const KycCustomerBody = withFieldErrors(Schema.Struct(customerFields).annotations({ identifier: "KycCustomer" }), CUSTOMER_ERRORS)
+export const KycCustomerBody = Schema.Struct(customerFields).annotations({ identifier: "KycCustomer", ...fieldErrors(CUSTOMER_ERRORS) })
 /** A body that names a customer. */
 export type KycCustomerBody = typeof KycCustomerBody.Type
 
 /** `POST /kyc/verifications`. */
-export const KycStartBody = withFieldErrors(Schema.Struct({
+export const KycStartBody = Schema.Struct({
   ...customerFields,
   phone_number: required("E.164 phone number with country code; missing: 422 `phone_number is required`"),
-}).annotations({ identifier: "KycStart" }), { ...CUSTOMER_ERRORS, phone_number: () => new PhoneNumberRequired() })
+}).annotations({ identifier: "KycStart", ...fieldErrors({ ...CUSTOMER_ERRORS, phone_number: () => new PhoneNumberRequired() }) })
 /** The body of `POST /kyc/verifications`. */
 export type KycStartBody = typeof KycStartBody.Type
 
@@ -60,38 +60,38 @@ const hasImage = (b: { readonly images?: ReadonlyArray<string> | null | undefine
 const DOCUMENT_ERRORS = { "": () => new DocumentImageRequired() }
 
 /** `POST /kyc/customers/document`. */
-export const KycDocumentBody = withFieldErrors(Schema.Struct({ ...customerFields, ...documentFields }).pipe(
+export const KycDocumentBody = Schema.Struct({ ...customerFields, ...documentFields }).pipe(
   Schema.filter(hasImage, { message: () => "At least one document image is required" }),
-).annotations({ identifier: "KycDocument" }), { ...CUSTOMER_ERRORS, ...DOCUMENT_ERRORS })
+).annotations({ identifier: "KycDocument", ...fieldErrors({ ...CUSTOMER_ERRORS, ...DOCUMENT_ERRORS }) })
 /** The body of a document submission. */
 export type KycDocumentBody = typeof KycDocumentBody.Type
 
 /** `POST /kyc/handoff/{id}/document`: the phone's document (the handoff id names the customer). */
-export const KycHandoffDocumentBody = withFieldErrors(Schema.Struct(documentFields).pipe(
+export const KycHandoffDocumentBody = Schema.Struct(documentFields).pipe(
   Schema.filter(hasImage, { message: () => "At least one document image is required" }),
-).annotations({ identifier: "KycHandoffDocument" }), DOCUMENT_ERRORS)
+).annotations({ identifier: "KycHandoffDocument", ...fieldErrors(DOCUMENT_ERRORS) })
 /** The body of the phone's document upload. */
 export type KycHandoffDocumentBody = typeof KycHandoffDocumentBody.Type
 
 /** `POST /kyc/customers/face`. */
-export const KycFaceBody = withFieldErrors(Schema.Struct({
+export const KycFaceBody = Schema.Struct({
   ...customerFields,
   livenessTransactionId: required("the transactionId of a confirmed capture; missing: 422 `A liveness transaction id is required`"),
   return_selfie: maybe(KycReturnSelfie),
-}).annotations({ identifier: "KycFace" }), { ...CUSTOMER_ERRORS, livenessTransactionId: () => new LivenessTransactionIdRequired() })
+}).annotations({ identifier: "KycFace", ...fieldErrors({ ...CUSTOMER_ERRORS, livenessTransactionId: () => new LivenessTransactionIdRequired() }) })
 /** The body of `POST /kyc/customers/face`. */
 export type KycFaceBody = typeof KycFaceBody.Type
 
 /** `POST /kyc/customers/verification`. */
-export const KycVerdictBody = withFieldErrors(Schema.Struct({
+export const KycVerdictBody = Schema.Struct({
   ...customerFields,
   return_selfie: maybe(KycReturnSelfie),
-}).annotations({ identifier: "KycVerdictRead" }), CUSTOMER_ERRORS)
+}).annotations({ identifier: "KycVerdictRead", ...fieldErrors(CUSTOMER_ERRORS) })
 /** The body of `POST /kyc/customers/verification`. */
 export type KycVerdictBody = typeof KycVerdictBody.Type
 
 /** `POST /kyc/customers/compare`: the details and photo to compare with the verified identity. */
-export const KycCompareBody = withFieldErrors(Schema.Struct({
+export const KycCompareBody = Schema.Struct({
   ...customerFields,
   checks: maybe(Schema.Struct({
     personal_number: maybe(Schema.String.annotations({ description: "personal number" })),
@@ -100,24 +100,24 @@ export const KycCompareBody = withFieldErrors(Schema.Struct({
     image: maybe(KycImageData.annotations({ description: "base64 photo to compare with the verified face" })),
     rp_urn: maybe(KycRpUrn.annotations({ description: "read when the body has no rp_urn" })),
   })),
-}).annotations({ identifier: "KycCompare" }), CUSTOMER_ERRORS)
+}).annotations({ identifier: "KycCompare", ...fieldErrors(CUSTOMER_ERRORS) })
 /** The body of `POST /kyc/customers/compare`. */
 export type KycCompareBody = typeof KycCompareBody.Type
 
 /** `POST /kyc/customers/review`: a reviewer's decision. */
-export const KycReviewBody = withFieldErrors(Schema.Struct({
+export const KycReviewBody = Schema.Struct({
   ...customerFields,
   decision: Schema.Literal("approve", "reject"),
-}).annotations({ identifier: "KycReview" }), {
+}).annotations({ identifier: "KycReview", ...fieldErrors({
   ...CUSTOMER_ERRORS, decision: () => new InvalidRequest({ detail: "decision must be approve or reject" }),
-})
+}) })
 /** The body of `POST /kyc/customers/review`. */
 export type KycReviewBody = typeof KycReviewBody.Type
 
 /** `POST /kyc/capture/finish`. */
-export const KycCaptureFinishBody = withFieldErrors(Schema.Struct({
+export const KycCaptureFinishBody = Schema.Struct({
   transactionId: required("the transactionId the capture relay confirmed; missing: 422 `A liveness transaction id is required`"),
-}).annotations({ identifier: "KycCaptureFinish" }), { transactionId: () => new LivenessTransactionIdRequired() })
+}).annotations({ identifier: "KycCaptureFinish", ...fieldErrors({ transactionId: () => new LivenessTransactionIdRequired() }) })
 
 /** `POST /kyc/faceapi`: the capture relay's frames (docs/kyc.md); the session token as bearer or `token`. */
 export const KycCaptureRelayBody = Schema.Struct({
