@@ -78,7 +78,7 @@ describe("the OpenAPI document", () => {
     const start = resolve(op("POST", "/kyc/verifications").requestBody!.content["application/json"]!.schema)
     expect(Object.keys(start["properties"])).toEqual(expect.arrayContaining(["customer_id", "phone_number", "rp_urn"]))
     const review = resolve(op("POST", "/kyc/customers/review").requestBody!.content["application/json"]!.schema)
-    expect(review["required"]).toEqual(["decision"])
+    expect(review["required"]).toEqual(["customer_id", "decision"])
     const verdict = resolve(op("POST", "/kyc/customers/verification").responses["200"]!.content!["application/json"]!.schema!)
     expect(verdict["required"]).toEqual(expect.arrayContaining(["customer_id", "status", "reasons", "face_match_score"]))
     // An RP registration answers 201, and OAuth endpoints document their own error body.

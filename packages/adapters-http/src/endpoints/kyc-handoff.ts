@@ -4,7 +4,8 @@
  * same kind of random capability, answered with status and reasons only. docs/kyc.md.
  */
 import {
-  captureStatus, EngineConfig, finishHostedCapture, handoffStatus, KycCaptureFinishBody, KycCaptureStatusView, KycCustomerBody, KycHandoff, KycHandoffDocumentBody, KycHandoffStatus, openHandoff, submitHandoffDocument,
+  captureStatus, EngineConfig, finishHostedCapture, handoffStatus, KycCaptureFinishBody, KycCaptureStatusView, KycCustomerBody, KycHandoff,
+  KycHandoffDocumentBody, KycHandoffStatus, openHandoff, submitHandoffDocument,
 } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"

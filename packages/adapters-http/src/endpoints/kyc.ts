@@ -3,11 +3,11 @@
  * the liveness capture pass-through behind the session `url` (`/kyc/faceapi`, session token).
  */
 import {
-  authenticateClient, compareIdentity, DEFAULT_KYC_SETTINGS, EngineConfig, eraseCustomer, InvalidClient, KycProvidersSandbox,
-  KycSettings, KycVault, openLivenessSession, readVerdict, relayCapture, requireKycEnabled, reviewVerification, startVerification,
-  submitDocument, submitFace, Vault, NotConfigured, KycCaptureRelayBody, KycCompareBody, KycCustomerBody, KycDocumentBody, KycFaceBody,
-  KycReviewBody, KycStartBody, KycVerdictBody, KycCaptureResult, KycComparison, KycErasure, KycLivenessSession, KycVerdict,
-  KycVerificationHandle, type DocumentReader, type FaceMatcher, type LivenessProvider,
+  authenticateClient, compareIdentity, DEFAULT_KYC_SETTINGS, EngineConfig, eraseCustomer, InvalidClient, KycProvidersSandbox, KycSettings,
+  KycVault, openLivenessSession, readVerdict, relayCapture, requireKycEnabled, reviewVerification, startVerification, submitDocument,
+  submitFace, Vault, NotConfigured, KycCaptureRelayBody, KycCompareBody, KycCustomerBody, KycDocumentBody, KycFaceBody, KycReviewBody,
+  KycStartBody, KycVerdictBody, KycCaptureResult, KycComparison, KycErasure, KycLivenessSession, KycVerdict, KycVerificationHandle,
+  type DocumentReader, type FaceMatcher, type LivenessProvider,
 } from "@signet/core"
 import { Effect, Layer } from "effect"
 import { basicCredentials } from "../http/basic-auth.ts"

@@ -3,10 +3,11 @@
  * the token endpoint (code, refresh and client-credentials grants), userinfo, revocation and
  * RP-initiated logout. OAuth endpoints answer errors as `{ "error", "error_description" }`.
  */
-import { SCOPE_CONSENT_TEXT,
-  authenticateClient, authorize, EngineConfig, exchangeCode, findRelyingParty, hostedSessionUser, InvalidClient, issueClientToken, OAuthError,
-  providerMetadata, readIdTokenHint, refreshTokens, revokeToken, signOutHostedSession, userInfo,
-  type AuthorizeOutcome, type ConsentDecision, type EngineSettings,
+import {
+  authenticateClient, authorize, type AuthorizeOutcome, type ConsentDecision, ConsentRequest, ConsentResponse, DiscoveryResponse,
+  EngineConfig, type EngineSettings, exchangeCode, findRelyingParty, hostedSessionUser, InvalidClient, issueClientToken, OAuthError,
+  OAuthErrorResponse, OAuthTokenResponse, providerMetadata, readIdTokenHint, refreshTokens, RevokeResponse, revokeToken,
+  SCOPE_CONSENT_TEXT, signOutHostedSession, userInfo, UserInfoView,
 } from "@signet/core"
 import { Effect, Option, Schema } from "effect"
 import { basicCredentials } from "../http/basic-auth.ts"
@@ -17,10 +18,8 @@ import { baseHeaders, reply } from "../http/respond.ts"
 import { escape, page } from "../pages/pages.ts"
 
 
-/** The body of an OAuth error (RFC 6749 §5.2). */
-const OAuthErrorBody = Schema.Struct({ error: Schema.String, error_description: Schema.String }).annotations({ identifier: "OAuthError" })
 /** The answers of an OAuth endpoint's own errors: 400, and 401 for `invalid_client`. */
-const OAUTH_ERROR_RESPONSES = { 400: OAuthErrorBody, 401: OAuthErrorBody }
+const OAUTH_ERROR_RESPONSES = { 400: OAuthErrorResponse, 401: OAuthErrorResponse }
 
 /** An OAuth error as RFC 6749 §5.2 answers it (401 with a Basic challenge for `invalid_client`). */
 const oauthError = (e: OAuthError | InvalidClient) => {
@@ -79,7 +78,7 @@ const redirect = (location: string, requestId: string) =>
 export const discovery = endpoint({
   method: "GET", path: "/.well-known/openid-configuration", tag: "OpenID Connect", auth: "none",
   summary: "OpenID Provider metadata (OpenID Connect Discovery 1.0); the issuer is the public origin plus the mount path",
-  response: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ identifier: "ProviderMetadata" }),
+  response: DiscoveryResponse,
   handle: () => providerMetadata,
 })
 
@@ -109,11 +108,8 @@ export const authorizeEndpoint = endpoint({
 export const consentEndpoint = endpoint({
   method: "POST", path: "/authorize/consent", tag: "OpenID Connect", auth: "none",
   summary: "The user's answer on the consent page (hosted-page session with CSRF token); says where the browser goes next",
-  body: Schema.Struct({
-    request: Schema.String.annotations({ description: "the query string of the authorization request" }),
-    decision: Schema.Literal("allow", "deny"),
-  }),
-  response: Schema.Struct({ redirectTo: Schema.String }),
+  body: ConsentRequest,
+  response: ConsentResponse,
   errors: [
     { status: 400, description: "`invalid_request: …` when the authorization request itself is not acceptable" },
     { status: 403, description: "`CSRF token validation failed`" },
@@ -132,16 +128,12 @@ export const consentEndpoint = endpoint({
   }),
 })
 
-const TokenResponse = Schema.Struct({
-  access_token: Schema.String, token_type: Schema.Literal("Bearer"), expires_in: Schema.Int, scope: Schema.String,
-  refresh_token: Schema.optional(Schema.String), id_token: Schema.optional(Schema.String),
-}).annotations({ identifier: "OAuthTokenResponse" })
 
 /** `POST /oauth/token`: authorization code, refresh token and client credentials grants. */
 export const tokenEndpoint = endpoint({
   method: "POST", path: "/oauth/token", tag: "OpenID Connect", auth: "oauth-client", responses: OAUTH_ERROR_RESPONSES,
   summary: "Token endpoint (form-encoded): `authorization_code` (PKCE), `refresh_token` (rotating) and `client_credentials` (no `sub`); client_secret_basic or client_secret_post",
-  response: TokenResponse,
+  response: OAuthTokenResponse,
   errors: [
     { status: 400, description: "`invalid_request`, `invalid_grant`, `invalid_scope` or `unsupported_grant_type` as `{ error, error_description }`" },
     { status: 401, description: "`invalid_client`" },
@@ -177,7 +169,7 @@ export const tokenEndpoint = endpoint({
 export const revokeEndpoint = endpoint({
   method: "POST", path: "/oauth/revoke", tag: "OpenID Connect", auth: "oauth-client", responses: OAUTH_ERROR_RESPONSES,
   summary: "Token revocation (RFC 7009): a refresh token revokes its whole grant; an access token is refused by the bearer endpoints from then on",
-  response: Schema.Struct({}),
+  response: RevokeResponse,
   errors: [
     { status: 400, description: "`invalid_request` (no `token`)" },
     { status: 401, description: "`invalid_client`" },
@@ -194,14 +186,11 @@ export const revokeEndpoint = endpoint({
     Effect.catchTag("InvalidClient", oauthError)),
 })
 
-const UserInfo = Schema.Struct({
-  sub: Schema.String, email: Schema.optional(Schema.String), email_verified: Schema.optional(Schema.Boolean), name: Schema.optional(Schema.String),
-}).annotations({ identifier: "UserInfo" })
 
 const userInfoEndpoint = (method: "GET" | "POST") => endpoint({
   method, path: "/userinfo", tag: "OpenID Connect", auth: "bearer", scope: "openid",
   summary: "UserInfo (OpenID Connect Core §5.3): a user access token with `openid`; `email` and `name` as its scopes allow",
-  response: UserInfo,
+  response: UserInfoView,
   errors: [
     { status: 401, description: "`Missing Authorization header`, `Invalid or expired token` (also after revocation), `Token missing subject claim`" },
     { status: 403, description: "`Token lacks required scope: openid`" },
