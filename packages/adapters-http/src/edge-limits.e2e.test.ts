@@ -131,7 +131,7 @@ describe("client address behind a reverse proxy (SIGNET_TRUSTED_PROXIES)", () =>
     const file = join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")
     const engine = await makeEngine({
       settings: { environment: "sandbox", publicOrigin: "http://localhost", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
-      storage: storageFor(file).storage, masterKey: randomBytes(32), logLevel: LogLevel.None, clientIp: () => "198.51.100.20",
+      storage: storageFor(file).storage, masterKey: randomBytes(32), logLevel: LogLevel.None, clientIp: () => "198.51.100.20", validateResponses: true,
     })
     try {
       const statuses = []
@@ -192,7 +192,7 @@ describe("logs", () => {
     const file = join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")
     const engine = await makeEngine({
       settings: { environment: "sandbox", publicOrigin: "http://localhost", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
-      storage: storageFor(file).storage, masterKey: randomBytes(32), clientIp: () => "198.51.100.30", deliveries: { worker: false }, housekeeping: false,
+      storage: storageFor(file).storage, masterKey: randomBytes(32), clientIp: () => "198.51.100.30", deliveries: { worker: false }, housekeeping: false, validateResponses: true,
       extraEndpoints: [endpoint({
         method: "GET", path: "/test/boom", tag: "Test", auth: "none", summary: "fails", response: { mediaType: "text/plain" },
         handle: () => Effect.die(new Error("disk on fire")),

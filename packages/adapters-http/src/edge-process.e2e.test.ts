@@ -22,7 +22,7 @@ beforeAll(async () => {
   server = await spawnServer({ SIGNET_ENVIRONMENT: "sandbox", SIGNET_ADMIN_TOKEN: ADMIN_TOKEN })
   // The endpoint table, from an in-process engine on the same database (the admin CLI's way).
   admin = await makeEngine({
-    ...storageFor(server.database), masterKey: Buffer.from(server.masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false }, housekeeping: false,
+    ...storageFor(server.database), masterKey: Buffer.from(server.masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false }, housekeeping: false, validateResponses: true,
     settings: { environment: "sandbox", publicOrigin: server.origin, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
   })
   const client = new SignetClient(`${server.origin}/api`)
