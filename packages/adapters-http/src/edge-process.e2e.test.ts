@@ -108,7 +108,8 @@ describe("every body is read through the bounded reader", () => {
     try {
       for (const e of withBody) {
         const { status, sent } = await sendChunked(target(e.path), e.method, headersOf(e), 100 * MB)
-        const readsBody = e.body !== undefined || e.maxBodyBytes !== undefined || `${e.method} ${e.path}` in RAW_BODIES
+        // An endpoint that authenticates an RP's Basic credentials first (`/kyc/*`) answers this bearer caller 401 unread.
+        const readsBody = e.client === undefined && (e.body !== undefined || e.maxBodyBytes !== undefined || `${e.method} ${e.path}` in RAW_BODIES)
         results.push({ route: `${e.method} ${e.path}`, status, sent, readsBody })
       }
     } finally {

@@ -4,7 +4,7 @@ import {
   DeleteFileResponse, deleteSignatureImage, DeleteSignatureImageResponse, EncryptionCertificate, FileMetadata, fromBase64, getFile,
   GetFileResponse, getSignatureImage, listFiles, ListFilesResponse, MAX_ENVELOPE_BYTES, MAX_FILE_BYTES, ownEncryptionCertificate,
   PutSignatureImageRequest, PutSignatureImageResponse, recipientEncryptionCertificate, renderSignatureImage, ResourceNotFound,
-  setSignatureImage, SIGNATURE_IMAGE_LIMITS, STEP_UP_HEADER, storeFile, StoreFileRequest,
+  setSignatureImage, SIGNATURE_IMAGE_LIMITS, SigningRequestId, STEP_UP_HEADER, storeFile, StoreFileRequest,
 } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"
@@ -142,6 +142,7 @@ export const deleteSignatureImageEndpoint = endpoint({
 /** `GET /v2/sign/{requestId}/image`. */
 export const signatureRenderingEndpoint = endpoint({
   method: "GET", path: "/v2/sign/{requestId}/image", tag: "Documents", auth: "bearer",
+  params: { requestId: SigningRequestId },
   summary: "A rendered image (PNG) of a completed signature: signer, time, certificate serial, request id, document hash, where to verify, the signer's image; for the signer or the RP's contact account",
   response: { mediaType: "image/png" },
   errors: [

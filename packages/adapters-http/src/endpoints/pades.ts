@@ -1,6 +1,6 @@
 /** PAdES PDF signing over HTTP: upload a PDF, approve with the passkey as for hash signing, download the signed PDF. */
 import {
-  InvalidRequest, PDF_UPLOAD_LIMIT, PdfDocumentNotFound, preparePdfSigning, signedPdf, SignPdfRequest, SignPdfResponse,
+  InvalidRequest, PDF_UPLOAD_LIMIT, PdfDocumentNotFound, preparePdfSigning, signedPdf, SigningRequestId, SignPdfRequest, SignPdfResponse,
 } from "@signet/core"
 import { Effect } from "effect"
 import { decodeBase64Upload } from "../http/base64.ts"
@@ -44,6 +44,7 @@ export const signPdfEndpoint = endpoint({
 /** `GET /v2/sign/pdf/{requestId}/document`. */
 export const signedPdfEndpoint = endpoint({
   method: "GET", path: "/v2/sign/pdf/{requestId}/document", tag: "PDF signing", auth: "bearer",
+  params: { requestId: SigningRequestId },
   summary: "The signed PDF (application/pdf) once the signer approved; for the RP that uploaded it, for a day",
   response: { mediaType: "application/pdf" },
   errors: [

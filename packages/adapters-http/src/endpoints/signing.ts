@@ -2,7 +2,7 @@
 import {
   AssertionRequest, CaCertificatesResponse, certificateAuthority, completeBatch, completeSigningRequest, createBatch, createSigningRequest,
   EngineConfig, fromBase64, PendingApprovalView, SignAuthResponse, SignBatchAuthResponse, SignBatchRequest, SignBatchResponse,
-  SigningRequestNotFound, SignSingleRequest, SignSingleResponse, toPem, viewPendingBatch, viewPendingRequest,
+  SigningRequestId, SigningRequestNotFound, SignSingleRequest, SignSingleResponse, toPem, viewPendingBatch, viewPendingRequest,
 } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"
@@ -38,6 +38,7 @@ export const signSingle = endpoint({
 /** `POST /v2/sign/auth/{requestId}`. */
 export const signAuth = endpoint({
   method: "POST", path: "/v2/sign/auth/{requestId}", tag: "Hash signing", auth: "none",
+  params: { requestId: SigningRequestId },
   summary: "Approve a signing request with a passkey assertion; answers the CMS signature",
   body: AssertionRequest,
   response: SignAuthResponse,
@@ -63,6 +64,7 @@ export const signBatch = endpoint({
 /** `POST /v2/sign/batch/{batchId}/auth`. */
 export const signBatchAuth = endpoint({
   method: "POST", path: "/v2/sign/batch/{batchId}/auth", tag: "Hash signing", auth: "none",
+  params: { batchId: SigningRequestId },
   summary: "Approve a batch with one passkey assertion; answers a result per document",
   body: AssertionRequest,
   response: SignBatchAuthResponse,
@@ -75,6 +77,7 @@ const PENDING_ERRORS = [{ status: 404, description: "`Signing request not found 
 /** `GET /v2/sign/requests/{requestId}`: a pending request as the signing frame shows it. */
 export const viewRequest = endpoint({
   method: "GET", path: "/v2/sign/requests/{requestId}", tag: "Hash signing", auth: "none",
+  params: { requestId: SigningRequestId },
   summary: "A pending signing request for approval in the signing frame (the id is the capability)",
   response: PendingApprovalView, errors: PENDING_ERRORS,
   handle: ({ params }) => Effect.flatMap(knownId(params["requestId"]!), viewPendingRequest),
@@ -83,6 +86,7 @@ export const viewRequest = endpoint({
 /** `GET /v2/sign/batch/{batchId}`: a pending batch with every document, as the signing frame shows it. */
 export const viewBatch = endpoint({
   method: "GET", path: "/v2/sign/batch/{batchId}", tag: "Hash signing", auth: "none",
+  params: { batchId: SigningRequestId },
   summary: "A pending batch with all its documents, for approval in the signing frame (the id is the capability)",
   response: PendingApprovalView, errors: PENDING_ERRORS,
   handle: ({ params }) => Effect.flatMap(knownId(params["batchId"]!), viewPendingBatch),

@@ -6,6 +6,8 @@ import { Schema } from "effect"
 import { Assertion } from "../identity/webauthn/schemas.ts"
 import { BatchDocument } from "./model.ts"
 
+/** The id of a signing request or batch in a path (a uuid; any other value is an unknown id, 404). */
+export const SigningRequestId = Schema.UUID.annotations({ description: "the id the creation answered" })
 /** `{ assertion }`: the body of every approval with a passkey. */
 export const AssertionRequest = Schema.Struct({ assertion: Assertion })
 /** A pending request or batch as the signing frame shows it. */
