@@ -45,6 +45,12 @@ export interface EngineOptions {
   readonly deadlineMs?: number
   /** log level of the JSON logs, default Info; `None` silences them */
   readonly logLevel?: LogLevel.LogLevel
+  /**
+   * strict response contracts: an answer with a property its Schema does not declare, or JSON built
+   * outside the contract, is a 500 naming the mismatch (every test engine; docs/http.md#contracts).
+   * Off (production), undeclared properties are dropped; a wrong or missing field is a 500 either way.
+   */
+  readonly validateResponses?: boolean
   /** webhook and callback delivery: retry policy, the loopback development switch, and whether this node runs a worker (default yes) */
   readonly deliveries?: Partial<DeliverySettings> & { readonly worker?: boolean }
   /** identity-verification thresholds, lifetimes and image retention (the spec's defaults unless given) */
@@ -180,6 +186,7 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     basePath: options.settings.basePath,
     deadlineMs: options.deadlineMs ?? 30_000,
     newRequestId: () => globalThis.crypto.randomUUID(),
+    validateResponses: options.validateResponses === true,
     ...(options.clientIp ? { clientIp: clientAddressOf(options.clientIp, options.trustedProxies) } : {}),
   })
   // The sandbox providers call back into this engine, as a real provider would over the network.

@@ -14,6 +14,8 @@ export interface ServerConfig {
   readonly masterKey: string | undefined
   readonly demo: boolean
   readonly deadlineMs: number
+  /** strict response contracts (tests; docs/http.md#contracts-both-ways) */
+  readonly validateResponses: boolean
   /** webhook and callback delivery settings */
   readonly deliveries: { readonly allowLoopbackHttp: boolean; readonly baseDelayMs?: number }
   /** an external RFC 3161 TSA for -T signatures; undefined: the built-in TSA (docs/timestamps.md) */
@@ -51,7 +53,7 @@ const FileConfig = Schema.partial(Schema.Struct({
   port: Schema.Int, host: Schema.String, database: Schema.String, masterKey: Schema.String, publicOrigin: Schema.String,
   basePath: Schema.String, environment: Environment, demo: Schema.Boolean, deadlineMs: Schema.Int,
   accessTokenTtlSeconds: Schema.Int, ceremonyTtlSeconds: Schema.Int, sessionTtlSeconds: Schema.Int,
-  webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int,
+  webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int, validateResponses: Schema.Boolean,
   adminToken: Schema.String, secretGraceSeconds: Schema.Int,
   kycDocumentReader: KycAdapter, kycFaceMatcher: KycAdapter, kycLiveness: KycAdapter,
   tsaUrl: Schema.String, trustedProxies: Schema.Union(Schema.String, Schema.Array(Schema.String)),
@@ -63,13 +65,14 @@ const ENV_KEYS = {
   SIGNET_PUBLIC_ORIGIN: "publicOrigin", SIGNET_BASE_PATH: "basePath", SIGNET_ENVIRONMENT: "environment",
   SIGNET_DEMO: "demo", SIGNET_DEADLINE_MS: "deadlineMs", SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback", SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
+  SIGNET_VALIDATE_RESPONSES: "validateResponses",
   SIGNET_ADMIN_TOKEN: "adminToken", SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
   SIGNET_KYC_DOCUMENT_READER: "kycDocumentReader", SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher", SIGNET_KYC_LIVENESS: "kycLiveness",
   SIGNET_TSA_URL: "tsaUrl", SIGNET_TRUSTED_PROXIES: "trustedProxies",
   SIGNET_SMTP_URL: "smtpUrl", SIGNET_MAIL_FROM: "mailFrom",
 } as const
 const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
-const FLAGS = new Set(["demo", "webhooksAllowLoopback"])
+const FLAGS = new Set(["demo", "webhooksAllowLoopback", "validateResponses"])
 
 /** Reads `--config <file>` (or SIGNET_CONFIG) and SIGNET_* variables; `demo` forces demo mode on. */
 export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, defaults: { readonly demo?: boolean } = {}): ServerConfig => {
@@ -128,6 +131,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     masterKey: c.masterKey,
     demo,
     deadlineMs: c.deadlineMs ?? 30_000,
+    validateResponses: c.validateResponses ?? false,
     tsaUrl: c.tsaUrl,
     deliveries: {
       // Demo mode lets a developer receive webhooks on their own machine.

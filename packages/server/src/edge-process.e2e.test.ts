@@ -22,7 +22,7 @@ beforeAll(async () => {
   server = await spawnServer({ SIGNET_ENVIRONMENT: "sandbox", SIGNET_ADMIN_TOKEN: ADMIN_TOKEN })
   // The endpoint table, from an in-process engine on the same database (the admin CLI's way).
   admin = await makeEngine({
-    ...storageFor(server.database), masterKey: Buffer.from(server.masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false }, housekeeping: false,
+    ...storageFor(server.database), masterKey: Buffer.from(server.masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false }, housekeeping: false, validateResponses: true,
     settings: { environment: "sandbox", publicOrigin: server.origin, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
   })
   const client = new SignetClient(`${server.origin}/api`)
@@ -113,7 +113,8 @@ describe("every body is read through the bounded reader", () => {
     try {
       for (const e of withBody) {
         const { status, sent } = await sendChunked(target(e.path), e.method, headersOf(e), 100 * MB)
-        const readsBody = e.body !== undefined || e.maxBodyBytes !== undefined || `${e.method} ${e.path}` in RAW_BODIES
+        // An endpoint that authenticates an RP's Basic credentials first (`/kyc/*`) answers this bearer caller 401 unread.
+        const readsBody = e.client === undefined && (e.body !== undefined || e.maxBodyBytes !== undefined || `${e.method} ${e.path}` in RAW_BODIES)
         results.push({ route: `${e.method} ${e.path}`, status, sent, readsBody })
       }
     } finally {

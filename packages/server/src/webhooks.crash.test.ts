@@ -36,7 +36,7 @@ describe("delivery across a crash", () => {
     const origin = `http://localhost:${port}`
     const env = {
       ...process.env, SIGNET_DATABASE: database, SIGNET_MASTER_KEY: masterKey, SIGNET_PORT: String(port), SIGNET_HOST: "127.0.0.1",
-      SIGNET_PUBLIC_ORIGIN: origin, SIGNET_ENVIRONMENT: "sandbox", SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1", SIGNET_WEBHOOK_RETRY_BASE_MS: "400",
+      SIGNET_PUBLIC_ORIGIN: origin, SIGNET_ENVIRONMENT: "sandbox", SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1", SIGNET_WEBHOOK_RETRY_BASE_MS: "400", SIGNET_VALIDATE_RESPONSES: "1",
     }
     const start = async () => {
       const child = spawn(process.execPath, [serverBin], { cwd: repoRoot, env, stdio: ["ignore", "ignore", "pipe"] })
@@ -53,7 +53,7 @@ describe("delivery across a crash", () => {
     const mailbox = new SandboxMailbox("sandbox")
     const admin = await makeEngine({
       mailer: mailbox.layer,
-      ...storageFor(database), masterKey: Buffer.from(masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false },
+      ...storageFor(database), masterKey: Buffer.from(masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false }, validateResponses: true,
       settings: { environment: "sandbox", publicOrigin: origin, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
     })
     let healthy = false

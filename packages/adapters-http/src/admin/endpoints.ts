@@ -6,23 +6,14 @@
  * none configured every call is refused.
  */
 import {
-  AdminTokenRequired, auditEvent, administerRelyingParty, getRelyingParty, planInForce, hashSecret, organisationChecks, recordOrganisationCheck,
-  RelyingParties, rotateSecrets, RpCommand, secretMatches, signaturesUsedToday, EngineConfig, type RelyingParty,
+  AdminCheckRequest, AdminCheckResponse, administerRelyingParty, AdminListResponse, AdminOneResponse, AdminRelyingPartyView,
+  AdminRotateRequest, AdminTokenRequired, auditEvent, EngineConfig, getRelyingParty, hashSecret, organisationChecks, planInForce,
+  recordOrganisationCheck, RelyingParties, type RelyingParty, RotationAnswer, rotateSecrets, RpCommand, secretMatches, signaturesUsedToday,
 } from "@signet/core"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { endpoint, type Endpoint } from "../http/endpoint.ts"
-import {
-  checkView, OrganisationCheckView, OrganisationDetailsBody, RelyingPartyView, RotationAnswer, rotationAnswer, SecretKindSchema, viewNow,
-} from "../rp/endpoints.ts"
+import { checkView, rotationAnswer, viewNow } from "../rp/endpoints.ts"
 
-/** An RP with today's usage, as the console lists it. */
-export const AdminRelyingPartyView = Schema.Struct({
-  ...RelyingPartyView.fields,
-  usage: Schema.Struct({
-    signaturesToday: Schema.Int.annotations({ description: "signatures counted today (UTC), from the quota counters the signing endpoints use" }),
-    signaturesPerDay: Schema.Int.annotations({ description: "the daily allowance in force" }),
-  }),
-})
 
 const adminView = (rp: RelyingParty) => Effect.gen(function* () {
   return { ...(yield* viewNow(rp)), usage: { signaturesToday: yield* signaturesUsedToday(rp.clientId), signaturesPerDay: (yield* planInForce(rp)).allowance.signaturesPerDay } }
@@ -42,9 +33,9 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const list = endpoint({
-    method: "GET", path: "/admin/api/relying-parties", tag: "Administration", auth: "none",
+    method: "GET", path: "/admin/api/relying-parties", tag: "Administration", auth: "admin",
     summary: "Every RP of this environment with its status, KYC flag and today's signatures",
-    response: Schema.Array(AdminRelyingPartyView),
+    response: AdminListResponse,
     errors: [UNAUTHORIZED],
     handle: ({ request }) => Effect.gen(function* () {
       yield* requireAdmin(request)
@@ -55,9 +46,9 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const one = endpoint({
-    method: "GET", path: "/admin/api/relying-parties/{clientId}", tag: "Administration", auth: "none",
+    method: "GET", path: "/admin/api/relying-parties/{clientId}", tag: "Administration", auth: "admin",
     summary: "One RP with its usage and organisation-KYC record",
-    response: Schema.Struct({ ...AdminRelyingPartyView.fields, organisationChecks: Schema.Array(OrganisationCheckView) }),
+    response: AdminOneResponse,
     errors: [UNAUTHORIZED, NOT_FOUND],
     handle: ({ request, params }) => Effect.gen(function* () {
       yield* requireAdmin(request)
@@ -67,7 +58,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const command = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/commands", tag: "Administration", auth: "none",
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/commands", tag: "Administration", auth: "admin",
     summary: "Apply a command of the RP state machine: Approve, Reject, Suspend, SetPlan, SetMaxLoa, SetSigningOrigins, … (`{ \"_tag\": \"Approve\" }`)",
     body: RpCommand,
     response: AdminRelyingPartyView,
@@ -81,9 +72,9 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const rotate = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/rotate-secrets", tag: "Administration", auth: "none",
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/rotate-secrets", tag: "Administration", auth: "admin",
     summary: "Rotate an RP's secrets; `grace: false` ends the replaced secrets at once (after a leak)",
-    body: Schema.Struct({ which: SecretKindSchema, grace: Schema.optional(Schema.Boolean) }),
+    body: AdminRotateRequest,
     response: RotationAnswer,
     errors: [UNAUTHORIZED, NOT_FOUND],
     handle: ({ request, params, body }) => Effect.gen(function* () {
@@ -95,15 +86,10 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
   })
 
   const check = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/organisation-checks", tag: "Administration", auth: "none",
+    method: "POST", path: "/admin/api/relying-parties/{clientId}/organisation-checks", tag: "Administration", auth: "admin",
     summary: "Record the check of the RP's organisation: `verified` sets kycVerified (unlocks LOA-4), `rejected` clears it",
-    body: Schema.Struct({
-      outcome: Schema.Literal("verified", "rejected"),
-      ...OrganisationDetailsBody,
-      checkedBy: Schema.String.annotations({ description: "the administrator who checked" }),
-      note: Schema.optional(Schema.NullOr(Schema.String)),
-    }),
-    response: Schema.Struct({ relyingParty: AdminRelyingPartyView, check: OrganisationCheckView }),
+    body: AdminCheckRequest,
+    response: AdminCheckResponse,
     errors: [UNAUTHORIZED, { status: 400, description: "missing details; a verification names at least one checked document" }, NOT_FOUND],
     handle: ({ request, params, body }) => Effect.gen(function* () {
       yield* requireAdmin(request)

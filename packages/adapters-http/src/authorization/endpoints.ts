@@ -1,19 +1,17 @@
 /** Step-up (docs/authorization.md#step-up): a fresh passkey approval before decryption, revocation and secret rotation. */
-import { Assertion, requestStepUp, STEP_UP_PROOF_TTL_SECONDS, verifyStepUp } from "@signet/core"
-import { Schema } from "effect"
+import {
+  requestStepUp, STEP_UP_PROOF_TTL_SECONDS, StepUpChallengeRequest, StepUpChallengeResponse, StepUpVerifyRequest, StepUpVerifyResponse,
+  verifyStepUp,
+} from "@signet/core"
 import { endpoint } from "../http/endpoint.ts"
 
-const Action = Schema.Literal("decrypt", "revoke-certificate", "rotate-secrets")
 
 /** `POST /v2/step-up/challenge`. */
 export const stepUpChallenge = endpoint({
   method: "POST", path: "/v2/step-up/challenge", tag: "Authorization", auth: "bearer",
   summary: "Start a step-up for an action: WebAuthn request options for the token's user, bound to the token's client and the action",
-  body: Schema.Struct({ action: Action }),
-  response: Schema.Struct({
-    stepUpId: Schema.String, action: Action,
-    options: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ description: "options for navigator.credentials.get()" }),
-  }),
+  body: StepUpChallengeRequest,
+  response: StepUpChallengeResponse,
   handle: ({ user, body }) => requestStepUp(user!, body.action),
 })
 
@@ -21,8 +19,8 @@ export const stepUpChallenge = endpoint({
 export const stepUpVerify = endpoint({
   method: "POST", path: "/v2/step-up/verify", tag: "Authorization", auth: "bearer",
   summary: `Finish a step-up: the proof for the Signet-Step-Up header, usable once within ${STEP_UP_PROOF_TTL_SECONDS} s, by the same user and client, for that action`,
-  body: Schema.Struct({ stepUpId: Schema.String, assertion: Assertion }),
-  response: Schema.Struct({ stepUpToken: Schema.String, action: Action, expiresIn: Schema.Int }),
+  body: StepUpVerifyRequest,
+  response: StepUpVerifyResponse,
   errors: [
     { status: 403, description: "one of the assertion messages, or `Credential not registered` (a passkey of another user)" },
     { status: 410, description: "`Operation expired or not found`: unknown, used, expired, or started by another user or client" },

@@ -1,9 +1,12 @@
 /** Documents: encryption certificates, encrypted files, decryption, signature images and rendered signatures (docs/documents.md). */
 import {
-  STEP_UP_HEADER, decryptEnvelope, decryptFile, deleteFile, fromBase64, deleteSignatureImage, getFile, getSignatureImage, listFiles, MAX_ENVELOPE_BYTES, MAX_FILE_BYTES,
-  ownEncryptionCertificate, recipientEncryptionCertificate, renderSignatureImage, ResourceNotFound, setSignatureImage, SIGNATURE_IMAGE_LIMITS, storeFile,
+  decryptEnvelope, DecryptEnvelopeRequest, DecryptEnvelopeResponse, decryptFile, DecryptFileRequest, DecryptFileResponse, deleteFile,
+  DeleteFileResponse, deleteSignatureImage, DeleteSignatureImageResponse, EncryptionCertificate, FileMetadata, fromBase64, getFile,
+  GetFileResponse, getSignatureImage, listFiles, ListFilesResponse, MAX_ENVELOPE_BYTES, MAX_FILE_BYTES, ownEncryptionCertificate,
+  PutSignatureImageRequest, PutSignatureImageResponse, recipientEncryptionCertificate, renderSignatureImage, ResourceNotFound,
+  setSignatureImage, SIGNATURE_IMAGE_LIMITS, SigningRequestId, STEP_UP_HEADER, storeFile, StoreFileRequest,
 } from "@signet/core"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 
@@ -15,18 +18,7 @@ const FILE_404 = { status: 404, description: "`File not found` (also for a file 
 /** base64 grows 4/3, plus room for the JSON around it. */
 const base64Body = (bytes: number) => Math.ceil(bytes / 3) * 4 + 64 * 1024
 
-const EncryptionCertificate = Schema.Struct({
-  userId: Schema.String, serial: Schema.String, subject: Schema.String, notBefore: Schema.String, notAfter: Schema.String,
-  pem: Schema.String.annotations({ description: "RSA 2048 key, keyUsage keyEncipherment, issued by the engine's issuing CA" }),
-  chainPem: Schema.Array(Schema.String).annotations({ description: "the issuing CA's certificate (the root is at GET /v2/ca)" }),
-}).annotations({ identifier: "EncryptionCertificate" })
 
-const FileMetadata = Schema.Struct({
-  id: Schema.String, name: Schema.String, size: Schema.Int.annotations({ description: "plaintext bytes" }),
-  owner: Schema.String.annotations({ description: "owner's user id" }),
-  recipients: Schema.Array(Schema.String).annotations({ description: "user ids the file is encrypted for, the owner first" }),
-  createdAt: Schema.String,
-}).annotations({ identifier: "EncryptedFile" })
 
 /** `GET /v2/encryption-certificate`. */
 export const ownEncryptionCertificateEndpoint = endpoint({
@@ -49,11 +41,7 @@ export const recipientEncryptionCertificateEndpoint = endpoint({
 export const storeFileEndpoint = endpoint({
   method: "POST", path: "/v2/files", tag: "Documents", auth: "bearer", scope: "files", maxBodyBytes: base64Body(MAX_FILE_BYTES),
   summary: `Store a document encrypted (CMS AuthEnvelopedData, AES-256-GCM, RSAES-OAEP per recipient) for the caller and other users; at most ${MAX_FILE_BYTES} bytes`,
-  body: Schema.Struct({
-    name: Schema.String.annotations({ description: "file name, 1 to 255 characters" }),
-    content: Schema.String.annotations({ description: "base64 of the document bytes" }),
-    recipients: Schema.optional(Schema.Array(Schema.String).annotations({ description: "user ids to encrypt for besides the caller (at most 19)" })),
-  }),
+  body: StoreFileRequest,
   response: FileMetadata,
   errors: [{ status: 400, description: "bad `name`, `content` not base64, an unknown recipient, too many recipients" }, { status: 413, description: "document above the limit" }],
   handle: ({ user, body }) => storeFile(user!, body),
@@ -63,7 +51,7 @@ export const storeFileEndpoint = endpoint({
 export const listFilesEndpoint = endpoint({
   method: "GET", path: "/v2/files", tag: "Documents", auth: "bearer", scope: "files",
   summary: "Files the caller owns or is a recipient of, newest first (500 at most)",
-  response: Schema.Array(FileMetadata),
+  response: ListFilesResponse,
   handle: ({ user }) => listFiles(user!),
 })
 
@@ -73,7 +61,7 @@ const PKCS7_MIME = "application/pkcs7-mime"
 export const getFileEndpoint = endpoint({
   method: "GET", path: "/v2/files/{id}", tag: "Documents", auth: "bearer", scope: "files",
   summary: "A file's metadata and its EnvelopedData (base64 DER ContentInfo; openssl cms -decrypt -inform DER reads it); with `Accept: application/pkcs7-mime` the DER itself",
-  response: Schema.Struct({ ...FileMetadata.fields, envelopedData: Schema.String }),
+  response: GetFileResponse,
   errors: [FILE_404],
   handle: ({ user, params, request, requestId }) => Effect.flatMap(knownId(params["id"]!, "File"), (id) => Effect.map(getFile(user!, id), (file) =>
     (request.headers.get("accept") ?? "").toLowerCase().includes(PKCS7_MIME)
@@ -90,7 +78,7 @@ export const getFileEndpoint = endpoint({
 export const deleteFileEndpoint = endpoint({
   method: "DELETE", path: "/v2/files/{id}", tag: "Documents", auth: "bearer", scope: "files",
   summary: "Delete a file (owner only)",
-  response: Schema.Struct({ deleted: Schema.Literal(true) }),
+  response: DeleteFileResponse,
   errors: [FILE_404],
   handle: ({ user, params }) => Effect.flatMap(knownId(params["id"]!, "File"), (id) => deleteFile(user!, id)),
 })
@@ -99,8 +87,8 @@ export const deleteFileEndpoint = endpoint({
 export const decryptFileEndpoint = endpoint({
   method: "POST", path: "/decrypt", tag: "Documents", auth: "bearer", scope: "files",
   summary: "The plaintext of a stored file, for one of its recipients (30 per minute per user)",
-  body: Schema.Struct({ fileId: Schema.String }),
-  response: Schema.Struct({ fileId: Schema.String, name: Schema.String, size: Schema.Int, content: Schema.String.annotations({ description: "base64 plaintext" }) }),
+  body: DecryptFileRequest,
+  response: DecryptFileResponse,
   errors: [FILE_404, LIMIT_429, { status: 403, description: "`Fresh passkey approval required: decrypt` (no, a used or a foreign `Signet-Step-Up` proof)" }],
   handle: ({ user, body, request }) => decryptFile(user!, body.fileId, request.headers.get(STEP_UP_HEADER)),
 })
@@ -109,8 +97,8 @@ export const decryptFileEndpoint = endpoint({
 export const decryptEnvelopeEndpoint = endpoint({
   method: "POST", path: "/decrypt/asymmetric", tag: "Documents", auth: "bearer", scope: "files", maxBodyBytes: base64Body(MAX_ENVELOPE_BYTES),
   summary: "Decrypt a CMS EnvelopedData/AuthEnvelopedData addressed to the caller's encryption certificate (RSAES-OAEP; AES-GCM or AES-CBC); 20 per minute per user",
-  body: Schema.Struct({ envelopedData: Schema.String.annotations({ description: "base64 of the DER (or BER) CMS ContentInfo" }) }),
-  response: Schema.Struct({ size: Schema.Int, content: Schema.String.annotations({ description: "base64 plaintext" }) }),
+  body: DecryptEnvelopeRequest,
+  response: DecryptEnvelopeResponse,
   errors: [
     { status: 400, description: "not an EnvelopedData, an unsupported algorithm (RSAES-PKCS1-v1_5 is refused), or it does not decrypt" },
     { status: 403, description: "`The EnvelopedData is not addressed to your encryption certificate`, `Fresh passkey approval required: decrypt`" },
@@ -127,8 +115,8 @@ const png = (bytes: Uint8Array, requestId: string) => new Response(new Uint8Arra
 export const putSignatureImageEndpoint = endpoint({
   method: "PUT", path: "/v2/signature-image", tag: "Documents", auth: "bearer", scope: "files", maxBodyBytes: base64Body(SIGNATURE_IMAGE_LIMITS.maxBytes),
   summary: `Set the caller's own signature image: a PNG of at most ${SIGNATURE_IMAGE_LIMITS.maxBytes} bytes and ${SIGNATURE_IMAGE_LIMITS.maxWidth}×${SIGNATURE_IMAGE_LIMITS.maxHeight} pixels`,
-  body: Schema.Struct({ image: Schema.String.annotations({ description: "base64 PNG (a data:image/png;base64, prefix is allowed)" }) }),
-  response: Schema.Struct({ width: Schema.Int, height: Schema.Int, size: Schema.Int, updatedAt: Schema.String }),
+  body: PutSignatureImageRequest,
+  response: PutSignatureImageResponse,
   errors: [{ status: 400, description: "`image must be base64 of a PNG file`" }, { status: 422, description: "`Signature image is not a usable PNG: <why>`" }],
   handle: ({ user, body }) => setSignatureImage(user!.userId, body.image),
 })
@@ -146,7 +134,7 @@ export const getSignatureImageEndpoint = endpoint({
 export const deleteSignatureImageEndpoint = endpoint({
   method: "DELETE", path: "/v2/signature-image", tag: "Documents", auth: "bearer", scope: "files",
   summary: "Remove the caller's signature image",
-  response: Schema.Struct({ deleted: Schema.Literal(true) }),
+  response: DeleteSignatureImageResponse,
   errors: [{ status: 404, description: "`Signature image not found`" }],
   handle: ({ user }) => deleteSignatureImage(user!.userId),
 })
@@ -154,6 +142,7 @@ export const deleteSignatureImageEndpoint = endpoint({
 /** `GET /v2/sign/{requestId}/image`. */
 export const signatureRenderingEndpoint = endpoint({
   method: "GET", path: "/v2/sign/{requestId}/image", tag: "Documents", auth: "bearer",
+  params: { requestId: SigningRequestId },
   summary: "A rendered image (PNG) of a completed signature: signer, time, certificate serial, request id, document hash, where to verify, the signer's image; for the signer or the RP's contact account",
   response: { mediaType: "image/png" },
   errors: [

@@ -1,5 +1,8 @@
 /** Webhook subscriptions and the delivery log, for the RP contact account. */
-import { deleteWebhook, listDeliveries, listWebhooks, registerWebhook, ResourceNotFound } from "@signet/core"
+import {
+  deleteWebhook, DeleteWebhookResponse, listDeliveries, ListDeliveriesResponse, listWebhooks, ListWebhooksResponse, registerWebhook,
+  RegisterWebhookRequest, RegisterWebhookResponse, ResourceNotFound,
+} from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
 
@@ -10,12 +13,8 @@ const LIMIT_429 = { status: 429, description: "`Rate limit exceeded. Please try 
 export const registerWebhookEndpoint = endpoint({
   method: "POST", path: "/v2/webhooks/register", tag: "Webhooks", auth: "bearer",
   summary: "Subscribe a public https URL to sign.complete and/or batch.complete deliveries (Standard Webhooks)",
-  body: Schema.Struct({
-    url: Schema.String,
-    events: Schema.Array(Schema.String),
-    secret: Schema.String.annotations({ description: "chosen by the caller: 16 to 256 printable characters (HMAC key: their UTF-8 bytes), or a Standard Webhooks secret whsec_ + base64 of 24 to 64 random bytes (HMAC key: those bytes)" }),
-  }),
-  response: Schema.Struct({ subscriptionId: Schema.Int, status: Schema.Literal("active") }),
+  body: RegisterWebhookRequest,
+  response: RegisterWebhookResponse,
   errors: [{ status: 400, description: "a bad `url` (not public https), `events` or `secret`" }, CONTACT_403, LIMIT_429],
   handle: ({ body, user }) => registerWebhook(user!, body),
 })
@@ -24,10 +23,7 @@ export const registerWebhookEndpoint = endpoint({
 export const listWebhooksEndpoint = endpoint({
   method: "GET", path: "/v2/webhooks", tag: "Webhooks", auth: "bearer",
   summary: "The RP's active webhook subscriptions",
-  response: Schema.Array(Schema.Struct({
-    id: Schema.Int, rp_id: Schema.Int, url: Schema.String, events: Schema.Array(Schema.String), active: Schema.Boolean,
-    created_at: Schema.String.annotations({ description: "YYYY-MM-DD HH:MM:SS (UTC)" }),
-  })),
+  response: ListWebhooksResponse,
   errors: [CONTACT_403, LIMIT_429],
   handle: ({ user }) => listWebhooks(user!),
 })
@@ -38,8 +34,9 @@ const subscriptionId = (raw: string) =>
 /** `DELETE /v2/webhooks/{id}` (20 per minute per user). */
 export const deleteWebhookEndpoint = endpoint({
   method: "DELETE", path: "/v2/webhooks/{id}", tag: "Webhooks", auth: "bearer",
+  params: { id: Schema.Int.pipe(Schema.between(1, 999_999_999)).annotations({ description: "the subscription id from /v2/webhooks/register" }) },
   summary: "Delete a subscription; `deleted` is false when it belongs to another account",
-  response: Schema.Struct({ deleted: Schema.Boolean }),
+  response: DeleteWebhookResponse,
   errors: [CONTACT_403, { status: 404, description: "`Webhook subscription not found`" }, LIMIT_429],
   handle: ({ params, user }) => Effect.flatMap(subscriptionId(params["id"]!), (id) => deleteWebhook(user!, id)),
 })
@@ -48,14 +45,7 @@ export const deleteWebhookEndpoint = endpoint({
 export const listDeliveriesEndpoint = endpoint({
   method: "GET", path: "/v2/deliveries", tag: "Webhooks", auth: "bearer",
   summary: "The RP's webhook and callback deliveries (newest 100, optionally ?subscriptionId=), with every attempt",
-  response: Schema.Array(Schema.Struct({
-    id: Schema.Int, kind: Schema.Literal("webhook", "callback"), subscriptionId: Schema.NullOr(Schema.Int), url: Schema.String,
-    eventType: Schema.String, messageId: Schema.String, status: Schema.Literal("pending", "delivered", "failed"), attempts: Schema.Int,
-    createdAt: Schema.String, deliveredAt: Schema.NullOr(Schema.String), nextAttemptAt: Schema.NullOr(Schema.String),
-    attemptLog: Schema.Array(Schema.Struct({
-      attempt: Schema.Int, at: Schema.String, statusCode: Schema.NullOr(Schema.Int), error: Schema.NullOr(Schema.String), durationMs: Schema.Number,
-    })),
-  })),
+  response: ListDeliveriesResponse,
   errors: [CONTACT_403, LIMIT_429],
   handle: ({ user, query }) => {
     const raw = query.get("subscriptionId")

@@ -5,12 +5,13 @@
  */
 import {
   authenticateBearer, checkCsrf, CsrfValidationFailed, InvalidRequest, MethodNotAllowed, ProcessingDeadlineExceeded, ResourceNotFound,
-  type BearerUser, type CataloguedError, type EngineConfig, type HostedSessions, type KeyStore, type SigningKeys, type TokenRevocations,
+  type BearerUser, type CataloguedError, type RelyingParty, type EngineConfig, type HostedSessions, type KeyStore, type SigningKeys, type TokenRevocations,
 } from "@signet/core"
 import { Cause, Duration, Effect, Exit, Option, type ManagedRuntime } from "effect"
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
 import type { Endpoint } from "./endpoint.ts"
 import { errorResponse, internalError, isCatalogued, json, baseHeaders } from "./respond.ts"
+import { encodeResponse, ResponseContractViolation } from "./response-contract.ts"
 import { compileRoutes, matchRoute } from "./router.ts"
 import { decodeBody } from "./validation.ts"
 
@@ -34,6 +35,11 @@ export interface HandlerOptions<R> {
   readonly newRequestId: () => string
   /** client address, when the host knows it (already resolved through trusted proxies) */
   readonly clientIp?: (request: Request) => string
+  /**
+   * strict response contracts (tests): undeclared properties and JSON built outside the contract
+   * are mismatches too, and a mismatch's 500 names it in `detail` (docs/http.md#contracts)
+   */
+  readonly validateResponses?: boolean
 }
 
 /** What a request line shows in place of a capability in the path. */
@@ -49,7 +55,8 @@ export const loggedPath = (route: { readonly endpoint: Endpoint<any, any>; reado
     return pathname.split("/").map((segment) => (segment.length >= 16 ? REDACTED : segment)).join("/")
   }
   const { endpoint, params } = route
-  const kept = new Set(endpoint.auth === "none" ? endpoint.loggedParams ?? [] : Object.keys(params))
+  const bearer = endpoint.auth === "bearer" || endpoint.auth === "bearer-optional"
+  const kept = new Set(bearer ? Object.keys(params) : endpoint.loggedParams ?? [])
   return base + endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => (kept.has(name) ? encodeURIComponent(params[name] ?? "") : REDACTED))
 }
 
@@ -82,6 +89,7 @@ const withEdgeHeaders = (given: Response): Response => {
 export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) => Promise<Response>) => {
   const routes = compileRoutes(options.endpoints)
   const base = options.basePath.replace(/\/+$/, "")
+  const strict = options.validateResponses === true
 
   const route = (request: Request, url: URL) => {
     if (base !== "" && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) return { _tag: "NotFound" as const }
@@ -112,13 +120,20 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
       user = yield* authenticateBearer(authorization, endpoint.scope ?? "basic")
     }
 
+    let client: RelyingParty | undefined
+    if (endpoint.client !== undefined) client = yield* endpoint.client(request)
+
     const body = endpoint.body === undefined
       ? undefined
       : yield* readJson(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES).pipe(
         Effect.flatMap((raw) => decodeBody(endpoint.body!, raw)))
 
-    const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, clientIp })
-    return result instanceof Response ? result : json(200, result, requestId)
+    const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, client, clientIp })
+    const answer = yield* encodeResponse(endpoint, result, strict)
+    if (answer instanceof Response) return answer
+    const response = json(answer.status, answer.body, requestId)
+    for (const [k, v] of answer.headers) response.headers.append(k, v)
+    return response
   })
 
   return async (request) => {
@@ -140,7 +155,9 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
       if (Option.isSome(failure) && isCatalogued(failure.value)) {
         response = errorResponse(failure.value, requestId)
       } else {
-        response = internalError(requestId)
+        const defect = Cause.dieOption(exit.cause)
+        const violation = Option.isSome(defect) && defect.value instanceof ResponseContractViolation ? defect.value : undefined
+        response = internalError(requestId, strict ? violation?.message : undefined)
         await options.runtime.runPromise(Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(
           Effect.annotateLogs({ requestId, method: request.method, path })))
       }

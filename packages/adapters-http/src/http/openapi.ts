@@ -17,6 +17,24 @@ const BEARER_ERRORS = [
   { status: 403, description: "`CSRF token validation failed`, or the token lacks the `basic` scope" },
 ]
 
+const CLIENT_ERRORS = [
+  { status: 401, description: "`invalid_client`: missing or wrong client credentials (HTTP Basic)" },
+]
+
+/** The security requirement an endpoint's declared authentication means (an empty object: may also be called without). */
+export const securityOf = (e: Endpoint<any, any>): ReadonlyArray<Record<string, ReadonlyArray<string>>> => {
+  switch (e.auth) {
+    case "bearer": return [{ bearer: [e.scope ?? "basic"] }]
+    case "bearer-optional": return [{}, { bearer: [e.scope ?? "basic"] }]
+    case "basic": return [{ basic: [] }]
+    // client_secret_post sends the credentials in the form instead
+    case "oauth-client": return [{ basic: [] }, {}]
+    case "admin": return [{ adminToken: [] }]
+    case "capture-token": return [{ captureToken: [] }]
+    case "none": return []
+  }
+}
+
 /** Builds the document for endpoints mounted at `serverUrl`. */
 export const openApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any>>, serverUrl: string, environment: string) => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
@@ -26,22 +44,29 @@ export const openApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any>>, se
   const paths: Record<string, Record<string, unknown>> = {}
   for (const e of endpoints) {
     if (e.hidden) continue
+    const success = String(e.status ?? 200)
     const responses: Record<string, unknown> = {
-      "200": "mediaType" in e.response
+      [success]: "mediaType" in e.response
         ? { description: "OK", content: { [e.response.mediaType]: {} } }
         : { description: "OK", content: { "application/json": { schema: schemaOf(e.response) } } },
     }
     const errors = [...(e.body ? STANDARD_ERRORS : STANDARD_ERRORS.filter((x) => x.status === 408)),
-      ...(e.auth === "bearer" ? BEARER_ERRORS : []), ...(e.errors ?? [])]
+      ...(e.auth === "bearer" ? BEARER_ERRORS : e.auth === "basic" || e.auth === "oauth-client" ? CLIENT_ERRORS : []), ...(e.errors ?? [])]
     for (const err of errors) {
       const key = String(err.status)
       const prior = responses[key] as { description: string } | undefined
+      // An endpoint that answers a status itself (OAuth errors) documents that body, not `{ error }`.
+      const own = e.responses?.[err.status]
       responses[key] = {
         description: prior ? `${prior.description}; ${err.description}` : err.description,
-        content: { "application/json": { schema: errorSchema } },
+        content: { "application/json": { schema: own === undefined ? errorSchema : schemaOf(own) } },
       }
     }
-    const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }))
+    const params = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => {
+      const declared = e.params?.[m[1]!]
+      return { name: m[1], in: "path", required: true, schema: declared === undefined ? { type: "string" } : schemaOf(declared) }
+    })
+    const security = securityOf(e)
     paths[e.path] = {
       ...paths[e.path],
       [e.method.toLowerCase()]: {
@@ -49,7 +74,7 @@ export const openApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any>>, se
         tags: [e.tag],
         ...(params.length > 0 ? { parameters: params } : {}),
         ...(e.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(e.body) } } } } : {}),
-        ...(e.auth === "bearer" ? { security: [{ bearer: [e.scope ?? "basic"] }] } : e.auth === "bearer-optional" ? { security: [{}, { bearer: [e.scope ?? "basic"] }] } : {}),
+        security,
         responses,
       },
     }
@@ -67,7 +92,9 @@ export const openApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any>>, se
       schemas: definitions,
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-        basic: { type: "http", scheme: "basic" },
+        basic: { type: "http", scheme: "basic", description: "an RP's client id and client secret" },
+        adminToken: { type: "http", scheme: "bearer", description: "the engine's administrator token" },
+        captureToken: { type: "http", scheme: "bearer", description: "a KYC liveness-session token (also accepted as `token` in the body)" },
       },
     },
   }

@@ -18,6 +18,21 @@ export const json = (status: number, body: unknown, requestId: string, extra: Re
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...baseHeaders(requestId), ...extra },
   })
 
+/** A JSON answer an endpoint chooses the status or headers of; the handler encodes `body` with the endpoint's Schema for `status`. */
+export class Reply {
+  readonly _tag = "Reply"
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    /** pairs, so a header may repeat (two `set-cookie`) */
+    readonly headers: ReadonlyArray<readonly [string, string]> = [],
+  ) {}
+}
+
+/** Builds a `Reply`. */
+export const reply = (status: number, body: unknown, headers: Record<string, string> | ReadonlyArray<readonly [string, string]> = []): Reply =>
+  new Reply(status, body, Array.isArray(headers) ? headers : Object.entries(headers))
+
 /** A catalogued error as its status and `{ "error": message }`. */
 export const errorResponse = (error: CataloguedError, requestId: string): Response => {
   const extra: Record<string, string> = error.status === 401 ? { "www-authenticate": 'Bearer realm="signet"' } : {}
@@ -30,7 +45,7 @@ export const errorResponse = (error: CataloguedError, requestId: string): Respon
 }
 
 /** Anything that is not catalogued is our fault: 500 with the request id, never the internals. */
-export const internalError = (requestId: string): Response =>
-  json(500, { error: "Internal server error", requestId }, requestId)
+export const internalError = (requestId: string, detail?: string): Response =>
+  json(500, { error: "Internal server error", requestId, ...(detail !== undefined ? { detail } : {}) }, requestId)
 
 export { isCatalogued }

@@ -4,21 +4,18 @@
  * unlinking. Administrators register engine-wide providers with `pnpm admin idp`.
  */
 import {
-  Assertion, completeExternalSignIn, confirmLink, EngineConfig, listIdentityProviders, providersForSignIn, registerIdentityProvider,
-  removeIdentityProvider, requestLinkConfirmation, requireConsole, startExternalSignIn, unlinkIdentity,
+  completeExternalSignIn, confirmLink, EngineConfig, IdentityProviderView, LinkConfirmRequest, LinkConfirmResponse, LinkRequestRequest,
+  LinkRequestResponse, listIdentityProviders, ListProvidersResponse, providersForSignIn, registerIdentityProvider, RegisterProviderRequest,
+  removeIdentityProvider, RemoveProviderResponse, requestLinkConfirmation, requireConsole, SignInProvidersResponse, startExternalSignIn,
+  unlinkIdentity, UnlinkResponse,
 } from "@signet/core"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { bindingCookie, EXTERNAL_BINDING_COOKIE, sessionCookie } from "../http/cookies.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
-import { baseHeaders, json } from "../http/respond.ts"
+import { baseHeaders, reply } from "../http/respond.ts"
 import { escapeHtml, page } from "../pages/pages.ts"
 
-const Provider = Schema.Struct({
-  id: Schema.String, name: Schema.String, issuer: Schema.String, clientId: Schema.String, scopes: Schema.Array(Schema.String),
-  ownerClientId: Schema.NullOr(Schema.String).annotations({ description: "the RP whose users may use it; null for engine-wide" }),
-  createdAt: Schema.Int,
-}).annotations({ identifier: "IdentityProvider" })
 
 const CONTACT_403 = { status: 403, description: "`Only the RP contact account can manage its identity providers`, `RP registration not approved. Status: <status>`" }
 
@@ -26,31 +23,25 @@ const CONTACT_403 = { status: 403, description: "`Only the RP contact account ca
 export const registerProviderEndpoint = endpoint({
   method: "POST", path: "/v2/identity-providers", tag: "Identity providers", auth: "bearer",
   summary: "Register an external OpenID provider for the RP's users; discovery is fetched and its issuer must match; the secret is never returned",
-  body: Schema.Struct({
-    issuer: Schema.String.annotations({ description: "the provider's issuer; `<issuer>/.well-known/openid-configuration` must name exactly this issuer" }),
-    clientId: Schema.String,
-    clientSecret: Schema.String.annotations({ description: "used with client_secret_basic at the provider's token endpoint; stored sealed" }),
-    scopes: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "default `openid email profile`; `openid` is always added" }),
-    name: Schema.String.annotations({ description: "shown on the sign-in page: Sign in with <name>" }),
-  }),
-  response: Provider,
+  body: RegisterProviderRequest,
+  response: IdentityProviderView, status: 201,
   errors: [
     { status: 400, description: "a bad issuer URL, empty client id or secret, or a provider without client_secret_basic, PKCE S256 or the code flow" },
     CONTACT_403,
     { status: 422, description: "`Identity provider issuer mismatch: discovery names <actual>, not <issuer>`" },
     { status: 502, description: "`Identity provider unavailable: <why>` (discovery unreachable, refused address, not JSON)" },
   ],
-  handle: ({ body, user, requestId }) => registerIdentityProvider({ kind: "rp-contact", user: user! }, {
+  handle: ({ body, user }) => registerIdentityProvider({ kind: "rp-contact", user: user! }, {
     issuer: body.issuer, clientId: body.clientId, clientSecret: body.clientSecret, name: body.name,
     ...(body.scopes !== undefined ? { scopes: body.scopes } : {}),
-  }).pipe(Effect.map((p) => json(201, p, requestId))),
+  }),
 })
 
 /** `GET /v2/identity-providers`: the RP's own providers. */
 export const listProvidersEndpoint = endpoint({
   method: "GET", path: "/v2/identity-providers", tag: "Identity providers", auth: "bearer",
   summary: "The RP's registered identity providers (never their secrets)",
-  response: Schema.Array(Provider),
+  response: ListProvidersResponse,
   errors: [CONTACT_403],
   handle: ({ user }) => listIdentityProviders({ kind: "rp-contact", user: user! }),
 })
@@ -59,7 +50,7 @@ export const listProvidersEndpoint = endpoint({
 export const removeProviderEndpoint = endpoint({
   method: "DELETE", path: "/v2/identity-providers/{id}", tag: "Identity providers", auth: "bearer",
   summary: "Remove one of the RP's identity providers; accounts keep their links",
-  response: Schema.Struct({ removed: Schema.Literal(true) }),
+  response: RemoveProviderResponse,
   errors: [CONTACT_403, { status: 404, description: "`Identity provider not found` (unknown, or another RP's)" }],
   handle: ({ user, params }) => removeIdentityProvider({ kind: "rp-contact", user: user! }, params["id"]!),
 })
@@ -68,7 +59,7 @@ export const removeProviderEndpoint = endpoint({
 export const signInProvidersEndpoint = endpoint({
   method: "GET", path: "/idp/providers", tag: "Identity providers", auth: "none",
   summary: "Providers offered on the sign-in page: engine-wide ones, plus the RP's own with ?client_id=",
-  response: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String })),
+  response: SignInProvidersResponse,
   handle: ({ query }) => providersForSignIn(query.get("client_id") || null),
 })
 
@@ -150,11 +141,8 @@ until then nothing is linked.</p>
 export const linkRequestEndpoint = endpoint({
   method: "POST", path: "/idp/link/request", tag: "Identity providers", auth: "none",
   summary: "Start confirming a link offer: a passkey challenge for the account with the same e-mail (browser-bound)",
-  body: Schema.Struct({ offerId: Schema.String }),
-  response: Schema.Struct({
-    signinId: Schema.String, email: Schema.String, provider: Schema.String,
-    options: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ description: "PublicKeyCredentialRequestOptionsJSON" }),
-  }),
+  body: LinkRequestRequest,
+  response: LinkRequestResponse,
   errors: [{ status: 410, description: "`Operation expired or not found`: unknown, used, expired, or another browser's offer" }],
   handle: ({ body, request }) => requestLinkConfirmation(body.offerId, cookieValue(request, EXTERNAL_BINDING_COOKIE)),
 })
@@ -163,20 +151,20 @@ export const linkRequestEndpoint = endpoint({
 export const linkConfirmEndpoint = endpoint({
   method: "POST", path: "/idp/link/confirm", tag: "Identity providers", auth: "none",
   summary: "Finish a link offer with the account's passkey: writes the link and signs the browser in (new session cookie)",
-  body: Schema.Struct({ offerId: Schema.String, signinId: Schema.String, assertion: Assertion }),
-  response: Schema.Struct({ userId: Schema.String, returnTo: Schema.String }),
+  body: LinkConfirmRequest,
+  response: LinkConfirmResponse,
   errors: [
     { status: 403, description: "one of the assertion messages (`Credential not registered` for another account's passkey)" },
     { status: 409, description: "`This external identity is already linked to another account`" },
     { status: 410, description: "`Operation expired or not found`" },
   ],
-  handle: ({ body, request, requestId }) => Effect.gen(function* () {
+  handle: ({ body, request }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
     const done = yield* confirmLink({ ...body, binding: cookieValue(request, EXTERNAL_BINDING_COOKIE) })
-    const response = json(200, { userId: done.userId, returnTo: done.returnTo }, requestId)
-    response.headers.append("set-cookie", sessionCookie(settings, done.session.sessionId))
-    response.headers.append("set-cookie", bindingCookie(settings, "", 0))
-    return response
+    return reply(200, { userId: done.userId, returnTo: done.returnTo }, [
+      ["set-cookie", sessionCookie(settings, done.session.sessionId)],
+      ["set-cookie", bindingCookie(settings, "", 0)],
+    ])
   }),
 })
 
@@ -184,7 +172,7 @@ export const linkConfirmEndpoint = endpoint({
 export const unlinkEndpoint = endpoint({
   method: "DELETE", path: "/v2/me/identities/{id}", tag: "Identity providers", auth: "bearer",
   summary: "Unlink one of your external identities (a token issued to the Signet console: an RP's token cannot change how the account signs in)",
-  response: Schema.Struct({ unlinked: Schema.Literal(true) }),
+  response: UnlinkResponse,
   errors: [
     { status: 403, description: "`This operation needs a token issued to the Signet console`" },
     { status: 404, description: "`Linked identity not found` (unknown, or another account's)" },

@@ -1,34 +1,27 @@
 /** Enrolment, sign-in, the account endpoint and the JWKS (the token endpoint is in oidc.ts). */
 import {
-  Assertion, completeEnrolment, completeSignInWithPasskey, confirmEmailVerification, countRequest, describeAccount, jwks, signInHostedSession,
-  linkedIdentitiesOf, openHostedSession, requireConsole, RegistrationCredential, requestEnrolment, requestSignIn, EngineConfig, signedInUserOf,
-  startEmailVerification, type BearerUser,
+  Assertion, type BearerUser, completeEnrolment, completeSignInWithPasskey, confirmEmailVerification, countRequest, describeAccount,
+  EmailAddress, EngineConfig, jwks, linkedIdentitiesOf, openHostedSession, OpenSessionResponse, PasskeyCreationOptions,
+  PasskeyRequestOptions, RegistrationCredential, requestEnrolment, requestSignIn, requireConsole, signedInUserOf, signInHostedSession,
+  SignInTokenResponse, startEmailVerification,
 } from "@signet/core"
 import { Effect, Option, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
-import { json } from "../http/respond.ts"
+import { reply } from "../http/respond.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
 import { sessionCookie } from "../http/cookies.ts"
 
-const Email = Schema.String.annotations({ description: "e-mail address", examples: ["ada@example.com"] })
-const CreationOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  identifier: "PublicKeyCredentialCreationOptionsJSON", description: "options for navigator.credentials.create() (WebAuthn L3 JSON)" })
-const RequestOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  identifier: "PublicKeyCredentialRequestOptionsJSON", description: "options for navigator.credentials.get() (WebAuthn L3 JSON)" })
-const TokenResponse = Schema.Struct({
-  access_token: Schema.String, token_type: Schema.Literal("Bearer"), expires_in: Schema.Int, scope: Schema.String,
-}).annotations({ identifier: "TokenResponse" })
 
 /** `GET /session`: opens a hosted-page session (cookie) and returns its CSRF token. */
 export const openSession = endpoint({
   method: "GET", path: "/session", tag: "Hosted pages", auth: "none",
   summary: "Open a hosted-page session: sets the session cookie and returns the CSRF token to echo in X-CSRF-Token",
-  response: Schema.Struct({ csrfToken: Schema.String, expiresAt: Schema.Int }),
-  handle: ({ requestId, request }) => Effect.gen(function* () {
+  response: OpenSessionResponse,
+  handle: ({ request }) => Effect.gen(function* () {
     const settings = yield* EngineConfig
     // A sign-in on the browser's previous session carries over to the new one (sign-in page → consent page).
     const s = yield* openHostedSession(cookieValue(request, SESSION_COOKIE))
-    return json(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, requestId, { "set-cookie": sessionCookie(settings, s.sessionId) })
+    return reply(200, { csrfToken: s.csrfToken, expiresAt: Math.floor(s.expiresAt / 1000) }, { "set-cookie": sessionCookie(settings, s.sessionId) })
   }),
 })
 
@@ -52,7 +45,7 @@ const EMAIL_CHECKS_PER_MINUTE_PER_IP = 120
 export const enrolmentEmail = endpoint({
   method: "POST", path: "/enrolment/email", tag: "Identity", auth: "none",
   summary: "Send a one-time code to an e-mail address; enrolling a passkey without being signed in needs it (docs/identity.md)",
-  body: Schema.Struct({ email: Email }),
+  body: Schema.Struct({ email: EmailAddress }),
   response: Schema.Struct({
     verificationId: Schema.String.annotations({ description: "give it with the code to /enrolment/email/verify, then to /enrolment/request" }),
     expiresAt: Schema.Int.annotations({ description: "Unix seconds; the code works until then (10 minutes)" }),
@@ -90,12 +83,12 @@ export const enrolmentRequest = endpoint({
   method: "POST", path: "/enrolment/request", tag: "Identity", auth: "bearer-optional",
   summary: "Start passkey enrolment: for a new account or to add a passkey, with a proven e-mail (emailVerificationId) or signed in as the account (bearer token or hosted session)",
   body: Schema.Struct({
-    email: Email,
+    email: EmailAddress,
     displayName: Schema.optional(Schema.String),
     clientId: Schema.optional(Schema.String).annotations({ description: "RP whose WebAuthn RP id and origins apply; the engine's own when absent" }),
     emailVerificationId: Schema.optional(Schema.String).annotations({ description: "a verification of this e-mail proven with its code (/enrolment/email/verify); used up when the passkey is stored" }),
   }),
-  response: Schema.Struct({ enrolmentId: Schema.String, options: CreationOptions }),
+  response: Schema.Struct({ enrolmentId: Schema.String, options: PasskeyCreationOptions }),
   errors: [
     { status: 400, description: "`email must be an e-mail address with a top-level domain` (also for control, bidirectional, invisible or fullwidth characters)" },
     { status: 403, description: "`Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account`, `Unknown RP client_id`, `RP registration not approved. Status: <status>`" },
@@ -132,8 +125,8 @@ export const enrolmentVerify = endpoint({
 export const signinRequest = endpoint({
   method: "POST", path: "/signin/request", tag: "Identity", auth: "none",
   summary: "Start passkey sign-in for an RP",
-  body: Schema.Struct({ clientId: Schema.String, email: Schema.optional(Email) }),
-  response: Schema.Struct({ signinId: Schema.String, options: RequestOptions }),
+  body: Schema.Struct({ clientId: Schema.String, email: Schema.optional(EmailAddress) }),
+  response: Schema.Struct({ signinId: Schema.String, options: PasskeyRequestOptions }),
   errors: [{ status: 403, description: "`Unknown RP client_id` or `RP registration not approved. Status: <status>`" }],
   handle: ({ body }) => requestSignIn({ clientId: body.clientId, ...(body.email !== undefined ? { email: body.email } : {}) }),
 })
@@ -143,7 +136,7 @@ export const signinVerify = endpoint({
   method: "POST", path: "/signin/verify", tag: "Identity", auth: "none",
   summary: "Finish sign-in: verify the passkey assertion and issue a user access token (scope `openid basic`)",
   body: Schema.Struct({ signinId: Schema.String, assertion: Assertion }),
-  response: Schema.extend(TokenResponse, Schema.Struct({ sub: Schema.String })),
+  response: Schema.extend(SignInTokenResponse, Schema.Struct({ sub: Schema.String })),
   errors: [
     { status: 403, description: "one of the assertion messages: `Passkey signature verification failed`, `Challenge mismatch — dynamic linking failed`, `Origin mismatch — possible phishing attack`, `User verification required — biometric or PIN not confirmed`, `Passkey was created for a different site (RP ID mismatch)`, `Credential not registered`, `Passkey signature counter did not increase — possible cloned authenticator`" },
     { status: 410, description: "`Operation expired or not found`" },

@@ -3,14 +3,15 @@
  * the liveness capture pass-through behind the session `url` (`/kyc/faceapi`, session token).
  */
 import {
-  authenticateClient, compareIdentity, DEFAULT_KYC_SETTINGS, EngineConfig, eraseCustomer, InvalidClient, KycProvidersSandbox,
-  KycSettings, KycVault, openLivenessSession, readVerdict, relayCapture, requireKycEnabled, reviewVerification, startVerification,
-  submitDocument, submitFace, Vault, NotConfigured, type DocumentReader, type FaceMatcher, type LivenessProvider,
+  authenticateClient, compareIdentity, DEFAULT_KYC_SETTINGS, EngineConfig, eraseCustomer, InvalidClient, KycProvidersSandbox, KycSettings,
+  KycVault, openLivenessSession, readVerdict, relayCapture, requireKycEnabled, reviewVerification, startVerification, submitDocument,
+  submitFace, Vault, NotConfigured, KycCaptureRelayBody, KycCompareBody, KycCustomerBody, KycDocumentBody, KycFaceBody, KycReviewBody,
+  KycStartBody, KycVerdictBody, KycCaptureResult, KycComparison, KycErasure, KycLivenessSession, KycVerdict, KycVerificationHandle,
+  type DocumentReader, type FaceMatcher, type LivenessProvider,
 } from "@signet/core"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { basicCredentials } from "../http/basic-auth.ts"
 import { endpoint } from "../http/endpoint.ts"
-import { CompareBody, CustomerBody, DocumentBody, FaceBody, RelayBody, ReviewBody, StartBody, VerdictBody } from "./bodies.ts"
 
 /** Body limit of endpoints that carry images: 15 MiB of JSON (base64 expansion included); above it 413. */
 export const KYC_IMAGE_BODY_BYTES = 15 * 1024 * 1024
@@ -36,12 +37,6 @@ export const basicClient = (request: Request) => {
   return authenticateClient(credentials.id, credentials.secret).pipe(Effect.tap((rp) => requireKycEnabled(rp.clientId)))
 }
 
-const Verdict = Schema.Struct({
-  customer_id: Schema.String, status: Schema.String, verified_name: Schema.String, doc_type: Schema.String, doc_number: Schema.String,
-  personal_number: Schema.String, doc_expiry: Schema.NullOr(Schema.String), nationality: Schema.String,
-  face_match_score: Schema.NullOr(Schema.Number), liveness_score: Schema.NullOr(Schema.Number), reasons: Schema.Array(Schema.String),
-  selfie: Schema.NullOr(Schema.Struct({ content_type: Schema.String, data: Schema.String })),
-})
 
 const AUTH_ERRORS = [
   { status: 401, description: "`invalid_client`" },
@@ -73,98 +68,92 @@ export const withKycFor = (options: KycEndpointOptions) => {
 export const kycEndpointsFor = (options: KycEndpointOptions) => {
   const withKyc = withKycFor(options)
   const tag = "Identity verification"
+  // Inside withKyc: a server without KYC adapters answers 503 before it looks at credentials or body.
+  const client = (request: Request) => withKyc(basicClient(request))
 
   const start = endpoint({
-    method: "POST", path: "/kyc/verifications", tag, auth: "none", body: StartBody,
+    method: "POST", path: "/kyc/verifications", tag, auth: "basic", client, body: KycStartBody,
     summary: "Start (or return) a customer's verification: customer_id (E.164 phone or e-mail), phone_number, rp_urn",
-    response: Schema.Struct({ customer_id: Schema.String, phone_number: Schema.String, status: Schema.String, created: Schema.Boolean, enrolled: Schema.Boolean }),
+    response: KycVerificationHandle,
     errors: [...AUTH_ERRORS,
       { status: 409, description: "`phone_number <value> already belongs to another customer: ...`" },
       { status: 422, description: "`phone_number is required`, invalid phone number or e-mail formats" }],
-    handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => startVerification(rp.clientId, body, clientIp))),
+    handle: ({ body, client, clientIp }) => withKyc(startVerification(client!.clientId, body, clientIp)),
   })
 
   const document = endpoint({
-    method: "POST", path: "/kyc/customers/document", tag, auth: "none", body: DocumentBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    method: "POST", path: "/kyc/customers/document", tag, auth: "basic", client, body: KycDocumentBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
     summary: "Submit the document: `images` (base64 JPEG; ID front then back, or the passport photo page) or a single `image`",
-    response: Verdict,
+    response: KycVerdict,
     errors: [...CUSTOMER_ERRORS, { status: 409, description: "`This verification is already verified`" },
       { status: 413, description: "body above 15 MiB" }, { status: 422, description: "`At least one document image is required`" }],
-    handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => submitDocument(rp.clientId, body, clientIp))),
+    handle: ({ body, client, clientIp }) => withKyc(submitDocument(client!.clientId, body, clientIp)),
   })
 
   const session = endpoint({
-    method: "POST", path: "/kyc/customers/liveness-session", tag, auth: "none", body: CustomerBody,
+    method: "POST", path: "/kyc/customers/liveness-session", tag, auth: "basic", client, body: KycCustomerBody,
     summary: "Open a liveness-capture session: `url`, `token` (600 s; a new session invalidates the previous token)",
-    response: Schema.Struct({ url: Schema.String, token: Schema.String, expiresIn: Schema.Int, customer_id: Schema.String, rp_urn: Schema.optional(Schema.String) }),
+    response: KycLivenessSession,
     errors: CUSTOMER_ERRORS,
-    handle: ({ body, request, clientIp }) => withKyc(Effect.gen(function* () {
-      const rp = yield* basicClient(request)
+    handle: ({ body, client, clientIp }) => withKyc(Effect.gen(function* () {
       const { basePath } = yield* EngineConfig
-      return yield* openLivenessSession(rp.clientId, body, clientIp, basePath)
+      return yield* openLivenessSession(client!.clientId, body, clientIp, basePath)
     })),
   })
 
   const relay = endpoint({
-    method: "POST", path: "/kyc/faceapi", tag, auth: "none", body: RelayBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    method: "POST", path: "/kyc/faceapi", tag, auth: "capture-token", body: KycCaptureRelayBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
     summary: "Capture pass-through behind the session url: `frames` (base64 JPEG) with the session token (`Authorization: Bearer` or `token`)",
-    response: Schema.Struct({ status: Schema.Literal("confirmed", "retry"), transactionId: Schema.optional(Schema.String), reason: Schema.optional(Schema.String) }),
+    response: KycCaptureResult,
     errors: [{ status: 404, description: "`KYC verification not found` (unknown, superseded or expired session token)" },
       { status: 413, description: "body above 15 MiB" },
       { status: 429, description: "`Rate limit exceeded. Please try again later.` (120 per minute per IP shared with the phone handoff; 60 selfie/video uploads)" }],
     handle: ({ body, request, clientIp }) => {
       const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization")?.trim() ?? "")?.[1]
-      const sessionToken = bearer ?? (typeof body["token"] === "string" ? body["token"] : undefined)
-      const frames = Array.isArray(body["frames"]) ? body["frames"] : body["image"] !== undefined ? [body["image"]] : []
+      const sessionToken = bearer ?? body.token ?? undefined
+      const frames = body.frames ?? (body.image != null ? [body.image] : [])
       return withKyc(relayCapture(sessionToken, frames, clientIp))
     },
   })
 
   const face = endpoint({
-    method: "POST", path: "/kyc/customers/face", tag, auth: "none", body: FaceBody,
+    method: "POST", path: "/kyc/customers/face", tag, auth: "basic", client, body: KycFaceBody,
     summary: "Submit the live face: `livenessTransactionId` from a confirmed capture; `return_selfie` true or 1",
-    response: Verdict,
+    response: KycVerdict,
     errors: [...CUSTOMER_ERRORS,
       { status: 409, description: "`This verification is already verified`, `Submit the document before the liveness step`, `Resubmit the document before the liveness step`" },
       { status: 422, description: "`A liveness transaction id is required`" }],
-    handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => submitFace(rp.clientId, body, clientIp))),
+    handle: ({ body, client, clientIp }) => withKyc(submitFace(client!.clientId, body, clientIp)),
   })
 
   const verdict = endpoint({
-    method: "POST", path: "/kyc/customers/verification", tag, auth: "none", body: VerdictBody,
+    method: "POST", path: "/kyc/customers/verification", tag, auth: "basic", client, body: KycVerdictBody,
     summary: "Read the verdict (polled during hosted capture); `return_selfie` true or 1",
-    response: Verdict, errors: CUSTOMER_ERRORS,
-    handle: ({ body, request }) => withKyc(Effect.flatMap(basicClient(request), (rp) => readVerdict(rp.clientId, body))),
+    response: KycVerdict, errors: CUSTOMER_ERRORS,
+    handle: ({ body, client }) => withKyc(readVerdict(client!.clientId, body)),
   })
 
   const compare = endpoint({
-    method: "POST", path: "/kyc/customers/compare", tag, auth: "none", body: CompareBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
+    method: "POST", path: "/kyc/customers/compare", tag, auth: "basic", client, body: KycCompareBody, maxBodyBytes: KYC_IMAGE_BODY_BYTES,
     summary: "Compare details (personal_number, date_of_birth dd/mm/yyyy, full_name `SURNAME, Given Names`) and a photo with the verified identity",
-    response: Schema.Struct({
-      customer_id: Schema.String, enrolled: Schema.Boolean, matches: Schema.Record({ key: Schema.String, value: Schema.Boolean }),
-      face: Schema.Struct({
-        match: Schema.Boolean,
-        similarity: Schema.Number.annotations({ description: "0..1; 0 when no image was compared (checked false)" }),
-        checked: Schema.Boolean,
-      }),
-    }),
+    response: KycComparison,
     errors: [...CUSTOMER_ERRORS, { status: 409, description: "`No verified identity on file for customer_id <id>; complete document and live face capture first`" }],
-    handle: ({ body, request, clientIp }) => withKyc(Effect.flatMap(basicClient(request), (rp) => compareIdentity(rp.clientId, body, clientIp))),
+    handle: ({ body, client, clientIp }) => withKyc(compareIdentity(client!.clientId, body, clientIp)),
   })
 
   const review = endpoint({
-    method: "POST", path: "/kyc/customers/review", tag, auth: "none", body: ReviewBody,
+    method: "POST", path: "/kyc/customers/review", tag, auth: "basic", client, body: KycReviewBody,
     summary: "A reviewer's decision on a needs_review verification: `decision` approve or reject",
-    response: Verdict,
+    response: KycVerdict,
     errors: [...CUSTOMER_ERRORS, { status: 409, description: "`Only a verification in needs_review can be reviewed; this one is <status>`" }],
-    handle: ({ body, request }) => withKyc(Effect.flatMap(basicClient(request), (rp) => reviewVerification(rp.clientId, body))),
+    handle: ({ body, client }) => withKyc(reviewVerification(client!.clientId, body)),
   })
 
   const erase = endpoint({
-    method: "POST", path: "/kyc/customers/erase", tag, auth: "none", body: CustomerBody,
+    method: "POST", path: "/kyc/customers/erase", tag, auth: "basic", client, body: KycCustomerBody,
     summary: "Erase a customer: the verification, its captures and every image (the audit log keeps an `erased` line)",
-    response: Schema.Struct({ customer_id: Schema.String, erased: Schema.Boolean }), errors: CUSTOMER_ERRORS,
-    handle: ({ body, request }) => withKyc(Effect.flatMap(basicClient(request), (rp) => eraseCustomer(rp.clientId, body))),
+    response: KycErasure, errors: CUSTOMER_ERRORS,
+    handle: ({ body, client }) => withKyc(eraseCustomer(client!.clientId, body)),
   })
 
   return [start, document, session, relay, face, verdict, compare, review, erase] as const

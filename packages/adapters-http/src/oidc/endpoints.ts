@@ -3,24 +3,28 @@
  * the token endpoint (code, refresh and client-credentials grants), userinfo, revocation and
  * RP-initiated logout. OAuth endpoints answer errors as `{ "error", "error_description" }`.
  */
-import { SCOPE_CONSENT_TEXT,
-  authenticateClient, authorize, EngineConfig, exchangeCode, findRelyingParty, hostedSessionUser, InvalidClient, issueClientToken, OAuthError,
-  providerMetadata, readIdTokenHint, refreshTokens, revokeToken, signOutHostedSession, userInfo,
-  type AuthorizeOutcome, type ConsentDecision, type EngineSettings,
+import {
+  authenticateClient, authorize, type AuthorizeOutcome, type ConsentDecision, ConsentRequest, ConsentResponse, DiscoveryResponse,
+  EngineConfig, type EngineSettings, exchangeCode, findRelyingParty, hostedSessionUser, InvalidClient, issueClientToken, OAuthError,
+  OAuthErrorResponse, OAuthTokenResponse, providerMetadata, readIdTokenHint, refreshTokens, RevokeResponse, revokeToken,
+  SCOPE_CONSENT_TEXT, signOutHostedSession, userInfo, UserInfoView,
 } from "@signet/core"
 import { Effect, Option, Schema } from "effect"
 import { basicCredentials } from "../http/basic-auth.ts"
 import { readBody } from "../http/body.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { cookieValue, SESSION_COOKIE } from "../http/handler.ts"
-import { baseHeaders, json } from "../http/respond.ts"
+import { baseHeaders, reply } from "../http/respond.ts"
 import { escapeHtml, page } from "../pages/pages.ts"
 
 
+/** The answers of an OAuth endpoint's own errors: 400, and 401 for `invalid_client`. */
+const OAUTH_ERROR_RESPONSES = { 400: OAuthErrorResponse, 401: OAuthErrorResponse }
+
 /** An OAuth error as RFC 6749 §5.2 answers it (401 with a Basic challenge for `invalid_client`). */
-const oauthError = (requestId: string) => (e: OAuthError | InvalidClient) => {
+const oauthError = (e: OAuthError | InvalidClient) => {
   const error = e._tag === "InvalidClient" ? new OAuthError({ code: "invalid_client", description: "client authentication failed" }) : e
-  return Effect.succeed(json(error.status, { error: error.code, error_description: error.description }, requestId,
+  return Effect.succeed(reply(error.status, { error: error.code, error_description: error.description },
     error.status === 401 ? { "www-authenticate": 'Basic realm="signet"' } : {}))
 }
 
@@ -74,7 +78,7 @@ const redirect = (location: string, requestId: string) =>
 export const discovery = endpoint({
   method: "GET", path: "/.well-known/openid-configuration", tag: "OpenID Connect", auth: "none",
   summary: "OpenID Provider metadata (OpenID Connect Discovery 1.0); the issuer is the public origin plus the mount path",
-  response: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ identifier: "ProviderMetadata" }),
+  response: DiscoveryResponse,
   handle: () => providerMetadata,
 })
 
@@ -104,11 +108,8 @@ export const authorizeEndpoint = endpoint({
 export const consentEndpoint = endpoint({
   method: "POST", path: "/authorize/consent", tag: "OpenID Connect", auth: "none",
   summary: "The user's answer on the consent page (hosted-page session with CSRF token); says where the browser goes next",
-  body: Schema.Struct({
-    request: Schema.String.annotations({ description: "the query string of the authorization request" }),
-    decision: Schema.Literal("allow", "deny"),
-  }),
-  response: Schema.Struct({ redirectTo: Schema.String }),
+  body: ConsentRequest,
+  response: ConsentResponse,
   errors: [
     { status: 400, description: "`invalid_request: …` when the authorization request itself is not acceptable" },
     { status: 403, description: "`CSRF token validation failed`" },
@@ -127,21 +128,17 @@ export const consentEndpoint = endpoint({
   }),
 })
 
-const TokenResponse = Schema.Struct({
-  access_token: Schema.String, token_type: Schema.Literal("Bearer"), expires_in: Schema.Int, scope: Schema.String,
-  refresh_token: Schema.optional(Schema.String), id_token: Schema.optional(Schema.String),
-}).annotations({ identifier: "OAuthTokenResponse" })
 
 /** `POST /oauth/token`: authorization code, refresh token and client credentials grants. */
 export const tokenEndpoint = endpoint({
-  method: "POST", path: "/oauth/token", tag: "OpenID Connect", auth: "none",
+  method: "POST", path: "/oauth/token", tag: "OpenID Connect", auth: "oauth-client", responses: OAUTH_ERROR_RESPONSES,
   summary: "Token endpoint (form-encoded): `authorization_code` (PKCE), `refresh_token` (rotating) and `client_credentials` (no `sub`); client_secret_basic or client_secret_post",
-  response: TokenResponse,
+  response: OAuthTokenResponse,
   errors: [
     { status: 400, description: "`invalid_request`, `invalid_grant`, `invalid_scope` or `unsupported_grant_type` as `{ error, error_description }`" },
     { status: 401, description: "`invalid_client`" },
   ],
-  handle: ({ request, requestId }) => Effect.gen(function* () {
+  handle: ({ request }) => Effect.gen(function* () {
     const form = yield* readForm(request)
     const grant = form.get("grant_type")
     const known = ["authorization_code", "refresh_token", "client_credentials"]
@@ -152,51 +149,48 @@ export const tokenEndpoint = endpoint({
       const id = basic?.id ?? form.get("client_id")
       const secret = basic?.secret ?? form.get("client_secret")
       if (!id || !secret) return yield* new InvalidClient()
-      return json(200, yield* issueClientToken(id, secret, scopesOf(form.get("scope"))), requestId)
+      return yield* issueClientToken(id, secret, scopesOf(form.get("scope")))
     }
     const rp = yield* authenticatedClient(request, form)
     if (grant === "authorization_code") {
       const code = form.get("code")
       if (!code) return yield* new OAuthError({ code: "invalid_request", description: "code is required" })
-      return json(200, yield* exchangeCode(rp, { code, redirectUri: form.get("redirect_uri") ?? undefined, codeVerifier: form.get("code_verifier") ?? undefined }), requestId)
+      return yield* exchangeCode(rp, { code, redirectUri: form.get("redirect_uri") ?? undefined, codeVerifier: form.get("code_verifier") ?? undefined })
     }
     const refresh = form.get("refresh_token")
     if (!refresh) return yield* new OAuthError({ code: "invalid_request", description: "refresh_token is required" })
-    return json(200, yield* refreshTokens(rp, { refreshToken: refresh, scope: scopesOf(form.get("scope")) }), requestId)
+    return yield* refreshTokens(rp, { refreshToken: refresh, scope: scopesOf(form.get("scope")) })
   }).pipe(
-    Effect.catchTag("OAuthError", oauthError(requestId)),
-    Effect.catchTag("InvalidClient", oauthError(requestId))),
+    Effect.catchTag("OAuthError", oauthError),
+    Effect.catchTag("InvalidClient", oauthError)),
 })
 
 /** `POST /oauth/revoke`: RFC 7009. */
 export const revokeEndpoint = endpoint({
-  method: "POST", path: "/oauth/revoke", tag: "OpenID Connect", auth: "none",
+  method: "POST", path: "/oauth/revoke", tag: "OpenID Connect", auth: "oauth-client", responses: OAUTH_ERROR_RESPONSES,
   summary: "Token revocation (RFC 7009): a refresh token revokes its whole grant; an access token is refused by the bearer endpoints from then on",
-  response: Schema.Struct({}),
+  response: RevokeResponse,
   errors: [
     { status: 400, description: "`invalid_request` (no `token`)" },
     { status: 401, description: "`invalid_client`" },
   ],
-  handle: ({ request, requestId }) => Effect.gen(function* () {
+  handle: ({ request }) => Effect.gen(function* () {
     const form = yield* readForm(request)
     const rp = yield* authenticatedClient(request, form)
     const value = form.get("token")
     if (!value) return yield* new OAuthError({ code: "invalid_request", description: "token is required" })
     yield* revokeToken(rp, value, form.get("token_type_hint") ?? undefined)
-    return json(200, {}, requestId)
+    return {}
   }).pipe(
-    Effect.catchTag("OAuthError", oauthError(requestId)),
-    Effect.catchTag("InvalidClient", oauthError(requestId))),
+    Effect.catchTag("OAuthError", oauthError),
+    Effect.catchTag("InvalidClient", oauthError)),
 })
 
-const UserInfo = Schema.Struct({
-  sub: Schema.String, email: Schema.optional(Schema.String), email_verified: Schema.optional(Schema.Boolean), name: Schema.optional(Schema.String),
-}).annotations({ identifier: "UserInfo" })
 
 const userInfoEndpoint = (method: "GET" | "POST") => endpoint({
-  method, path: "/userinfo", tag: "OpenID Connect", auth: "none",
+  method, path: "/userinfo", tag: "OpenID Connect", auth: "bearer", scope: "openid",
   summary: "UserInfo (OpenID Connect Core §5.3): a user access token with `openid`; `email` and `name` as its scopes allow",
-  response: UserInfo,
+  response: UserInfoView,
   errors: [
     { status: 401, description: "`Missing Authorization header`, `Invalid or expired token` (also after revocation), `Token missing subject claim`" },
     { status: 403, description: "`Token lacks required scope: openid`" },

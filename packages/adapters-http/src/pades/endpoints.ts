@@ -1,6 +1,8 @@
 /** PAdES PDF signing over HTTP: upload a PDF, approve with the passkey as for hash signing, download the signed PDF. */
-import { InvalidRequest, PDF_UPLOAD_LIMIT, PdfDocumentNotFound, preparePdfSigning, signedPdf } from "@signet/core"
-import { Effect, Schema } from "effect"
+import {
+  InvalidRequest, PDF_UPLOAD_LIMIT, PdfDocumentNotFound, preparePdfSigning, signedPdf, SigningRequestId, SignPdfRequest, SignPdfResponse,
+} from "@signet/core"
+import { Effect } from "effect"
 import { decodeBase64Upload } from "../http/base64.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
@@ -18,33 +20,8 @@ const base64Field = (field: string, value: string) => {
 export const signPdfEndpoint = endpoint({
   method: "POST", path: "/v2/sign/pdf", tag: "PDF signing", auth: "bearer", maxBodyBytes: PDF_BODY_LIMIT,
   summary: "Prepare a PAdES signature of a PDF (up to 10 MiB) and open the signing request the user approves with a passkey",
-  body: Schema.Struct({
-    pdf: Schema.String.annotations({ description: "base64 of the PDF (at most 10 MiB decoded)" }),
-    credentialId: Schema.optional(Schema.String).annotations({ description: "the user's own passkey id (required)" }),
-    documentName: Schema.optional(Schema.String),
-    loa: Schema.optional(Schema.String).annotations({ description: "LOA-2 (default) or LOA-4" }),
-    callbackUrl: Schema.optional(Schema.String),
-    rpOrigin: Schema.optional(Schema.String),
-    reason: Schema.optional(Schema.String).annotations({ description: "/Reason of the signature dictionary" }),
-    location: Schema.optional(Schema.String).annotations({ description: "/Location of the signature dictionary" }),
-    visible: Schema.optional(Schema.Struct({
-      page: Schema.Int.annotations({ description: "1-based page number" }),
-      rect: Schema.Tuple(Schema.Number, Schema.Number, Schema.Number, Schema.Number).annotations({ description: "[x1, y1, x2, y2] in PDF points from the lower-left corner" }),
-      image: Schema.optional(Schema.String).annotations({ description: "base64 PNG drawn left of the signer's name and time" }),
-    })).annotations({ description: "absent: an invisible signature; without image, the signer's stored signature image when they set one" }),
-    level: Schema.optional(Schema.String).annotations({
-      description: "PAdES-BASELINE-B (default), PAdES-BASELINE-T (an RFC 3161 timestamp in the CMS) or PAdES-BASELINE-LT (plus a DSS update with certificates, OCSP responses and CRL when the signed PDF is fetched); docs/timestamps.md",
-    }),
-  }),
-  response: Schema.Struct({
-    requestId: Schema.String, status: Schema.Literal("pending_auth"),
-    authUrl: Schema.String.annotations({ description: "/api/v2/sign/auth/<requestId> (the hash-signing approval)" }),
-    challenge: Schema.String.annotations({ description: "base64url WebAuthn challenge, linked to documentHash" }),
-    documentHash: Schema.String.annotations({ description: "hex SHA-256 of the PDF's two byte ranges" }),
-    byteRange: Schema.Array(Schema.Int).annotations({ description: "[0, a, b, c] of the prepared PDF" }),
-    fieldName: Schema.String,
-    documentUrl: Schema.String.annotations({ description: "/api/v2/sign/pdf/<requestId>/document" }),
-  }),
+  body: SignPdfRequest,
+  response: SignPdfResponse,
   errors: [
     { status: 400, description: "`documentHash and credentialId required` (no credentialId), `pdf must be base64`, a bad `visible` placement, `level must be one of …`" },
     { status: 403, description: "as `POST /v2/sign/single`" },
@@ -67,6 +44,7 @@ export const signPdfEndpoint = endpoint({
 /** `GET /v2/sign/pdf/{requestId}/document`. */
 export const signedPdfEndpoint = endpoint({
   method: "GET", path: "/v2/sign/pdf/{requestId}/document", tag: "PDF signing", auth: "bearer",
+  params: { requestId: SigningRequestId },
   summary: "The signed PDF (application/pdf) once the signer approved; for the RP that uploaded it, for a day",
   response: { mediaType: "application/pdf" },
   errors: [

@@ -1,21 +1,17 @@
 /** The signed-in user's signing certificates, their revocation, and the issuing CA's CRL. */
 import {
-  answerOcsp, Certificates, countRequest, validateSignature, certificateAuthority, describeAccount, renewSigningCertificate, certificateStatus, fromBase64, holderCertificate, issuingCrl, revokeOwnCertificate, revokeRelyingPartyUserCertificate, STEP_UP_HEADER, toPem,
-  UnsupportedMediaType, type StoredCertificate, InvalidRequest, PDF_UPLOAD_LIMIT, PdfTooLarge, validatePdfUpload,
+  answerOcsp, certificateAuthority, Certificates, certificateStatus, CertificateView, countRequest, describeAccount, fromBase64,
+  holderCertificate, InvalidRequest, issuingCrl, ListCertificatesResponse, PDF_UPLOAD_LIMIT, PdfTooLarge, renewSigningCertificate,
+  RevokeCertificateRequest, revokeOwnCertificate, RevokeRelyingPartyCertificateRequest, revokeRelyingPartyUserCertificate, STEP_UP_HEADER,
+  type StoredCertificate, toPem, UnsupportedMediaType, validatePdfUpload, ValidateRequest, ValidateResponse, validateSignature,
 } from "@signet/core"
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect } from "effect"
 import { decodeBase64Upload } from "../http/base64.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { readBody } from "../http/body.ts"
 import { PDF_BODY_LIMIT } from "../pades/endpoints.ts"
 
-const CertificateView = Schema.Struct({
-  serial: Schema.String, subject: Schema.String, issuerSerial: Schema.NullOr(Schema.String),
-  notBefore: Schema.String, notAfter: Schema.String,
-  status: Schema.Literal("valid", "revoked", "expired"), revokedAt: Schema.NullOr(Schema.String), revocationReason: Schema.NullOr(Schema.String),
-  pem: Schema.String, chainPem: Schema.Array(Schema.String).annotations({ description: "the issuing CA's certificate (the root is at GET /v2/ca)" }),
-}).annotations({ identifier: "Certificate" })
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
@@ -36,7 +32,7 @@ const serialOf = (raw: string) => raw.toLowerCase()
 export const listCertificatesEndpoint = endpoint({
   method: "GET", path: "/v2/certificates", tag: "Certificates", auth: "bearer", scope: "certificates",
   summary: "The signed-in user's signing certificates, newest first, with status (valid, revoked, expired)",
-  response: Schema.Array(CertificateView),
+  response: ListCertificatesResponse,
   handle: ({ user }) => Effect.flatMap(Certificates, (c) => c.listByUser(user!.userId)).pipe(
     Effect.flatMap((list) => Effect.forEach(list.filter((c) => c.kind === "signer"), view))),
 })
@@ -54,9 +50,7 @@ export const getCertificateEndpoint = endpoint({
 export const revokeCertificateEndpoint = endpoint({
   method: "POST", path: "/v2/certificates/{serial}/revoke", tag: "Certificates", auth: "bearer", scope: "certificates",
   summary: "Revoke one of the signed-in user's certificates (RFC 5280 reason); it never signs again and the CRL lists it",
-  body: Schema.Struct({
-    reason: Schema.String.annotations({ description: "unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" }),
-  }),
+  body: RevokeCertificateRequest,
   response: CertificateView,
   errors: [
     { status: 400, description: "`reason must be one of …`" },
@@ -71,9 +65,7 @@ export const revokeCertificateEndpoint = endpoint({
 export const revokeRelyingPartyCertificateEndpoint = endpoint({
   method: "POST", path: "/v2/relying-parties/{clientId}/certificates/{serial}/revoke", tag: "Certificates", auth: "bearer",
   summary: "As the RP's contact account, revoke a signer certificate that signed a completed request or batch of this RP (RFC 5280 reason)",
-  body: Schema.Struct({
-    reason: Schema.String.annotations({ description: "unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" }),
-  }),
+  body: RevokeRelyingPartyCertificateRequest,
   response: CertificateView,
   errors: [
     { status: 400, description: "`reason must be one of …`" },
@@ -130,47 +122,13 @@ export const ocspGetEndpoint = endpoint({
   handle: ({ params, requestId }) => Effect.map(answerOcsp(fromBase64(params["request"]!) ?? new Uint8Array()), (der) => ocspAnswer(der, requestId)),
 })
 
-const CmsReport = Schema.Struct({
-  valid: Schema.Boolean, integrity: Schema.Boolean, coversDocumentHash: Schema.Boolean,
-  signer: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
-  chain: Schema.Array(Schema.Struct({ subject: Schema.String, serial: Schema.String, valid: Schema.Boolean })),
-  trustedRoot: Schema.Boolean,
-  revocation: Schema.Struct({
-    status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String),
-    signedBeforeRevocation: Schema.NullOr(Schema.Boolean).annotations({
-      description: "for a revoked certificate: true when a valid timestamp proves the signature existed before the revocation (the signature then stays valid); null when not revoked",
-    }),
-  }),
-  signingTime: Schema.NullOr(Schema.String),
-  timestamp: Schema.NullOr(Schema.Struct({
-    valid: Schema.Boolean,
-    genTime: Schema.NullOr(Schema.String).annotations({ description: "the time the TSA vouches for (ISO 8601)" }),
-    tsa: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
-    policy: Schema.NullOr(Schema.String),
-    serial: Schema.NullOr(Schema.String).annotations({ description: "the token's serial number, hex" }),
-    problems: Schema.Array(Schema.String),
-  })).annotations({ description: "the RFC 3161 timestamp over the signature value (levels -T), null when there is none (docs/timestamps.md)" }),
-  problems: Schema.Array(Schema.String),
-})
-const PdfReport = Schema.Struct({
-  signatures: Schema.Array(Schema.Struct({
-    ...CmsReport.fields,
-    fieldName: Schema.NullOr(Schema.String), subFilter: Schema.NullOr(Schema.String), byteRange: Schema.Array(Schema.Number),
-    coversWholeDocument: Schema.Boolean.annotations({ description: "the byte ranges end at the end of the file" }),
-    signedRevisionLength: Schema.Number, claimedSigningTime: Schema.NullOr(Schema.String).annotations({ description: "/M of the signature dictionary" }),
-  })).annotations({ description: "every signature field of the PDF, oldest revision first" }),
-})
 
 /** `POST /v2/validate`: what a detached CMS signature over a document hash, or every signature of a PDF, is worth (60 per minute per IP). */
 export const validateEndpoint = endpoint({
   method: "POST", path: "/v2/validate", tag: "Certificates", auth: "none", maxBodyBytes: PDF_BODY_LIMIT,
   summary: "Validate a detached CMS signature against a document hash, or every signature of a PDF: integrity, chain to this engine's root, revocation, coverage, timestamp",
-  body: Schema.Struct({
-    signature: Schema.optional(Schema.String).annotations({ description: "base64 DER of the CMS SignedData (as `signature` / `signatureBase64` answer it)" }),
-    documentHash: Schema.optional(Schema.String).annotations({ description: "hex digest of the document (the algorithm of the signature's digest)" }),
-    pdf: Schema.optional(Schema.String).annotations({ description: "instead of the two above: base64 of a signed PDF (at most 10 MiB)" }),
-  }),
-  response: Schema.Union(CmsReport, PdfReport),
+  body: ValidateRequest,
+  response: ValidateResponse,
   errors: [
     { status: 400, description: "`signature and documentHash, or pdf, required`, or a field in a wrong format" },
     { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`" },

@@ -1,6 +1,9 @@
 /** The built-in timestamp authority over HTTP (RFC 3161 §3.4): `application/timestamp-query` in, `application/timestamp-reply` out. */
-import { answerTimestampRequest, certificateAuthority, countRequest, fromBase64, timestampIdentity, toPem, TSA_ACCURACY_SECONDS, TSA_POLICY_OID, UnsupportedMediaType } from "@signet/core"
-import { Effect, Schema } from "effect"
+import {
+  answerTimestampRequest, certificateAuthority, countRequest, fromBase64, TimestampAuthorityResponse, timestampIdentity, toPem,
+  TSA_ACCURACY_SECONDS, TSA_POLICY_OID, UnsupportedMediaType,
+} from "@signet/core"
+import { Effect } from "effect"
 import { readBody } from "../http/body.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
@@ -37,11 +40,7 @@ export const timestampEndpoint = endpoint({
 export const timestampAuthorityEndpoint = endpoint({
   method: "GET", path: "/v2/tsa", tag: "Timestamps", auth: "none",
   summary: "The built-in timestamp authority: its policy OID, accuracy, and certificate (PEM) with the issuing CA's (the root is at GET /v2/ca)",
-  response: Schema.Struct({
-    policy: Schema.String, accuracySeconds: Schema.Number,
-    certificate: Schema.Struct({ serial: Schema.String, subject: Schema.String, notAfter: Schema.String, pem: Schema.String }),
-    chainPem: Schema.Array(Schema.String),
-  }),
+  response: TimestampAuthorityResponse,
   handle: () => Effect.gen(function* () {
     const tsa = yield* timestampIdentity
     const ca = yield* certificateAuthority

@@ -20,6 +20,6 @@ export const health = <R>(probe: Effect.Effect<void, never, R>) => endpoint<unde
 export const openApi = (all: () => ReadonlyArray<Endpoint<any, any>>) => endpoint({
   method: "GET", path: "/openapi.json", tag: "System", auth: "none",
   summary: "This document (OpenAPI 3.1)",
-  response: { mediaType: "application/json" },
+  response: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ identifier: "OpenApiDocument" }),
   handle: () => Effect.map(EngineConfig, (s) => openApiDocument(all(), issuerOf(s), s.environment)),
 })

@@ -75,6 +75,8 @@ export const startEngine = async (options: {
     ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
     masterKey: options.masterKey ?? globalThis.crypto.getRandomValues(new Uint8Array(32)),
     logLevel: LogLevel.None,
+    // Every e2e suite checks each JSON answer against its endpoint's response Schema.
+    validateResponses: true,
     clientIp: nodeClientIp,
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     ...(options.extraEndpoints !== undefined ? { extraEndpoints: options.extraEndpoints } : {}),

@@ -12,7 +12,8 @@ import { KycVerificationNotFound, LivenessTransactionIdRequired } from "../error
 import { sha256 } from "../kernel/digest.ts"
 import { toHex, utf8 } from "../kernel/encoding.ts"
 import { KycVerifications } from "../ports/storage.ts"
-import { countCaptureRequest, KYC_RELAY_PER_MINUTE, openLivenessSession, submitDocument, submitFace, type KycBody } from "./verify.ts"
+import type { KycCustomerBody, KycHandoffDocumentBody } from "./contract.ts"
+import { countCaptureRequest, KYC_RELAY_PER_MINUTE, openLivenessSession, submitDocument, submitFace } from "./verify.ts"
 
 /** Requests per minute per IP for the phone side of a handoff (page, status, document): the spec's 120, shared with the relay. */
 export const KYC_HANDOFF_PHONE_PER_MINUTE = KYC_RELAY_PER_MINUTE
@@ -69,7 +70,7 @@ export const finishHostedCapture = (sessionToken: string | undefined, transactio
  * `POST /kyc/handoff` (RP backend): a liveness session for the customer whose token is the
  * handoff id. It supersedes the customer's previous session (one capture channel at a time).
  */
-export const openHandoff = (clientId: string, body: KycBody, clientIp: string, basePath: string) =>
+export const openHandoff = (clientId: string, body: KycCustomerBody, clientIp: string, basePath: string) =>
   Effect.gen(function* () {
     // Counted once, in the KYC counter, by openLivenessSession.
     const session = yield* openLivenessSession(clientId, body, clientIp, basePath)
@@ -101,11 +102,10 @@ export const handoffContext = (handoffId: string, clientIp: string) =>
   })
 
 /** `POST /kyc/handoff/{id}/document`: the phone uploads the document; answers status and reasons only. */
-export const submitHandoffDocument = (handoffId: string, body: KycBody, clientIp: string) =>
+export const submitHandoffDocument = (handoffId: string, body: KycHandoffDocumentBody, clientIp: string) =>
   Effect.gen(function* () {
     yield* countCaptureRequest(clientIp)
     const { verification: v, expiresIn } = yield* verificationOfSession(handoffId)
-    const images = Array.isArray(body["images"]) ? body["images"] : body["image"] !== undefined ? [body["image"]] : []
-    const verdict = yield* submitDocument(v.clientId, { customer_id: v.customerId, images }, clientIp)
+    const verdict = yield* submitDocument(v.clientId, { customer_id: v.customerId, images: body.images, image: body.image }, clientIp)
     return statusOf(verdict.status, verdict.reasons, expiresIn)
   })

@@ -13,6 +13,7 @@ import { fromBase64, toBase64, toHex, utf8 } from "../kernel/encoding.ts"
 import { token, uuid } from "../ports/random.ts"
 import { KycAudit, KycCaptures, KycImages, KycVerifications, Storage } from "../ports/storage.ts"
 import { countRequest } from "../rp/quota.ts"
+import type { KycCompareBody, KycCustomerBody, KycDocumentBody, KycFaceBody, KycReviewBody, KycStartBody, KycVerdictBody } from "./contract.ts"
 import { judgeDocument } from "./document.ts"
 import { normaliseRpUrn, validateCustomerId, validatePhoneNumber } from "./identifiers.ts"
 import { initialKycState, kycStep, type KycCommand } from "./machine.ts"
@@ -34,8 +35,6 @@ export const countCaptureRequest = (clientIp: string) => countRequest(`kyc-captu
 /** The counter per IP of selfies and video: capture frames through the relay and the face step. */
 export const countSelfieOrVideo = (clientIp: string) => countRequest(`kyc-selfie:${clientIp}`, KYC_SELFIE_VIDEO_PER_MINUTE)
 
-/** A KYC request body as it arrives (fields are checked here, so the spec's 422s come out, not a generic 400). */
-export type KycBody = Readonly<Record<string, unknown>>
 
 const text = (u: unknown): string | undefined =>
   typeof u === "string" ? (u.trim() === "" ? undefined : u) : typeof u === "number" ? String(u) : undefined
@@ -63,20 +62,20 @@ export const configureKyc = (clientId: string, input: { readonly enabled: boolea
 export const requireKycEnabled = (clientId: string) =>
   Effect.flatMap(kycSettingsOf(clientId), (s) => (s.enabled ? Effect.succeed(s) : Effect.fail(new KycNotEnabled())))
 
-const customerIdOf = (body: KycBody) => {
+const customerIdOf = (body: KycCustomerBody) => {
   const raw = text(body["customer_id"])
   if (raw === undefined) return Effect.fail(new CustomerIdRequired())
   // Look-ups use the normalised form; an id that does not validate simply is not on file (404).
   return validateCustomerId(raw).pipe(Effect.orElseSucceed(() => raw.trim()))
 }
 
-const urnOf = (body: KycBody, clientId: string) => {
+const urnOf = (body: KycCustomerBody, clientId: string) => {
   const raw = body["rp_urn"]
   return typeof raw === "string" || typeof raw === "number" ? Effect.asSome(normaliseRpUrn(raw, clientId)) : Effect.succeedNone
 }
 
 /** The caller's verification for `customer_id` (404), checked against the `rp_urn` sent (403 foreign, 409 not this customer's). */
-const verificationFor = (clientId: string, body: KycBody) =>
+const verificationFor = (clientId: string, body: KycCustomerBody) =>
   Effect.gen(function* () {
     const customerId = yield* customerIdOf(body)
     const urn = yield* urnOf(body, clientId)
@@ -169,7 +168,7 @@ export const fullNameOf = (surname: string, givenNames: string): string =>
   `${surname.toUpperCase()}, ${givenNames.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase())}`
 
 /** `POST /kyc/verifications`: a new verification (`created` true) or the customer's existing one. */
-export const startVerification = (clientId: string, body: KycBody, clientIp: string) =>
+export const startVerification = (clientId: string, body: KycStartBody, clientIp: string) =>
   Effect.gen(function* () {
     yield* countKycRequest(clientIp)
     const rawCustomer = text(body["customer_id"])
@@ -205,7 +204,7 @@ export const startVerification = (clientId: string, body: KycBody, clientIp: str
   })
 
 /** `POST /kyc/customers/document`: reads and judges the document (front then back, or the passport photo page). */
-export const submitDocument = (clientId: string, body: KycBody, clientIp: string) =>
+export const submitDocument = (clientId: string, body: KycDocumentBody, clientIp: string) =>
   Effect.gen(function* () {
     yield* countKycRequest(clientIp)
     yield* customerIdOf(body)
@@ -224,7 +223,7 @@ export const submitDocument = (clientId: string, body: KycBody, clientIp: string
   })
 
 /** `POST /kyc/customers/liveness-session`: a token for 600 s; the previous token stops working. */
-export const openLivenessSession = (clientId: string, body: KycBody, clientIp: string, basePath: string) =>
+export const openLivenessSession = (clientId: string, body: KycCustomerBody, clientIp: string, basePath: string) =>
   Effect.gen(function* () {
     yield* countKycRequest(clientIp)
     yield* customerIdOf(body)
@@ -267,7 +266,7 @@ export const relayCapture = (sessionToken: string | undefined, frames: ReadonlyA
   })
 
 /** `POST /kyc/customers/face`: the live capture against the document's portrait. */
-export const submitFace = (clientId: string, body: KycBody, clientIp: string) =>
+export const submitFace = (clientId: string, body: KycFaceBody, clientIp: string) =>
   Effect.gen(function* () {
     yield* countKycRequest(clientIp)
     yield* countSelfieOrVideo(clientIp)
@@ -294,14 +293,13 @@ export const submitFace = (clientId: string, body: KycBody, clientIp: string) =>
   })
 
 /** `POST /kyc/customers/verification`: the current verdict (polled by hosted capture). */
-export const readVerdict = (clientId: string, body: KycBody) =>
+export const readVerdict = (clientId: string, body: KycVerdictBody) =>
   Effect.flatMap(verificationFor(clientId, body), (v) => verdictOf(v, wantsSelfie(body["return_selfie"])))
 
 /** A reviewer's decision on a `needs_review` verification (docs/kyc.md). */
-export const reviewVerification = (clientId: string, body: KycBody) =>
+export const reviewVerification = (clientId: string, body: KycReviewBody) =>
   Effect.gen(function* () {
-    const decision = body["decision"]
-    if (decision !== "approve" && decision !== "reject") return yield* new InvalidRequest({ detail: "decision must be approve or reject" })
+    const decision = body.decision
     const v = yield* verificationFor(clientId, body)
     const moved = yield* step(v, { _tag: "Review", decision })
     const saved = yield* Effect.flatMap(Storage, (s) => s.transaction(save(v, moved, `reviewed_${decision}`)))
@@ -309,7 +307,7 @@ export const reviewVerification = (clientId: string, body: KycBody) =>
   })
 
 /** Erases a customer: the verification, its captures and every image; the audit log keeps an `erased` line. */
-export const eraseCustomer = (clientId: string, body: KycBody) =>
+export const eraseCustomer = (clientId: string, body: KycCustomerBody) =>
   Effect.gen(function* () {
     const v = yield* verificationFor(clientId, body)
     yield* Effect.flatMap(Storage, (s) => s.transaction(Effect.gen(function* () {
@@ -329,11 +327,11 @@ export const purgeKycImages = Effect.gen(function* () {
 const letters = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z0-9,]+/g, " ").replace(/\s*,\s*/g, ",").trim()
 
 /** `POST /kyc/customers/compare`: details and a photo against the verified identity on file (scope: docs/kyc.md). */
-export const compareIdentity = (clientId: string, body: KycBody, clientIp: string) =>
+export const compareIdentity = (clientId: string, body: KycCompareBody, clientIp: string) =>
   Effect.gen(function* () {
     yield* countKycRequest(clientIp)
-    const checks = (typeof body["checks"] === "object" && body["checks"] !== null ? body["checks"] : {}) as KycBody
-    const merged: KycBody = { ...body, ...(body["rp_urn"] === undefined && checks["rp_urn"] !== undefined ? { rp_urn: checks["rp_urn"] } : {}) }
+    const checks = body.checks ?? {}
+    const merged: KycCustomerBody = { ...body, ...(body.rp_urn == null && checks.rp_urn != null ? { rp_urn: checks.rp_urn } : {}) }
     const customerId = yield* customerIdOf(merged)
     const settings = yield* kycSettingsOf(clientId)
     const own = yield* verificationFor(clientId, merged).pipe(Effect.map(Option.some),

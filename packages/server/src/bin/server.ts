@@ -19,7 +19,7 @@ const main = async () => {
     : Object.values(config.kyc).includes("local") ? (await import("@signet/kyc-local")).kycProviders(config.kyc)
       : KycProvidersSandbox
   const engine = await makeEngine({
-    settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, clientIp: nodeClientIp, trustedProxies: config.trustedProxies, deliveries: config.deliveries,
+    settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, validateResponses: config.validateResponses, clientIp: nodeClientIp, trustedProxies: config.trustedProxies, deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     kycProviders,
     ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl, allowLoopbackHttp: config.deliveries.allowLoopbackHttp }) }),

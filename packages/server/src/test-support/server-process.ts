@@ -58,7 +58,8 @@ export const spawnServer = async (env: Record<string, string>, options: { readon
     env: {
       PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "",
       SIGNET_DATABASE: database, SIGNET_MASTER_KEY: masterKey, SIGNET_PORT: String(port), SIGNET_HOST: "127.0.0.1",
-      SIGNET_PUBLIC_ORIGIN: origin, ...env,
+      // Every answer of the server process is checked against its endpoint's response Schema.
+      SIGNET_PUBLIC_ORIGIN: origin, SIGNET_VALIDATE_RESPONSES: "1", ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   })
