@@ -5,7 +5,7 @@
  * read it, so what is reported is what is enforced.
  */
 import { Clock, Effect } from "effect"
-import { Subscriptions } from "../ports/storage.ts"
+import { Subscriptions } from "./ports.ts"
 import type { Loa } from "../rp/loa.ts"
 import { minLoa } from "../rp/loa.ts"
 import { allowanceOf, planMaximumLoa, type Allowance, type PlanId } from "../rp/plans.ts"

@@ -4,7 +4,7 @@ import { InvalidRequest, NotRpContactAccount, ResourceNotFound } from "../errors
 import type { BearerUser } from "../identity/access-token.ts"
 import { fromBase64, toBase64, utf8 } from "../kernel/encoding.ts"
 import { Vault } from "../ports/vault.ts"
-import { Deliveries, WebhookSubscriptions } from "../ports/storage.ts"
+import { Deliveries, WebhookSubscriptions } from "./ports.ts"
 import { countRequest } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { deliveryUrlProblem } from "./address-guard.ts"

@@ -3,7 +3,8 @@ import { Clock, Effect, Option } from "effect"
 import { CsrfValidationFailed } from "../errors/catalogue.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
-import { HostedSessions, SessionSignIns } from "../ports/storage.ts"
+import { HostedSessions } from "./ports.ts"
+import { SessionSignIns } from "../oidc/ports.ts"
 import { hashSecret, secretMatches } from "./secrets.ts"
 
 /**

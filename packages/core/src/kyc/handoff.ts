@@ -11,7 +11,7 @@ import { Clock, Effect, Option } from "effect"
 import { KycVerificationNotFound, LivenessTransactionIdRequired } from "../errors/catalogue.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { toHex, utf8 } from "../kernel/encoding.ts"
-import { KycVerifications } from "../ports/storage.ts"
+import { KycVerifications } from "./ports.ts"
 import { countCaptureRequest, KYC_RELAY_PER_MINUTE, openLivenessSession, submitDocument, submitFace, type KycBody } from "./verify.ts"
 
 /** Requests per minute per IP for the phone side of a handoff (page, status, document): the spec's 120, shared with the relay. */

@@ -6,7 +6,7 @@
 import { Clock, Effect, Option } from "effect"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
-import { AuthorizationCodes, Consents } from "../ports/storage.ts"
+import { AuthorizationCodes, Consents } from "./ports.ts"
 import { hashSecret } from "../identity/secrets.ts"
 import { findRelyingParty } from "../rp/relying-parties.ts"
 import type { SessionSignIn } from "./model.ts"

@@ -9,7 +9,8 @@
 import { Clock, Effect, Schema } from "effect"
 import { EngineConfig, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore } from "../ports/key-store.ts"
-import { SigningKeys, Storage } from "../ports/storage.ts"
+import { SigningKeys } from "./ports.ts"
+import { Storage } from "../ports/storage.ts"
 
 /** The KeyStore id of generation `seq` of an environment's token-signing key. */
 export const signingKeyId = (s: Pick<EngineSettings, "environment">, seq: number): string => `${s.environment}/access-token/${seq}`

@@ -6,7 +6,8 @@
  */
 import { Clock, Effect, Schema } from "effect"
 import { InvalidRequest } from "../errors/catalogue.ts"
-import { RpOrganisationChecks, Storage } from "../ports/storage.ts"
+import { RpOrganisationChecks } from "./ports.ts"
+import { Storage } from "../ports/storage.ts"
 import { administerRelyingParty } from "./relying-parties.ts"
 
 /** `submitted` by the contact; `verified` or `rejected` by an administrator's check. */

@@ -6,7 +6,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "../errors/catalogue.ts"
-import { QuotaCounters } from "../ports/storage.ts"
+import { QuotaCounters } from "./ports.ts"
 import { planInForce } from "../billing/plan-in-force.ts"
 import type { RelyingParty } from "./relying-party.ts"
 

@@ -5,7 +5,7 @@ import { registeredPasskey } from "../identity/enrolment.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { verifyAssertion } from "../identity/webauthn/verify-assertion.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
-import { Passkeys } from "../ports/storage.ts"
+import { Passkeys } from "../identity/ports.ts"
 import type { RelyingParty } from "../rp/relying-party.ts"
 
 /** Verifies the approval and records the passkey's new counter. */

@@ -6,7 +6,7 @@
 import { Effect, Option } from "effect"
 import { SigningRequestNotFound } from "../errors/catalogue.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
-import { Batches, SigningRequests } from "../ports/storage.ts"
+import { Batches, SigningRequests } from "./ports.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { pendingChallenge } from "./dynamic-link.ts"
 
