@@ -5,7 +5,8 @@
  * console grants.
  */
 import { Effect } from "effect"
-import { ConsoleClientRequired, ResourceNotFound } from "../errors/catalogue.ts"
+import { ConsoleClientRequired } from "./errors.ts"
+import { ResourceNotFound } from "../kernel/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 
 /** The client id of Signet's first-party console: its tokens may administer the user's own RPs. */

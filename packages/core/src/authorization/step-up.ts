@@ -6,7 +6,9 @@
  */
 import { generateAuthenticationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option } from "effect"
-import { CredentialNotRegistered, OperationExpired, StepUpRequired } from "../errors/catalogue.ts"
+import { CredentialNotRegistered } from "../identity/errors.ts"
+import { OperationExpired } from "../kernel/errors.ts"
+import { StepUpRequired } from "./errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { ceremonyRpFor } from "../identity/ceremony-rp.ts"
 import { registeredPasskey } from "../identity/enrolment.ts"

@@ -6,7 +6,8 @@
  * one subscription, which the unique checkout id of the subscriptions table also guarantees).
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import { InvalidRequest, PaymentCallbackSignatureInvalid, ResourceNotFound } from "../errors/catalogue.ts"
+import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
+import { PaymentCallbackSignatureInvalid } from "./errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { ExchangeRates, Payments } from "./payments.ts"
 import { Checkouts, Subscriptions } from "./ports.ts"

@@ -5,7 +5,7 @@
  */
 import { requireRpBinding } from "../authorization/principals.ts"
 import { Clock, Effect, Option } from "effect"
-import { ResourceNotFound } from "../errors/catalogue.ts"
+import { ResourceNotFound } from "../kernel/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { QuotaCounters, RelyingParties } from "../rp/ports.ts"
 import { PLANS } from "../rp/plans.ts"

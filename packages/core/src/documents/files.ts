@@ -6,7 +6,7 @@
 import { auditEvent } from "../authorization/audit.ts"
 import { requireStepUp } from "../authorization/step-up.ts"
 import { Clock, Effect, Option } from "effect"
-import { InvalidRequest, PayloadTooLarge, ResourceNotFound } from "../errors/catalogue.ts"
+import { InvalidRequest, PayloadTooLarge, ResourceNotFound } from "../kernel/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import type { User } from "../identity/model.ts"
 import { fromBase64, toBase64 } from "../kernel/encoding.ts"

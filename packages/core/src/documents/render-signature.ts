@@ -5,7 +5,8 @@
  */
 import { isConsoleToken } from "../authorization/principals.ts"
 import { Effect, Option } from "effect"
-import { ResourceNotFound, SigningRequestNotCompleted } from "../errors/catalogue.ts"
+import { ResourceNotFound } from "../kernel/errors.ts"
+import { SigningRequestNotCompleted } from "./errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
 import { RelyingParties } from "../rp/ports.ts"

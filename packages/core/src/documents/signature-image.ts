@@ -4,7 +4,8 @@
  * moved to another user's row does not open.
  */
 import { Clock, Effect, Option } from "effect"
-import { InvalidRequest, ResourceNotFound, SignatureImageInvalid } from "../errors/catalogue.ts"
+import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
+import { SignatureImageInvalid } from "./errors.ts"
 import { fromBase64, toBase64 } from "../kernel/encoding.ts"
 import { SignatureImages } from "./ports.ts"
 import { Vault } from "../ports/vault.ts"

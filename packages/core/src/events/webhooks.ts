@@ -1,6 +1,7 @@
 /** Webhook subscriptions, managed by the RP's contact account (`/v2/webhooks*`). */
 import { Clock, Context, Effect, Option } from "effect"
-import { InvalidRequest, NotRpContactAccount, ResourceNotFound } from "../errors/catalogue.ts"
+import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
+import { NotRpContactAccount } from "../rp/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { fromBase64, toBase64, utf8 } from "../kernel/encoding.ts"
 import { Vault } from "../ports/vault.ts"

@@ -1,7 +1,7 @@
 /** Access tokens: ES256 JWTs (RFC 9068 `at+jwt`) signed inside the KeyStore, verified with `jose` (see jws.ts). */
 import { Clock, Effect, Option } from "effect"
 import type { JWTPayload } from "jose"
-import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, TokenMissingSubject } from "../errors/catalogue.ts"
+import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, TokenMissingSubject } from "./errors.ts"
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import { TokenRevocations } from "../oidc/ports.ts"

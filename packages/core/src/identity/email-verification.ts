@@ -4,7 +4,8 @@
  * be added to an account (docs/identity.md, "Proving an e-mail address").
  */
 import { Clock, Effect, Option } from "effect"
-import { EmailVerificationFailed, EmailVerificationLimit, InvalidRequest } from "../errors/catalogue.ts"
+import { EmailVerificationFailed, EmailVerificationLimit } from "./errors.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
 import { unsafeText } from "../kernel/identifier-text.ts"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
 import { Mailer } from "./mailer.ts"

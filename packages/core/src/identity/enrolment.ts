@@ -1,7 +1,8 @@
 /** Passkey enrolment: the WebAuthn registration ceremony, for a new user or one already signed in. */
 import { generateRegistrationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option } from "effect"
-import { AlreadyExists, CredentialNotRegistered, EmailVerificationRequired, InvalidRequest, OperationExpired } from "../errors/catalogue.ts"
+import { AlreadyExists, InvalidRequest, OperationExpired } from "../kernel/errors.ts"
+import { CredentialNotRegistered, EmailVerificationRequired } from "./errors.ts"
 import { unsafeText } from "../kernel/identifier-text.ts"
 import { toBase64Url, utf8 } from "../kernel/encoding.ts"
 import { EngineConfig } from "../ports/engine-config.ts"

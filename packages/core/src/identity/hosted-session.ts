@@ -1,6 +1,6 @@
 /** Hosted-page sessions: a cookie plus a CSRF token that the page echoes in a header. */
 import { Clock, Effect, Option } from "effect"
-import { CsrfValidationFailed } from "../errors/catalogue.ts"
+import { CsrfValidationFailed } from "./errors.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
 import { HostedSessions } from "./ports.ts"

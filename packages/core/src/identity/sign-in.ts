@@ -1,7 +1,8 @@
 /** Sign-in with a passkey for an RP: the WebAuthn authentication ceremony, ending in an access token. */
 import { generateAuthenticationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option } from "effect"
-import { CredentialNotRegistered, InvalidRequest, OperationExpired } from "../errors/catalogue.ts"
+import { CredentialNotRegistered } from "./errors.ts"
+import { InvalidRequest, OperationExpired } from "../kernel/errors.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { Random, uuid } from "../ports/random.ts"
 import { Ceremonies, Passkeys, Users } from "./ports.ts"

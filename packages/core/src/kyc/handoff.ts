@@ -8,7 +8,7 @@
  * docs/kyc.md ("Hosted capture", "Phone handoff").
  */
 import { Clock, Effect, Option } from "effect"
-import { KycVerificationNotFound, LivenessTransactionIdRequired } from "../errors/catalogue.ts"
+import { KycVerificationNotFound, LivenessTransactionIdRequired } from "./errors.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { toHex, utf8 } from "../kernel/encoding.ts"
 import { KycVerifications } from "./ports.ts"

@@ -6,7 +6,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { base64url } from "jose"
-import { OAuthError } from "../errors/catalogue.ts"
+import { OAuthError } from "./errors.ts"
 import { authenticateBearer, issueAccessToken, verifyAccessToken } from "../identity/access-token.ts"
 import { signJwt, verifyJwt } from "../identity/jws.ts"
 import { hashSecret } from "../identity/secrets.ts"

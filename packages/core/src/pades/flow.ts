@@ -7,9 +7,9 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { signatureImageOf } from "../documents/signature-image.ts"
-import {
-  DocumentHashAndCredentialRequired, InvalidRequest, PdfDocumentNotFound, PdfNotYetSigned, PdfTooLarge,
-} from "../errors/catalogue.ts"
+import { DocumentHashAndCredentialRequired } from "../signing/errors.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
+import { PdfDocumentNotFound, PdfNotYetSigned, PdfTooLarge } from "./errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { concatBytes, fromBase64, toHex } from "../kernel/encoding.ts"
 import { EngineConfig } from "../ports/engine-config.ts"

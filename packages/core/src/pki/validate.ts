@@ -8,7 +8,7 @@
 import * as asn1js from "asn1js"
 import { Clock, Effect, Option } from "effect"
 import * as pkijs from "pkijs"
-import { InvalidRequest } from "../errors/catalogue.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
 import { fromBase64, fromHex, toHex } from "../kernel/encoding.ts"
 import { Certificates } from "./ports.ts"
 import { certificateAuthority } from "./authority.ts"

@@ -3,7 +3,8 @@
  * Pure: no storage, no clock (the time of the change comes in with the command).
  */
 import { Either, Schema } from "effect"
-import { InvalidRequest, RpTransitionNotAllowed } from "../errors/catalogue.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
+import { RpTransitionNotAllowed } from "./errors.ts"
 import { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
 import { Loa } from "./loa.ts"
 import { PlanId } from "./plans.ts"

@@ -1,6 +1,6 @@
 /** Levels of assurance and their order (LOA-2 < LOA-4), as pure rules. */
 import { Effect, Schema } from "effect"
-import { Loa4RequiresKycVerifiedRp, LoaExceedsMaximum } from "../errors/catalogue.ts"
+import { Loa4RequiresKycVerifiedRp, LoaExceedsMaximum } from "./errors.ts"
 
 /** The levels of assurance the interface names. */
 export const Loa = Schema.Literal("LOA-2", "LOA-4")

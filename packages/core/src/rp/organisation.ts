@@ -5,7 +5,7 @@
  * append-only, so the history of every decision stays readable.
  */
 import { Clock, Effect, Schema } from "effect"
-import { InvalidRequest } from "../errors/catalogue.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
 import { RpOrganisationChecks } from "./ports.ts"
 import { Storage } from "../ports/storage.ts"
 import { administerRelyingParty } from "./relying-parties.ts"

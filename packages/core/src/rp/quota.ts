@@ -5,7 +5,7 @@
  * creation gives its reservation back. The allowance is the plan in force (billing/plan-in-force.ts).
  */
 import { Clock, Effect, Option } from "effect"
-import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "../errors/catalogue.ts"
+import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "./errors.ts"
 import { QuotaCounters } from "./ports.ts"
 import { planInForce } from "../billing/plan-in-force.ts"
 import type { RelyingParty } from "./relying-party.ts"

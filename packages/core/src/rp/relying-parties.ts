@@ -1,6 +1,7 @@
 /** Relying-party use cases: registration, administration and client authentication. */
 import { Clock, Effect, Option } from "effect"
-import { AlreadyExists, InvalidClient, InvalidClientCredentials, InvalidRequest, ResourceNotFound, RpNotApproved, UnknownRpClientId } from "../errors/catalogue.ts"
+import { AlreadyExists, InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
+import { InvalidClient, InvalidClientCredentials, RpNotApproved, UnknownRpClientId } from "./errors.ts"
 import { hashSecret, newSecret, secretMatches } from "../identity/secrets.ts"
 import { DEFAULT_SECRET_GRACE_SECONDS, EngineConfig, engineRpIdOf, environmentPrefix } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"

@@ -1,6 +1,6 @@
 /** Passkey approval of a signing operation: the assertion must be the signer's own registered passkey over the linked challenge. */
 import { Clock, Effect } from "effect"
-import { CredentialNotRegistered } from "../errors/catalogue.ts"
+import { CredentialNotRegistered } from "../identity/errors.ts"
 import { registeredPasskey } from "../identity/enrolment.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { verifyAssertion } from "../identity/webauthn/verify-assertion.ts"

@@ -1,6 +1,6 @@
 /** Batch signing: many document hashes approved by one assertion, each signed or failed on its own. */
 import { Clock, Effect } from "effect"
-import { InvalidRequest } from "../errors/catalogue.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { fromHex, toBase64 } from "../kernel/encoding.ts"

@@ -5,7 +5,10 @@
  * recorded is committed before the answer: 410 for an expired one, the 403 of a refusal.
  */
 import { Clock, Effect, Either, Option } from "effect"
-import { type CredentialNotRegistered, OperationExpired, SigningRequestNotFound, type TimestampUnavailable } from "../errors/catalogue.ts"
+import type { CredentialNotRegistered } from "../identity/errors.ts"
+import { OperationExpired } from "../kernel/errors.ts"
+import { SigningRequestNotFound } from "./errors.ts"
+import type { TimestampUnavailable } from "../pki/errors.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import type { User } from "../identity/model.ts"
 import type { EngineConfig } from "../ports/engine-config.ts"

@@ -1,8 +1,8 @@
 /** Single hash signing: create a request (bearer user), complete it with a passkey assertion. */
 import { Clock, Effect, Option, Schema } from "effect"
-import {
-  DocumentHashAndCredentialRequired, InvalidRequest, NoSigningCredential, RpOriginNotAuthorized,
-} from "../errors/catalogue.ts"
+import { DocumentHashAndCredentialRequired, NoSigningCredential } from "./errors.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
+import { RpOriginNotAuthorized } from "../rp/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { fromHex, toBase64 } from "../kernel/encoding.ts"

@@ -1,6 +1,9 @@
 /** `POST /ssc/challenge` and `POST /ssc/finalize`: the operation of the signing-token flow. */
 import { Clock, Effect } from "effect"
-import { CredentialNotRegistered, DocumentHashMismatch, InvalidRequest, OperationExpired, RpOriginNotAuthorized } from "../errors/catalogue.ts"
+import { CredentialNotRegistered } from "../identity/errors.ts"
+import { DocumentHashMismatch } from "./errors.ts"
+import { InvalidRequest, OperationExpired } from "../kernel/errors.ts"
+import { RpOriginNotAuthorized } from "../rp/errors.ts"
 import { registeredPasskey, userHandleOf } from "../identity/enrolment.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { fromHex, toBase64 } from "../kernel/encoding.ts"

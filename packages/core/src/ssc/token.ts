@@ -4,7 +4,9 @@
  * KeyStore). LOA-4 binds the token to the signer's passkey.
  */
 import { Clock, Effect, Option } from "effect"
-import { InvalidOrExpiredToken, InvalidRequest, NoCredentialForUser, UserNotFoundForEmail } from "../errors/catalogue.ts"
+import { InvalidOrExpiredToken } from "../identity/errors.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
+import { NoCredentialForUser, UserNotFoundForEmail } from "./errors.ts"
 import { isEmail } from "../identity/email-verification.ts"
 import { signJwt, verifyJwt } from "../identity/jws.ts"
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
