@@ -4,14 +4,14 @@
  * and the plan in force they enforce; there is no second bookkeeping.
  */
 import { requireRpBinding } from "../authorization/principals.ts"
+import { PLANS } from "../rp/plans.ts"
 import { Clock, Effect, Option } from "effect"
 import { ResourceNotFound } from "../kernel/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { QuotaCounters, RelyingParties } from "../rp/ports.ts"
-import { PLANS } from "../rp/plans.ts"
 import { dailyCounterKey, MINUTE_MS, minuteCounterKey, minuteCounterPrefix, minuteWindow, nextUtcMidnight, signingScope } from "../rp/quota.ts"
 import { subscriptionStatus, type Subscription } from "./model.ts"
-import { planInForce } from "./plan-in-force.ts"
+import { planInForce } from "../rp/plan-in-force.ts"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 

@@ -6,7 +6,7 @@ import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-con
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import { TokenRevocations } from "../oidc/ports.ts"
 import { uuid } from "../ports/random.ts"
-import { acceptedGenerations, acceptedSigningKeyIds, currentSigningKeyId, rsaSigningKeyId, signingKeyId } from "../oidc/signing-keys.ts"
+import { acceptedGenerations, acceptedSigningKeyIds, currentSigningKeyId, rsaSigningKeyId, signingKeyId } from "./signing-keys.ts"
 import { signJwt, verifyJwt } from "./jws.ts"
 
 /** Claims the engine puts in (and reads from) an access token. */

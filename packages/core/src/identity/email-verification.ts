@@ -11,7 +11,7 @@ import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
 import { Mailer } from "./mailer.ts"
 import { EmailVerifications, Users } from "./ports.ts"
 import { Random, uuid } from "../ports/random.ts"
-import { hashSecret, secretMatches } from "./secrets.ts"
+import { hashSecret, secretMatches } from "../kernel/secrets.ts"
 
 /** Lifetime of a verification code. */
 export const EMAIL_CODE_TTL_SECONDS = 600

@@ -5,7 +5,7 @@ import { EngineConfig } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
 import { HostedSessions } from "./ports.ts"
 import { SessionSignIns } from "../oidc/ports.ts"
-import { hashSecret, secretMatches } from "./secrets.ts"
+import { hashSecret, secretMatches } from "../kernel/secrets.ts"
 
 /**
  * The key a hosted session is stored under: the SHA-256 of its cookie value, as for codes,

@@ -14,7 +14,7 @@ import { KeyNotFound, KeyStore, type KeyAlgorithm, type KeyInfo } from "../ports
 import { SigningKeys } from "./ports.ts"
 import { Storage } from "../ports/storage.ts"
 import type { SigningKey } from "./model.ts"
-import { acceptedIdTokenKeyIds, currentIdTokenKeyId, rotateSigningKey } from "./signing-keys.ts"
+import { acceptedIdTokenKeyIds, currentIdTokenKeyId, rotateSigningKey } from "../identity/signing-keys.ts"
 
 const subtle = globalThis.crypto.subtle
 const PARAMS = {

@@ -1,8 +1,7 @@
 /** Ports of the relying-party capability: its repositories and the quota counters. */
 import { Context, type Effect, type Option } from "effect"
 import type { UniqueViolation } from "../ports/storage.ts"
-import type { NewRelyingParty, RelyingParty } from "./relying-party.ts"
-import type { NewOrganisationCheck, OrganisationCheck } from "./organisation.ts"
+import type { NewRelyingParty, RelyingParty, NewOrganisationCheck, OrganisationCheck } from "./model.ts"
 
 /** Relying parties. */
 export class RelyingParties extends Context.Tag("@signet/core/RelyingParties")<RelyingParties, {

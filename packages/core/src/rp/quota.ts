@@ -7,8 +7,8 @@
 import { Clock, Effect, Option } from "effect"
 import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "./errors.ts"
 import { QuotaCounters } from "./ports.ts"
-import { planInForce } from "../billing/plan-in-force.ts"
-import type { RelyingParty } from "./relying-party.ts"
+import { planInForce } from "./plan-in-force.ts"
+import type { RelyingParty } from "./model.ts"
 
 /** The per-minute window length (the spec's 60 seconds). */
 export const MINUTE_MS = 60_000

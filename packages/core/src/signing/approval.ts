@@ -6,7 +6,7 @@ import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { verifyAssertion } from "../identity/webauthn/verify-assertion.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { Passkeys } from "../identity/ports.ts"
-import type { RelyingParty } from "../rp/relying-party.ts"
+import type { RelyingParty } from "../rp/model.ts"
 
 /** Verifies the approval and records the passkey's new counter. */
 export const approveWithPasskey = (input: {

@@ -1,7 +1,7 @@
 /** The plan in force: active subscription, else the administrator's plan, else the default allowance. */
 import { describe, expect, it } from "vitest"
-import { DEFAULT_ALLOWANCE, PLANS, type Allowance } from "../rp/plans.ts"
-import type { Subscription } from "./model.ts"
+import { DEFAULT_ALLOWANCE, PLANS, type Allowance } from "./plans.ts"
+import type { Subscription } from "../billing/model.ts"
 import { choosePlan } from "./plan-in-force.ts"
 
 const DAY = 86_400_000
