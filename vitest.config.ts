@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config"
 
 export default defineConfig({
+  // Workspace packages resolve to their TypeScript sources (the `@signet/source` export condition).
+  resolve: { conditions: ["@signet/source", "module", "browser", "development|production"] },
+  ssr: { resolve: { conditions: ["@signet/source", "module", "node", "development|production"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts"],
     // model tests run in `pnpm test:models` (vitest.models.config.ts)

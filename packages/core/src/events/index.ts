@@ -1,0 +1,10 @@
+/** Public surface of the events capability: the signing event stream, webhooks and their delivery outbox. */
+export { deliveryUrlProblem, isLoopback, nonPublicAddress } from "./address-guard.ts"
+export { Delivery, DeliveryAttempt, WebhookEventType, WebhookSubscription } from "./model.ts"
+export type { NewDelivery, NewWebhookSubscription } from "./model.ts"
+export { OUTBOX_TOPIC, TransportFailure, WebhookTransport, deliveryWorker } from "./outbox.ts"
+export type { CompletionNotice } from "./outbox.ts"
+export { Deliveries, WebhookSubscriptions } from "./ports.ts"
+export { KEEP_ALIVE, STREAM_TICK, userEventStream } from "./stream.ts"
+export { DEFAULT_DELIVERY_POLICY, DeliveryPolicy, MIN_PLAIN_SECRET_LENGTH, deleteWebhook, listDeliveries, listWebhooks, registerWebhook } from "./webhooks.ts"
+export type { DeliverySettings } from "./webhooks.ts"
