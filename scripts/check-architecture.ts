@@ -17,12 +17,17 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import ts from "typescript"
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
+// `--root <dir>` checks another tree (the script's own tests run it on small fixture trees).
+const rootArgument = process.argv.indexOf("--root")
+const ROOT = rootArgument > 0 && process.argv[rootArgument + 1]
+  ? path.resolve(process.argv[rootArgument + 1]!)
+  : path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const CORE_SRC = path.join(ROOT, "packages/core/src")
 
 /**
- * Which @signet packages a package's production code may import. Tests (see isTest) may also import the
- * packages in `tests`. A package without a row fails the check, so a new package states its place here.
+ * Which @signet packages a package's production code may import. Tests and tooling (see isTest, isTooling)
+ * may also import the testkit and the packages in `tests`. A package without a row fails the check, so a new
+ * package states its place here.
  */
 const PACKAGE_RULES: Record<string, { readonly production: ReadonlyArray<string>; readonly tests?: ReadonlyArray<string> }> = {
   core: { production: [] },
@@ -339,7 +344,8 @@ for (const [file, imports] of importsOf) {
     if (!rules) { fail(file, i.line, `no boundary rule for packages/${owner}: add its row to PACKAGE_RULES in scripts/check-architecture.ts`); continue }
     const own = manifests.get(owner!)!
     if (target === "testkit" && !test) { if (!waived(file, i.specifier.split("/").slice(0, 2).join("/"))) fail(file, i.line, "production code imports @signet/testkit"); continue }
-    const allowed = test ? [...rules.production, ...(rules.tests ?? [])] : rules.production
+    // Any package's tests may use the testkit (declared as a devDependency), besides their row's `tests`.
+    const allowed = test ? [...rules.production, ...(rules.tests ?? []), "testkit"] : rules.production
     if (!allowed.includes(target)) { if (!waived(file, `@signet/${target}`)) fail(file, i.line, `@signet/${owner} ${test ? "tests" : "production code"} may not import @signet/${target} (allowed: ${allowed.join(", ") || "none"})`); continue }
     const declared = test ? { ...own.dependencies, ...own.devDependencies } : { ...own.dependencies }
     if (!(`@signet/${target}` in declared)) fail(file, i.line, `@signet/${target} is imported but not in packages/${owner}/package.json ${test ? "dependencies or devDependencies" : "dependencies"}`)
