@@ -2,7 +2,7 @@
 export { deliveryUrlProblem, isLoopback, nonPublicAddress } from "./address-guard.ts"
 export { Delivery, DeliveryAttempt, WebhookEventType, WebhookSubscription } from "./model.ts"
 export type { NewDelivery, NewWebhookSubscription } from "./model.ts"
-export { OUTBOX_TOPIC, TransportFailure, WebhookTransport, deliveryWorker } from "./outbox.ts"
+export { OUTBOX_TOPIC, TransportFailure, WebhookTransport, deliverDue, deliveryWorker } from "./outbox.ts"
 export type { CompletionNotice } from "./outbox.ts"
 export { Deliveries, WebhookSubscriptions } from "./ports.ts"
 export { KEEP_ALIVE, STREAM_TICK, userEventStream } from "./stream.ts"

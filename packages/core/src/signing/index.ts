@@ -14,5 +14,6 @@ export {
 export type { NewSigningEvent } from "./model.ts"
 export { viewPendingBatch, viewPendingRequest } from "./pending-view.ts"
 export { Batches, SigningEvents, SigningRequests } from "./ports.ts"
+export { HASH_ALGORITHMS, MAX_FAILED_ASSERTIONS, PENDING_LIFETIME_MS } from "./rules.ts"
 export { completeSigningRequest, createSigningRequest } from "./single.ts"
 export type { CreateSigningRequest } from "./single.ts"

@@ -7,5 +7,5 @@ export {
 } from "./operation.ts"
 export type { ChallengeRequest, FinalizeRequest } from "./operation.ts"
 export { SscOperations } from "./ports.ts"
-export { SIGNING_TOKEN_LIFETIME_SECONDS, issueSigningToken } from "./token.ts"
+export { SIGNING_TOKEN_LIFETIME_SECONDS, issueSigningToken, verifySigningToken } from "./token.ts"
 export type { SigningTokenClaims, SigningTokenRequest } from "./token.ts"
