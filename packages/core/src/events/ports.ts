@@ -1,5 +1,5 @@
-/** Ports of the events capability: webhook subscriptions and the delivery outbox. */
-import { Context, type Effect, type Option } from "effect"
+/** Ports of the events capability: webhook subscriptions, the delivery outbox, the transport and the delivery policy. */
+import { Context, type Effect, type Option, Schema } from "effect"
 import type { Delivery, DeliveryAttempt, NewDelivery, NewWebhookSubscription, WebhookEventType, WebhookSubscription } from "./model.ts"
 
 /** Webhook subscriptions. */
@@ -27,3 +27,26 @@ export class Deliveries extends Context.Tag("@signet/core/Deliveries")<Deliverie
   readonly listForClient: (clientId: string, subscriptionId: number | null, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
   readonly attemptsOf: (deliveryId: number) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
 }>() {}
+
+/** A delivery attempt that did not reach the receiver (refused address, network, timeout). */
+export class TransportFailure extends Schema.TaggedError<TransportFailure>()("TransportFailure", { reason: Schema.String }) {}
+
+/** Posts one delivery: the adapter enforces the address guard on resolved addresses and follows no redirects. */
+export class WebhookTransport extends Context.Tag("@signet/core/WebhookTransport")<WebhookTransport, {
+  readonly post: (url: string, headers: Readonly<Record<string, string>>, body: string) => Effect.Effect<{ readonly status: number }, TransportFailure>
+}>() {}
+
+/** How deliveries are made and retried (configuration, not domain rules). */
+export interface DeliverySettings {
+  /** development switch: http to loopback addresses is allowed (tests, local setups) */
+  readonly allowLoopbackHttp: boolean
+  /** first retry delay; each next one doubles, with jitter */
+  readonly baseDelayMs: number
+  /** longest wait between two attempts */
+  readonly maxDelayMs: number
+  /** attempts before a delivery is given up as failed */
+  readonly maxAttempts: number
+}
+
+/** How deliveries are made and retried. */
+export class DeliveryPolicy extends Context.Tag("@signet/core/DeliveryPolicy")<DeliveryPolicy, DeliverySettings>() {}

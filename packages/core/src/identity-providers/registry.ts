@@ -8,7 +8,7 @@ import { IdentityProviderIssuerMismatch, IdentityProviderUnavailable, NotRpConta
 import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { deliveryUrlProblem } from "../events/address-guard.ts"
-import { DeliveryPolicy } from "../events/webhooks.ts"
+import { DeliveryPolicy } from "../events/ports.ts"
 import { fromBase64, toBase64, utf8 } from "../kernel/encoding.ts"
 import { token } from "../ports/random.ts"
 import { Vault } from "../ports/vault.ts"
