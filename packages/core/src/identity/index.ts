@@ -23,6 +23,7 @@ export { Ceremony, CeremonyKind, EmailVerification, HostedSession, Passkey, User
 export { Ceremonies, EmailVerifications, HostedSessions, Passkeys, Users } from "./ports.ts"
 export { SIGN_IN_SCOPE, completeSignIn, completeSignInWithPasskey, requestSignIn } from "./sign-in.ts"
 export { rotateSigningKey } from "./signing-keys.ts"
+export type { Expectation } from "./webauthn/checks.ts"
 export { Assertion, RegistrationCredential } from "./webauthn/schemas.ts"
 export { verifyAssertion } from "./webauthn/verify-assertion.ts"
 export type { VerifiedAssertion } from "./webauthn/verify-assertion.ts"

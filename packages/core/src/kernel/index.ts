@@ -20,6 +20,6 @@ export {
 } from "./errors.ts"
 export type { CommonError, ErrorStatus } from "./errors.ts"
 export { MAX_JSON_DEPTH, jsonDepthProblem } from "./json-depth.ts"
-export { decodePng, encodePng } from "./png.ts"
+export { PngProblem, decodePng, encodePng } from "./png.ts"
 export type { Bitmap, PngLimits } from "./png.ts"
 export { hashSecret, secretMatches } from "./secrets.ts"

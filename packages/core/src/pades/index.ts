@@ -1,4 +1,5 @@
 /** Public surface of the PAdES capability: preparing, signing, validating and extending PDFs. */
+export { PdfBudget } from "./budget.ts"
 export { bytesSource } from "./byte-source.ts"
 export type { ByteSource } from "./byte-source.ts"
 export { openPdf } from "./document.ts"
@@ -10,6 +11,8 @@ export { PDF_UPLOAD_LIMIT, PREPARED_PDF_RETENTION_MS, preparePdfSigning, signedP
 export type { PreparePdfSigning } from "./flow.ts"
 export { Sha256Streams } from "./hashing.ts"
 export type { Sha256Stream } from "./hashing.ts"
+export { PdfDict, PdfName, PdfRaw, PdfRef, PdfStream, PdfString } from "./objects.ts"
+export type { PdfValue } from "./objects.ts"
 export { PreparedPdfs } from "./ports.ts"
 export type { PadesLevel, PreparedPdf } from "./ports.ts"
 export { DEFAULT_PLACEHOLDER_BYTES, byteRangeDigest, embedSignature, prepareSignature, signPdf } from "./prepare.ts"

@@ -1,6 +1,7 @@
 /** Public surface of the signing capability: single and batch hash signing with dynamic linking, completion and events. */
 export { completeBatch, createBatch } from "./batch.ts"
 export type { CreateBatch } from "./batch.ts"
+export type { SigningServices } from "./completion.ts"
 export { linkedChallenge } from "./dynamic-link.ts"
 export type { LinkedOperation } from "./dynamic-link.ts"
 export { DocumentHashAndCredentialRequired, NoSigningCredential, SigningRequestNotFound, signingErrors } from "./errors.ts"
