@@ -8,7 +8,9 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose"
 import { AlreadyExists, InvalidRequest, OperationExpired, ResourceNotFound } from "../kernel/errors.ts"
 import { CredentialNotRegistered } from "../identity/errors.ts"
-import { ExternalAccountCreationRefused, ExternalEmailNotVerified, ExternalIdentityLinkedElsewhere, ExternalSignInFailed, ExternalSignInStateInvalid } from "./errors.ts"
+import {
+  ExternalAccountCreationRefused, ExternalEmailNotVerified, ExternalIdentityLinkedElsewhere, ExternalSignInFailed, ExternalSignInStateInvalid,
+} from "./errors.ts"
 import { ceremonyRpFor } from "../identity/ceremony-rp.ts"
 import { isEmail } from "../identity/email-verification.ts"
 import { registeredPasskey } from "../identity/enrolment.ts"

@@ -4,7 +4,10 @@
  * state change is stored with its audit entry in one transaction; images only encrypted.
  */
 import { Clock, Effect, Either, Option } from "effect"
-import { CustomerIdRequired, DocumentImageRequired, KycIdentityNotVerified, KycNotEnabled, KycStateConflict, KycVerificationNotFound, LivenessTransactionIdRequired, PhoneNumberRequired, PhoneNumberTaken, RpUrnNotOwned } from "./errors.ts"
+import {
+  CustomerIdRequired, DocumentImageRequired, KycIdentityNotVerified, KycNotEnabled, KycStateConflict, KycVerificationNotFound,
+  LivenessTransactionIdRequired, PhoneNumberRequired, PhoneNumberTaken, RpUrnNotOwned,
+} from "./errors.ts"
 import { InvalidRequest } from "../kernel/errors.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { fromBase64, toBase64, toHex, utf8 } from "../kernel/encoding.ts"
