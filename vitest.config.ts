@@ -9,7 +9,7 @@ export const sourceConditions = {
 export default defineConfig({
   ...sourceConditions,
   test: {
-    include: ["packages/*/src/**/*.test.ts"],
+    include: ["packages/*/src/**/*.test.ts", "scripts/*.test.ts"],
     // model tests run in `pnpm test:models` (vitest.models.config.ts)
     exclude: ["**/node_modules/**", "packages/*/src/**/*.models.test.ts"],
     // tests that spawn the server or the admin CLI run them from dist/

@@ -5,11 +5,13 @@
  */
 import { Clock, Effect, Schedule } from "effect"
 import { purgeKycImages } from "./kyc/verify.ts"
-import { PreparedPdfs, QuotaCounters, TokenRevocations } from "./ports/storage.ts"
+import { PreparedPdfs } from "./pades/ports.ts"
+import { QuotaCounters } from "./rp/ports.ts"
+import { TokenRevocations } from "./oidc/ports.ts"
 import { PREPARED_PDF_RETENTION_MS } from "./pades/flow.ts"
 import { ExternalLogins, LinkOffers } from "./identity-providers/ports.ts"
 import { StepUpProofs } from "./authorization/ports.ts"
-import { EmailVerifications } from "./identity/email-verification.ts"
+import { EmailVerifications } from "./identity/ports.ts"
 
 /** One clean-up round; answers what it removed. */
 export const housekeepingRound = Effect.gen(function* () {

@@ -3,7 +3,7 @@
  * every body and encodes every answer with them; its OpenAPI document is generated from them.
  */
 import { Schema } from "effect"
-import { Assertion } from "../identity/webauthn/schemas.ts"
+import { Assertion } from "../identity/contract.ts"
 
 // authorization endpoints
 /** What a step-up approval is for. */

@@ -6,7 +6,7 @@
  * what makes payment confirmations idempotent.
  */
 import { Either } from "effect"
-import { CheckoutTransitionNotAllowed } from "../errors/catalogue.ts"
+import { CheckoutTransitionNotAllowed } from "./errors.ts"
 import type { Checkout } from "./model.ts"
 
 /** What can happen to a checkout. */

@@ -3,7 +3,7 @@
  * every body and encodes every answer with them; its OpenAPI document is generated from them.
  */
 import { Schema } from "effect"
-import { Loa } from "../rp/loa.ts"
+import { Loa } from "../rp/model.ts"
 
 // plans endpoints
 /** A plan's allowance: signatures per day, batch size, requests per minute, highest LOA. */

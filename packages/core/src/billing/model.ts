@@ -1,6 +1,6 @@
 /** Billing records: a checkout (one attempt to pay for a plan) and the subscription a paid checkout starts. */
 import { Schema } from "effect"
-import { PlanId } from "../rp/plans.ts"
+import { PlanId } from "../rp/model.ts"
 
 /** How long a paid term lasts. */
 export const BillingPeriod = Schema.Literal("monthly", "annual")

@@ -4,14 +4,14 @@
  * and the plan in force they enforce; there is no second bookkeeping.
  */
 import { requireRpBinding } from "../authorization/principals.ts"
-import { Clock, Effect, Option } from "effect"
-import { ResourceNotFound } from "../errors/catalogue.ts"
-import type { BearerUser } from "../identity/access-token.ts"
-import { QuotaCounters, RelyingParties } from "../ports/storage.ts"
 import { PLANS } from "../rp/plans.ts"
+import { ResourceNotFound } from "../kernel/errors.ts"
+import { QuotaCounters, RelyingParties } from "../rp/ports.ts"
+import { planInForce } from "../rp/plan-in-force.ts"
+import { Clock, Effect, Option } from "effect"
+import type { BearerUser } from "../identity/access-token.ts"
 import { dailyCounterKey, MINUTE_MS, minuteCounterKey, minuteCounterPrefix, minuteWindow, nextUtcMidnight, signingScope } from "../rp/quota.ts"
 import { subscriptionStatus, type Subscription } from "./model.ts"
-import { planInForce } from "./plan-in-force.ts"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 

@@ -6,10 +6,11 @@
  */
 import type { Effect } from "effect"
 import type { User } from "../identity/model.ts"
-import type { EngineConfig } from "../ports/engine-config.ts"
 import type { KeyStore } from "../ports/key-store.ts"
+import type { Certificates } from "../pki/ports.ts"
+import type { Storage } from "../ports/storage.ts"
+import type { EngineConfig } from "../ports/engine-config.ts"
 import type { Random } from "../ports/random.ts"
-import type { Certificates, Storage } from "../ports/storage.ts"
 import type { StoredCertificate } from "../pki/model.ts"
 import { userCertificateFor } from "../pki/signer-certificate.ts"
 

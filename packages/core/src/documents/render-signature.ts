@@ -4,11 +4,14 @@
  * signer name, signing time, certificate serial, request id, document hash and where to verify.
  */
 import { isConsoleToken } from "../authorization/principals.ts"
+import { ResourceNotFound } from "../kernel/errors.ts"
+import { SigningRequestNotCompleted } from "./errors.ts"
+import { RelyingParties } from "../rp/ports.ts"
+import { SigningRequests } from "../signing/ports.ts"
+import { Users } from "../identity/ports.ts"
 import { Effect, Option } from "effect"
-import { ResourceNotFound, SigningRequestNotCompleted } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
-import { RelyingParties, SigningRequests, Users } from "../ports/storage.ts"
 import { FONT_COLS, FONT_ROWS, glyphRows } from "./font.ts"
 import { encodePng, type Bitmap } from "../kernel/png.ts"
 import { signatureImageOf } from "./signature-image.ts"

@@ -4,9 +4,10 @@
  * moved to another user's row does not open.
  */
 import { Clock, Effect, Option } from "effect"
-import { InvalidRequest, ResourceNotFound, SignatureImageInvalid } from "../errors/catalogue.ts"
+import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
+import { SignatureImageInvalid } from "./errors.ts"
 import { fromBase64, toBase64 } from "../kernel/encoding.ts"
-import { SignatureImages } from "../ports/storage.ts"
+import { SignatureImages } from "./ports.ts"
 import { Vault } from "../ports/vault.ts"
 import { decodePng, type Bitmap, type PngLimits } from "../kernel/png.ts"
 import type { SignatureImage } from "./model.ts"

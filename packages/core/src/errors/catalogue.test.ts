@@ -1,5 +1,7 @@
+import { Arbitrary, FastCheck } from "effect"
 import { describe, expect, it } from "vitest"
-import * as E from "./catalogue.ts"
+// The package root: the catalogue must cover every error class the core publishes.
+import * as E from "../index.ts"
 
 // The "Messages by condition" table of the interface spec, copied character for character.
 const SPEC: ReadonlyArray<readonly [E.CataloguedError, string, number]> = [
@@ -60,12 +62,39 @@ describe("error catalogue", () => {
     }
   })
 
-  it("every catalogued error is a tagged failure with a 4xx or 5xx status", () => {
-    for (const Ctor of Object.values(E)) {
-      if (typeof Ctor !== "function" || !("prototype" in Ctor)) continue
-      const probe = Object.create((Ctor as { prototype: object }).prototype) as { status?: unknown }
-      if (!("status" in probe)) continue
-      expect(typeof probe.status === "number" || probe.status === undefined).toBe(true)
+  // Instances with data drawn from each class's own Schema (a status may depend on the data, as OAuthError's does).
+  const samplesOf = (Ctor: unknown): ReadonlyArray<unknown> =>
+    FastCheck.sample(Arbitrary.make(Ctor as Parameters<typeof Arbitrary.make>[0]), { numRuns: 5, seed: 14 })
+
+  it("every catalogued error is a tagged failure with a 4xx or 5xx status and a message", () => {
+    expect(E.CATALOGUE.length).toBeGreaterThan(80)
+    for (const Ctor of E.CATALOGUE) {
+      for (const error of samplesOf(Ctor)) {
+        expect(error, Ctor._tag).toBeInstanceOf(Ctor)
+        const { _tag, status, message } = error as { _tag: string; status: unknown; message: unknown }
+        expect(_tag).toBe(Ctor._tag)
+        expect(typeof status === "number" && status >= 400 && status <= 599, `${_tag} status ${String(status)}`).toBe(true)
+        expect(typeof message === "string" && message.length > 0, `${_tag} message`).toBe(true)
+        expect(E.isCatalogued(error)).toBe(true)
+      }
     }
+  })
+
+  it("tags are unique across modules", () => {
+    expect(new Set(E.CATALOGUE.map((c) => c._tag)).size).toBe(E.CATALOGUE.length)
+  })
+
+  it("every error class the core exports with an HTTP status is in a module's list", () => {
+    const catalogued = new Set<unknown>(E.CATALOGUE)
+    const withStatus = Object.entries(E).filter(([, value]) =>
+      typeof value === "function" && value.prototype instanceof Error && "fields" in value &&
+      samplesOf(value).some((error) => typeof (error as { status?: unknown }).status === "number"))
+    expect(withStatus.length).toBeGreaterThan(80)
+    expect(withStatus.filter(([, value]) => !catalogued.has(value)).map(([name]) => name)).toEqual([])
+  })
+
+  it("errors outside the catalogue are not mapped", () => {
+    expect(E.isCatalogued(new E.UniqueViolation({ what: "email" }))).toBe(false)
+    expect(E.isCatalogued({ _tag: "Unknown", status: 400, message: "nope" })).toBe(false)
   })
 })

@@ -6,21 +6,14 @@
  * jitter. A crash at any moment leaves a delivery pending or leased, so it is delivered at
  * least once; receivers drop duplicates by `webhook-id`.
  */
-import { Clock, Context, Duration, Effect, Schema, Stream } from "effect"
+import { Clock, Duration, Effect, Stream } from "effect"
 import { toBase64, utf8 } from "../kernel/encoding.ts"
 import { EventBus } from "../ports/event-bus.ts"
 import { Random, uuid } from "../ports/random.ts"
-import { Deliveries, Storage, WebhookSubscriptions } from "../ports/storage.ts"
+import { Deliveries, DeliveryPolicy, WebhookSubscriptions, WebhookTransport } from "./ports.ts"
+import { webhookSigningKey } from "./webhooks.ts"
+import { Storage } from "../ports/storage.ts"
 import type { Delivery, WebhookEventType } from "./model.ts"
-import { DeliveryPolicy, webhookSigningKey } from "./webhooks.ts"
-
-/** A delivery attempt that did not reach the receiver (refused address, network, timeout). */
-export class TransportFailure extends Schema.TaggedError<TransportFailure>()("TransportFailure", { reason: Schema.String }) {}
-
-/** Posts one delivery: the adapter enforces the address guard on resolved addresses and follows no redirects. */
-export class WebhookTransport extends Context.Tag("@signet/core/WebhookTransport")<WebhookTransport, {
-  readonly post: (url: string, headers: Readonly<Record<string, string>>, body: string) => Effect.Effect<{ readonly status: number }, TransportFailure>
-}>() {}
 
 /** The EventBus topic that wakes delivery workers after a commit. */
 export const OUTBOX_TOPIC = "outbox"

@@ -6,7 +6,7 @@
  */
 import { Effect, Stream } from "effect"
 import { EventBus } from "../ports/event-bus.ts"
-import { SigningEvents } from "../ports/storage.ts"
+import { SigningEvents } from "../signing/ports.ts"
 import type { SigningEvent } from "../signing/model.ts"
 
 /** The EventBus topic that pokes a user's streams. */

@@ -1,30 +1,16 @@
 /** Webhook subscriptions, managed by the RP's contact account (`/v2/webhooks*`). */
-import { Clock, Context, Effect, Option } from "effect"
-import { InvalidRequest, NotRpContactAccount, ResourceNotFound } from "../errors/catalogue.ts"
+import { Clock, Effect, Option } from "effect"
+import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
+import { NotRpContactAccount } from "../rp/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { fromBase64, toBase64, utf8 } from "../kernel/encoding.ts"
 import { Vault } from "../ports/vault.ts"
-import { Deliveries, WebhookSubscriptions } from "../ports/storage.ts"
+import { Deliveries, DeliveryPolicy, type DeliverySettings, WebhookSubscriptions } from "./ports.ts"
 import { countRequest } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { deliveryUrlProblem } from "./address-guard.ts"
 import type { WebhookEventType, WebhookSubscription } from "./model.ts"
 import { recordTime } from "./stream.ts"
-
-/** How deliveries are made and retried (configuration, not domain rules). */
-export interface DeliverySettings {
-  /** development switch: http to loopback addresses is allowed (tests, local setups) */
-  readonly allowLoopbackHttp: boolean
-  /** first retry delay; each next one doubles, with jitter */
-  readonly baseDelayMs: number
-  /** longest wait between two attempts */
-  readonly maxDelayMs: number
-  /** attempts before a delivery is given up as failed */
-  readonly maxAttempts: number
-}
-
-/** How deliveries are made and retried. */
-export class DeliveryPolicy extends Context.Tag("@signet/core/DeliveryPolicy")<DeliveryPolicy, DeliverySettings>() {}
 
 /** The default policy: 12 attempts from 10 s doubling to at most 2 h apart (about 9 h in all). */
 export const DEFAULT_DELIVERY_POLICY: DeliverySettings = { allowLoopbackHttp: false, baseDelayMs: 10_000, maxDelayMs: 2 * 3_600_000, maxAttempts: 12 }

@@ -1,6 +1,6 @@
 /** Ports of the identity-provider capability: its repositories and the network client for external providers. */
 import { Context, type Effect, type Option } from "effect"
-import type { IdentityProviderUnavailable } from "../errors/catalogue.ts"
+import type { IdentityProviderUnavailable } from "./errors.ts"
 import type { UniqueViolation } from "../ports/storage.ts"
 import type { ExternalLogin, IdentityLink, IdentityProvider, LinkOffer } from "./model.ts"
 

@@ -4,12 +4,11 @@
  * the client secret is sealed by the Vault and never shown again.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import {
-  IdentityProviderIssuerMismatch, IdentityProviderUnavailable, InvalidRequest, NotRpContactForProviders, ResourceNotFound,
-} from "../errors/catalogue.ts"
+import { IdentityProviderIssuerMismatch, IdentityProviderUnavailable, NotRpContactForProviders } from "./errors.ts"
+import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { deliveryUrlProblem } from "../events/address-guard.ts"
-import { DeliveryPolicy } from "../events/webhooks.ts"
+import { DeliveryPolicy } from "../events/ports.ts"
 import { fromBase64, toBase64, utf8 } from "../kernel/encoding.ts"
 import { token } from "../ports/random.ts"
 import { Vault } from "../ports/vault.ts"

@@ -1,12 +1,12 @@
 /** Access tokens: ES256 JWTs (RFC 9068 `at+jwt`) signed inside the KeyStore, verified with `jose` (see jws.ts). */
 import { Clock, Effect, Option } from "effect"
 import type { JWTPayload } from "jose"
-import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, TokenMissingSubject } from "../errors/catalogue.ts"
+import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, TokenMissingSubject } from "./errors.ts"
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
+import { TokenRevocations } from "../oidc/ports.ts"
 import { uuid } from "../ports/random.ts"
-import { TokenRevocations } from "../ports/storage.ts"
-import { acceptedGenerations, acceptedSigningKeyIds, currentSigningKeyId, rsaSigningKeyId, signingKeyId } from "../oidc/signing-keys.ts"
+import { acceptedGenerations, acceptedSigningKeyIds, currentSigningKeyId, rsaSigningKeyId, signingKeyId } from "./signing-keys.ts"
 import { signJwt, verifyJwt } from "./jws.ts"
 
 /** Claims the engine puts in (and reads from) an access token. */

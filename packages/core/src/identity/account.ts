@@ -1,7 +1,7 @@
 /** The signed-in user's own account: who they are and their passkeys. */
 import { Effect, Option } from "effect"
-import { InvalidOrExpiredToken } from "../errors/catalogue.ts"
-import { Passkeys, Users } from "../ports/storage.ts"
+import { InvalidOrExpiredToken } from "./errors.ts"
+import { Passkeys, Users } from "./ports.ts"
 import { authenticateClient } from "../rp/relying-parties.ts"
 import { issueAccessToken } from "./access-token.ts"
 

@@ -1,7 +1,7 @@
 /** Which WebAuthn relying party (RP id and origins) a ceremony runs for. */
 import { Effect } from "effect"
 import { EngineConfig, engineRpIdOf } from "../ports/engine-config.ts"
-import { CONSOLE_CLIENT_ID } from "../authorization/principals.ts"
+import { CONSOLE_CLIENT_ID } from "../authorization/model.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 
 /** RP id and accepted origins of a ceremony. */

@@ -19,3 +19,6 @@ export const SignInTokenResponse = Schema.Struct({
 }).annotations({ identifier: "TokenResponse" })
 /** Answer of `GET /session`. */
 export const OpenSessionResponse = Schema.Struct({ csrfToken: Schema.String, expiresAt: Schema.Int })
+
+/** The passkey assertion a request carries (WebAuthn `PublicKeyCredential` as JSON): other capabilities' contracts name it. */
+export { Assertion } from "./webauthn/schemas.ts"

@@ -3,14 +3,15 @@
  * reads the mailbox. Only a proven address is written into a certificate or lets a passkey
  * be added to an account (docs/identity.md, "Proving an e-mail address").
  */
-import { Clock, Context, Effect, Option, Schema } from "effect"
-import { EmailVerificationFailed, EmailVerificationLimit, InvalidRequest } from "../errors/catalogue.ts"
+import { Clock, Effect, Option } from "effect"
+import { EmailVerificationFailed, EmailVerificationLimit } from "./errors.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
 import { unsafeText } from "../kernel/identifier-text.ts"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
-import { Mailer } from "../ports/mailer.ts"
+import { Mailer } from "./mailer.ts"
+import { EmailVerifications, Users } from "./ports.ts"
 import { Random, uuid } from "../ports/random.ts"
-import { Users, type UniqueViolation } from "../ports/storage.ts"
-import { hashSecret, secretMatches } from "./secrets.ts"
+import { hashSecret, secretMatches } from "../kernel/secrets.ts"
 
 /** Lifetime of a verification code. */
 export const EMAIL_CODE_TTL_SECONDS = 600
@@ -20,41 +21,6 @@ export const EMAIL_CODE_MAX_ATTEMPTS = 5
 export const EMAIL_CODES_PER_HOUR = 5
 /** Digits of a code. */
 export const EMAIL_CODE_DIGITS = 8
-
-/** A proof of e-mail ownership in flight: the code is stored only as a hash, salted with the verification id. */
-export const EmailVerification = Schema.Struct({
-  id: Schema.String,
-  /** the address, normalised (NFC, lower-case) */
-  email: Schema.String,
-  /** SHA-256 hex of `<id>:<code>` */
-  codeHash: Schema.String,
-  /** wrong codes so far */
-  attempts: Schema.Int,
-  createdAt: Schema.Number,
-  expiresAt: Schema.Number,
-  /** when the right code was given; from then on it may prove the address once */
-  verifiedAt: Schema.NullOr(Schema.Number),
-  /** when an enrolment (or the account) used the proof */
-  consumedAt: Schema.NullOr(Schema.Number),
-})
-/** A proof of e-mail ownership in flight. */
-export type EmailVerification = typeof EmailVerification.Type
-
-/** E-mail verifications. */
-export class EmailVerifications extends Context.Tag("@signet/core/EmailVerifications")<EmailVerifications, {
-  readonly insert: (verification: EmailVerification) => Effect.Effect<void, UniqueViolation>
-  readonly findById: (id: string) => Effect.Effect<Option.Option<EmailVerification>>
-  /** Counts one wrong code if fewer than `max` were counted; None when the allowance was used up (or the id is unknown). Atomic. */
-  readonly recordFailedAttempt: (id: string, max: number) => Effect.Effect<Option.Option<number>>
-  /** Marks it verified at `at` if it is unverified, unconsumed and below `max` attempts; false otherwise. Atomic. */
-  readonly markVerified: (id: string, at: number, max: number) => Effect.Effect<boolean>
-  /** Marks a verified, unconsumed verification used at `at`; None when it was not (or is unknown). Atomic. */
-  readonly consume: (id: string, at: number) => Effect.Effect<Option.Option<EmailVerification>>
-  /** How many verifications were started for `email` at or after `since`. */
-  readonly countSince: (email: string, since: number) => Effect.Effect<number>
-  /** Deletes verifications that expired before `now`; answers how many. */
-  readonly purgeExpired: (now: number) => Effect.Effect<number>
-}>() {}
 
 /** A syntactically plausible e-mail with a top-level domain. */
 export const isEmail = (value: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/.test(value)

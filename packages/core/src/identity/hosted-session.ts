@@ -1,10 +1,11 @@
 /** Hosted-page sessions: a cookie plus a CSRF token that the page echoes in a header. */
 import { Clock, Effect, Option } from "effect"
-import { CsrfValidationFailed } from "../errors/catalogue.ts"
+import { CsrfValidationFailed } from "./errors.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
-import { HostedSessions, SessionSignIns } from "../ports/storage.ts"
-import { hashSecret, secretMatches } from "./secrets.ts"
+import { HostedSessions } from "./ports.ts"
+import { SessionSignIns } from "../oidc/ports.ts"
+import { hashSecret, secretMatches } from "../kernel/secrets.ts"
 
 /**
  * The key a hosted session is stored under: the SHA-256 of its cookie value, as for codes,

@@ -68,3 +68,22 @@ export const HostedSession = Schema.Struct({
 })
 /** A hosted-page session: the cookie's id and the hash of the CSRF token the page got with it. */
 export type HostedSession = typeof HostedSession.Type
+
+/** A proof of e-mail ownership in flight: the code is stored only as a hash, salted with the verification id. */
+export const EmailVerification = Schema.Struct({
+  id: Schema.String,
+  /** the address, normalised (NFC, lower-case) */
+  email: Schema.String,
+  /** SHA-256 hex of `<id>:<code>` */
+  codeHash: Schema.String,
+  /** wrong codes so far */
+  attempts: Schema.Int,
+  createdAt: Schema.Number,
+  expiresAt: Schema.Number,
+  /** when the right code was given; from then on it may prove the address once */
+  verifiedAt: Schema.NullOr(Schema.Number),
+  /** when an enrolment (or the account) used the proof */
+  consumedAt: Schema.NullOr(Schema.Number),
+})
+/** A proof of e-mail ownership in flight. */
+export type EmailVerification = typeof EmailVerification.Type

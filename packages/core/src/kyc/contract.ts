@@ -7,9 +7,8 @@
  * before it reads the body, so a caller without them still gets 401 `invalid_client` first.
  */
 import { Schema } from "effect"
-import {
-  CustomerIdRequired, DocumentImageRequired, InvalidRequest, LivenessTransactionIdRequired, PhoneNumberRequired,
-} from "../errors/catalogue.ts"
+import { CustomerIdRequired, DocumentImageRequired, LivenessTransactionIdRequired, PhoneNumberRequired } from "./errors.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
 import { fieldErrors } from "../kernel/contract.ts"
 
 /** A field the engine reads as text: a string, or a number read as its decimal digits. */

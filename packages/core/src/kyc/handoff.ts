@@ -8,10 +8,10 @@
  * docs/kyc.md ("Hosted capture", "Phone handoff").
  */
 import { Clock, Effect, Option } from "effect"
-import { KycVerificationNotFound, LivenessTransactionIdRequired } from "../errors/catalogue.ts"
+import { KycVerificationNotFound, LivenessTransactionIdRequired } from "./errors.ts"
+import { KycVerifications } from "./ports.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { toHex, utf8 } from "../kernel/encoding.ts"
-import { KycVerifications } from "../ports/storage.ts"
 import type { KycCustomerBody, KycHandoffDocumentBody } from "./contract.ts"
 import { countCaptureRequest, KYC_RELAY_PER_MINUTE, openLivenessSession, submitDocument, submitFace } from "./verify.ts"
 

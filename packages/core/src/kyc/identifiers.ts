@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { parsePhoneNumberFromString, validatePhoneNumberLength } from "libphonenumber-js/max"
-import { InvalidIdentifierFormat, KycUrnForeign } from "../errors/catalogue.ts"
+import { InvalidIdentifierFormat, KycUrnForeign } from "./errors.ts"
 import { unsafeText, visibleText } from "../kernel/identifier-text.ts"
 
 /** Validates a phone number; the E.164 form (`+254712345678`) or the reason it is refused. */

@@ -13,7 +13,7 @@
  *   (`review_rejected`); from any other state it is 409.
  */
 import { Either } from "effect"
-import { AlreadyVerified, KycReviewNotPending, ResubmitDocumentFirst, SubmitDocumentFirst } from "../errors/catalogue.ts"
+import { AlreadyVerified, KycReviewNotPending, ResubmitDocumentFirst, SubmitDocumentFirst } from "./errors.ts"
 import type { KycDocument, KycStatus, KycThresholds } from "./model.ts"
 
 /** The part of a verification the machine moves. */

@@ -4,14 +4,13 @@
  * state change is stored with its audit entry in one transaction; images only encrypted.
  */
 import { Clock, Effect, Either, Option } from "effect"
-import {
-  CustomerIdRequired, DocumentImageRequired, InvalidRequest, KycIdentityNotVerified, KycNotEnabled, KycStateConflict,
-  KycVerificationNotFound, LivenessTransactionIdRequired, PhoneNumberRequired, PhoneNumberTaken, RpUrnNotOwned,
-} from "../errors/catalogue.ts"
+import { CustomerIdRequired, DocumentImageRequired, KycIdentityNotVerified, KycNotEnabled, KycStateConflict, KycVerificationNotFound, LivenessTransactionIdRequired, PhoneNumberRequired, PhoneNumberTaken, RpUrnNotOwned } from "./errors.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
+import { KycAudit, KycCaptures, KycImages, KycVerifications } from "./ports.ts"
+import { Storage } from "../ports/storage.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { fromBase64, toBase64, toHex, utf8 } from "../kernel/encoding.ts"
 import { token, uuid } from "../ports/random.ts"
-import { KycAudit, KycCaptures, KycImages, KycVerifications, Storage } from "../ports/storage.ts"
 import { countRequest } from "../rp/quota.ts"
 import type { KycCompareBody, KycCustomerBody, KycDocumentBody, KycFaceBody, KycReviewBody, KycStartBody, KycVerdictBody } from "./contract.ts"
 import { judgeDocument } from "./document.ts"

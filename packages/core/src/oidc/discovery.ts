@@ -1,8 +1,7 @@
 /** OpenID Provider metadata (OpenID Connect Discovery 1.0 §3, RFC 8414), served at `<issuer>/.well-known/openid-configuration`. */
 import { Effect } from "effect"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
-import { OIDC_SCOPES } from "./model.ts"
-import { ID_TOKEN_ALGORITHMS } from "./signing-keys.ts"
+import { OIDC_SCOPES, ID_TOKEN_ALGORITHMS } from "./model.ts"
 
 /** The discovery document; every endpoint lies under the issuer (public origin + mount path). */
 export const providerMetadata = Effect.map(EngineConfig, (settings) => {

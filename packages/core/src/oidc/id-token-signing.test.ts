@@ -11,9 +11,10 @@ import { signJwt, verifyJwt } from "../identity/jws.ts"
 import { jwks } from "../identity/access-token.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { KeyNotFound, KeyStore, type KeyAlgorithm, type KeyInfo } from "../ports/key-store.ts"
-import { SigningKeys, Storage } from "../ports/storage.ts"
+import { SigningKeys } from "./ports.ts"
+import { Storage } from "../ports/storage.ts"
 import type { SigningKey } from "./model.ts"
-import { acceptedIdTokenKeyIds, currentIdTokenKeyId, rotateSigningKey } from "./signing-keys.ts"
+import { acceptedIdTokenKeyIds, currentIdTokenKeyId, rotateSigningKey } from "../identity/signing-keys.ts"
 
 const subtle = globalThis.crypto.subtle
 const PARAMS = {

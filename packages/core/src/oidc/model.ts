@@ -80,3 +80,11 @@ export const SessionSignIn = Schema.Struct({
 })
 /** Who signed in on a hosted-page session, and how. */
 export type SessionSignIn = typeof SessionSignIn.Type
+
+/** The JWS algorithms an ID token may be signed with (OIDC Discovery requires RS256). */
+export const ID_TOKEN_ALGORITHMS = ["RS256", "ES256"] as const
+
+/** A client's `id_token_signed_response_alg` (OIDC Dynamic Client Registration §2); RS256 when it names none. */
+export const IdTokenAlgorithm = Schema.Literal(...ID_TOKEN_ALGORITHMS)
+/** The JWS algorithms an ID token may be signed with. */
+export type IdTokenAlgorithm = typeof IdTokenAlgorithm.Type

@@ -6,19 +6,21 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { base64url } from "jose"
-import { OAuthError } from "../errors/catalogue.ts"
+import { OAuthError } from "./errors.ts"
+import { hashSecret } from "../kernel/secrets.ts"
+import { acceptedIdTokenKeyIds, currentIdTokenKeyId } from "../identity/signing-keys.ts"
+import { AuthorizationCodes, RefreshTokens, TokenRevocations } from "./ports.ts"
+import { Storage } from "../ports/storage.ts"
+import { Users } from "../identity/ports.ts"
+import type { RelyingParty } from "../rp/model.ts"
+import type { RefreshToken, IdTokenAlgorithm } from "./model.ts"
 import { authenticateBearer, issueAccessToken, verifyAccessToken } from "../identity/access-token.ts"
 import { signJwt, verifyJwt } from "../identity/jws.ts"
-import { hashSecret } from "../identity/secrets.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { utf8 } from "../kernel/encoding.ts"
 import { EngineConfig, issuerOf } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
-import { AuthorizationCodes, RefreshTokens, Storage, TokenRevocations, Users } from "../ports/storage.ts"
-import type { RelyingParty } from "../rp/relying-party.ts"
 import { findRelyingParty } from "../rp/relying-parties.ts"
-import type { RefreshToken } from "./model.ts"
-import { acceptedIdTokenKeyIds, currentIdTokenKeyId, type IdTokenAlgorithm } from "./signing-keys.ts"
 
 /** Lifetime of a refresh token; each rotation starts a new one. */
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3600

@@ -4,7 +4,7 @@
  * reader do more than these numbers of work (docs/security/pdf.md). Going past one is
  * `PdfTooComplex` (422), never a crash.
  */
-import { PdfTooComplex } from "../errors/catalogue.ts"
+import { PdfTooComplex } from "./errors.ts"
 
 /** The limits of one PDF read. */
 export const PDF_BUDGETS = {

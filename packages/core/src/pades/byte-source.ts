@@ -1,6 +1,6 @@
 /** Random-access bytes: how the PAdES code reads a document without holding it whole. */
 import { Effect } from "effect"
-import { PdfUnreadable } from "../errors/catalogue.ts"
+import { PdfUnreadable } from "./errors.ts"
 
 /** A document's bytes, read by offset; a 1 GB file behind it is read in windows, never whole. */
 export interface ByteSource {

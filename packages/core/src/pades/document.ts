@@ -6,7 +6,7 @@
  * to itself (a `/Length`, an object stream containing itself) is refused, not followed.
  */
 import { Effect } from "effect"
-import { PdfUnreadable, type PdfTooComplex } from "../errors/catalogue.ts"
+import { PdfUnreadable, type PdfTooComplex } from "./errors.ts"
 import { PDF_BUDGETS, PdfBudget, tooComplex } from "./budget.ts"
 import type { ByteSource } from "./byte-source.ts"
 import { decodeStream } from "./filters.ts"

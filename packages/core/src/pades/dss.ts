@@ -4,7 +4,7 @@
  * (no PKI), so it runs in a PDF worker (processor.ts); long-term.ts gathers the material.
  */
 import { Effect } from "effect"
-import { PdfUnreadable } from "../errors/catalogue.ts"
+import { PdfUnreadable } from "./errors.ts"
 import { bytesEqual } from "../kernel/encoding.ts"
 import type { ByteSource } from "./byte-source.ts"
 import { deref, dictAt, openPdf, type PdfReadError } from "./document.ts"

@@ -1,6 +1,6 @@
 /** Stream filters the reader needs (FlateDecode with PNG predictors), over the kernel's zlib and row filters. */
 import { Effect } from "effect"
-import { PdfUnreadable, type PdfTooComplex } from "../errors/catalogue.ts"
+import { PdfUnreadable, type PdfTooComplex } from "./errors.ts"
 import { deflateBytes, InflateLimitExceeded, inflateBytes, unfilterRows } from "../kernel/zlib.ts"
 import { PDF_BUDGETS, tooComplex, type PdfBudget } from "./budget.ts"
 import { arrayOf, nameOf, numberOf, PdfDict, type PdfStream } from "./objects.ts"

@@ -7,14 +7,16 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { signatureImageOf } from "../documents/signature-image.ts"
-import {
-  DocumentHashAndCredentialRequired, InvalidRequest, PdfDocumentNotFound, PdfNotYetSigned, PdfTooLarge,
-} from "../errors/catalogue.ts"
+import { DocumentHashAndCredentialRequired } from "../signing/errors.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
+import { PdfDocumentNotFound, PdfNotYetSigned, PdfTooLarge } from "./errors.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { concatBytes, fromBase64, toHex } from "../kernel/encoding.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { Vault } from "../ports/vault.ts"
-import { type PadesLevel, PreparedPdfs, SigningRequests, Users } from "../ports/storage.ts"
+import { type PadesLevel, PreparedPdfs } from "./ports.ts"
+import { SigningRequests } from "../signing/ports.ts"
+import { Users } from "../identity/ports.ts"
 import { createSigningRequest } from "../signing/single.ts"
 import { longTermMaterial } from "./long-term.ts"
 import { embedAt, type VisibleSignature } from "./prepare.ts"

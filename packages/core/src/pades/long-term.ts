@@ -9,7 +9,7 @@
 import * as asn1js from "asn1js"
 import { Effect } from "effect"
 import * as pkijs from "pkijs"
-import { PdfUnreadable } from "../errors/catalogue.ts"
+import { PdfUnreadable } from "./errors.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { bytesEqual } from "../kernel/encoding.ts"
 import { certificateAuthority } from "../pki/authority.ts"

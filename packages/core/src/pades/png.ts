@@ -1,6 +1,6 @@
 /** A PNG signature image as PDF image XObjects (colour, and an SMask for its alpha), decoded by the kernel's PNG reader. */
 import { Effect } from "effect"
-import { SignatureImageInvalid } from "../errors/catalogue.ts"
+import { SignatureImageInvalid } from "../documents/errors.ts"
 import { decodePng, type Bitmap, type PngLimits } from "../kernel/png.ts"
 import { deflate } from "./filters.ts"
 import { dict, name, PdfStream, type PdfValue } from "./objects.ts"

@@ -6,7 +6,8 @@
  * the CMS. The document is read through a `ByteSource`, so its size does not matter.
  */
 import { Effect } from "effect"
-import { PdfUnreadable, SignatureTooLargeForPlaceholder, type SignatureImageInvalid } from "../errors/catalogue.ts"
+import { PdfUnreadable, SignatureTooLargeForPlaceholder } from "./errors.ts"
+import type { SignatureImageInvalid } from "../documents/errors.ts"
 import { concatSource, type ByteSource } from "./byte-source.ts"
 import { PDF_BUDGETS, tooComplex } from "./budget.ts"
 import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./document.ts"

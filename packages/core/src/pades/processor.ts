@@ -6,7 +6,7 @@
  * reader's budgets alone. Everything crossing it is plain data (structured-cloneable).
  */
 import { Context, Effect } from "effect"
-import type { SignatureImageInvalid } from "../errors/catalogue.ts"
+import type { SignatureImageInvalid } from "../documents/errors.ts"
 import { bytesSource } from "./byte-source.ts"
 import type { PdfReadError } from "./document.ts"
 import { appendDss, type ValidationMaterial } from "./dss.ts"

@@ -4,7 +4,7 @@
  * that untrusted bytes drive, so it imports no PKI and runs in a PDF worker (processor.ts).
  */
 import { Effect } from "effect"
-import { PdfUnreadable } from "../errors/catalogue.ts"
+import { PdfUnreadable } from "./errors.ts"
 import { PDF_BUDGETS, tooComplex } from "./budget.ts"
 import type { ByteSource } from "./byte-source.ts"
 import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./document.ts"

@@ -4,7 +4,7 @@
  * and revocation (as for a detached CMS), and whether it covers the whole document.
  */
 import { Effect } from "effect"
-import type { InvalidRequest } from "../errors/catalogue.ts"
+import type { InvalidRequest } from "../kernel/errors.ts"
 import { toBase64, toHex } from "../kernel/encoding.ts"
 import { validateSignature, type ValidationReport } from "../pki/validate.ts"
 import type { ByteSource } from "./byte-source.ts"

@@ -11,7 +11,8 @@
 import { Effect, Option } from "effect"
 import { toBase64 } from "../kernel/encoding.ts"
 import { KeyStore, type KeyAlgorithm } from "../ports/key-store.ts"
-import { Certificates, Storage } from "../ports/storage.ts"
+import { Certificates } from "./ports.ts"
+import { Storage } from "../ports/storage.ts"
 import { certificateSerial, publicKeyInfo } from "./issue-certificate.ts"
 import type { StoredCertificate } from "./model.ts"
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { fromBase64 } from "../kernel/encoding.ts"
-import { Certificates } from "../ports/storage.ts"
+import { Certificates } from "./ports.ts"
 import { signingIdentityFor, signerSubject } from "./signer-certificate.ts"
 import { pkiTestWorld, testUser, type PkiServices, type PkiTestWorld } from "./test-layers.ts"
 import "reflect-metadata"

@@ -5,10 +5,11 @@
  */
 import { Clock, Effect } from "effect"
 import type { User } from "../identity/model.ts"
-import { EngineConfig, issuerOf as issuerOfEngine, type Environment } from "../ports/engine-config.ts"
 import type { KeyAlgorithm, KeyStore } from "../ports/key-store.ts"
+import { Certificates } from "./ports.ts"
+import type { Storage } from "../ports/storage.ts"
+import { EngineConfig, issuerOf as issuerOfEngine, type Environment } from "../ports/engine-config.ts"
 import type { Random } from "../ports/random.ts"
-import { Certificates, type Storage } from "../ports/storage.ts"
 import { certificateAuthority } from "./authority.ts"
 import { issueCertificate, issuerOf, rfc4514, validity, type DistinguishedName, type NameAttribute } from "./issue-certificate.ts"
 import type { StoredCertificate } from "./model.ts"

@@ -6,8 +6,9 @@ import { Effect, Layer, Option } from "effect"
 import { toBase64Url } from "../kernel/encoding.ts"
 import { EngineConfig, type Environment } from "../ports/engine-config.ts"
 import { KeyNotFound, KeyStore, type KeyInfo } from "../ports/key-store.ts"
+import { Certificates } from "./ports.ts"
+import { Storage, UniqueViolation } from "../ports/storage.ts"
 import { Random } from "../ports/random.ts"
-import { Certificates, Storage, UniqueViolation } from "../ports/storage.ts"
 import type { StoredCertificate } from "./model.ts"
 
 /** Services the pki functions need. */

@@ -6,7 +6,7 @@
 import * as asn1js from "asn1js"
 import { Either } from "effect"
 import * as pkijs from "pkijs"
-import type { TimestampRequest } from "../ports/timestamp-authority.ts"
+import type { TimestampRequest } from "./timestamp-authority.ts"
 import { bytesEqual } from "../kernel/encoding.ts"
 import { CmsOid } from "./cms.ts"
 import { IMPRINT_ALGORITHMS } from "./timestamp.ts"

@@ -8,7 +8,7 @@ import { Effect, Option } from "effect"
 import * as pkijs from "pkijs"
 import { sha256 } from "../kernel/digest.ts"
 import { Random } from "../ports/random.ts"
-import { TimestampAuthority } from "../ports/timestamp-authority.ts"
+import { TimestampAuthority } from "./timestamp-authority.ts"
 import { IMPRINT_ALGORITHMS, imprintAlgorithmOf, oidText, TSA_POLICY_OID } from "./timestamp.ts"
 
 /** PKIFailureInfo bits (RFC 3161 §2.4.2) the TSA answers with. */

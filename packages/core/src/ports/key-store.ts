@@ -1,5 +1,6 @@
 /** KeyStore port: signing and decryption keys whose private half never leaves the store. */
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, type Option, Schema } from "effect"
+import type { UniqueViolation } from "./storage.ts"
 
 /**
  * Key types the store holds: ECDSA P-256 signing keys, RSA-2048 RSASSA-PKCS1-v1_5 signing keys
@@ -43,4 +44,23 @@ export class KeyStore extends Context.Tag("@signet/core/KeyStore")<KeyStore, {
   readonly sign: (keyId: string, data: Uint8Array, hash?: SignatureHash) => Effect.Effect<Uint8Array, KeyNotFound>
   /** Decrypts an RSAES-OAEP ciphertext (a wrapped content-encryption key) with an `RSA-OAEP-2048` key. */
   readonly decrypt: (keyId: string, ciphertext: Uint8Array, hash: OaepHash) => Effect.Effect<Uint8Array, KeyNotFound | KeyDecryptionFailed>
+}>() {}
+
+/** A private key as the software KeyStore keeps it: encrypted, never in the clear. */
+export interface StoredKey {
+  readonly keyId: string
+  readonly algorithm: string
+  /** JSON of the public JWK */
+  readonly publicJwk: string
+  /** base64 of AES-GCM(iv || ciphertext) of the PKCS#8 private key, under the master key */
+  readonly encryptedPrivateKey: string
+  readonly createdAt: number
+}
+
+/** Encrypted key records for the software KeyStore. */
+export class KeyRecords extends Context.Tag("@signet/core/KeyRecords")<KeyRecords, {
+  readonly insert: (key: StoredKey) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (keyId: string) => Effect.Effect<Option.Option<StoredKey>>
+  /** Every key, oldest first. */
+  readonly list: () => Effect.Effect<ReadonlyArray<StoredKey>>
 }>() {}

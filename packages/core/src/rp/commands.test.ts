@@ -2,7 +2,7 @@ import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { applyRpCommand, isOrigin, isRedirectUri, type RpCommand } from "./commands.ts"
-import type { RelyingParty, RpStatus } from "./relying-party.ts"
+import type { RelyingParty, RpStatus } from "./model.ts"
 
 const base: RelyingParty = {
   id: 1, clientId: "rp_sbx_test", name: "Test", environment: "sandbox", clientSecretHash: "00", sscSecretHash: "00",

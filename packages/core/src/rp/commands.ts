@@ -3,11 +3,10 @@
  * Pure: no storage, no clock (the time of the change comes in with the command).
  */
 import { Either, Schema } from "effect"
-import { InvalidRequest, RpTransitionNotAllowed } from "../errors/catalogue.ts"
-import { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
-import { Loa } from "./loa.ts"
-import { PlanId } from "./plans.ts"
-import { AllowanceSchema, type RelyingParty, type RpStatus } from "./relying-party.ts"
+import { InvalidRequest } from "../kernel/errors.ts"
+import { RpTransitionNotAllowed } from "./errors.ts"
+import { IdTokenAlgorithm } from "../oidc/model.ts"
+import { Loa, PlanId, AllowanceSchema, type RelyingParty, type RpStatus } from "./model.ts"
 
 /** Administrative commands on an RP. Secrets rotate through `rotateSecrets` (they need randomness). */
 export const RpCommand = Schema.Union(

@@ -3,12 +3,9 @@
  * every body and encodes every answer with them; its OpenAPI document is generated from them.
  */
 import { Schema } from "effect"
-import { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
+import { IdTokenAlgorithm } from "../oidc/model.ts"
+import { Loa, OrganisationCheck, OrganisationDocument, PlanId, RpStatus } from "./model.ts"
 import { Environment } from "../ports/engine-config.ts"
-import { Loa } from "./loa.ts"
-import { OrganisationCheck, OrganisationDocument } from "./organisation.ts"
-import { PlanId } from "./plans.ts"
-import { RpStatus } from "./relying-party.ts"
 
 // relying-parties endpoints
 /** An RP as its contact and administrators see it: never a secret or its hash. */

@@ -1,7 +1,8 @@
 import { Effect, Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { compareLoa, grantableLoa, loaAllowed, minLoa, requireLoa, type Loa } from "./loa.ts"
+import { compareLoa, grantableLoa, loaAllowed, minLoa, requireLoa } from "./loa.ts"
+import type { Loa } from "./model.ts"
 import { DEFAULT_ALLOWANCE, PLANS, allowanceOf } from "./plans.ts"
 
 const loa = fc.constantFrom<Loa>("LOA-2", "LOA-4")

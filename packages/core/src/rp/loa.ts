@@ -1,11 +1,7 @@
 /** Levels of assurance and their order (LOA-2 < LOA-4), as pure rules. */
-import { Effect, Schema } from "effect"
-import { Loa4RequiresKycVerifiedRp, LoaExceedsMaximum } from "../errors/catalogue.ts"
-
-/** The levels of assurance the interface names. */
-export const Loa = Schema.Literal("LOA-2", "LOA-4")
-/** The levels of assurance the interface names. */
-export type Loa = typeof Loa.Type
+import { Effect } from "effect"
+import { Loa4RequiresKycVerifiedRp, LoaExceedsMaximum } from "./errors.ts"
+import type { Loa } from "./model.ts"
 
 const RANK: Record<Loa, number> = { "LOA-2": 2, "LOA-4": 4 }
 

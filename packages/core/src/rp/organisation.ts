@@ -4,45 +4,12 @@
  * seen, who and when) and that record sets or clears `kycVerified`. The record is
  * append-only, so the history of every decision stays readable.
  */
-import { Clock, Effect, Schema } from "effect"
-import { InvalidRequest } from "../errors/catalogue.ts"
-import { RpOrganisationChecks, Storage } from "../ports/storage.ts"
+import { Clock, Effect } from "effect"
+import { InvalidRequest } from "../kernel/errors.ts"
+import type { OrganisationDocument } from "./model.ts"
+import { RpOrganisationChecks } from "./ports.ts"
+import { Storage } from "../ports/storage.ts"
 import { administerRelyingParty } from "./relying-parties.ts"
-
-/** `submitted` by the contact; `verified` or `rejected` by an administrator's check. */
-export const OrganisationCheckStatus = Schema.Literal("submitted", "verified", "rejected")
-/** `submitted` by the contact; `verified` or `rejected` by an administrator's check. */
-export type OrganisationCheckStatus = typeof OrganisationCheckStatus.Type
-
-/** A document of the organisation: what it is and how to find it again (number, file reference). */
-export const OrganisationDocument = Schema.Struct({
-  kind: Schema.String.annotations({ description: "e.g. certificate_of_incorporation, tax_registration, director_id" }),
-  reference: Schema.String.annotations({ description: "the document's number or the reference of the copy on file" }),
-})
-/** A document of the organisation: what it is and how to find it again. */
-export type OrganisationDocument = typeof OrganisationDocument.Type
-
-/** One entry of the organisation-KYC record. */
-export const OrganisationCheck = Schema.Struct({
-  id: Schema.Int,
-  clientId: Schema.String,
-  status: OrganisationCheckStatus,
-  legalName: Schema.String,
-  registrationNumber: Schema.String,
-  /** ISO 3166-1 alpha-2 */
-  country: Schema.String,
-  documents: Schema.Array(OrganisationDocument),
-  /** the contact account that submitted (submissions) */
-  submittedBy: Schema.NullOr(Schema.String),
-  /** the administrator who checked (checks) */
-  checkedBy: Schema.NullOr(Schema.String),
-  note: Schema.NullOr(Schema.String),
-  createdAt: Schema.Number,
-})
-/** One entry of the organisation-KYC record. */
-export type OrganisationCheck = typeof OrganisationCheck.Type
-/** An entry before storage numbers it. */
-export type NewOrganisationCheck = Omit<OrganisationCheck, "id">
 
 /** The organisation's details as the contact submits them or an administrator confirms them. */
 export interface OrganisationDetails {

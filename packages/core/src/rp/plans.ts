@@ -1,11 +1,5 @@
 /** Plans as data: the allowances of the interface spec's plan table. */
-import { Schema } from "effect"
-import type { Loa } from "./loa.ts"
-
-/** Plan identifiers. */
-export const PlanId = Schema.Literal("starter", "business", "enterprise")
-/** Plan identifiers. */
-export type PlanId = typeof PlanId.Type
+import type { Loa, PlanId } from "./model.ts"
 
 /** What an RP may consume. */
 export interface Allowance {

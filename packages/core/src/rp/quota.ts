@@ -5,10 +5,10 @@
  * creation gives its reservation back. The allowance is the plan in force (billing/plan-in-force.ts).
  */
 import { Clock, Effect, Option } from "effect"
-import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "../errors/catalogue.ts"
-import { QuotaCounters } from "../ports/storage.ts"
-import { planInForce } from "../billing/plan-in-force.ts"
-import type { RelyingParty } from "./relying-party.ts"
+import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "./errors.ts"
+import { QuotaCounters } from "./ports.ts"
+import { planInForce } from "./plan-in-force.ts"
+import type { RelyingParty } from "./model.ts"
 
 /** The per-minute window length (the spec's 60 seconds). */
 export const MINUTE_MS = 60_000

@@ -1,15 +1,15 @@
 /** Relying-party use cases: registration, administration and client authentication. */
 import { Clock, Effect, Option } from "effect"
-import { AlreadyExists, InvalidClient, InvalidClientCredentials, InvalidRequest, ResourceNotFound, RpNotApproved, UnknownRpClientId } from "../errors/catalogue.ts"
-import { hashSecret, newSecret, secretMatches } from "../identity/secrets.ts"
+import { AlreadyExists, InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
+import { InvalidClient, InvalidClientCredentials, RpNotApproved, UnknownRpClientId } from "./errors.ts"
+import { hashSecret, newSecret, secretMatches } from "../kernel/secrets.ts"
+import { RelyingParties } from "./ports.ts"
+import { Storage } from "../ports/storage.ts"
+import type { IdTokenAlgorithm } from "../oidc/model.ts"
+import type { Loa, PlanId, RelyingParty, RetiredSecret, RpStatus } from "./model.ts"
 import { DEFAULT_SECRET_GRACE_SECONDS, EngineConfig, engineRpIdOf, environmentPrefix } from "../ports/engine-config.ts"
 import { token } from "../ports/random.ts"
-import { RelyingParties, Storage } from "../ports/storage.ts"
 import { applyRpCommand, checkRedirectUris, isOrigin, isRpId, type RpCommand } from "./commands.ts"
-import type { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
-import type { Loa } from "./loa.ts"
-import type { PlanId } from "./plans.ts"
-import type { RelyingParty, RetiredSecret, RpStatus } from "./relying-party.ts"
 
 /** What registering an RP takes. */
 export interface RegisterRelyingParty {

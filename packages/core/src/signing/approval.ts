@@ -1,12 +1,12 @@
 /** Passkey approval of a signing operation: the assertion must be the signer's own registered passkey over the linked challenge. */
 import { Clock, Effect } from "effect"
-import { CredentialNotRegistered } from "../errors/catalogue.ts"
+import { CredentialNotRegistered } from "../identity/errors.ts"
 import { registeredPasskey } from "../identity/enrolment.ts"
 import type { Assertion } from "../identity/webauthn/schemas.ts"
 import { verifyAssertion } from "../identity/webauthn/verify-assertion.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
-import { Passkeys } from "../ports/storage.ts"
-import type { RelyingParty } from "../rp/relying-party.ts"
+import { Passkeys } from "../identity/ports.ts"
+import type { RelyingParty } from "../rp/model.ts"
 
 /** Verifies the approval and records the passkey's new counter. */
 export const approveWithPasskey = (input: {

@@ -3,7 +3,7 @@
  * every body and encodes every answer with them; its OpenAPI document is generated from them.
  */
 import { Schema } from "effect"
-import { Assertion } from "../identity/webauthn/schemas.ts"
+import { Assertion } from "../identity/contract.ts"
 import { BatchDocument } from "./model.ts"
 
 /** The id of a signing request or batch in a path (a uuid; any other value is an unknown id, 404). */

@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import { sha256 } from "../kernel/digest.ts"
 import { toHex, utf8 } from "../kernel/encoding.ts"
-import { SigningEvents } from "../ports/storage.ts"
+import { SigningEvents } from "./ports.ts"
 import type { Batch, SigningEventType, SigningRequest } from "./model.ts"
 
 /** The record's `status`: what a consumer tracks per id (`completed` is reported as `signed`). */

@@ -3,7 +3,8 @@
  * events) or a typed error. Pure: the time and the outcome of signing come in with the command.
  */
 import { Either } from "effect"
-import { OperationExpired, SigningRequestNotFound } from "../errors/catalogue.ts"
+import { OperationExpired } from "../kernel/errors.ts"
+import { SigningRequestNotFound } from "./errors.ts"
 import { MAX_FAILED_ASSERTIONS } from "./rules.ts"
 import type { SigningEventType } from "./model.ts"
 

@@ -1,6 +1,6 @@
 /** Signing aggregates: hash signing requests, batches, and the events they record. */
 import { Schema } from "effect"
-import { Loa } from "../rp/loa.ts"
+import { Loa } from "../rp/model.ts"
 
 /** Lifecycle of a hash signing request. `expired` and `failed` are final, like `completed`. */
 export const SigningRequestStatus = Schema.Literal("pending_auth", "completed", "failed", "expired")

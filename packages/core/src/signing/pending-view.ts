@@ -4,9 +4,9 @@
  * uuid handed to the signer); the challenge is useless without the signer's passkey.
  */
 import { Effect, Option } from "effect"
-import { SigningRequestNotFound } from "../errors/catalogue.ts"
+import { SigningRequestNotFound } from "./errors.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
-import { Batches, SigningRequests } from "../ports/storage.ts"
+import { Batches, SigningRequests } from "./ports.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { pendingChallenge } from "./dynamic-link.ts"
 

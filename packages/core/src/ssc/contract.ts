@@ -3,8 +3,8 @@
  * every body and encodes every answer with them; its OpenAPI document is generated from them.
  */
 import { Schema } from "effect"
-import { Assertion } from "../identity/webauthn/schemas.ts"
-import { Loa } from "../rp/loa.ts"
+import { Assertion } from "../identity/contract.ts"
+import { Loa } from "../rp/model.ts"
 import { SscMode } from "./model.ts"
 
 // ssc endpoints

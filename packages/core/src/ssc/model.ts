@@ -1,6 +1,6 @@
 /** The signing-token flow's operation: created by `/ssc/challenge`, finalized once by `/ssc/finalize`. */
 import { Schema } from "effect"
-import { Loa } from "../rp/loa.ts"
+import { Loa } from "../rp/model.ts"
 
 /** `registered`: the token names the signer; `anonymous`: any enrolled signer may approve (LOA-2 only). */
 export const SscMode = Schema.Literal("registered", "anonymous")

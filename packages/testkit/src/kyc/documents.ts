@@ -4,10 +4,23 @@
  * compression; and the same with one check digit tampered.
  */
 import { checkDigit, composeTd3 } from "@signet/core"
-import { composeTd1 } from "./index.ts"
 import { distort, encodeJpeg, renderDocument, type GreyImage } from "./render.ts"
 
 /** One generated case: the JPEG, the MRZ it shows, and how it was photographed. */
+/** Builds a TD1 zone (ID card, 3×30) from fields, with correct check digits. */
+export const composeTd1 = (f: {
+  readonly documentCode?: string; readonly issuingState: string; readonly surname: string; readonly givenNames: string; readonly documentNumber: string
+  readonly nationality: string; readonly dateOfBirth: string; readonly sex: string; readonly expiryDate: string; readonly optionalData?: string
+}): [string, string, string] => {
+  const pad = (s: string, n: number) => (s.toUpperCase().replace(/[^A-Z0-9]+/g, "<") + "<".repeat(n)).slice(0, n)
+  const doc = pad(f.documentNumber, 9)
+  const l1 = `${pad(f.documentCode ?? "ID", 2)}${pad(f.issuingState, 3)}${doc}${checkDigit(doc)}${pad(f.optionalData ?? "", 15)}`
+  const head = `${f.dateOfBirth}${checkDigit(f.dateOfBirth)}${pad(f.sex, 1)}${f.expiryDate}${checkDigit(f.expiryDate)}${pad(f.nationality, 3)}${"<".repeat(11)}`
+  const l2 = head + checkDigit(l1.slice(5, 30) + head.slice(0, 7) + head.slice(8, 15) + head.slice(18, 29))
+  const l3 = (`${f.surname.toUpperCase().replace(/[^A-Z]+/g, "<")}<<${f.givenNames.toUpperCase().replace(/[^A-Z]+/g, "<")}` + "<".repeat(30)).slice(0, 30)
+  return [l1, l2, l3]
+}
+
 export interface DocumentCase {
   readonly name: string
   readonly jpeg: Uint8Array

@@ -1,5 +1,6 @@
 /** KYC test kit: sandbox fixture JPEGs (documents, selfies, frames) the sandbox adapters recognise. */
-import { checkDigit, composeTd3, fromBase64, toBase64, withSandboxMarker, type KycDocument, type SandboxMarker } from "@signet/core"
+import { composeTd3, fromBase64, toBase64, withSandboxMarker, type KycDocument, type SandboxMarker } from "@signet/core"
+import { composeTd1 } from "./documents.ts"
 import { encodeJpeg, renderDocument, type DocumentLayout } from "./render.ts"
 
 /** A tiny baseline JPEG (1×1) the fixtures carry their marker in. */
@@ -40,20 +41,6 @@ export const passport = (face = "alice", over: Partial<{ expiryDate: string; vis
   const mrz = composeTd3({ issuingState: "KEN", ...ALICE, ...(over.expiryDate ? { expiryDate: over.expiryDate } : {}) })
   const visual: Partial<KycDocument> = { surname: over.visualSurname ?? ALICE.surname, givenNames: ALICE.givenNames }
   return sandboxJpeg({ kind: "document", mrz, visual, face })
-}
-
-/** Builds a TD1 zone (ID card, 3×30) from fields, with correct check digits. */
-export const composeTd1 = (f: {
-  readonly documentCode?: string; readonly issuingState: string; readonly surname: string; readonly givenNames: string; readonly documentNumber: string
-  readonly nationality: string; readonly dateOfBirth: string; readonly sex: string; readonly expiryDate: string; readonly optionalData?: string
-}): [string, string, string] => {
-  const pad = (s: string, n: number) => (s.toUpperCase().replace(/[^A-Z0-9]+/g, "<") + "<".repeat(n)).slice(0, n)
-  const doc = pad(f.documentNumber, 9)
-  const l1 = `${pad(f.documentCode ?? "ID", 2)}${pad(f.issuingState, 3)}${doc}${checkDigit(doc)}${pad(f.optionalData ?? "", 15)}`
-  const head = `${f.dateOfBirth}${checkDigit(f.dateOfBirth)}${pad(f.sex, 1)}${f.expiryDate}${checkDigit(f.expiryDate)}${pad(f.nationality, 3)}${"<".repeat(11)}`
-  const l2 = head + checkDigit(l1.slice(5, 30) + head.slice(0, 7) + head.slice(8, 15) + head.slice(18, 29))
-  const l3 = (`${f.surname.toUpperCase().replace(/[^A-Z]+/g, "<")}<<${f.givenNames.toUpperCase().replace(/[^A-Z]+/g, "<")}` + "<".repeat(30)).slice(0, 30)
-  return [l1, l2, l3]
 }
 
 /** A national ID card (TD1 MRZ that passes), with the face `face`. */
@@ -107,5 +94,5 @@ export const fakeCameraY4m = (width = 640, height = 480, frames = 12): Uint8Arra
   }
   return out
 }
-export { documentCases, tamper, type DocumentCase } from "./documents.ts"
+export { composeTd1, documentCases, tamper, type DocumentCase } from "./documents.ts"
 export { distort, encodeJpeg, renderDocument, mrzBand, type Distortion, type DocumentContent, type DocumentLayout, type GreyImage } from "./render.ts"

@@ -1,6 +1,6 @@
 /** The checks shared by both ceremonies, each failing with its own spec message. */
 import { Effect } from "effect"
-import { ChallengeMismatch, OriginMismatch, RpIdMismatch, UserVerificationRequired } from "../../errors/catalogue.ts"
+import { ChallengeMismatch, OriginMismatch, RpIdMismatch, UserVerificationRequired } from "../errors.ts"
 import { sha256 } from "../../kernel/digest.ts"
 import { constantTimeEqual, utf8 } from "../../kernel/encoding.ts"
 import type { AuthenticatorDataHead, ClientData } from "./parse.ts"

@@ -1,6 +1,6 @@
 /** Reads the parts of a WebAuthn response the engine checks itself, one check per spec message. */
 import { Effect } from "effect"
-import { InvalidRequest } from "../../errors/catalogue.ts"
+import { InvalidRequest } from "../../kernel/errors.ts"
 import { fromBase64 } from "../../kernel/encoding.ts"
 import { jsonDepthProblem } from "../../kernel/json-depth.ts"
 

@@ -1,6 +1,7 @@
 /** Verifies a passkey assertion against a stored credential and an expected challenge. */
 import { Effect } from "effect"
-import { InvalidRequest, PasskeySignatureInvalid, SignatureCounterRegressed } from "../../errors/catalogue.ts"
+import { InvalidRequest } from "../../kernel/errors.ts"
+import { PasskeySignatureInvalid, SignatureCounterRegressed } from "../errors.ts"
 import { fromBase64 } from "../../kernel/encoding.ts"
 import type { Passkey } from "../model.ts"
 import { checkBinding, type Expectation } from "./checks.ts"

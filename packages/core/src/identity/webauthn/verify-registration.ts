@@ -1,6 +1,7 @@
 /** Verifies a passkey registration (attestation) for an enrolment ceremony. */
 import { Effect } from "effect"
-import { InvalidRequest, RegistrationRejected } from "../../errors/catalogue.ts"
+import { InvalidRequest } from "../../kernel/errors.ts"
+import { RegistrationRejected } from "../errors.ts"
 import { toBase64Url } from "../../kernel/encoding.ts"
 import { checkBinding, type Expectation } from "./checks.ts"
 import { base64UrlField, parseAuthenticatorData, parseClientData } from "./parse.ts"

@@ -1,9 +1,17 @@
 /** The relying-party aggregate: an application registered with the engine. */
 import { Schema } from "effect"
-import { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
+import { IdTokenAlgorithm } from "../oidc/model.ts"
 import { Environment } from "../ports/engine-config.ts"
-import { Loa } from "./loa.ts"
-import { PlanId } from "./plans.ts"
+
+/** The levels of assurance the interface names. */
+export const Loa = Schema.Literal("LOA-2", "LOA-4")
+/** The levels of assurance the interface names. */
+export type Loa = typeof Loa.Type
+
+/** Plan identifiers. */
+export const PlanId = Schema.Literal("starter", "business", "enterprise")
+/** Plan identifiers. */
+export type PlanId = typeof PlanId.Type
 
 /** Approval status; only `approved` RPs may obtain tokens. */
 export const RpStatus = Schema.Literal("pending", "approved", "rejected", "suspended")
@@ -59,3 +67,39 @@ export type RelyingParty = typeof RelyingParty.Type
 
 /** A relying party before storage gives it an id. */
 export type NewRelyingParty = Omit<RelyingParty, "id">
+
+/** `submitted` by the contact; `verified` or `rejected` by an administrator's check. */
+export const OrganisationCheckStatus = Schema.Literal("submitted", "verified", "rejected")
+/** `submitted` by the contact; `verified` or `rejected` by an administrator's check. */
+export type OrganisationCheckStatus = typeof OrganisationCheckStatus.Type
+
+/** A document of the organisation: what it is and how to find it again (number, file reference). */
+export const OrganisationDocument = Schema.Struct({
+  kind: Schema.String.annotations({ description: "e.g. certificate_of_incorporation, tax_registration, director_id" }),
+  reference: Schema.String.annotations({ description: "the document's number or the reference of the copy on file" }),
+})
+/** A document of the organisation: what it is and how to find it again. */
+export type OrganisationDocument = typeof OrganisationDocument.Type
+
+/** One entry of the organisation-KYC record. */
+export const OrganisationCheck = Schema.Struct({
+  id: Schema.Int,
+  clientId: Schema.String,
+  status: OrganisationCheckStatus,
+  legalName: Schema.String,
+  registrationNumber: Schema.String,
+  /** ISO 3166-1 alpha-2 */
+  country: Schema.String,
+  documents: Schema.Array(OrganisationDocument),
+  /** the contact account that submitted (submissions) */
+  submittedBy: Schema.NullOr(Schema.String),
+  /** the administrator who checked (checks) */
+  checkedBy: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String),
+  createdAt: Schema.Number,
+})
+/** One entry of the organisation-KYC record. */
+export type OrganisationCheck = typeof OrganisationCheck.Type
+
+/** An entry before storage numbers it. */
+export type NewOrganisationCheck = Omit<OrganisationCheck, "id">

@@ -1,7 +1,7 @@
 /** Client secrets: random, shown once, stored only as SHA-256 and compared in constant time. */
 import { Effect } from "effect"
-import { sha256 } from "../kernel/digest.ts"
-import { constantTimeEqual, fromHex, toHex, utf8 } from "../kernel/encoding.ts"
+import { sha256 } from "./digest.ts"
+import { constantTimeEqual, fromHex, toHex, utf8 } from "./encoding.ts"
 import { token } from "../ports/random.ts"
 
 /** SHA-256 hex of a secret. High-entropy secrets need no slow hash; passwords are never stored. */

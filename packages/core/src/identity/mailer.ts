@@ -1,6 +1,6 @@
 /** Mailer port: sends the engine's e-mails (verification codes). The core composes them; an adapter delivers them. */
 import { Context, type Effect } from "effect"
-import type { MailUndeliverable } from "../errors/catalogue.ts"
+import type { MailUndeliverable } from "./errors.ts"
 
 /** A plain-text e-mail from the engine. */
 export interface MailMessage {

@@ -1,7 +1,7 @@
 /** Ports of the checkout: exchange rates for pricing and a payment provider per method. */
 import { Context, type Effect, type Option } from "effect"
-import type { Currency, PaymentMethod, RateQuote } from "../billing/model.ts"
-import type { NotConfigured } from "../errors/catalogue.ts"
+import type { Currency, PaymentMethod, RateQuote } from "./model.ts"
+import type { NotConfigured } from "../kernel/errors.ts"
 
 /** Where exchange rates come from; a quote is stored with the checkout it priced. */
 export class ExchangeRates extends Context.Tag("@signet/core/ExchangeRates")<ExchangeRates, {

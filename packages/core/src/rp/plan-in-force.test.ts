@@ -1,8 +1,8 @@
 /** The plan in force: active subscription, else the administrator's plan, else the default allowance. */
 import { describe, expect, it } from "vitest"
-import { DEFAULT_ALLOWANCE, PLANS, type Allowance } from "../rp/plans.ts"
-import type { Subscription } from "./model.ts"
+import { DEFAULT_ALLOWANCE, PLANS, type Allowance } from "./plans.ts"
 import { choosePlan } from "./plan-in-force.ts"
+import type { Subscription } from "../billing/model.ts"
 
 const DAY = 86_400_000
 const sub = (plan: Subscription["plan"], startsAt: number, days: number): Subscription => ({

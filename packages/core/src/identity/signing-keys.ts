@@ -6,23 +6,18 @@
  * Each generation has two keys: the ES256 key (access tokens, ES256 ID tokens) and the
  * RS256 key `<env>/id-token-rs256/<seq>` (RS256 ID tokens); both rotate together.
  */
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect } from "effect"
 import { EngineConfig, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore } from "../ports/key-store.ts"
-import { SigningKeys, Storage } from "../ports/storage.ts"
+import { ID_TOKEN_ALGORITHMS, type IdTokenAlgorithm } from "../oidc/model.ts"
+import { SigningKeys } from "../oidc/ports.ts"
+import { Storage } from "../ports/storage.ts"
 
 /** The KeyStore id of generation `seq` of an environment's token-signing key. */
 export const signingKeyId = (s: Pick<EngineSettings, "environment">, seq: number): string => `${s.environment}/access-token/${seq}`
 
 /** The KeyStore id of generation `seq` of an environment's RS256 ID-token key. */
 export const rsaSigningKeyId = (s: Pick<EngineSettings, "environment">, seq: number): string => `${s.environment}/id-token-rs256/${seq}`
-
-/** The JWS algorithms an ID token may be signed with (OIDC Discovery requires RS256). */
-export const ID_TOKEN_ALGORITHMS = ["RS256", "ES256"] as const
-/** A client's `id_token_signed_response_alg` (OIDC Dynamic Client Registration §2); RS256 when it names none. */
-export const IdTokenAlgorithm = Schema.Literal(...ID_TOKEN_ALGORITHMS)
-/** The JWS algorithms an ID token may be signed with. */
-export type IdTokenAlgorithm = typeof IdTokenAlgorithm.Type
 
 /** The key that signs with `alg` in generation `seq`. */
 export const keyIdFor = (s: Pick<EngineSettings, "environment">, alg: IdTokenAlgorithm, seq: number): string =>

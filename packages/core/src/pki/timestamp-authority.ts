@@ -1,6 +1,6 @@
 /** TimestampAuthority port: RFC 3161 time-stamp tokens over a message imprint. */
 import { Context, type Effect } from "effect"
-import type { TimestampUnavailable } from "../errors/catalogue.ts"
+import type { TimestampUnavailable } from "./errors.ts"
 
 /** Hash algorithms a message imprint may be made with. */
 export type ImprintAlgorithm = "SHA-256" | "SHA-384" | "SHA-512"

@@ -5,12 +5,11 @@
  * read it, so what is reported is what is enforced.
  */
 import { Clock, Effect } from "effect"
-import { Subscriptions } from "../ports/storage.ts"
-import type { Loa } from "../rp/loa.ts"
-import { minLoa } from "../rp/loa.ts"
-import { allowanceOf, planMaximumLoa, type Allowance, type PlanId } from "../rp/plans.ts"
-import type { RelyingParty } from "../rp/relying-party.ts"
-import { subscriptionStatus, type Subscription } from "./model.ts"
+import { Subscriptions } from "../billing/ports.ts"
+import type { Loa, PlanId, RelyingParty } from "./model.ts"
+import { minLoa } from "./loa.ts"
+import { allowanceOf, planMaximumLoa, type Allowance } from "./plans.ts"
+import { subscriptionStatus, type Subscription } from "../billing/model.ts"
 
 /** Which plan governs an RP right now, and why. */
 export interface PlanInForce {

@@ -3,20 +3,22 @@
  * RPs, the settings a contact may change, secret rotation and the organisation details.
  * Another account's RP is as unknown as a missing one (404), so ids cannot be probed.
  */
-import type { IdTokenAlgorithm } from "../oidc/signing-keys.ts"
+import type { IdTokenAlgorithm } from "../oidc/model.ts"
+import { requireConsole, requireRpBinding } from "./principals.ts"
+import { organisationChecks, submitOrganisationDetails, type OrganisationDetails } from "../rp/organisation.ts"
+import type { PlanId } from "../rp/model.ts"
+import { ResourceNotFound } from "../kernel/errors.ts"
+import { RpSettingLocked } from "../rp/errors.ts"
+import { RelyingParties } from "../rp/ports.ts"
+import { Storage } from "../ports/storage.ts"
 import { Effect } from "effect"
-import { auditEvent } from "../authorization/audit.ts"
-import { requireConsole, requireRpBinding } from "../authorization/principals.ts"
-import { requireStepUp } from "../authorization/step-up.ts"
-import { ResourceNotFound, RpSettingLocked } from "../errors/catalogue.ts"
+import { auditEvent } from "./audit.ts"
+import { requireStepUp } from "./step-up.ts"
 import type { BearerUser } from "../identity/access-token.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
-import { RelyingParties, Storage } from "../ports/storage.ts"
-import type { RpCommand } from "./commands.ts"
-import { organisationChecks, submitOrganisationDetails, type OrganisationDetails } from "./organisation.ts"
-import type { PlanId } from "./plans.ts"
-import { countRequest } from "./quota.ts"
-import { administerRelyingParty, findRelyingParty, registerRelyingParty, rotateSecrets, type SecretKind } from "./relying-parties.ts"
+import type { RpCommand } from "../rp/commands.ts"
+import { countRequest } from "../rp/quota.ts"
+import { administerRelyingParty, findRelyingParty, registerRelyingParty, rotateSecrets, type SecretKind } from "../rp/relying-parties.ts"
 
 /** What a contact registers. */
 export interface RelyingPartyRegistration {

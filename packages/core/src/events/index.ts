@@ -1,0 +1,11 @@
+/** Public surface of the events capability: the signing event stream, webhooks and their delivery outbox. */
+export { deliveryUrlProblem, isLoopback, nonPublicAddress } from "./address-guard.ts"
+export { DeleteWebhookResponse, ListDeliveriesResponse, ListWebhooksResponse, RegisterWebhookRequest, RegisterWebhookResponse } from "./contract.ts"
+export { Delivery, DeliveryAttempt, WebhookEventType, WebhookSubscription } from "./model.ts"
+export type { NewDelivery, NewWebhookSubscription } from "./model.ts"
+export { OUTBOX_TOPIC, deliverDue, deliveryWorker } from "./outbox.ts"
+export type { CompletionNotice } from "./outbox.ts"
+export { Deliveries, DeliveryPolicy, TransportFailure, WebhookSubscriptions, WebhookTransport } from "./ports.ts"
+export type { DeliverySettings } from "./ports.ts"
+export { KEEP_ALIVE, STREAM_TICK, userEventStream } from "./stream.ts"
+export { DEFAULT_DELIVERY_POLICY, MIN_PLAIN_SECRET_LENGTH, deleteWebhook, listDeliveries, listWebhooks, registerWebhook } from "./webhooks.ts"

@@ -1,0 +1,11 @@
+/** Public surface of the OpenID provider capability: authorization, tokens, discovery. */
+export { CODE_TTL_SECONDS, authorize } from "./authorize.ts"
+export type { AuthorizeOutcome, ConsentDecision } from "./authorize.ts"
+export { ConsentRequest, ConsentResponse, DiscoveryResponse, OAuthErrorResponse, OAuthTokenResponse, RevokeResponse, UserInfoView } from "./contract.ts"
+export { providerMetadata } from "./discovery.ts"
+export { OAuthError, oidcErrors } from "./errors.ts"
+export type { OidcError } from "./errors.ts"
+export { AuthorizationCode, Consent, ID_TOKEN_ALGORITHMS, IdTokenAlgorithm, OIDC_SCOPES, RefreshToken, SessionSignIn, SigningKey } from "./model.ts"
+export { AuthorizationCodes, Consents, RefreshTokens, SessionSignIns, SigningKeys, TokenRevocations } from "./ports.ts"
+export { REFRESH_TTL_SECONDS, exchangeCode, readIdTokenHint, refreshTokens, revokeToken, userInfo } from "./tokens.ts"
+export type { OidcTokenResponse } from "./tokens.ts"
