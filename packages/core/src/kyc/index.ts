@@ -17,14 +17,11 @@ export {
 export type { KycCaptureStatus } from "./handoff.ts"
 export { KYC_REASONS, faceVerdict, initialKycState, kycStep } from "./machine.ts"
 export type { DocumentOutcome, KycCommand, KycMachineError, KycMachineEvent, KycMachineState } from "./machine.ts"
-export {
-  DEFAULT_KYC_SETTINGS, DocumentReader, FaceMatcher, KycAuditEntry, KycCapture, KycDocument, KycImage, KycImageKind, KycRpSettings, KycSettings,
-  KycStatus, KycVault, KycVerification, LivenessProvider,
-} from "./model.ts"
+export { DEFAULT_KYC_SETTINGS, KycAuditEntry, KycCapture, KycDocument, KycImage, KycImageKind, KycRpSettings, KycStatus, KycVerification } from "./model.ts"
 export type { DocumentReading, KycSettingsShape, KycThresholds, LivenessResult } from "./model.ts"
 export { checkDigit, composeTd3, mrzDate, parseMrz } from "./mrz.ts"
 export type { Mrz, MrzCheck, MrzFormat, MrzFormatError } from "./mrz.ts"
-export { KycAudit, KycCaptures, KycImages, KycVerifications } from "./ports.ts"
+export { DocumentReader, FaceMatcher, KycAudit, KycCaptures, KycImages, KycSettings, KycVault, KycVerifications, LivenessProvider } from "./ports.ts"
 export {
   DocumentReaderSandbox, FaceMatcherSandbox, KycProvidersSandbox, LivenessProviderSandbox, SANDBOX_MARKER, readSandboxMarker, withSandboxMarker,
 } from "./sandbox.ts"

@@ -3,7 +3,7 @@
  * liveness captures, settings, and the ports the flow needs (document reader, liveness
  * provider, face matcher, image vault).
  */
-import { Context, Effect, Schema } from "effect"
+import { Schema } from "effect"
 
 /** States of a verification, as the spec names them. */
 export const KycStatus = Schema.Literal("pending", "document_verified", "verified", "needs_review", "failed")
@@ -130,9 +130,6 @@ export const DEFAULT_KYC_SETTINGS: KycSettingsShape = {
   retentionDays: 30,
 }
 
-/** KYC settings as a service. */
-export class KycSettings extends Context.Tag("@signet/core/KycSettings")<KycSettings, KycSettingsShape>() {}
-
 /** What a document reader makes of the images of one document. */
 export interface DocumentReading {
   /** MRZ lines as read, or null when the document has none or it was not read */
@@ -147,28 +144,7 @@ export interface DocumentReading {
   readonly confidence?: number
 }
 
-/** Document images → extracted fields, MRZ lines, authenticity signals. */
-export class DocumentReader extends Context.Tag("@signet/core/DocumentReader")<DocumentReader, {
-  readonly read: (images: ReadonlyArray<Uint8Array>) => Effect.Effect<DocumentReading>
-}>() {}
-
 /** What a liveness provider makes of the frames of one capture. */
 export type LivenessResult =
   | { readonly _tag: "Confirmed"; readonly score: number; readonly selfie: Uint8Array }
   | { readonly _tag: "Retry"; readonly reason: string }
-
-/** Capture frames → a liveness result with a score in 0..1 and the best selfie frame. */
-export class LivenessProvider extends Context.Tag("@signet/core/LivenessProvider")<LivenessProvider, {
-  readonly assess: (frames: ReadonlyArray<Uint8Array>) => Effect.Effect<LivenessResult>
-}>() {}
-
-/** Two face images → similarity in 0..1. */
-export class FaceMatcher extends Context.Tag("@signet/core/FaceMatcher")<FaceMatcher, {
-  readonly similarity: (reference: Uint8Array, probe: Uint8Array) => Effect.Effect<number>
-}>() {}
-
-/** Encryption at rest of images: `aad` binds a ciphertext to its record. Opening a tampered ciphertext is a defect. */
-export class KycVault extends Context.Tag("@signet/core/KycVault")<KycVault, {
-  readonly seal: (plain: Uint8Array, aad: string) => Effect.Effect<Uint8Array>
-  readonly open: (sealed: Uint8Array, aad: string) => Effect.Effect<Uint8Array>
-}>() {}

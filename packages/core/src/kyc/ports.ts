@@ -1,7 +1,9 @@
-/** Repositories of the KYC capability (its provider ports, DocumentReader and the others, are in `model.ts`). */
+/** Ports of the KYC capability: its repositories, its settings, and the providers that read documents, judge liveness, match faces and seal images. */
 import { Context, type Effect, type Option } from "effect"
 import type { UniqueViolation } from "../ports/storage.ts"
-import type { KycAuditEntry, KycCapture, KycImage, KycImageKind, KycRpSettings, KycVerification } from "./model.ts"
+import type {
+  DocumentReading, KycAuditEntry, KycCapture, KycImage, KycImageKind, KycRpSettings, KycSettingsShape, KycVerification, LivenessResult,
+} from "./model.ts"
 
 /** KYC verifications: one per customer per RP; customer id, phone number and rp_urn are each unique within an RP. */
 export class KycVerifications extends Context.Tag("@signet/core/KycVerifications")<KycVerifications, {
@@ -47,4 +49,28 @@ export class KycAudit extends Context.Tag("@signet/core/KycAudit")<KycAudit, {
   readonly listFor: (verificationId: string) => Effect.Effect<ReadonlyArray<KycAuditEntry>>
   readonly settingsOf: (clientId: string) => Effect.Effect<Option.Option<KycRpSettings>>
   readonly saveSettings: (settings: KycRpSettings) => Effect.Effect<void>
+}>() {}
+
+/** KYC settings as a service. */
+export class KycSettings extends Context.Tag("@signet/core/KycSettings")<KycSettings, KycSettingsShape>() {}
+
+/** Document images → extracted fields, MRZ lines, authenticity signals. */
+export class DocumentReader extends Context.Tag("@signet/core/DocumentReader")<DocumentReader, {
+  readonly read: (images: ReadonlyArray<Uint8Array>) => Effect.Effect<DocumentReading>
+}>() {}
+
+/** Capture frames → a liveness result with a score in 0..1 and the best selfie frame. */
+export class LivenessProvider extends Context.Tag("@signet/core/LivenessProvider")<LivenessProvider, {
+  readonly assess: (frames: ReadonlyArray<Uint8Array>) => Effect.Effect<LivenessResult>
+}>() {}
+
+/** Two face images → similarity in 0..1. */
+export class FaceMatcher extends Context.Tag("@signet/core/FaceMatcher")<FaceMatcher, {
+  readonly similarity: (reference: Uint8Array, probe: Uint8Array) => Effect.Effect<number>
+}>() {}
+
+/** Encryption at rest of images: `aad` binds a ciphertext to its record. Opening a tampered ciphertext is a defect. */
+export class KycVault extends Context.Tag("@signet/core/KycVault")<KycVault, {
+  readonly seal: (plain: Uint8Array, aad: string) => Effect.Effect<Uint8Array>
+  readonly open: (sealed: Uint8Array, aad: string) => Effect.Effect<Uint8Array>
 }>() {}

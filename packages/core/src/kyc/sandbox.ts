@@ -11,7 +11,8 @@
  */
 import { Effect, Layer } from "effect"
 import { mergeAdapters, sandboxAdapter } from "../ports/adapters.ts"
-import { DocumentReader, FaceMatcher, LivenessProvider, type DocumentReading, type KycDocument } from "./model.ts"
+import { DocumentReader, FaceMatcher, LivenessProvider } from "./ports.ts"
+import type { DocumentReading, KycDocument } from "./model.ts"
 
 // Where an operator chooses another adapter for a KYC port (docs/configuration.md).
 const KYC_SETTING = (variable: string) => `${variable}=local, or leave every SIGNET_KYC_* unset to run production without KYC`

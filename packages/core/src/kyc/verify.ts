@@ -6,7 +6,8 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { CustomerIdRequired, DocumentImageRequired, KycIdentityNotVerified, KycNotEnabled, KycStateConflict, KycVerificationNotFound, LivenessTransactionIdRequired, PhoneNumberRequired, PhoneNumberTaken, RpUrnNotOwned } from "./errors.ts"
 import { InvalidRequest } from "../kernel/errors.ts"
-import { KycAudit, KycCaptures, KycImages, KycVerifications } from "./ports.ts"
+import { KycAudit, KycCaptures, KycImages, KycVerifications, DocumentReader, FaceMatcher, KycSettings, KycVault, LivenessProvider } from "./ports.ts"
+import type { KycImageKind, KycRpSettings, KycVerification } from "./model.ts"
 import { Storage } from "../ports/storage.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { fromBase64, toBase64, toHex, utf8 } from "../kernel/encoding.ts"
@@ -16,9 +17,6 @@ import type { KycCompareBody, KycCustomerBody, KycDocumentBody, KycFaceBody, Kyc
 import { judgeDocument } from "./document.ts"
 import { normaliseRpUrn, validateCustomerId, validatePhoneNumber } from "./identifiers.ts"
 import { initialKycState, kycStep, type KycCommand } from "./machine.ts"
-import {
-  DocumentReader, FaceMatcher, KycSettings, KycVault, LivenessProvider, type KycImageKind, type KycRpSettings, type KycVerification,
-} from "./model.ts"
 
 /** Requests per minute per IP for start, document, session, face, comparison and handoff together (the spec's limit). */
 export const KYC_REQUESTS_PER_MINUTE = 20
