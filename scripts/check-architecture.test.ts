@@ -66,6 +66,7 @@ describe("scripts/check-architecture.ts", () => {
     ["a package without a boundary rule", { "packages/mystery/package.json": manifest("mystery", { "@signet/core": "workspace:*" }), "packages/mystery/src/index.ts": `import { f } from "@signet/core"\nexport const m = f` }, "no boundary rule for packages/mystery"],
     ["a relative import into another package", { "packages/adapters-sql/src/index.ts": `import { f } from "../../core/src/a/impl.ts"\nexport const sql = f` }, "leaves packages/adapters-sql"],
     ["an example reaching into packages/", { "examples/express/server.ts": `import { f } from "../../packages/core/src/a/impl.ts"\nexport const app = f` }, "leaves examples/express"],
+    ["a JavaScript example reaching into packages/", { "examples/hono/server.js": `import { f } from "../../packages/core/src/a/impl.ts"\nexport const app = f\n` }, "leaves examples/hono"],
     ["a subpath that is not an export", { "examples/express/server.ts": `import { f } from "@signet/core/src/a/impl.ts"\nexport const app = f` }, "is not an export of @signet/core"],
   ])("fails on %s", (_what, changes, message) => {
     const { status, output } = run(changes)

@@ -89,13 +89,13 @@ const warnings: Array<string> = []
 const rel = (file: string): string => path.relative(ROOT, file)
 const fail = (file: string, line: number, message: string) => problems.push(`${rel(file)}:${line}: ${message}`)
 
-const walk = (dir: string, out: Array<string>): Array<string> => {
+const walk = (dir: string, out: Array<string>, pattern = /\.(ts|mts|tsx)$/): Array<string> => {
   if (!existsSync(dir)) return out
   for (const entry of readdirSync(dir)) {
     if (entry === "node_modules" || entry === "dist" || entry.startsWith(".")) continue
     const full = path.join(dir, entry)
-    if (statSync(full).isDirectory()) walk(full, out)
-    else if (/\.(ts|mts|tsx)$/.test(entry) && !entry.endsWith(".d.ts")) out.push(full)
+    if (statSync(full).isDirectory()) walk(full, out, pattern)
+    else if (pattern.test(entry) && !entry.endsWith(".d.ts")) out.push(full)
   }
   return out
 }
@@ -105,7 +105,8 @@ const packageNames = readdirSync(packagesDir).filter((n) => existsSync(path.join
 const examplesDir = path.join(ROOT, "examples")
 const files = [
   ...packageNames.flatMap((n) => walk(path.join(packagesDir, n), [])),
-  ...walk(examplesDir, []),
+  // examples are hosts a user writes, in TypeScript or plain JavaScript
+  ...walk(examplesDir, [], /\.(ts|mts|tsx|js|mjs|cjs)$/),
   ...walk(path.join(ROOT, "scripts"), []),
 ]
 
