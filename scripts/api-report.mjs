@@ -71,7 +71,9 @@ const report = (dir) => {
     }
     lines.push("```", "")
   }
-  return { name: pkg.name, body: `${lines.join("\n").trimEnd()}\n` }
+  // a namespace re-export's name is its module's path: keep it relative, so the report is the same in every checkout
+  const body = lines.join("\n").split(`"${root}/`).join('"').trimEnd()
+  return { name: pkg.name, body: `${body}\n` }
 }
 
 const out = join(root, "api")
