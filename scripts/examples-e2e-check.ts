@@ -3,7 +3,7 @@
  * enrol a software passkey, register and approve a relying party, sign a hash, verify the CMS with
  * `openssl cms -verify` against the CA the host serves, and see the signing on `/v2/events`.
  *
- * Usage: tsx scripts/examples-e2e-check.ts <origin> <host's stdout log> <administrator token>
+ * Usage: node --conditions=@signet/source --import tsx scripts/examples-e2e-check.ts <origin> <host's stdout log> <administrator token>
  */
 import { execFileSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"

@@ -55,7 +55,7 @@ for example in "${EXAMPLES[@]}"; do
     SIGNET_ADMIN_TOKEN="$token" node server.js >"$dir/stdout.log" 2>&1) &
   server_pid=$!
   started=$(date +%s%N)
-  if (cd "$root" && node --import tsx scripts/examples-e2e-check.ts "http://localhost:$port" "$dir/stdout.log" "$token"); then
+  if (cd "$root" && node --conditions=@signet/source --import tsx scripts/examples-e2e-check.ts "http://localhost:$port" "$dir/stdout.log" "$token"); then
     echo "   ($example: $(( ($(date +%s%N) - started) / 1000000 )) ms from start to a verified signature)"
   else
     echo "--- $example stdout/stderr:"; tail -n 40 "$dir/stdout.log" || true
