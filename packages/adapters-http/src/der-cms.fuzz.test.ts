@@ -16,7 +16,7 @@ import fc from "fast-check"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { EngineServices } from "./engine.ts"
-import { storageFor } from "./storage.ts"
+import { storageFor } from "../../server/src/index.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const RUNS = Number(process.env["SIGNET_FUZZ_RUNS"] ?? 20_000)

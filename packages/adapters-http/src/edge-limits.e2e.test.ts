@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { makeEngine } from "./engine.ts"
 import { clientAddress, parseTrustedProxies } from "./http/client-address.ts"
 import { endpoint } from "./http/endpoint.ts"
-import { storageFor } from "./storage.ts"
+import { storageFor } from "../../server/src/index.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 let env: RunningEngine

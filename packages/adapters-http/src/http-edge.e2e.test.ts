@@ -155,7 +155,7 @@ describe("processing deadline", () => {
 
 describe("sandbox and production refuse each other", () => {
   it("a sandbox token, client secret or RP is refused by a production engine on the same database", async () => {
-    const { storageFor } = await import("./storage.ts")
+    const { storageFor } = await import("../../server/src/index.ts")
     const { mkdtempSync } = await import("node:fs")
     const { join } = await import("node:path")
     const { tmpdir } = await import("node:os")

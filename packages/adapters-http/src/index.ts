@@ -1,13 +1,13 @@
-/** @signet/adapters-http: the web-standard handler, hosted pages, Node server and engine wiring. */
+/** @signet/adapters-http: the web-standard handler, its endpoints and hosted pages, and a bridge to Node's `http`. */
 export * from "./engine.ts"
-export * from "./storage.ts"
-export * from "./config.ts"
 export * from "./node-server.ts"
 export * from "./http/endpoint.ts"
 export * from "./http/handler.ts"
 export * from "./http/openapi.ts"
+export { readBody } from "./http/body.ts"
+export { parseTrustedProxies, type TrustedProxies } from "./http/client-address.ts"
+export { warmPdfWorkers, type PdfWorkerSettings } from "./pdf-workers/pool.ts"
 export * from "./payments-sandbox.ts"
 export * from "./timestamp-authority-http.ts"
 export * from "./pdf-file.ts"
-export * from "./mailer-smtp.ts"
 export * from "./mailer-sandbox.ts"

@@ -10,7 +10,7 @@ import { administerRelyingParty } from "@signet/core"
 import fc from "fast-check"
 import { SchemaAST } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { storageFor } from "./storage.ts"
+import { storageFor } from "../../server/src/index.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const RUNS = Number(process.env["SIGNET_FUZZ_RUNS"] ?? 20_000)

@@ -58,7 +58,7 @@ describe("StorageSqlite file", () => {
     const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..")
     const child = join(packageDir, "src", "testing", "open-store.ts")
     yield* Effect.promise(() => Promise.all(["usr_p1", "usr_p2", "usr_p3"].map((id) =>
-      promisify(execFile)(process.execPath, ["--import", "tsx", child, filename, id], { cwd: packageDir }))))
+      promisify(execFile)(process.execPath, ["--conditions=@signet/source", "--import", "tsx", child, filename, id], { cwd: packageDir }))))
     const found = yield* Effect.forEach(["usr_p1", "usr_p2", "usr_p3"], (id) => Effect.flatMap(Users, (u) => u.findById(id)))
       .pipe(Effect.provide(StorageSqlite({ filename })))
     expect(found.every(Option.isSome)).toBe(true)

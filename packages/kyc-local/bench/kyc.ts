@@ -6,7 +6,7 @@
 import { composeTd3 } from "@signet/core"
 import { ALICE, encodeJpeg, renderDocument } from "@signet/testkit/kyc"
 import { assessLiveness } from "../src/liveness.ts"
-import { documentCases } from "../src/documents.ts"
+import { documentCases } from "@signet/testkit/kyc"
 import { encodeRgb } from "../src/encode.ts"
 import { faceSimilarity } from "../src/face-matcher.ts"
 import { toGrey } from "../src/image.ts"

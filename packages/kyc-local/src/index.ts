@@ -12,5 +12,4 @@ export { kycProviders, KycProvidersLocal, type KycProviderChoice } from "./provi
 export { faceTile, variant, resize, crop } from "./samples.ts"
 export { DISTINCT_FACES, VARIANTS, faceVariant } from "./samples-set.ts"
 export { encodeRgb } from "./encode.ts"
-export { documentCases, tamper, type DocumentCase } from "./documents.ts"
 export { decodeRgb, toGrey, type Rgb, type Grey } from "./image.ts"

@@ -2,7 +2,7 @@ import { parseMrz } from "@signet/core"
 import { Either } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { readDocument } from "./document-reader.ts"
-import { documentCases } from "./documents.ts"
+import { documentCases } from "@signet/testkit/kyc"
 import { readMrz, stopOcr } from "./mrz-reader.ts"
 
 afterAll(() => stopOcr())

@@ -18,10 +18,10 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PdfWorkerPool } from "./pool.ts"
 
-// The server runs as its own process, as `pnpm start` runs it (tsx as a loader), so its RSS is the
+// The server runs as its own process, as `pnpm start` runs it (built JavaScript), so its RSS is the
 // server's alone (worker threads included), not this test runner's.
 const repoRoot = new URL("../../../../", import.meta.url).pathname
-const serverBin = new URL("../bin/server.ts", import.meta.url).pathname
+const serverBin = new URL("../../../server/dist/bin/server.js", import.meta.url).pathname
 const MB = 1024 * 1024
 
 const freePort = () => new Promise<number>((resolve) => {
@@ -42,7 +42,7 @@ let origin: string
 beforeAll(async () => {
   const port = await freePort()
   origin = `http://localhost:${port}`
-  server = spawn(process.execPath, ["--import", "tsx", serverBin], {
+  server = spawn(process.execPath, [serverBin], {
     cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env, SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-poison-")), "signet.db"), SIGNET_MASTER_KEY: randomBytes(32).toString("hex"),

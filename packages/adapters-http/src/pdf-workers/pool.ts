@@ -6,10 +6,10 @@
  * (408) or a closed connection interrupts the job the same way. So no upload can take the main
  * thread's CPU or heap: the server keeps answering (docs/security/pdf.md).
  *
- * The thread runs `worker.ts`, bundled once per content by esbuild into one ES module in the
- * temporary directory: a thread then starts in under a second with no TypeScript loader (the
- * engine runs from TypeScript sources under tsx, and tests under vitest; neither loader reaches
- * a worker thread, and loading hundreds of modules through one took several seconds).
+ * Built (dist/), the thread runs the compiled `worker.js` beside this module. From TypeScript
+ * sources (tests under vitest) it runs `worker.ts` bundled once per content by esbuild into one
+ * ES module in the temporary directory: vitest's loader does not reach a worker thread, and
+ * loading hundreds of modules through a TypeScript loader took several seconds.
  * Threads start lazily (the first PDF job bundles and starts one) and stay for the next jobs;
  * idle threads do not keep the process alive.
  */
@@ -65,12 +65,19 @@ const ERRORS = { PdfUnreadable, PdfTooComplex, SignatureImageInvalid } as const
 
 let bundled: Promise<URL> | undefined
 
-/** `worker.ts` and everything it imports as one ES module file, named by its content's hash (built once per process). */
+/**
+ * The worker's script: built, the compiled `worker.js`; from sources, `worker.ts` and everything it
+ * imports as one ES module file named by its content's hash (bundled once per process; esbuild is
+ * then a development dependency, never needed by a built engine).
+ */
 const workerScript = (): Promise<URL> => bundled ??= (async () => {
+  if (import.meta.url.endsWith(".js")) return new URL("./worker.js", import.meta.url)
   const { build } = await import("esbuild")
   const result = await build({
     entryPoints: [fileURLToPath(new URL("./worker.ts", import.meta.url))],
     bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "silent",
+    // workspace packages from their sources, as the tests that run this resolve them
+    conditions: ["@signet/source"],
   })
   const code = result.outputFiles[0]!.contents
   const file = join(tmpdir(), `signet-pdf-worker-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`)

@@ -8,9 +8,8 @@ import { join } from "node:path"
 import { makeEngine, type Engine, type EngineOptions, type StorageServices } from "../engine.ts"
 import { listen, nodeClientIp } from "../node-server.ts"
 import { SandboxMailbox } from "../mailer-sandbox.ts"
-import { MailerSmtp } from "../mailer-smtp.ts"
 import { startMailCatcher } from "./mail-catcher.ts"
-import { storageFor } from "../storage.ts"
+import { MailerSmtp, storageFor } from "../../../server/src/index.ts"
 import type { Clock, Layer } from "effect"
 
 /** A started engine, its URL, a client and the demo-like RP it was given. */

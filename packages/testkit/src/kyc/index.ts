@@ -107,4 +107,5 @@ export const fakeCameraY4m = (width = 640, height = 480, frames = 12): Uint8Arra
   }
   return out
 }
+export { documentCases, tamper, type DocumentCase } from "./documents.ts"
 export { distort, encodeJpeg, renderDocument, mrzBand, type Distortion, type DocumentContent, type DocumentLayout, type GreyImage } from "./render.ts"

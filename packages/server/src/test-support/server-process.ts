@@ -1,4 +1,4 @@
-/** Test support: the real server binary (`bin/server.ts`) as a child process, its stdout lines, exit and memory. */
+/** Test support: the real server binary (built: `dist/bin/server.js`) as a child process, its stdout lines, exit and memory. */
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync } from "node:fs"
@@ -6,9 +6,9 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-// The server runs in the child itself (tsx as a loader), so its pid is the server's.
+// The server runs from built JavaScript, as `pnpm start` runs it (vitest's global setup builds it first).
 const repoRoot = new URL("../../../../", import.meta.url).pathname
-const serverBin = new URL("../bin/server.ts", import.meta.url).pathname
+const serverBin = new URL("../../dist/bin/server.js", import.meta.url).pathname
 
 /** A free loopback port. */
 export const freePort = () => new Promise<number>((resolve) => {
@@ -53,7 +53,7 @@ export const spawnServer = async (env: Record<string, string>, options: { readon
   const origin = `http://localhost:${port}`
   const database = join(mkdtempSync(join(tmpdir(), "signet-process-")), "signet.db")
   const masterKey = randomBytes(32).toString("hex")
-  const child = spawn(process.execPath, ["--import", "tsx", serverBin], {
+  const child = spawn(process.execPath, [serverBin], {
     cwd: repoRoot,
     env: {
       PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "",

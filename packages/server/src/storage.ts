@@ -5,7 +5,7 @@ import { EventBusInProcess, type EventBus } from "@signet/core"
 import type { Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
-import type { StorageServices } from "./engine.ts"
+import type { StorageServices } from "@signet/adapters-http"
 
 /** Storage and event bus for a database setting. SQLite runs one node (in-process bus); PostgreSQL many (LISTEN/NOTIFY). */
 export const storageFor = (database: string): { readonly storage: Layer.Layer<StorageServices, unknown>; readonly eventBus: Layer.Layer<EventBus, unknown> } => {

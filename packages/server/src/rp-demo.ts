@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
-import { readBody } from "./http/body.ts"
+import { readBody } from "@signet/adapters-http"
 
 /** How the RP demo reaches Signet and which RP it is. */
 export interface RpDemoOptions {

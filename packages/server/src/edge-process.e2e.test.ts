@@ -8,7 +8,7 @@ import { enrol, SignetClient, signInAtConsole, SoftwarePasskey } from "@signet/t
 import { LogLevel } from "effect"
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeEngine, type Engine } from "./engine.ts"
+import { makeEngine, type Engine } from "@signet/adapters-http"
 import { storageFor } from "./storage.ts"
 import { spawnServer, type ServerProcess } from "./test-support/server-process.ts"
 

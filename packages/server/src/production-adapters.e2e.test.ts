@@ -10,11 +10,10 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it, onTestFinished } from "vitest"
-import { makeEngine } from "./engine.ts"
-import * as PaymentsModule from "./payments-sandbox.ts"
-import { ExchangeRatesSandbox, PaymentsSandbox } from "./payments-sandbox.ts"
+import * as HttpAdapter from "@signet/adapters-http"
+import { ExchangeRatesSandbox, makeEngine, PaymentsSandbox } from "@signet/adapters-http"
 import { storageFor } from "./storage.ts"
-import { startMailCatcher } from "./test-support/mail-catcher.ts"
+import { startMailCatcher } from "../../adapters-http/src/test-support/mail-catcher.ts"
 import { spawnServer, type ServerProcess } from "./test-support/server-process.ts"
 
 const started: Array<ServerProcess> = []
@@ -101,7 +100,7 @@ describe("sandbox adapters refuse production wherever they are built", () => {
   })
 
   // Every exported layer that declares a sandbox adapter, so a new one (a sandbox Mailer) is checked without editing this test.
-  const exported = [...Object.entries(Core), ...Object.entries(PaymentsModule), ["PaymentsSandbox.layer", new PaymentsSandbox().layer] as const]
+  const exported = [...Object.entries(Core), ...Object.entries(HttpAdapter), ["PaymentsSandbox.layer", new PaymentsSandbox().layer] as const]
     .filter(([, value]) => Layer.isLayer(value) && adaptersOf(value).some((a) => a.sandbox)) as Array<[string, Layer.Layer<unknown, unknown, EngineConfig>]>
 
   it("finds the sandbox adapters to check", () => {

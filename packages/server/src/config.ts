@@ -2,7 +2,7 @@
 import { Environment, type EngineSettings } from "@signet/core"
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
-import { parseTrustedProxies } from "./http/client-address.ts"
+import { parseTrustedProxies } from "@signet/adapters-http"
 
 /** Everything the server binary needs. */
 export interface ServerConfig {

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The admin CLI: the same RP operations as core's `registerRelyingParty`, `administerRelyingParty`
  * and `rotateSecrets`, against the database the server uses (same configuration).
@@ -12,7 +13,7 @@ import { Effect, Layer, LogLevel, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
-import { makeEngine } from "../engine.ts"
+import { makeEngine } from "@signet/adapters-http"
 import { storageFor } from "../storage.ts"
 
 const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]

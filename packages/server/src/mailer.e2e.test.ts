@@ -11,12 +11,11 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeEngine } from "./engine.ts"
-import { SandboxMailbox } from "./mailer-sandbox.ts"
+import { makeEngine, SandboxMailbox } from "@signet/adapters-http"
 import { MailerSmtp } from "./mailer-smtp.ts"
 import { storageFor } from "./storage.ts"
-import { startMailCatcher, type MailCatcher } from "./test-support/mail-catcher.ts"
-import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
+import { startMailCatcher, type MailCatcher } from "../../adapters-http/src/test-support/mail-catcher.ts"
+import { startEngine, type RunningEngine } from "../../adapters-http/src/test-support/running-engine.ts"
 
 const settings = (environment: "sandbox" | "production") => ({
   environment, publicOrigin: "http://localhost:1", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,

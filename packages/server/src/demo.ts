@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import type { Engine } from "./engine.ts"
+import type { Engine } from "@signet/adapters-http"
 
 /** The demo's master key: made once, kept beside the demo database (demo only; production passes its own). */
 export const demoMasterKey = (database: string): string => {

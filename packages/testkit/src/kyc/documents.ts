@@ -1,10 +1,11 @@
 /**
  * Generated document photos for the model tests and the benchmark: passport pages (TD3) and
- * ID cards (TD1) rendered by the testkit, rotated by a few degrees, with pixel noise and JPEG
+ * ID cards (TD1) rendered by this kit, rotated by a few degrees, with pixel noise and JPEG
  * compression; and the same with one check digit tampered.
  */
 import { checkDigit, composeTd3 } from "@signet/core"
-import { composeTd1, distort, encodeJpeg, renderDocument, type GreyImage } from "@signet/testkit/kyc"
+import { composeTd1 } from "./index.ts"
+import { distort, encodeJpeg, renderDocument, type GreyImage } from "./render.ts"
 
 /** One generated case: the JPEG, the MRZ it shows, and how it was photographed. */
 export interface DocumentCase {

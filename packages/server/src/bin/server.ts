@@ -1,16 +1,13 @@
+#!/usr/bin/env node
 /** The Signet server: `pnpm start` (configured) or `pnpm demo` (SQLite, demo RP, sandbox). */
 import { parseMasterKey } from "@signet/adapters-crypto"
 import { KycProvidersSandbox } from "@signet/core"
 import { ConfigError, loadConfig } from "../config.ts"
 import { demoMasterKey, ensureDemoRp } from "../demo.ts"
-import { makeEngine } from "../engine.ts"
-import { SandboxMailbox } from "../mailer-sandbox.ts"
+import { listen, makeEngine, nodeClientIp, SandboxMailbox, TimestampAuthorityHttp, warmPdfWorkers } from "@signet/adapters-http"
 import { MailerSmtp } from "../mailer-smtp.ts"
-import { TimestampAuthorityHttp } from "../timestamp-authority-http.ts"
-import { listen, nodeClientIp } from "../node-server.ts"
 import { makeRpDemo } from "../rp-demo.ts"
 import { storageFor } from "../storage.ts"
-import { warmPdfWorkers } from "../pdf-workers/pool.ts"
 
 const main = async () => {
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })

@@ -5,13 +5,14 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
-import { startExternalProvider } from "../test-support/external-provider.ts"
+import { startExternalProvider } from "../../../adapters-http/src/test-support/external-provider.ts"
 
 const run = promisify(execFile)
-const tsx = new URL("../../../../node_modules/.bin/tsx", import.meta.url).pathname
-const bin = (name: string) => new URL(`./${name}.ts`, import.meta.url).pathname
+// The built CLI (vitest's global setup builds it), run with node as `pnpm admin` runs it.
+const node = process.execPath
+const bin = (name: string) => new URL(`../../dist/bin/${name}.js`, import.meta.url).pathname
 const env = { ...process.env, SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-cli-")), "cli.db"), SIGNET_MASTER_KEY: "cd".repeat(32), SIGNET_ENVIRONMENT: "sandbox" }
-const admin = async (...args: Array<string>) => JSON.parse((await run(tsx, [bin("admin"), ...args], { env })).stdout) as Record<string, unknown>
+const admin = async (...args: Array<string>) => JSON.parse((await run(node, [bin("admin"), ...args], { env })).stdout) as Record<string, unknown>
 
 describe("admin CLI", () => {
   it("creates an RP, shows its secrets once, and administers it", async () => {
@@ -37,13 +38,13 @@ describe("admin CLI", () => {
 
   it("a refused move or an unknown RP is a clear error with exit code 1", async () => {
     const created = await admin("rp", "create", "--name", "Pending Co")
-    await expect(run(tsx, [bin("admin"), "rp", "suspend", created["clientId"] as string], { env }))
+    await expect(run(node, [bin("admin"), "rp", "suspend", created["clientId"] as string], { env }))
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP in status pending cannot be suspended\n" })
-    await expect(run(tsx, [bin("admin"), "rp", "show", "rp_sbx_nobody"], { env }))
+    await expect(run(node, [bin("admin"), "rp", "show", "rp_sbx_nobody"], { env }))
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP rp_sbx_nobody not found\n" })
-    await expect(run(tsx, [bin("admin"), "rp", "set-id-token-alg", created["clientId"] as string, "HS256"], { env }))
+    await expect(run(node, [bin("admin"), "rp", "set-id-token-alg", created["clientId"] as string, "HS256"], { env }))
       .rejects.toMatchObject({ code: 1 })
-    await expect(run(tsx, [bin("admin"), "cert", "revoke", "0abc", "keyCompromise"], { env }))
+    await expect(run(node, [bin("admin"), "cert", "revoke", "0abc", "keyCompromise"], { env }))
       .rejects.toMatchObject({ code: 1, stderr: "signet admin: Certificate not found\n" })
   }, 60_000)
 })
@@ -68,12 +69,12 @@ describe("admin CLI: identity providers", () => {
     const op = await startExternalProvider("http://localhost:3000/api/idp/callback", {})
     try {
       const loopback = { ...env, SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "true", SIGNET_IDP_CLIENT_SECRET: op.clientSecret }
-      const idp = async (...args: Array<string>) => JSON.parse((await run(tsx, [bin("admin"), "idp", ...args], { env: loopback })).stdout) as unknown
+      const idp = async (...args: Array<string>) => JSON.parse((await run(node, [bin("admin"), "idp", ...args], { env: loopback })).stdout) as unknown
       const added = await idp("add", "--issuer", op.issuer, "--client-id", op.clientId, "--name", "Example ID", "--scope", "email") as Record<string, unknown>
       expect(added).toMatchObject({ issuer: op.issuer, clientId: op.clientId, name: "Example ID", scopes: ["openid", "email"], ownerClientId: null })
       expect(JSON.stringify(added)).not.toContain(op.clientSecret)
       expect(await idp("list")).toEqual([added])
-      await expect(run(tsx, [bin("admin"), "idp", "add", "--issuer", `${op.issuer}/other`, "--client-id", "x", "--name", "Wrong"], { env: loopback }))
+      await expect(run(node, [bin("admin"), "idp", "add", "--issuer", `${op.issuer}/other`, "--client-id", "x", "--name", "Wrong"], { env: loopback }))
         .rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^signet admin: Identity provider unavailable: .*answered 404/) })
       expect(await idp("remove", added["id"] as string)).toEqual({ removed: true })
       expect(await idp("list")).toEqual([])
@@ -86,7 +87,7 @@ describe("admin CLI: identity providers", () => {
 describe("server binary", () => {
   it("refuses to start without a master key outside demo mode", async () => {
     const { SIGNET_MASTER_KEY: _, ...noKey } = env
-    await expect(run(tsx, [bin("server")], { env: { ...noKey, SIGNET_PORT: "0" } }))
+    await expect(run(node, [bin("server")], { env: { ...noKey, SIGNET_PORT: "0" } }))
       .rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^signet: SIGNET_MASTER_KEY is not set/) })
   }, 60_000)
 })

@@ -10,14 +10,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Webhook } from "standardwebhooks"
 import { afterAll, describe, expect, it } from "vitest"
-import { makeEngine } from "./engine.ts"
-import { SandboxMailbox } from "./mailer-sandbox.ts"
+import { makeEngine, SandboxMailbox } from "@signet/adapters-http"
 import { storageFor } from "./storage.ts"
 
-// The server runs in this node process's child itself (tsx as a loader), not behind the tsx CLI:
-// the CLI cannot pass SIGKILL on, so killing it would leave the real server running.
+// The server runs from built JavaScript in the child process itself (no wrapper between), so SIGKILL reaches it.
 const repoRoot = new URL("../../../", import.meta.url).pathname
-const serverBin = new URL("./bin/server.ts", import.meta.url).pathname
+const serverBin = new URL("../dist/bin/server.js", import.meta.url).pathname
 
 const freePort = () => new Promise<number>((resolve) => {
   const s = createServer().listen(0, "127.0.0.1", () => {
@@ -41,7 +39,7 @@ describe("delivery across a crash", () => {
       SIGNET_PUBLIC_ORIGIN: origin, SIGNET_ENVIRONMENT: "sandbox", SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1", SIGNET_WEBHOOK_RETRY_BASE_MS: "400",
     }
     const start = async () => {
-      const child = spawn(process.execPath, ["--import", "tsx", serverBin], { cwd: repoRoot, env, stdio: ["ignore", "ignore", "pipe"] })
+      const child = spawn(process.execPath, [serverBin], { cwd: repoRoot, env, stdio: ["ignore", "ignore", "pipe"] })
       children.push(child)
       for (let i = 0; i < 200; i++) {
         const up = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)
