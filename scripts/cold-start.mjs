@@ -1,6 +1,7 @@
 // Cold start to first answer (docs/embedding.md): spawns a server command with a fresh SQLite file and
-// port, polls GET <base>/health every 5 ms, prints the milliseconds from spawn to the first 200; median of runs.
-// Usage: node scripts/cold-start.mjs <runs> <command> [args...]   (the command reads SIGNET_* and PORT)
+// port, polls GET /api/health every 5 ms, prints the milliseconds from spawn to the first 200; median of runs.
+// Several commands (separated by `--`) are run in turn, so a change of machine load touches each alike.
+// Usage: node scripts/cold-start.mjs <runs> <command> [args...] [-- <command> [args...]]...  (commands read SIGNET_* and PORT)
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync } from "node:fs"
@@ -8,14 +9,15 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-const [runsText, command, ...args] = process.argv.slice(2)
+const [runsText, ...rest] = process.argv.slice(2)
+const commands = rest.join("\u0000").split("\u0000--\u0000").map((c) => c.split("\u0000"))
 const freePort = () => new Promise((resolve) => {
   const s = createServer().listen(0, "127.0.0.1", () => {
     const { port } = s.address()
     s.close(() => resolve(port))
   })
 })
-const once = async () => {
+const once = async ([command, ...args]) => {
   const port = await freePort()
   const env = {
     ...process.env, PORT: String(port), SIGNET_PORT: String(port), SIGNET_HOST: "127.0.0.1",
@@ -36,7 +38,11 @@ const once = async () => {
     child.kill("SIGKILL")
   }
 }
-const times = []
-for (let i = 0; i < Number(runsText); i++) times.push(await once())
-times.sort((a, b) => a - b)
-console.log(`${[command, ...args].join(" ")}: median ${Math.round(times[Math.floor(times.length / 2)])} ms over ${times.length} runs (${times.map(Math.round).join(", ")})`)
+const times = commands.map(() => [])
+for (let i = 0; i < Number(runsText); i++) {
+  for (const [n, command] of commands.entries()) times[n].push(await once(command))
+}
+for (const [n, command] of commands.entries()) {
+  const sorted = times[n].sort((a, b) => a - b)
+  console.log(`${command.join(" ")}: median ${Math.round(sorted[Math.floor(sorted.length / 2)])} ms over ${sorted.length} runs (${sorted.map(Math.round).join(", ")})`)
+}
