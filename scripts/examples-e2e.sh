@@ -48,6 +48,18 @@ for example in "${EXAMPLES[@]}"; do
   (cd "$dir" && nice -n 10 npm install --no-audit --no-fund --loglevel=error)
   # Only the packed tarballs: a workspace link or a source (.ts) entry point would fail here.
   if find "$dir/node_modules/@signet" -maxdepth 1 -type l | grep -q .; then echo "linked @signet packages in $dir"; failed+=("$example"); continue; fi
+  # The host's code type-checks (strict, checkJs) against the .d.ts files the tarballs ship; the
+  # workspace lends TypeScript and @types/node only, so the example installs neither (implicit any
+  # allowed: Express ships no types of its own, and the host's framework is not what is checked).
+  cat >"$dir/tsconfig.check.json" <<JSON
+{ "compilerOptions": { "allowJs": true, "checkJs": true, "noEmit": true, "strict": true, "noImplicitAny": false, "skipLibCheck": true,
+    "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2022",
+    "typeRoots": ["$root/node_modules/@types"], "types": ["node"] },
+  "files": ["server.js"] }
+JSON
+  if ! (cd "$dir" && node "$root/node_modules/typescript/bin/tsc" -p tsconfig.check.json); then
+    echo "$example does not type-check against the published types"; failed+=("$example"); continue
+  fi
   port="$(free_port)"
   token="$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("base64url"))')"
   (cd "$dir" && exec env PORT="$port" PUBLIC_ORIGIN="http://localhost:$port" SIGNET_DATABASE="$dir/signet.db" \
