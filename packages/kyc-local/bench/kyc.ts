@@ -4,9 +4,8 @@
  * `pnpm bench:kyc` (20 verifications) or `pnpm bench:kyc --verifications 1000`.
  */
 import { composeTd3 } from "@signet/core"
-import { ALICE, encodeJpeg, renderDocument } from "@signet/testkit/kyc"
+import { ALICE, documentCases, encodeJpeg, renderDocument } from "@signet/testkit/kyc"
 import { assessLiveness } from "../src/liveness.ts"
-import { documentCases } from "@signet/testkit/kyc"
 import { encodeRgb } from "../src/encode.ts"
 import { faceSimilarity } from "../src/face-matcher.ts"
 import { toGrey } from "../src/image.ts"

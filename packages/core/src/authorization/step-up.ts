@@ -4,7 +4,6 @@
  * and a random nonce; a verified assertion yields a proof that works once, for two minutes, for
  * exactly that user, client and action (docs/authorization.md#step-up).
  */
-import { generateAuthenticationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option } from "effect"
 import { CredentialNotRegistered, OperationExpired, StepUpRequired } from "../errors/catalogue.ts"
 import type { BearerUser } from "../identity/access-token.ts"
@@ -20,6 +19,7 @@ import { token, uuid } from "../ports/random.ts"
 import { Ceremonies, Passkeys, Storage } from "../ports/storage.ts"
 import { auditEvent } from "./audit.ts"
 import { StepUpProofs, type StepUpAction } from "./ports.ts"
+import { simpleWebAuthn } from "../identity/webauthn/library.ts"
 
 /** How long a step-up proof stays usable (seconds). */
 export const STEP_UP_PROOF_TTL_SECONDS = 120
@@ -39,6 +39,7 @@ export const requestStepUp = (user: BearerUser, action: StepUpAction) =>
     const id = yield* uuid
     const challenge = yield* challengeOf({ id, userId: user.userId, clientId: user.clientId, action, nonce: yield* token(16) })
     const allow = (yield* Effect.flatMap(Passkeys, (p) => p.listByUser(user.userId))).map((p) => p.id)
+    const { generateAuthenticationOptions } = yield* simpleWebAuthn
     const options = yield* Effect.promise(() => generateAuthenticationOptions({
       rpID: rp.rpId,
       challenge: new Uint8Array(challenge),

@@ -3,7 +3,6 @@
  * and nonce, all kept server-side and used once), and the linking rules that decide which
  * Signet account the external identity signs in: see docs/identity-providers.md.
  */
-import { generateAuthenticationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option, Schema } from "effect"
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose"
 import {
@@ -26,6 +25,7 @@ import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import type { IdentityLink, IdentityProvider } from "./model.ts"
 import { ExternalLogins, ExternalProviderClient, IdentityLinks, IdentityProviders, LinkOffers } from "./ports.ts"
 import { clientSecretOf } from "./registry.ts"
+import { simpleWebAuthn } from "../identity/webauthn/library.ts"
 
 /** The callback path every external provider redirects to (register `<issuer>/idp/callback` there). */
 export const EXTERNAL_CALLBACK_PATH = "/idp/callback"
@@ -283,6 +283,7 @@ export const requestLinkConfirmation = (offerId: string, binding: string | undef
     const provider = yield* Effect.flatMap(IdentityProviders, (r) => r.findById(offer.providerId))
     const passkeys = yield* Effect.flatMap(Passkeys, (p) => p.listByUser(offer.userId))
     const challenge = yield* Effect.flatMap(Random, (r) => r.bytes(32))
+    const { generateAuthenticationOptions } = yield* simpleWebAuthn
     const options = yield* Effect.promise(() => generateAuthenticationOptions({
       rpID: rp.rpId, challenge: new Uint8Array(challenge), timeout: settings.ceremonyTtlSeconds * 1000, userVerification: "required",
       allowCredentials: passkeys.filter((p) => p.rpId === rp.rpId).map((p) => ({ id: p.id })),

@@ -1,5 +1,4 @@
 /** Passkey enrolment: the WebAuthn registration ceremony, for a new user or one already signed in. */
-import { generateRegistrationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option } from "effect"
 import { AlreadyExists, CredentialNotRegistered, EmailVerificationRequired, InvalidRequest, OperationExpired } from "../errors/catalogue.ts"
 import { unsafeText } from "../kernel/identifier-text.ts"
@@ -12,6 +11,7 @@ import { EmailVerifications, normaliseEmail, provenEmail } from "./email-verific
 import type { User } from "./model.ts"
 import type { RegistrationCredential } from "./webauthn/schemas.ts"
 import { SUPPORTED_ALGORITHMS, verifyRegistration } from "./webauthn/verify-registration.ts"
+import { simpleWebAuthn } from "./webauthn/library.ts"
 
 /** The WebAuthn user handle of a user: the UTF-8 bytes of their id, base64url. */
 export const userHandleOf = (userId: string): string => toBase64Url(utf8(userId))
@@ -57,6 +57,7 @@ export const requestEnrolment = (input: EnrolmentRequest) =>
     const challenge = yield* Effect.flatMap(Random, (r) => r.bytes(32))
     const now = yield* Clock.currentTimeMillis
     const id = yield* uuid
+    const { generateRegistrationOptions } = yield* simpleWebAuthn
     const options = yield* Effect.promise(() => generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpId,

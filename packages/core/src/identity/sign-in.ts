@@ -1,5 +1,4 @@
 /** Sign-in with a passkey for an RP: the WebAuthn authentication ceremony, ending in an access token. */
-import { generateAuthenticationOptions } from "@simplewebauthn/server"
 import { Clock, Effect, Option } from "effect"
 import { CredentialNotRegistered, InvalidRequest, OperationExpired } from "../errors/catalogue.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
@@ -13,6 +12,7 @@ import { registeredPasskey, userHandleOf } from "./enrolment.ts"
 import { passkeyAmr } from "./hosted-session.ts"
 import type { Assertion } from "./webauthn/schemas.ts"
 import { verifyAssertion } from "./webauthn/verify-assertion.ts"
+import { simpleWebAuthn } from "./webauthn/library.ts"
 
 /** Scope of a user token from passkey sign-in at an RP: identity and signing (`basic`), never files or certificates. */
 export const SIGN_IN_SCOPE: ReadonlyArray<string> = ["openid", "basic"]
@@ -35,6 +35,7 @@ export const requestSignIn = (input: { readonly clientId: string; readonly email
       }
     }
     const challenge = yield* Effect.flatMap(Random, (r) => r.bytes(32))
+    const { generateAuthenticationOptions } = yield* simpleWebAuthn
     const options = yield* Effect.promise(() => generateAuthenticationOptions({
       rpID: rp.rpId,
       challenge: new Uint8Array(challenge),

@@ -10,7 +10,8 @@ import { toPem } from "./cms.ts"
 import type { StoredCertificate } from "./model.ts"
 import { signingIdentityFor } from "./signer-certificate.ts"
 import { pkiTestWorld, testUser, type PkiServices, type PkiTestWorld } from "./test-layers.ts"
-import * as x509 from "./x509.ts"
+import "reflect-metadata"
+import * as x509 from "@peculiar/x509"
 
 const run = <A>(world: PkiTestWorld, effect: Effect.Effect<A, never, PkiServices>) => Effect.runPromise(Effect.provide(effect, world.layer))
 const parse = (c: StoredCertificate) => new x509.X509Certificate(new Uint8Array(fromBase64(c.der)!))

@@ -11,7 +11,7 @@ import { Certificates, type Storage } from "../ports/storage.ts"
 import { issueCertificate, issuerOf, rfc4514, validity, type DistinguishedName } from "./issue-certificate.ts"
 import type { StoredCertificate } from "./model.ts"
 import { obtainCertificate, storedCertificate, type KeyToCertify } from "./obtain-certificate.ts"
-import * as x509 from "./x509.ts"
+import { loadX509, type X509 } from "./x509.ts"
 
 /** The CA of this engine's environment: root and issuing certificate (created on first use, idempotent and race-safe). */
 export interface CertificateAuthority {
@@ -37,7 +37,7 @@ export const issuingSubject = (environment: Environment, generation: number): Di
 
 const generationOf = (keyId: string): number => Number(keyId.slice(keyId.lastIndexOf("/") + 1))
 
-const caExtensions = (pathLength: number | undefined): ReadonlyArray<x509.Extension> => [
+const caExtensions = (x509: typeof X509, pathLength: number | undefined): ReadonlyArray<X509.Extension> => [
   new x509.BasicConstraintsExtension(true, pathLength, true),
   new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
 ]
@@ -56,14 +56,15 @@ export const certificateAuthority: Effect.Effect<CertificateAuthority, never, Ke
         keyIdOf: (generation) => `${environment}/ca/root/${generation}`,
         usable: rootUsable,
         issue: (key: KeyToCertify) => Effect.gen(function* () {
+          const x509 = yield* loadX509
           const subject = rootSubject(environment)
           const { notBefore, notAfter } = validity(now, ROOT_VALIDITY_YEARS, null)
           const der = yield* issueCertificate({
             serial: key.serial, subject, publicKey: key.publicKey, issuer: { self: key.keyId },
-            notBefore, notAfter, extensions: caExtensions(undefined),
+            notBefore, notAfter, extensions: caExtensions(x509, undefined),
           })
           return storedCertificate({
-            key, kind: "root", environment, userId: null, subject: rfc4514(subject), issuerSerial: null,
+            key, kind: "root", environment, userId: null, subject: rfc4514(x509, subject), issuerSerial: null,
             der, notBefore, notAfter, createdAt: now,
           })
         }),
@@ -75,14 +76,15 @@ export const certificateAuthority: Effect.Effect<CertificateAuthority, never, Ke
         keyIdOf: (generation) => `${environment}/ca/issuing/${generation}`,
         usable: issuingUsable,
         issue: (key: KeyToCertify) => Effect.gen(function* () {
+          const x509 = yield* loadX509
           const subject = issuingSubject(environment, generationOf(key.keyId))
           const { notBefore, notAfter } = validity(now, ISSUING_VALIDITY_YEARS, root.notAfter)
           const der = yield* issueCertificate({
             serial: key.serial, subject, publicKey: key.publicKey, issuer: yield* issuerOf(root),
-            notBefore, notAfter, extensions: caExtensions(0),
+            notBefore, notAfter, extensions: caExtensions(x509, 0),
           })
           return storedCertificate({
-            key, kind: "issuing", environment, userId: null, subject: rfc4514(subject), issuerSerial: root.serial,
+            key, kind: "issuing", environment, userId: null, subject: rfc4514(x509, subject), issuerSerial: root.serial,
             der, notBefore, notAfter, createdAt: now,
           })
         }),

@@ -8,7 +8,7 @@ import { concatBytes, fromBase64, toHex, utf8 } from "../kernel/encoding.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import type { StoredCertificate } from "./model.ts"
-import * as x509 from "./x509.ts"
+import { loadX509, type X509 } from "./x509.ts"
 
 /** One attribute of a distinguished name. */
 export interface NameAttribute {
@@ -22,7 +22,7 @@ export type DistinguishedName = ReadonlyArray<NameAttribute>
 /** The signer of a certificate: its KeyStore key, its subject name (DER) and its key identifier (hex). */
 export interface CertificateIssuer {
   readonly keyId: string
-  readonly name: x509.Name
+  readonly name: X509.Name
   readonly keyIdentifier: string
 }
 
@@ -37,7 +37,7 @@ export interface CertificateTemplate {
   readonly issuer: CertificateIssuer | { readonly self: string }
   readonly notBefore: number
   readonly notAfter: number
-  readonly extensions: ReadonlyArray<x509.Extension>
+  readonly extensions: ReadonlyArray<X509.Extension>
 }
 
 const EC_P256 = { name: "ECDSA", namedCurve: "P-256" } as const
@@ -111,14 +111,14 @@ export const certificateSerial = (keyId: string, spki: Uint8Array): Effect.Effec
   }))
 }
 
-const jsonName = (dn: DistinguishedName): x509.JsonNameParams =>
+const jsonName = (dn: DistinguishedName): X509.JsonNameParams =>
   dn.map((a) => ({ [a.type]: [a.type === "E" ? { ia5String: a.value } : { utf8String: a.value }] }))
 
 /** The x509 name of a distinguished name, attribute strings encoded as UTF8String (e-mail as IA5String). */
-export const toName = (dn: DistinguishedName): x509.Name => new x509.Name(jsonName(dn))
+export const toName = (x509: typeof X509, dn: DistinguishedName): X509.Name => new x509.Name(jsonName(dn))
 
 /** RFC 4514 text of a distinguished name (most specific attribute first), e.g. `CN=Signet Root CA, O=Signet`. */
-export const rfc4514 = (dn: DistinguishedName): string => new x509.Name(jsonName([...dn].reverse())).toString()
+export const rfc4514 = (x509: typeof X509, dn: DistinguishedName): string => new x509.Name(jsonName([...dn].reverse())).toString()
 
 /** The DER of a stored certificate (a corrupt row is a defect). */
 export const derOf = (certificate: StoredCertificate): Effect.Effect<Uint8Array> => {
@@ -130,6 +130,7 @@ export const derOf = (certificate: StoredCertificate): Effect.Effect<Uint8Array>
 export const issuerOf = (ca: StoredCertificate): Effect.Effect<CertificateIssuer> =>
   Effect.gen(function* () {
     const der = yield* derOf(ca)
+    const x509 = yield* loadX509
     const cert = yield* Effect.try(() => new x509.X509Certificate(new Uint8Array(der))).pipe(Effect.orDie)
     const ski = cert.getExtension(x509.SubjectKeyIdentifierExtension)
     if (ski === null) return yield* Effect.die(new Error(`CA certificate ${ca.serial} has no subject key identifier`))
@@ -148,8 +149,9 @@ export const keyStoreSigning = (keyId: string): Effect.Effect<{ readonly handle:
 /** Builds the certificate and has the issuer's KeyStore key sign it; the DER certificate. */
 export const issueCertificate = (template: CertificateTemplate): Effect.Effect<Uint8Array, never, KeyStore> =>
   Effect.gen(function* () {
+    const x509 = yield* loadX509
     const ski = yield* Effect.promise(() => x509.SubjectKeyIdentifierExtension.create(new Uint8Array(template.publicKey)))
-    const subject = toName(template.subject)
+    const subject = toName(x509, template.subject)
     const issuer: CertificateIssuer = "self" in template.issuer
       ? { keyId: template.issuer.self, name: subject, keyIdentifier: ski.keyId }
       : template.issuer

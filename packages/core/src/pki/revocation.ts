@@ -15,7 +15,7 @@ import { ownRelyingParty } from "../rp/self-service.ts"
 import { certificateAuthority } from "./authority.ts"
 import { issuerOf, keyStoreSigning } from "./issue-certificate.ts"
 import type { StoredCertificate } from "./model.ts"
-import * as x509 from "./x509.ts"
+import { loadX509, type X509 } from "./x509.ts"
 
 /** RFC 5280 §5.3.1 reason codes a holder may give. */
 export const REVOCATION_REASONS = {
@@ -147,7 +147,7 @@ export const revokeRelyingPartyUserCertificate = (contact: BearerUser, clientId:
   })
 
 // CRLNumber (RFC 5280 §5.2.3): a monotonically increasing integer; the issuing time in seconds is one.
-const crlNumber = (value: number) => {
+const crlNumber = (x509: typeof X509, value: number) => {
   const hex = value.toString(16)
   const bytes = (hex.length % 2 ? `0${hex}` : hex).match(/../g)!.map((h) => parseInt(h, 16))
   const content = bytes[0]! >= 0x80 ? [0, ...bytes] : bytes
@@ -156,6 +156,7 @@ const crlNumber = (value: number) => {
 
 /** The DER CRL of this environment's issuing CA, signed by its KeyStore key. */
 export const issuingCrl = Effect.gen(function* () {
+  const x509 = yield* loadX509
   const ca = yield* certificateAuthority
   const now = yield* Clock.currentTimeMillis
   const revoked = yield* Effect.flatMap(Certificates, (c) => c.listRevokedBy(ca.issuing.serial))
@@ -167,7 +168,7 @@ export const issuingCrl = Effect.gen(function* () {
     nextUpdate: new Date(Math.floor(now / 1000) * 1000 + CRL_VALIDITY_MS),
     signingKey: handle,
     signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
-    extensions: [new x509.AuthorityKeyIdentifierExtension(issuer.keyIdentifier), crlNumber(Math.floor(now / 1000))],
+    extensions: [new x509.AuthorityKeyIdentifierExtension(issuer.keyIdentifier), crlNumber(x509, Math.floor(now / 1000))],
     entries: revoked.map((c) => ({
       serialNumber: c.serial,
       revocationDate: new Date(c.revokedAt ?? now),

@@ -4,7 +4,8 @@ import { fromBase64 } from "../kernel/encoding.ts"
 import { Certificates } from "../ports/storage.ts"
 import { signingIdentityFor, signerSubject } from "./signer-certificate.ts"
 import { pkiTestWorld, testUser, type PkiServices, type PkiTestWorld } from "./test-layers.ts"
-import * as x509 from "./x509.ts"
+import "reflect-metadata"
+import * as x509 from "@peculiar/x509"
 
 const run = <A>(world: PkiTestWorld, effect: Effect.Effect<A, never, PkiServices>) => Effect.runPromise(Effect.provide(effect, world.layer))
 

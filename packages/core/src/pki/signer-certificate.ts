@@ -13,7 +13,7 @@ import { certificateAuthority } from "./authority.ts"
 import { issueCertificate, issuerOf, rfc4514, validity, type DistinguishedName, type NameAttribute } from "./issue-certificate.ts"
 import type { StoredCertificate } from "./model.ts"
 import { obtainCertificate, storedCertificate, type CertificateLine, type KeyToCertify } from "./obtain-certificate.ts"
-import * as x509 from "./x509.ts"
+import { KeyUsage, loadX509 } from "./x509.ts"
 
 /** A signer's key and current certificate (created on first use), with the chain up to (not including) the root. */
 export interface SigningIdentity {
@@ -61,21 +61,22 @@ export type UserCertificateKind = "signer" | "encryption"
 
 /** What differs between the kinds: the key algorithm and the key usage certified. */
 const KINDS: Record<UserCertificateKind, { readonly algorithm: KeyAlgorithm; readonly keyUsage: number }> = {
-  signer: { algorithm: "ES256", keyUsage: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation },
+  signer: { algorithm: "ES256", keyUsage: KeyUsage.digitalSignature | KeyUsage.nonRepudiation },
   // Key transport, so `openssl cms -encrypt` and the engine can address EnvelopedData to it.
-  encryption: { algorithm: "RSA-OAEP-2048", keyUsage: x509.KeyUsageFlags.keyEncipherment },
+  encryption: { algorithm: "RSA-OAEP-2048", keyUsage: KeyUsage.keyEncipherment },
 }
 
 /** The line of a user's keys of one kind (`<environment>/<kind>/<userId>/<n>`) and what makes one of their certificates usable now. */
 const userCertificateLine = (user: User, kind: UserCertificateKind) =>
   Effect.gen(function* () {
+    const x509 = yield* loadX509
     const ca = yield* certificateAuthority
     const settings = yield* EngineConfig
     const { environment } = settings
     const issuerUrl = issuerOfEngine(settings)
     const now = yield* Clock.currentTimeMillis
     const subject = signerSubject(environment, user)
-    const subjectText = rfc4514(subject)
+    const subjectText = rfc4514(x509, subject)
     const usable = (c: StoredCertificate) =>
       c.kind === kind && c.environment === environment && c.userId === user.id && c.status === "valid" &&
       c.notAfter > now && c.issuerSerial === ca.issuing.serial && c.subject === subjectText

@@ -16,7 +16,7 @@ import { derToP1363 } from "./ecdsa-signature.ts"
 import { derOf } from "./issue-certificate.ts"
 import { certificateStatus } from "./revocation.ts"
 import { imprintAlgorithmOf, oidText } from "./timestamp.ts"
-import * as x509 from "./x509.ts"
+import { loadX509, type X509 } from "./x509.ts"
 
 /** What the timestamp of a signature says and whether it holds. */
 export interface TimestampReport {
@@ -36,7 +36,7 @@ const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.
 const hexSerial = (i: asn1js.Integer) => toHex(new Uint8Array(i.valueBlock.valueHexView)).replace(/^(00)+(?=[0-9a-f])/, "")
 const digestOf = (algorithm: "SHA-256" | "SHA-384" | "SHA-512", data: Uint8Array) =>
   Effect.promise(() => globalThis.crypto.subtle.digest(algorithm, new Uint8Array(data))).pipe(Effect.map((b) => new Uint8Array(b)))
-const x509Of = (c: pkijs.Certificate) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER(false)))
+const x509Of = (x509: typeof X509, c: pkijs.Certificate) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER(false)))
 
 /** The policy of a DER TSTInfo in dotted form (its second element). */
 const policyOf = (tstInfo: Uint8Array): string | null => {
@@ -54,6 +54,7 @@ export const signatureTimestampOf = (signerInfo: pkijs.SignerInfo): Uint8Array |
 /** Verifies a DER TimeStampToken over `signatureValue` (the SignerInfo's signature OCTET STRING contents). */
 export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint8Array) =>
   Effect.gen(function* () {
+    const x509 = yield* loadX509
     const problems: Array<string> = []
     const parsed = yield* Effect.try(() => {
       const info = pkijs.ContentInfo.fromBER(new Uint8Array(token))
@@ -63,7 +64,7 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
       const content = new Uint8Array(signed.encapContentInfo.eContent.getValue())
       // every certificate the token carries must be readable by the X.509 library used below (fuzzing: a malformed
       // authority information access extension threw there, a 500 from /v2/validate)
-      for (const c of signed.certificates ?? []) if (c instanceof pkijs.Certificate) x509Of(c)
+      for (const c of signed.certificates ?? []) if (c instanceof pkijs.Certificate) x509Of(x509, c)
       return { signed, content, info: pkijs.TSTInfo.fromBER(content) }
     }).pipe(Effect.option)
     if (Option.isNone(parsed)) {
@@ -112,7 +113,7 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
     let trusted = false
     let tsa: TimestampReport["tsa"] = null
     if (tsaCertificate !== undefined) {
-      const certificate = x509Of(tsaCertificate)
+      const certificate = x509Of(x509, tsaCertificate)
       tsa = { subject: certificate.subject, serial }
       const usage = certificate.getExtension(x509.ExtendedKeyUsageExtension)
       const timeStamping = usage !== null && usage.critical && usage.usages.length === 1 && usage.usages[0] === TIME_STAMPING
@@ -121,9 +122,9 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
       if (!inPeriod) problems.push("the TSA certificate was not valid at the timestamp's time")
       const ca = yield* certificateAuthority
       const root = new x509.X509Certificate(new Uint8Array(yield* derOf(ca.root)))
-      const candidates = [...inToken.map(x509Of), new x509.X509Certificate(new Uint8Array(yield* derOf(ca.issuing)))]
+      const candidates = [...inToken.map((c) => x509Of(x509, c)), new x509.X509Certificate(new Uint8Array(yield* derOf(ca.issuing)))]
       const issuing = candidates.find((c) => c.subject === certificate.issuer && c.serialNumber !== certificate.serialNumber)
-      const verifies = (c: x509.X509Certificate, by: x509.X509Certificate) =>
+      const verifies = (c: X509.X509Certificate, by: X509.X509Certificate) =>
         Effect.promise(() => c.verify({ publicKey: by.publicKey, signatureOnly: true }).catch(() => false))
       const chains = issuing !== undefined && issuing.issuer === root.subject &&
         (yield* verifies(certificate, issuing)) && (yield* verifies(issuing, root))

@@ -20,7 +20,7 @@ import { derOf, issueCertificate, issuerOf, rfc4514, validity, type Distinguishe
 import type { StoredCertificate } from "./model.ts"
 import { obtainCertificate, storedCertificate, type KeyToCertify } from "./obtain-certificate.ts"
 import type { SigningIdentity } from "./signer-certificate.ts"
-import * as x509 from "./x509.ts"
+import { loadX509 } from "./x509.ts"
 
 /**
  * The policy under which the built-in TSA issues tokens (TSTInfo `policy`): a UUID-based OID
@@ -86,6 +86,7 @@ export const timestampIdentity: Effect.Effect<SigningIdentity, never, TsaService
       keyIdOf: (generation) => `${environment}/tsa/${generation}`,
       usable,
       issue: (key: KeyToCertify) => Effect.gen(function* () {
+        const x509 = yield* loadX509
         const issuerUrl = issuerOfEngine(settings)
         const { notBefore, notAfter } = validity(now, TSA_VALIDITY_YEARS, ca.issuing.notAfter)
         const der = yield* issueCertificate({
@@ -100,7 +101,7 @@ export const timestampIdentity: Effect.Effect<SigningIdentity, never, TsaService
           ],
         })
         return storedCertificate({
-          key, kind: "tsa", environment, userId: null, subject: rfc4514(subject), issuerSerial: ca.issuing.serial,
+          key, kind: "tsa", environment, userId: null, subject: rfc4514(x509, subject), issuerSerial: ca.issuing.serial,
           der, notBefore, notAfter, createdAt: now,
         })
       }),

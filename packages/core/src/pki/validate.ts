@@ -17,7 +17,7 @@ import { derToP1363 } from "./ecdsa-signature.ts"
 import { derOf } from "./issue-certificate.ts"
 import { certificateStatus } from "./revocation.ts"
 import { signatureTimestampOf, verifySignatureTimestamp, type TimestampReport } from "./timestamp-verify.ts"
-import * as x509 from "./x509.ts"
+import { loadX509 } from "./x509.ts"
 
 const DIGESTS: Readonly<Record<string, { readonly name: "SHA-256" | "SHA-384" | "SHA-512"; readonly length: number }>> = {
   "2.16.840.1.101.3.4.2.1": { name: "SHA-256", length: 32 },
@@ -54,6 +54,7 @@ export interface ValidationReport {
 /** Validates `signatureBase64` (DER ContentInfo of a detached SignedData) against `documentHash` (hex). */
 export const validateSignature = (signatureBase64: string, documentHash: string) =>
   Effect.gen(function* () {
+    const x509 = yield* loadX509
     const der = fromBase64(signatureBase64)
     const hash = fromHex(documentHash)
     if (der === undefined || der.length === 0) return yield* new InvalidRequest({ detail: "signature must be base64 of a DER CMS SignedData" })

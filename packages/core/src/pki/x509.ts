@@ -1,13 +1,18 @@
 /**
- * @peculiar/x509, loaded after the `Reflect` metadata polyfill that its dependency-injection
- * container (tsyringe) requires. Import x509 through this module, never directly, so the
- * polyfill is always in place first. (x509 1.x, which @simplewebauthn/server loads, installs
- * the same polyfill itself; 2.x leaves it to the application.)
+ * @peculiar/x509, loaded on first use. Its dependency-injection container (tsyringe) needs the
+ * `Reflect` metadata polyfill, which patches a global; importing the core must not, so the
+ * library (and the polyfill before it) loads the first time a certificate is made or read.
  */
-import "reflect-metadata"
-export {
-  AuthorityInfoAccessExtension, AuthorityKeyIdentifierExtension, BasicConstraintsExtension, CRLDistributionPointsExtension, ExtendedKeyUsage, ExtendedKeyUsageExtension,
-  Extension, KeyUsageFlags, KeyUsagesExtension, Name, SubjectAlternativeNameExtension,
-  SubjectKeyIdentifierExtension, X509Certificate, X509CertificateGenerator, X509Crl, X509CrlGenerator,
-} from "@peculiar/x509"
-export type { JsonNameParams } from "@peculiar/x509"
+import type * as X509 from "@peculiar/x509"
+import { Effect } from "effect"
+
+export type { X509 }
+
+let loaded: Promise<typeof X509> | undefined
+
+/** The x509 library, with the polyfill installed first; loaded once. */
+export const loadX509: Effect.Effect<typeof X509> = Effect.promise(() =>
+  loaded ??= import("reflect-metadata").then(() => import("@peculiar/x509")))
+
+/** The KeyUsage bits (RFC 5280 §4.2.1.3) as x509's `KeyUsageFlags` numbers them, usable before it loads. */
+export const KeyUsage = { digitalSignature: 1, nonRepudiation: 2, keyEncipherment: 4, keyCertSign: 32, cRLSign: 64 } as const

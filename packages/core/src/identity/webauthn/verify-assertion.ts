@@ -1,5 +1,4 @@
 /** Verifies a passkey assertion against a stored credential and an expected challenge. */
-import { verifyAuthenticationResponse } from "@simplewebauthn/server"
 import { Effect } from "effect"
 import { InvalidRequest, PasskeySignatureInvalid, SignatureCounterRegressed } from "../../errors/catalogue.ts"
 import { fromBase64 } from "../../kernel/encoding.ts"
@@ -7,6 +6,7 @@ import type { Passkey } from "../model.ts"
 import { checkBinding, type Expectation } from "./checks.ts"
 import { base64UrlField, parseAuthenticatorData, parseClientData } from "./parse.ts"
 import type { Assertion } from "./schemas.ts"
+import { simpleWebAuthn } from "./library.ts"
 
 /** What a verified assertion tells. */
 export interface VerifiedAssertion {
@@ -32,6 +32,7 @@ export const verifyAssertion = (assertion: Assertion, passkey: Passkey, expected
     yield* checkBinding(clientData, authData, expected)
 
     const publicKey = fromBase64(passkey.publicKey) ?? new Uint8Array()
+    const { verifyAuthenticationResponse } = yield* simpleWebAuthn
     const result = yield* Effect.tryPromise({
       try: () => verifyAuthenticationResponse({
         response: {

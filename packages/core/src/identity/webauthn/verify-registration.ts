@@ -1,12 +1,11 @@
 /** Verifies a passkey registration (attestation) for an enrolment ceremony. */
-import { verifyRegistrationResponse } from "@simplewebauthn/server"
-import { decodeAttestationObject } from "@simplewebauthn/server/helpers"
 import { Effect } from "effect"
 import { InvalidRequest, RegistrationRejected } from "../../errors/catalogue.ts"
 import { toBase64Url } from "../../kernel/encoding.ts"
 import { checkBinding, type Expectation } from "./checks.ts"
 import { base64UrlField, parseAuthenticatorData, parseClientData } from "./parse.ts"
 import type { RegistrationCredential } from "./schemas.ts"
+import { simpleWebAuthn, simpleWebAuthnHelpers } from "./library.ts"
 
 /** COSE algorithms accepted for new passkeys: ES256 and RS256. */
 export const SUPPORTED_ALGORITHMS: ReadonlyArray<number> = [-7, -257]
@@ -28,6 +27,8 @@ export const verifyRegistration = (credential: RegistrationCredential, expected:
     if (clientData.type !== "webauthn.create") {
       return yield* new InvalidRequest({ detail: "credential.response.clientDataJSON is not from navigator.credentials.create()" })
     }
+    const { decodeAttestationObject } = yield* simpleWebAuthnHelpers
+    const { verifyRegistrationResponse } = yield* simpleWebAuthn
     const attestation = yield* base64UrlField("credential.response.attestationObject", credential.response.attestationObject)
     const authBytes = yield* Effect.try({
       try: () => decodeAttestationObject(new Uint8Array(attestation)).get("authData"),
