@@ -12,7 +12,7 @@ pnpm=(npx -y pnpm@10.34.8)
 
 # What a minimal embedding installs: the HTTP adapter, SQLite storage, Web Crypto, and what they depend on.
 PACKAGES=(core adapters-sql adapters-sqlite adapters-crypto adapters-http)
-if [ "$#" -gt 0 ]; then EXAMPLES=("$@"); else mapfile -t EXAMPLES < <(ls examples); fi
+if [ "$#" -gt 0 ]; then EXAMPLES=("$@"); else mapfile -t EXAMPLES < <(find examples -mindepth 1 -maxdepth 1 -type d -printf "%f\n" | sort); fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/signet-examples-XXXXXX")"
 server_pid=""
