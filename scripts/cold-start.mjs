@@ -4,6 +4,9 @@
  * Prints wall time and the CPU time the process had used by then (user + system, from /proc: on a
  * loaded machine the wall time mostly measures the load, the CPU time the work).
  *   pnpm build && node scripts/cold-start.mjs [runs]      (default 5 runs each, alternating)
+ * After `--`, one more command to measure alike, run in the current folder: an installed example
+ * (docs/embedding.md), which reads PORT, PUBLIC_ORIGIN, SIGNET_DATABASE and SIGNET_MASTER_KEY.
+ *   node <repo>/scripts/cold-start.mjs 5 -- node server.js
  */
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -13,11 +16,14 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 const root = new URL("..", import.meta.url).pathname
-const runs = Number(process.argv[2] ?? 5)
+const dashes = process.argv.indexOf("--")
+const runs = Number((dashes === 2 ? undefined : process.argv[2]) ?? 5)
+const extra = dashes < 0 ? [] : process.argv.slice(dashes + 1)
 const ways = {
   "built JS (node dist/bin/server.js)": [process.execPath, [join(root, "packages/server/dist/bin/server.js")]],
   // tsx as a loader in the process itself (the tsx CLI would add a wrapper process)
-  "tsx (sources)": [process.execPath, ["--import", "tsx", "--conditions=@signet/source", join(root, "packages/server/src/bin/server.ts")]],
+  "tsx (sources)": [process.execPath, ["--import", join(root, "node_modules/tsx/dist/esm/index.mjs"), "--conditions=@signet/source", join(root, "packages/server/src/bin/server.ts")]],
+  ...(extra.length > 0 ? { [extra.join(" ")]: [extra[0], extra.slice(1)] } : {}),
 }
 
 const freePort = () => new Promise((resolve) => {
@@ -37,6 +43,7 @@ const once = async ([command, args]) => {
   const port = await freePort()
   const env = {
     ...process.env, SIGNET_PORT: String(port), SIGNET_HOST: "127.0.0.1", SIGNET_ENVIRONMENT: "sandbox",
+    PORT: String(port), PUBLIC_ORIGIN: `http://localhost:${port}`,
     SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-start-")), "signet.db"), SIGNET_MASTER_KEY: randomBytes(32).toString("hex"),
   }
   const started = performance.now()
