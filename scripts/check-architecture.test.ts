@@ -7,7 +7,9 @@ import { afterAll, describe, expect, it } from "vitest"
 
 const script = path.join(import.meta.dirname, "check-architecture.ts")
 const made: Array<string> = []
-afterAll(() => { for (const dir of made) rmSync(dir, { recursive: true, force: true }) })
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true })
+})
 
 const manifest = (name: string, dependencies: Record<string, string> = {}, devDependencies: Record<string, string> = {}) =>
   JSON.stringify({ name: `@signet/${name}`, type: "module", exports: { ".": "./src/index.ts" }, dependencies, devDependencies })
@@ -50,24 +52,86 @@ describe("scripts/check-architecture.ts", () => {
   })
 
   it.each([
-    ["a file-level cycle", { "packages/core/src/a/x.ts": `import { y } from "./y.ts"\nexport const x = () => y`, "packages/core/src/a/y.ts": `import type { x } from "./x.ts"\nexport const y = 1\nexport type X = typeof x` }, "import cycle: packages/core/src/a/x.ts"],
-    ["a capability cycle through implementation files", { "packages/core/src/a/impl.ts": `import { g } from "../b/impl.ts"\nexport const f = () => 1\nexport const h = g` }, "capability cycle outside declared ports: a -> b"],
-    ["the kernel importing a capability", { "packages/core/src/kernel/util.ts": `import { f } from "../a/impl.ts"\nexport const k = 1\nexport const kf = f` }, "the kernel imports the a capability"],
-    ["a capability importing the composition root", { "packages/core/src/a/impl.ts": `import { g } from "../index.ts"\nexport const f = () => 1\nexport const h = g` }, "imports the composition file index.ts"],
-    ["a contract file importing an implementation", { "packages/core/src/a/ports.ts": `import { g } from "../b/impl.ts"\nexport const P = g` }, "contract file a/ports.ts imports b/impl.ts as a value"],
+    [
+      "a file-level cycle",
+      {
+        "packages/core/src/a/x.ts": `import { y } from "./y.ts"\nexport const x = () => y`,
+        "packages/core/src/a/y.ts": `import type { x } from "./x.ts"\nexport const y = 1\nexport type X = typeof x`,
+      },
+      "import cycle: packages/core/src/a/x.ts",
+    ],
+    [
+      "a capability cycle through implementation files",
+      { "packages/core/src/a/impl.ts": `import { g } from "../b/impl.ts"\nexport const f = () => 1\nexport const h = g` },
+      "capability cycle outside declared ports: a -> b",
+    ],
+    [
+      "the kernel importing a capability",
+      { "packages/core/src/kernel/util.ts": `import { f } from "../a/impl.ts"\nexport const k = 1\nexport const kf = f` },
+      "the kernel imports the a capability",
+    ],
+    [
+      "a capability importing the composition root",
+      { "packages/core/src/a/impl.ts": `import { g } from "../index.ts"\nexport const f = () => 1\nexport const h = g` },
+      "imports the composition file index.ts",
+    ],
+    [
+      "a contract file importing an implementation",
+      { "packages/core/src/a/ports.ts": `import { g } from "../b/impl.ts"\nexport const P = g` },
+      "contract file a/ports.ts imports b/impl.ts as a value",
+    ],
     ["Date.now() in the core", { "packages/core/src/a/impl.ts": `export const f = () => Date.now()` }, "the core calls Date.now()"],
     ["new Date() in the core", { "packages/core/src/a/impl.ts": `export const f = () => new Date().getTime()` }, "new Date() without an argument"],
     ["Math.random() in the core", { "packages/core/src/a/impl.ts": `export const f = () => Math.random()` }, "the core calls Math.random()"],
     ["process in the core", { "packages/core/src/a/impl.ts": `export const f = () => process.env["X"]` }, "the core reads `process`"],
-    ["a node: import in the core", { "packages/core/src/a/impl.ts": `import { readFileSync } from "node:fs"\nexport const f = () => readFileSync` }, "the core imports node:fs"],
-    ["the core importing an adapter", { "packages/core/src/a/impl.ts": `import { sql } from "@signet/adapters-sql"\nexport const f = () => sql` }, "@signet/core production code may not import @signet/adapters-sql"],
-    ["production code importing the testkit", { "packages/adapters-sql/src/index.ts": `import { kit } from "@signet/testkit"\nexport const sql = kit` }, "production code imports @signet/testkit"],
-    ["an import its package.json does not declare", { "packages/testkit/package.json": manifest("testkit") }, "@signet/core is imported but not in packages/testkit/package.json dependencies"],
-    ["a package without a boundary rule", { "packages/mystery/package.json": manifest("mystery", { "@signet/core": "workspace:*" }), "packages/mystery/src/index.ts": `import { f } from "@signet/core"\nexport const m = f` }, "no boundary rule for packages/mystery"],
-    ["a relative import into another package", { "packages/adapters-sql/src/index.ts": `import { f } from "../../core/src/a/impl.ts"\nexport const sql = f` }, "leaves packages/adapters-sql"],
-    ["an example reaching into packages/", { "examples/express/server.ts": `import { f } from "../../packages/core/src/a/impl.ts"\nexport const app = f` }, "leaves examples/express"],
-    ["a JavaScript example reaching into packages/", { "examples/hono/server.js": `import { f } from "../../packages/core/src/a/impl.ts"\nexport const app = f\n` }, "leaves examples/hono"],
-    ["a subpath that is not an export", { "examples/express/server.ts": `import { f } from "@signet/core/src/a/impl.ts"\nexport const app = f` }, "is not an export of @signet/core"],
+    [
+      "a node: import in the core",
+      { "packages/core/src/a/impl.ts": `import { readFileSync } from "node:fs"\nexport const f = () => readFileSync` },
+      "the core imports node:fs",
+    ],
+    [
+      "the core importing an adapter",
+      { "packages/core/src/a/impl.ts": `import { sql } from "@signet/adapters-sql"\nexport const f = () => sql` },
+      "@signet/core production code may not import @signet/adapters-sql",
+    ],
+    [
+      "production code importing the testkit",
+      { "packages/adapters-sql/src/index.ts": `import { kit } from "@signet/testkit"\nexport const sql = kit` },
+      "production code imports @signet/testkit",
+    ],
+    [
+      "an import its package.json does not declare",
+      { "packages/testkit/package.json": manifest("testkit") },
+      "@signet/core is imported but not in packages/testkit/package.json dependencies",
+    ],
+    [
+      "a package without a boundary rule",
+      {
+        "packages/mystery/package.json": manifest("mystery", { "@signet/core": "workspace:*" }),
+        "packages/mystery/src/index.ts": `import { f } from "@signet/core"\nexport const m = f`,
+      },
+      "no boundary rule for packages/mystery",
+    ],
+    [
+      "a relative import into another package",
+      { "packages/adapters-sql/src/index.ts": `import { f } from "../../core/src/a/impl.ts"\nexport const sql = f` },
+      "leaves packages/adapters-sql",
+    ],
+    [
+      "an example reaching into packages/",
+      { "examples/express/server.ts": `import { f } from "../../packages/core/src/a/impl.ts"\nexport const app = f` },
+      "leaves examples/express",
+    ],
+    [
+      "a JavaScript example reaching into packages/",
+      { "examples/hono/server.js": `import { f } from "../../packages/core/src/a/impl.ts"\nexport const app = f\n` },
+      "leaves examples/hono",
+    ],
+    [
+      "a subpath that is not an export",
+      { "examples/express/server.ts": `import { f } from "@signet/core/src/a/impl.ts"\nexport const app = f` },
+      "is not an export of @signet/core",
+    ],
   ])("fails on %s", (_what, changes, message) => {
     const { status, output } = run(changes)
     expect(output).toContain(message)

@@ -19,9 +19,10 @@ import ts from "typescript"
 
 // `--root <dir>` checks another tree (the script's own tests run it on small fixture trees).
 const rootArgument = process.argv.indexOf("--root")
-const ROOT = rootArgument > 0 && process.argv[rootArgument + 1]
-  ? path.resolve(process.argv[rootArgument + 1]!)
-  : path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
+const ROOT =
+  rootArgument > 0 && process.argv[rootArgument + 1]
+    ? path.resolve(process.argv[rootArgument + 1]!)
+    : path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const CORE_SRC = path.join(ROOT, "packages/core/src")
 
 /**
@@ -70,8 +71,7 @@ const COMPOSITION = new Set(["index.ts", "housekeeping.ts", "errors/catalogue.ts
 const CONTRACT_FILES = new Set(["ports.ts", "model.ts", "errors.ts", "contract.ts", "index.ts"])
 
 /** Tests and their helpers: `*.test.ts`, `test-support/`, `test-layers.ts`. */
-const isTest = (rel: string): boolean =>
-  /\.test\.ts$/.test(rel) || /(^|\/)test-support\//.test(rel) || /(^|\/)test-layers\.ts$/.test(rel)
+const isTest = (rel: string): boolean => /\.test\.ts$/.test(rel) || /(^|\/)test-support\//.test(rel) || /(^|\/)test-layers\.ts$/.test(rel)
 /** Development tooling of a package (benchmarks, calibration scripts): held to the rules of tests. */
 const isTooling = (rel: string): boolean => /^packages\/[^/]+\/(bench|calibration)\//.test(rel)
 
@@ -135,9 +135,18 @@ for (const file of files) {
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined
       add(node, node.moduleSpecifier.text, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)))
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       add(node, node.moduleReference.expression.text, node.isTypeOnly)
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
       add(node, node.arguments[0].text, false)
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       add(node, node.argument.literal.text, true)
@@ -153,19 +162,28 @@ for (const file of files) {
 const cycles = (nodes: ReadonlyArray<string>, edges: (n: string) => ReadonlyArray<string>): Array<Array<string>> => {
   // Tarjan's strongly connected components, iterative so a deep graph cannot overflow the stack.
   let index = 0
-  const idx = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>(), stack: Array<string> = []
+  const idx = new Map<string, number>(),
+    low = new Map<string, number>(),
+    onStack = new Set<string>(),
+    stack: Array<string> = []
   const result: Array<Array<string>> = []
   for (const start of nodes) {
     if (idx.has(start)) continue
     const work: Array<{ node: string; next: number }> = [{ node: start, next: 0 }]
-    idx.set(start, index); low.set(start, index++); stack.push(start); onStack.add(start)
+    idx.set(start, index)
+    low.set(start, index++)
+    stack.push(start)
+    onStack.add(start)
     while (work.length > 0) {
       const frame = work[work.length - 1]!
       const out = edges(frame.node)
       if (frame.next < out.length) {
         const m = out[frame.next++]!
         if (!idx.has(m)) {
-          idx.set(m, index); low.set(m, index++); stack.push(m); onStack.add(m)
+          idx.set(m, index)
+          low.set(m, index++)
+          stack.push(m)
+          onStack.add(m)
           work.push({ node: m, next: 0 })
         } else if (onStack.has(m)) low.set(frame.node, Math.min(low.get(frame.node)!, idx.get(m)!))
       } else {
@@ -177,7 +195,11 @@ const cycles = (nodes: ReadonlyArray<string>, edges: (n: string) => ReadonlyArra
         if (low.get(frame.node) === idx.get(frame.node)) {
           const scc: Array<string> = []
           let m: string
-          do { m = stack.pop()!; onStack.delete(m); scc.push(m) } while (m !== frame.node)
+          do {
+            m = stack.pop()!
+            onStack.delete(m)
+            scc.push(m)
+          } while (m !== frame.node)
           if (scc.length > 1 || out.includes(frame.node)) result.push(scc)
         }
       }
@@ -201,7 +223,10 @@ const loopIn = (scc: ReadonlyArray<string>, edges: (n: string) => ReadonlyArray<
         while (loop[0] !== start) loop.unshift(previous.get(loop[0]!)!)
         return [...loop, start]
       }
-      if (!previous.has(m)) { previous.set(m, n); queue.push(m) }
+      if (!previous.has(m)) {
+        previous.set(m, n)
+        queue.push(m)
+      }
     }
   }
   return [start, start]
@@ -237,15 +262,28 @@ for (const [file, imports] of importsOf) {
     if (!i.target) continue
     const q = corePath(i.target)
     if (q === null) continue
-    if (isTest(q)) { fail(file, i.line, `production code imports test code ${q}`); continue }
+    if (isTest(q)) {
+      fail(file, i.line, `production code imports test code ${q}`)
+      continue
+    }
     const targetArea = areaOf(q)
     // The composition may be named type-only (a field's catalogued error); a value import would knot the modules.
-    if (targetArea === null) { if (!i.typeOnly) fail(file, i.line, `${area} imports the composition file ${q}; import the module it comes from`); continue }
+    if (targetArea === null) {
+      if (!i.typeOnly) fail(file, i.line, `${area} imports the composition file ${q}; import the module it comes from`)
+      continue
+    }
     if (targetArea === area) continue
-    if (area === "kernel") { fail(file, i.line, `the kernel imports the ${targetArea} capability (${q}); the kernel depends on no capability`); continue }
+    if (area === "kernel") {
+      fail(file, i.line, `the kernel imports the ${targetArea} capability (${q}); the kernel depends on no capability`)
+      continue
+    }
     if (targetArea === "kernel") continue
     if (isContract(p) && !i.typeOnly && !isContract(q)) {
-      fail(file, i.line, `contract file ${p} imports ${q} as a value; a capability's ports, model and errors import only the kernel and other contracts (or types)`)
+      fail(
+        file,
+        i.line,
+        `contract file ${p} imports ${q} as a value; a capability's ports, model and errors import only the kernel and other contracts (or types)`,
+      )
       continue
     }
     if (i.typeOnly || isContract(q)) continue
@@ -275,13 +313,18 @@ for (const scc of cycles(capabilities, (c) => [...(capabilityEdges.get(c)?.keys(
 for (const [file, sf] of sources) {
   const p = corePath(file)
   if (p === null || isTest(p)) continue
-  for (const i of importsOf.get(file) ?? []) if (i.specifier.startsWith("node:")) fail(file, i.line, `the core imports ${i.specifier}: the core does no I/O (use a port)`)
+  for (const i of importsOf.get(file) ?? [])
+    if (i.specifier.startsWith("node:")) fail(file, i.line, `the core imports ${i.specifier}: the core does no I/O (use a port)`)
   const visit = (node: ts.Node) => {
     if (ts.isIdentifier(node) && node.text === "process") {
       const parent = node.parent
-      const isName = (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isPropertyAssignment(parent) && parent.name === node) ||
-        (ts.isPropertySignature(parent) && parent.name === node) || (ts.isPropertyDeclaration(parent) && parent.name === node) ||
-        (ts.isMethodDeclaration(parent) && parent.name === node) || (ts.isBindingElement(parent) && parent.propertyName === node)
+      const isName =
+        (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+        (ts.isPropertyAssignment(parent) && parent.name === node) ||
+        (ts.isPropertySignature(parent) && parent.name === node) ||
+        (ts.isPropertyDeclaration(parent) && parent.name === node) ||
+        (ts.isMethodDeclaration(parent) && parent.name === node) ||
+        (ts.isBindingElement(parent) && parent.propertyName === node)
       if (!isName) fail(file, lineOf(sf, node), "the core reads `process`: take settings from EngineConfig")
     }
     if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && ts.isPropertyAccessExpression(node.expression) === false) {
@@ -301,7 +344,11 @@ for (const [file, sf] of sources) {
 
 // ---------------------------------------------------------------- (d) package boundaries
 
-interface Manifest { readonly dependencies?: Record<string, string>; readonly devDependencies?: Record<string, string>; readonly exports?: unknown }
+interface Manifest {
+  readonly dependencies?: Record<string, string>
+  readonly devDependencies?: Record<string, string>
+  readonly exports?: unknown
+}
 const manifests = new Map<string, Manifest>()
 for (const n of packageNames) manifests.set(n, JSON.parse(readFileSync(path.join(packagesDir, n, "package.json"), "utf8")) as Manifest)
 const exportKeys = (m: Manifest | undefined): ReadonlyArray<string> =>
@@ -322,37 +369,61 @@ for (const [file, imports] of importsOf) {
   const test = isTest(r) || isTooling(r)
   for (const i of imports) {
     if (i.specifier.startsWith(".")) {
-      if (i.target === null) { fail(file, i.line, `cannot resolve ${i.specifier}`); continue }
+      if (i.target === null) {
+        fail(file, i.line, `cannot resolve ${i.specifier}`)
+        continue
+      }
       const t = rel(i.target)
       const [tTop, tOwner] = t.split("/")
       // Tests and tooling may reach into another package's sources by path: they are not shipped, and it is how
       // the tests of a package use one that depends on it (core's tests use the testkit, adapters-http's tests
       // the server's composition) without a workspace dependency cycle. Production code and examples never do.
       const intoPackage = test && top === "packages" && tTop === "packages" && t.split("/")[2] === "src"
-      if (top !== "scripts" && (tTop !== top || tOwner !== owner) && !intoPackage) fail(file, i.line, `relative import ${i.specifier} leaves ${top}/${owner}; import the package by name`)
+      if (top !== "scripts" && (tTop !== top || tOwner !== owner) && !intoPackage)
+        fail(file, i.line, `relative import ${i.specifier} leaves ${top}/${owner}; import the package by name`)
       continue
     }
     const m = /^@signet\/([^/]+)(\/.*)?$/.exec(i.specifier)
     if (!m) continue
     const [, target, sub] = m as unknown as [string, string, string | undefined]
     const targetManifest = manifests.get(target)
-    if (!targetManifest) { fail(file, i.line, `${i.specifier}: there is no package @signet/${target}`); continue }
-    if (!exportKeys(targetManifest).includes(`.${sub ?? ""}`)) fail(file, i.line, `${i.specifier} is not an export of @signet/${target} (exports: ${exportKeys(targetManifest).join(", ")})`)
+    if (!targetManifest) {
+      fail(file, i.line, `${i.specifier}: there is no package @signet/${target}`)
+      continue
+    }
+    if (!exportKeys(targetManifest).includes(`.${sub ?? ""}`))
+      fail(file, i.line, `${i.specifier} is not an export of @signet/${target} (exports: ${exportKeys(targetManifest).join(", ")})`)
     if (top === "examples" || top === "scripts") continue
-    if (target === owner) { fail(file, i.line, `@signet/${owner} imports itself by name`); continue }
+    if (target === owner) {
+      fail(file, i.line, `@signet/${owner} imports itself by name`)
+      continue
+    }
     const rules = PACKAGE_RULES[owner!]
-    if (!rules) { fail(file, i.line, `no boundary rule for packages/${owner}: add its row to PACKAGE_RULES in scripts/check-architecture.ts`); continue }
+    if (!rules) {
+      fail(file, i.line, `no boundary rule for packages/${owner}: add its row to PACKAGE_RULES in scripts/check-architecture.ts`)
+      continue
+    }
     const own = manifests.get(owner!)!
-    if (target === "testkit" && !test) { if (!waived(file, i.specifier.split("/").slice(0, 2).join("/"))) fail(file, i.line, "production code imports @signet/testkit"); continue }
+    if (target === "testkit" && !test) {
+      if (!waived(file, i.specifier.split("/").slice(0, 2).join("/"))) fail(file, i.line, "production code imports @signet/testkit")
+      continue
+    }
     // Any package's tests may use the testkit (declared as a devDependency), besides their row's `tests`.
     const allowed = test ? [...rules.production, ...(rules.tests ?? []), "testkit"] : rules.production
-    if (!allowed.includes(target)) { if (!waived(file, `@signet/${target}`)) fail(file, i.line, `@signet/${owner} ${test ? "tests" : "production code"} may not import @signet/${target} (allowed: ${allowed.join(", ") || "none"})`); continue }
+    if (!allowed.includes(target)) {
+      if (!waived(file, `@signet/${target}`))
+        fail(file, i.line, `@signet/${owner} ${test ? "tests" : "production code"} may not import @signet/${target} (allowed: ${allowed.join(", ") || "none"})`)
+      continue
+    }
     const declared = test ? { ...own.dependencies, ...own.devDependencies } : { ...own.dependencies }
-    if (!(`@signet/${target}` in declared)) fail(file, i.line, `@signet/${target} is imported but not in packages/${owner}/package.json ${test ? "dependencies or devDependencies" : "dependencies"}`)
+    if (!(`@signet/${target}` in declared))
+      fail(file, i.line, `@signet/${target} is imported but not in packages/${owner}/package.json ${test ? "dependencies or devDependencies" : "dependencies"}`)
   }
 }
 
-WAIVERS.forEach((w, k) => { if (!usedWaivers.has(k)) warnings.push(`stale waiver (delete it from scripts/check-architecture.ts): ${w.file} -> ${w.imports}`) })
+WAIVERS.forEach((w, k) => {
+  if (!usedWaivers.has(k)) warnings.push(`stale waiver (delete it from scripts/check-architecture.ts): ${w.file} -> ${w.imports}`)
+})
 
 for (const w of warnings) console.warn(`warning: ${w}`)
 if (problems.length > 0) {

@@ -22,16 +22,20 @@ const extra = dashes < 0 ? [] : process.argv.slice(dashes + 1)
 const ways = {
   "built JS (node dist/bin/server.js)": [process.execPath, [join(root, "packages/server/dist/bin/server.js")]],
   // tsx as a loader in the process itself (the tsx CLI would add a wrapper process)
-  "tsx (sources)": [process.execPath, ["--import", join(root, "node_modules/tsx/dist/esm/index.mjs"), "--conditions=@signet/source", join(root, "packages/server/src/bin/server.ts")]],
+  "tsx (sources)": [
+    process.execPath,
+    ["--import", join(root, "node_modules/tsx/dist/esm/index.mjs"), "--conditions=@signet/source", join(root, "packages/server/src/bin/server.ts")],
+  ],
   ...(extra.length > 0 ? { [extra.join(" ")]: [extra[0], extra.slice(1)] } : {}),
 }
 
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, "127.0.0.1", () => {
-    const { port } = s.address()
-    s.close(() => resolve(port))
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
   })
-})
 
 // utime + stime of a process in ms (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms)
 const cpuMs = (pid) => {
@@ -42,15 +46,23 @@ const cpuMs = (pid) => {
 const once = async ([command, args]) => {
   const port = await freePort()
   const env = {
-    ...process.env, SIGNET_PORT: String(port), SIGNET_HOST: "127.0.0.1", SIGNET_ENVIRONMENT: "sandbox",
-    PORT: String(port), PUBLIC_ORIGIN: `http://localhost:${port}`,
-    SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-start-")), "signet.db"), SIGNET_MASTER_KEY: randomBytes(32).toString("hex"),
+    ...process.env,
+    SIGNET_PORT: String(port),
+    SIGNET_HOST: "127.0.0.1",
+    SIGNET_ENVIRONMENT: "sandbox",
+    PORT: String(port),
+    PUBLIC_ORIGIN: `http://localhost:${port}`,
+    SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-start-")), "signet.db"),
+    SIGNET_MASTER_KEY: randomBytes(32).toString("hex"),
   }
   const started = performance.now()
   const child = spawn(command, args, { env, stdio: "ignore" })
   try {
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false)
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
       if (ok) return { wall: performance.now() - started, cpu: cpuMs(child.pid) }
       if (performance.now() - started > 120_000) throw new Error("no answer in 120 s")
       await new Promise((r) => setTimeout(r, 10))

@@ -27,7 +27,10 @@ const fail = (text: string): never => {
 
 // Up: the host's own route and Signet's health under /api.
 for (let i = 0; ; i++) {
-  const up = await fetch(`${api}/health`).then((r) => r.ok, () => false)
+  const up = await fetch(`${api}/health`).then(
+    (r) => r.ok,
+    () => false,
+  )
   if (up) break
   if (i > 300) fail(`${api}/health did not answer within 30 s`)
   await sleep(100)
@@ -40,7 +43,9 @@ const client = new SignetClient(api)
 // The host prints each sandbox e-mail's subject (with the code) on its stdout: read the newest for the address.
 client.mailbox = async (email) => {
   for (let tries = 0; tries < 100; tries++) {
-    const line = readFileSync(logFile, "utf8").split("\n").findLast((l) => l.includes(`[sandbox mail] to ${email.toLowerCase()}:`))
+    const line = readFileSync(logFile, "utf8")
+      .split("\n")
+      .findLast((l) => l.includes(`[sandbox mail] to ${email.toLowerCase()}:`))
     const code = line?.match(/(\d{8})/)?.[1]
     if (code !== undefined) return code
     await sleep(50)
@@ -56,7 +61,8 @@ step(`enrolled a software passkey for ${enrolled.email} (e-mail proven with the 
 // A relying party, as its contact registers it and an administrator approves it.
 const consoleToken = await signInAtConsole(client, passkey)
 const registered = await client.raw<{ clientId: string } | ErrorBody>("POST", "/v2/relying-parties", {
-  body: { name: "Example RP", signingOrigins: [origin] }, headers: { authorization: `Bearer ${consoleToken}` },
+  body: { name: "Example RP", signingOrigins: [origin] },
+  headers: { authorization: `Bearer ${consoleToken}` },
 })
 if (registered.status !== 201) fail(`registering an RP: ${registered.status} ${JSON.stringify(registered.body)}`)
 const clientId = (registered.body as { clientId: string }).clientId
@@ -82,11 +88,15 @@ const reading = (async () => {
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, "\n")
-      let end: number
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
         const block = buffer.slice(0, end)
         buffer = buffer.slice(end + 2)
-        const field = (name: string) => block.split("\n").filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, "")).join("\n")
+        const field = (name: string) =>
+          block
+            .split("\n")
+            .filter((l) => l.startsWith(`${name}:`))
+            .map((l) => l.slice(name.length + 1).replace(/^ /, ""))
+            .join("\n")
         if (field("event") !== "" || field("data") !== "") events.push({ event: field("event") || "message", data: field("data") })
       }
     }
@@ -105,12 +115,17 @@ await waitForEvent((e) => e.event === "connected", "connected event")
 
 // Sign a document's hash with the passkey's approval.
 const document = randomBytes(4096)
-const pending = ok(await client.raw<{ requestId: string; challenge: string } | ErrorBody>("POST", "/v2/sign/single", {
-  headers: bearer, body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: passkey.credentialId, documentName: "example.pdf" },
-})) as { requestId: string; challenge: string }
-const signed = ok(await client.raw<{ status: string; signature: string } | ErrorBody>("POST", `/v2/sign/auth/${pending.requestId}`, {
-  body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-})) as { status: string; signature: string }
+const pending = ok(
+  await client.raw<{ requestId: string; challenge: string } | ErrorBody>("POST", "/v2/sign/single", {
+    headers: bearer,
+    body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: passkey.credentialId, documentName: "example.pdf" },
+  }),
+) as { requestId: string; challenge: string }
+const signed = ok(
+  await client.raw<{ status: string; signature: string } | ErrorBody>("POST", `/v2/sign/auth/${pending.requestId}`, {
+    body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+  }),
+) as { status: string; signature: string }
 if (signed.status !== "completed") fail(`signing answered ${JSON.stringify(signed)}`)
 step(`signed a SHA-256 hash (request ${pending.requestId})`)
 
@@ -122,8 +137,27 @@ const verifies = (content: Uint8Array) => {
   writeFileSync(join(work, "doc.bin"), content)
   writeFileSync(join(work, "root.pem"), root.root.pem)
   try {
-    execFileSync("openssl", ["cms", "-verify", "-binary", "-purpose", "any", "-inform", "DER", "-in", join(work, "sig.der"),
-      "-content", join(work, "doc.bin"), "-CAfile", join(work, "root.pem"), "-out", "/dev/null"], { stdio: "pipe" })
+    execFileSync(
+      "openssl",
+      [
+        "cms",
+        "-verify",
+        "-binary",
+        "-purpose",
+        "any",
+        "-inform",
+        "DER",
+        "-in",
+        join(work, "sig.der"),
+        "-content",
+        join(work, "doc.bin"),
+        "-CAfile",
+        join(work, "root.pem"),
+        "-out",
+        "/dev/null",
+      ],
+      { stdio: "pipe" },
+    )
     return true
   } catch {
     return false
@@ -133,7 +167,10 @@ if (!verifies(document)) fail("openssl cms -verify refused the signature over th
 if (verifies(randomBytes(4096))) fail("openssl cms -verify accepted the signature over another document")
 step("openssl cms -verify accepts the CMS for the document (chained to /api/v2/ca) and refuses it for another")
 
-await waitForEvent((e) => e.event === "signing_request_completed" && (JSON.parse(e.data) as { id: string; status: string }).id === pending.requestId, "signing_request_completed of the request")
+await waitForEvent(
+  (e) => e.event === "signing_request_completed" && (JSON.parse(e.data) as { id: string; status: string }).id === pending.requestId,
+  "signing_request_completed of the request",
+)
 const completed = events.find((e) => e.event === "signing_request_completed")!
 if ((JSON.parse(completed.data) as { status: string }).status !== "signed") fail(`completed event: ${completed.data}`)
 stream.abort()

@@ -7,8 +7,12 @@ import { StorageSqlite } from "@signet/adapters-sqlite"
 const port = Number(process.env.PORT ?? 3000)
 const engine = await makeEngine({
   settings: {
-    environment: "sandbox", publicOrigin: process.env.PUBLIC_ORIGIN ?? `http://localhost:${port}`, basePath: "/api",
-    accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
+    environment: "sandbox",
+    publicOrigin: process.env.PUBLIC_ORIGIN ?? `http://localhost:${port}`,
+    basePath: "/api",
+    accessTokenTtlSeconds: 3600,
+    ceremonyTtlSeconds: 300,
+    sessionTtlSeconds: 3600,
   },
   storage: StorageSqlite({ filename: process.env.SIGNET_DATABASE ?? "signet.db" }),
   masterKey: parseMasterKey(process.env.SIGNET_MASTER_KEY ?? ""),

@@ -4,7 +4,20 @@
  * process (configuration), never in the database; the key id is bound as associated data
  * so a sealed key cannot be swapped under another id.
  */
-import { KeyDecryptionFailed, KeyNotFound, KeyRecords, KeyStore, fromBase64, toBase64, utf8, type KeyAlgorithm, type KeyInfo, type OaepHash, type SignatureHash, type StoredKey } from "@signet/core"
+import {
+  KeyDecryptionFailed,
+  KeyNotFound,
+  KeyRecords,
+  KeyStore,
+  fromBase64,
+  toBase64,
+  utf8,
+  type KeyAlgorithm,
+  type KeyInfo,
+  type OaepHash,
+  type SignatureHash,
+  type StoredKey,
+} from "@signet/core"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 
 /** The 32-byte master key that seals private keys at rest. */
@@ -18,9 +31,7 @@ export class InvalidMasterKey extends Error {
 /** Parses a master key given as 64 hex characters or base64(url) of 32 bytes. */
 export const parseMasterKey = (text: string): Uint8Array => {
   const trimmed = text.trim()
-  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed)
-    ? Uint8Array.from(trimmed.match(/../g)!.map((h) => parseInt(h, 16)))
-    : fromBase64(trimmed)
+  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Uint8Array.from(trimmed.match(/../g)!.map((h) => parseInt(h, 16))) : fromBase64(trimmed)
   if (bytes === undefined || bytes.length !== 32) {
     throw new InvalidMasterKey("master key must be 32 bytes, as 64 hex characters or base64")
   }
@@ -45,7 +56,9 @@ const unseal = async (master: CryptoKey, keyId: string, text: string): Promise<A
   const bytes = fromBase64(text) ?? new Uint8Array()
   return subtle().decrypt(
     { name: "AES-GCM", iv: new Uint8Array(bytes.slice(0, 12)), additionalData: new Uint8Array(utf8(keyId)) },
-    master, new Uint8Array(bytes.slice(12)))
+    master,
+    new Uint8Array(bytes.slice(12)),
+  )
 }
 
 const infoOf = (stored: StoredKey): KeyInfo => ({
@@ -56,84 +69,105 @@ const infoOf = (stored: StoredKey): KeyInfo => ({
 })
 
 /** The software KeyStore over the `KeyRecords` repository; unsealed keys are cached as non-extractable handles. */
-export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterKey> = Layer.effect(KeyStore, Effect.gen(function* () {
-  const records = yield* KeyRecords
-  const masterBytes = yield* MasterKey
-  const master = yield* Effect.promise(() =>
-    subtle().importKey("raw", new Uint8Array(masterBytes), { name: "AES-GCM" }, false, ["encrypt", "decrypt"]))
-  const signers = new Map<string, CryptoKey>()
-  // Key records never change once written, so a record read once is kept (keys are few).
-  const known = new Map<string, StoredKey>()
+export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterKey> = Layer.effect(
+  KeyStore,
+  Effect.gen(function* () {
+    const records = yield* KeyRecords
+    const masterBytes = yield* MasterKey
+    const master = yield* Effect.promise(() => subtle().importKey("raw", new Uint8Array(masterBytes), { name: "AES-GCM" }, false, ["encrypt", "decrypt"]))
+    const signers = new Map<string, CryptoKey>()
+    // Key records never change once written, so a record read once is kept (keys are few).
+    const known = new Map<string, StoredKey>()
 
-  const find = (keyId: string) => {
-    const cached = known.get(keyId)
-    if (cached !== undefined) return Effect.succeed(cached)
-    return records.findById(keyId).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(new KeyNotFound({ keyId })), onSome: Effect.succeed })),
-      Effect.tap((stored) => Effect.sync(() => known.set(keyId, stored))))
-  }
+    const find = (keyId: string) => {
+      const cached = known.get(keyId)
+      if (cached !== undefined) return Effect.succeed(cached)
+      return records.findById(keyId).pipe(
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new KeyNotFound({ keyId })), onSome: Effect.succeed })),
+        Effect.tap((stored) => Effect.sync(() => known.set(keyId, stored))),
+      )
+    }
 
-  const create = (keyId: string, algorithm: KeyAlgorithm) => Effect.gen(function* () {
-    const now = yield* Clock.currentTimeMillis
-    const stored = yield* Effect.promise(async (): Promise<StoredKey> => {
-      if (algorithm === "RSA-OAEP-2048" || algorithm === "RS256") {
-        const pair = algorithm === "RS256"
-          ? await subtle().generateKey(RSA_PKCS1, true, ["sign", "verify"]) as CryptoKeyPair
-          : await subtle().generateKey(RSA_OAEP, true, ["encrypt", "decrypt"]) as CryptoKeyPair
-        const { kty, n, e } = await subtle().exportKey("jwk", pair.publicKey)
-        const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
-        return { keyId, algorithm, publicJwk: JSON.stringify({ kty, n, e }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
-      }
-      const pair = await subtle().generateKey(EC, true, ["sign", "verify"]) as CryptoKeyPair
-      const { kty, crv, x, y } = await subtle().exportKey("jwk", pair.publicKey)
-      const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
-      return { keyId, algorithm, publicJwk: JSON.stringify({ kty, crv, x, y }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
-    })
-    // Another node may have created it first: theirs wins, ours is dropped unseen.
-    return yield* records.insert(stored).pipe(
-      Effect.as(infoOf(stored)),
-      Effect.catchTag("UniqueViolation", () => find(keyId).pipe(Effect.map(infoOf), Effect.orDie)))
-  })
+    const create = (keyId: string, algorithm: KeyAlgorithm) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const stored = yield* Effect.promise(async (): Promise<StoredKey> => {
+          if (algorithm === "RSA-OAEP-2048" || algorithm === "RS256") {
+            const pair =
+              algorithm === "RS256"
+                ? ((await subtle().generateKey(RSA_PKCS1, true, ["sign", "verify"])) as CryptoKeyPair)
+                : ((await subtle().generateKey(RSA_OAEP, true, ["encrypt", "decrypt"])) as CryptoKeyPair)
+            const { kty, n, e } = await subtle().exportKey("jwk", pair.publicKey)
+            const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
+            return { keyId, algorithm, publicJwk: JSON.stringify({ kty, n, e }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
+          }
+          const pair = (await subtle().generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair
+          const { kty, crv, x, y } = await subtle().exportKey("jwk", pair.publicKey)
+          const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
+          return { keyId, algorithm, publicJwk: JSON.stringify({ kty, crv, x, y }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
+        })
+        // Another node may have created it first: theirs wins, ours is dropped unseen.
+        return yield* records.insert(stored).pipe(
+          Effect.as(infoOf(stored)),
+          Effect.catchTag("UniqueViolation", () => find(keyId).pipe(Effect.map(infoOf), Effect.orDie)),
+        )
+      })
 
-  // WebCrypto fixes an RSA signing key's hash at import, so RSA keys are imported once per hash (ECDSA takes it per signature).
-  const signer = (keyId: string, hash: SignatureHash) => Effect.gen(function* () {
-    const stored = yield* find(keyId)
-    const rsa = stored.algorithm === "RS256"
-    if (stored.algorithm === "RSA-OAEP-2048") return yield* Effect.dieMessage(`key ${keyId} is a decryption key; it does not sign`)
-    const slot = rsa ? `${hash} ${keyId}` : keyId
-    const cached = signers.get(slot)
-    if (cached !== undefined) return { key: cached, rsa }
-    const key = yield* Effect.promise(async () =>
-      subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), rsa ? { name: "RSASSA-PKCS1-v1_5", hash } : EC, false, ["sign"]))
-    signers.set(slot, key)
-    return { key, rsa }
-  })
+    // WebCrypto fixes an RSA signing key's hash at import, so RSA keys are imported once per hash (ECDSA takes it per signature).
+    const signer = (keyId: string, hash: SignatureHash) =>
+      Effect.gen(function* () {
+        const stored = yield* find(keyId)
+        const rsa = stored.algorithm === "RS256"
+        if (stored.algorithm === "RSA-OAEP-2048") return yield* Effect.dieMessage(`key ${keyId} is a decryption key; it does not sign`)
+        const slot = rsa ? `${hash} ${keyId}` : keyId
+        const cached = signers.get(slot)
+        if (cached !== undefined) return { key: cached, rsa }
+        const key = yield* Effect.promise(async () =>
+          subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), rsa ? { name: "RSASSA-PKCS1-v1_5", hash } : EC, false, ["sign"]),
+        )
+        signers.set(slot, key)
+        return { key, rsa }
+      })
 
-  // WebCrypto fixes the OAEP hash at import, so a decryption key is imported once per hash it is used with.
-  const decrypters = new Map<string, CryptoKey>()
-  const decrypter = (keyId: string, hash: OaepHash) => Effect.gen(function* () {
-    const cached = decrypters.get(`${hash} ${keyId}`)
-    if (cached !== undefined) return cached
-    const stored = yield* find(keyId)
-    if (stored.algorithm !== "RSA-OAEP-2048") return yield* new KeyDecryptionFailed({ keyId })
-    const key = yield* Effect.promise(async () =>
-      subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), { name: "RSA-OAEP", hash }, false, ["decrypt"]))
-    decrypters.set(`${hash} ${keyId}`, key)
-    return key
-  })
+    // WebCrypto fixes the OAEP hash at import, so a decryption key is imported once per hash it is used with.
+    const decrypters = new Map<string, CryptoKey>()
+    const decrypter = (keyId: string, hash: OaepHash) =>
+      Effect.gen(function* () {
+        const cached = decrypters.get(`${hash} ${keyId}`)
+        if (cached !== undefined) return cached
+        const stored = yield* find(keyId)
+        if (stored.algorithm !== "RSA-OAEP-2048") return yield* new KeyDecryptionFailed({ keyId })
+        const key = yield* Effect.promise(async () =>
+          subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), { name: "RSA-OAEP", hash }, false, ["decrypt"]),
+        )
+        decrypters.set(`${hash} ${keyId}`, key)
+        return key
+      })
 
-  return {
-    ensure: (keyId, algorithm) => find(keyId).pipe(
-      Effect.map(infoOf),
-      Effect.catchTag("KeyNotFound", () => create(keyId, algorithm))),
-    get: (keyId) => find(keyId).pipe(Effect.map(infoOf)),
-    sign: (keyId, data, hash = "SHA-256") => signer(keyId, hash).pipe(Effect.flatMap(({ key, rsa }) =>
-      Effect.promise(() => subtle().sign(rsa ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash }, key, new Uint8Array(data)))
-        .pipe(Effect.map((sig) => new Uint8Array(sig))))),
-    decrypt: (keyId, ciphertext, hash) => decrypter(keyId, hash).pipe(Effect.flatMap((key) =>
-      Effect.tryPromise({
-        try: () => subtle().decrypt({ name: "RSA-OAEP" }, key, new Uint8Array(ciphertext)),
-        catch: () => new KeyDecryptionFailed({ keyId }),
-      }).pipe(Effect.map((plain) => new Uint8Array(plain))))),
-  }
-}))
+    return {
+      ensure: (keyId, algorithm) =>
+        find(keyId).pipe(
+          Effect.map(infoOf),
+          Effect.catchTag("KeyNotFound", () => create(keyId, algorithm)),
+        ),
+      get: (keyId) => find(keyId).pipe(Effect.map(infoOf)),
+      sign: (keyId, data, hash = "SHA-256") =>
+        signer(keyId, hash).pipe(
+          Effect.flatMap(({ key, rsa }) =>
+            Effect.promise(() => subtle().sign(rsa ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash }, key, new Uint8Array(data))).pipe(
+              Effect.map((sig) => new Uint8Array(sig)),
+            ),
+          ),
+        ),
+      decrypt: (keyId, ciphertext, hash) =>
+        decrypter(keyId, hash).pipe(
+          Effect.flatMap((key) =>
+            Effect.tryPromise({
+              try: () => subtle().decrypt({ name: "RSA-OAEP" }, key, new Uint8Array(ciphertext)),
+              catch: () => new KeyDecryptionFailed({ keyId }),
+            }).pipe(Effect.map((plain) => new Uint8Array(plain))),
+          ),
+        ),
+    }
+  }),
+)

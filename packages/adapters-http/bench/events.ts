@@ -14,7 +14,9 @@ try {
   const latencies = await crowdLatencies(env, clients, 10_000)
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!
   const missed = latencies.filter((ms) => ms === Infinity).length
-  console.log(`event stream: ${clients} clients, completion seen after p50 ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, max ${at(1).toFixed(0)} ms${missed > 0 ? `; ${missed} saw nothing within 10 s` : ""}`)
+  console.log(
+    `event stream: ${clients} clients, completion seen after p50 ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, max ${at(1).toFixed(0)} ms${missed > 0 ? `; ${missed} saw nothing within 10 s` : ""}`,
+  )
 } finally {
   await env.stop()
 }

@@ -30,11 +30,12 @@ const writePdf = async (path: string, size: number) => {
   const out = createWriteStream(path)
   let offset = 0
   const offsets: Array<number> = []
-  const write = (s: string | Uint8Array) => new Promise<void>((resolve) => {
-    offset += typeof s === "string" ? Buffer.byteLength(s, "latin1") : s.length
-    if (out.write(typeof s === "string" ? Buffer.from(s, "latin1") : s)) resolve()
-    else out.once("drain", () => resolve())
-  })
+  const write = (s: string | Uint8Array) =>
+    new Promise<void>((resolve) => {
+      offset += typeof s === "string" ? Buffer.byteLength(s, "latin1") : s.length
+      if (out.write(typeof s === "string" ? Buffer.from(s, "latin1") : s)) resolve()
+      else out.once("drain", () => resolve())
+    })
   await write("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
   offsets[1] = offset
   await write("1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n")
@@ -55,7 +56,12 @@ const writePdf = async (path: string, size: number) => {
   }
   await write("\nendstream\nendobj\n")
   const xref = offset
-  await write(`xref\n0 5\n0000000000 65535 f\r\n${offsets.slice(1).map((o) => `${String(o).padStart(10, "0")} 00000 n\r\n`).join("")}`)
+  await write(
+    `xref\n0 5\n0000000000 65535 f\r\n${offsets
+      .slice(1)
+      .map((o) => `${String(o).padStart(10, "0")} 00000 n\r\n`)
+      .join("")}`,
+  )
   await write(`trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`)
   await new Promise<void>((resolve) => out.end(resolve))
 }
@@ -79,7 +85,9 @@ const measure = async (run: () => Promise<void>) => {
   globalThis.gc?.()
   const baseline = process.memoryUsage().rss
   let peak = baseline
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 2)
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, 2)
   const times: Array<number> = []
   for (let i = 0; i < 3; i++) {
     const started = performance.now()
@@ -109,7 +117,11 @@ const child = async (mode: string, path: string) => {
     const result = await measure(async () => {
       const source = await fileSource(path)
       let t = performance.now()
-      const lap = (k: keyof typeof parts) => { const now = performance.now(); parts[k] = now - t; t = now }
+      const lap = (k: keyof typeof parts) => {
+        const now = performance.now()
+        parts[k] = now - t
+        t = now
+      }
       const prepared = await Effect.runPromise(prepareSignature(source, { signerName: "Bench Signer", signingTime: new Date() }))
       lap("prepare")
       const digest = await Effect.runPromise(Effect.provide(byteRangeDigest(prepared), Sha256StreamsNode))
@@ -128,20 +140,25 @@ const child = async (mode: string, path: string) => {
   }
 }
 
-const runChild = (mode: string, path: string) => new Promise<{ ms: number; peakDeltaBytes: number; parts?: Record<string, number>; withoutWriteMs?: number }>((resolve, reject) => {
-  const proc = spawn(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), "--child", mode, path], { stdio: ["ignore", "pipe", "inherit"] })
-  let out = ""
-  proc.stdout.on("data", (d: Buffer) => { out += d.toString() })
-  proc.on("exit", (code) => {
-    const line = out.trim().split("\n").at(-1) ?? ""
-    try {
-      if (code !== 0) throw new Error(`exit ${code}`)
-      resolve(JSON.parse(line))
-    } catch (e) {
-      reject(new Error(`${mode} ${path} failed: ${String(e)} ${out}`))
-    }
+const runChild = (mode: string, path: string) =>
+  new Promise<{ ms: number; peakDeltaBytes: number; parts?: Record<string, number>; withoutWriteMs?: number }>((resolve, reject) => {
+    const proc = spawn(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), "--child", mode, path], {
+      stdio: ["ignore", "pipe", "inherit"],
+    })
+    let out = ""
+    proc.stdout.on("data", (d: Buffer) => {
+      out += d.toString()
+    })
+    proc.on("exit", (code) => {
+      const line = out.trim().split("\n").at(-1) ?? ""
+      try {
+        if (code !== 0) throw new Error(`exit ${code}`)
+        resolve(JSON.parse(line))
+      } catch (e) {
+        reject(new Error(`${mode} ${path} failed: ${String(e)} ${out}`))
+      }
+    })
   })
-})
 
 const main = async () => {
   const args = process.argv.slice(2)
@@ -150,7 +167,9 @@ const main = async () => {
   const dir = await mkdtemp(join(tmpdir(), "signet-bench-pades-"))
   console.log(`Signet PAdES benchmark, Node ${process.version}: median of 3 after a warm-up, each case in its own process\n`)
   console.log("sign = prepare + hash + CMS + embed + write the signed file (copy + append); sign-w = the same without the write\n")
-  console.log(`${"size".padStart(8)} ${"floor ms".padStart(10)} ${"sign ms".padStart(10)} ${"ratio".padStart(6)} ${"sign-w ms".padStart(10)} ${"ratio".padStart(6)}  ${"floor mem".padStart(10)} ${"sign mem".padStart(10)} ${"mem/size".padStart(8)}  sign parts (prepare/hash/cms+embed/write ms)`)
+  console.log(
+    `${"size".padStart(8)} ${"floor ms".padStart(10)} ${"sign ms".padStart(10)} ${"ratio".padStart(6)} ${"sign-w ms".padStart(10)} ${"ratio".padStart(6)}  ${"floor mem".padStart(10)} ${"sign mem".padStart(10)} ${"mem/size".padStart(8)}  sign parts (prepare/hash/cms+embed/write ms)`,
+  )
   try {
     for (const size of sizes) {
       const path = join(dir, `doc-${size}.pdf`)
@@ -160,7 +179,9 @@ const main = async () => {
       const s = await runChild("sign", path)
       const p = s.parts ?? {}
       const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`
-      console.log(`${`${Math.round(actual / MB)} MB`.padStart(8)} ${f.ms.toFixed(1).padStart(10)} ${s.ms.toFixed(1).padStart(10)} ${(s.ms / f.ms).toFixed(2).padStart(6)} ${(s.withoutWriteMs ?? 0).toFixed(1).padStart(10)} ${((s.withoutWriteMs ?? 0) / f.ms).toFixed(2).padStart(6)}  ${mib(f.peakDeltaBytes).padStart(10)} ${mib(s.peakDeltaBytes).padStart(10)} ${(s.peakDeltaBytes / actual).toFixed(2).padStart(8)}  ${["prepare", "hash", "cms", "write"].map((k) => (p[k] ?? 0).toFixed(1)).join(" / ")}`)
+      console.log(
+        `${`${Math.round(actual / MB)} MB`.padStart(8)} ${f.ms.toFixed(1).padStart(10)} ${s.ms.toFixed(1).padStart(10)} ${(s.ms / f.ms).toFixed(2).padStart(6)} ${(s.withoutWriteMs ?? 0).toFixed(1).padStart(10)} ${((s.withoutWriteMs ?? 0) / f.ms).toFixed(2).padStart(6)}  ${mib(f.peakDeltaBytes).padStart(10)} ${mib(s.peakDeltaBytes).padStart(10)} ${(s.peakDeltaBytes / actual).toFixed(2).padStart(8)}  ${["prepare", "hash", "cms", "write"].map((k) => (p[k] ?? 0).toFixed(1)).join(" / ")}`,
+      )
       await rm(path, { force: true })
     }
   } finally {

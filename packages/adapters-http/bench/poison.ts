@@ -25,14 +25,23 @@ try {
   })()
   for (const { name, pdf } of [...poisonPdfs(), { name: "arrays nested 100,000 deep", pdf: deepNestingPdf() }]) {
     const body = JSON.stringify({ pdf: toBase64(pdf) })
-    const answers = await Promise.all(Array.from({ length: 8 }, async () => {
-      const started = performance.now()
-      const response = await fetch(`${api}/v2/validate`, { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(30_000) })
-      await response.arrayBuffer()
-      return { status: response.status, ms: performance.now() - started }
-    }))
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const started = performance.now()
+        const response = await fetch(`${api}/v2/validate`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+          signal: AbortSignal.timeout(30_000),
+        })
+        await response.arrayBuffer()
+        return { status: response.status, ms: performance.now() - started }
+      }),
+    )
     const ms = answers.map((a) => a.ms).sort((a, b) => a - b)
-    console.log(`HTTP, 8 at a time: ${name}: ${[...new Set(answers.map((a) => a.status))].join("/")} after median ${ms[4]!.toFixed(0)} ms, slowest ${ms[7]!.toFixed(0)} ms`)
+    console.log(
+      `HTTP, 8 at a time: ${name}: ${[...new Set(answers.map((a) => a.status))].join("/")} after median ${ms[4]!.toFixed(0)} ms, slowest ${ms[7]!.toFixed(0)} ms`,
+    )
   }
   polling = false
   await poller

@@ -6,8 +6,17 @@
  * Each loop makes its assertions as it goes (a software passkey, as a browser would).
  */
 import {
-  administerRelyingParty, completeSigningRequest, createSigningRequest, fromHex, linkedChallenge, Passkeys,
-  signDigest, signingIdentityFor, Users, verifyAssertion, type Assertion,
+  administerRelyingParty,
+  completeSigningRequest,
+  createSigningRequest,
+  fromHex,
+  linkedChallenge,
+  Passkeys,
+  signDigest,
+  signingIdentityFor,
+  Users,
+  verifyAssertion,
+  type Assertion,
 } from "@signet/core"
 import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { Effect, Option } from "effect"
@@ -24,16 +33,19 @@ const time = async (label: string, run: (i: number) => Promise<void>) => {
   for (let i = 0; i < N; i++) await run(i)
   const seconds = (performance.now() - started) / 1000
   const perSecond = N / seconds
-  console.log(`${label.padEnd(52)} ${perSecond.toFixed(1).padStart(8)} signatures/s   ${(seconds * 1000 / N).toFixed(2).padStart(7)} ms each`)
+  console.log(`${label.padEnd(52)} ${perSecond.toFixed(1).padStart(8)} signatures/s   ${((seconds * 1000) / N).toFixed(2).padStart(7)} ms each`)
   return perSecond
 }
 
 const main = async () => {
   const env = await startEngine()
   try {
-    await env.engine.run(administerRelyingParty(env.rp.clientId, {
-      _tag: "SetCustomAllowance", allowance: { signaturesPerDay: 1_000_000, documentsPerBatch: 10, requestsPerMinute: 1_000_000, highestLoa: "LOA-4" },
-    }))
+    await env.engine.run(
+      administerRelyingParty(env.rp.clientId, {
+        _tag: "SetCustomAllowance",
+        allowance: { signaturesPerDay: 1_000_000, documentsPerBatch: 10, requestsPerMinute: 1_000_000, highestLoa: "LOA-4" },
+      }),
+    )
     const passkey = SoftwarePasskey.create({ origin: env.origin })
     const enrolled = await enrol(env.client, passkey, { email: "bench@example.com", displayName: "Bench" })
     const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
@@ -49,11 +61,13 @@ const main = async () => {
     const floor = await time("(a) assertion verification + CMS signature", async (i) => {
       const challenge = await env.engine.run(linkedChallenge({ kind: "request", id: `bench-${i}`, documentHash: hash(), nonce: "n" }))
       const assertion = passkey.assert({ challenge }, noHandle) as Assertion
-      await env.engine.run(Effect.gen(function* () {
-        const verified = yield* verifyAssertion(assertion, stored, { challenge, origins: [env.origin], rpId: "localhost" })
-        stored = { ...stored, counter: verified.newCounter }
-        yield* signDigest({ identity, digest: fromHex(hash())!, digestAlgorithm: "SHA-256", signingTime: new Date() })
-      }))
+      await env.engine.run(
+        Effect.gen(function* () {
+          const verified = yield* verifyAssertion(assertion, stored, { challenge, origins: [env.origin], rpId: "localhost" })
+          stored = { ...stored, counter: verified.newCounter }
+          yield* signDigest({ identity, digest: fromHex(hash())!, digestAlgorithm: "SHA-256", signingTime: new Date() })
+        }),
+      )
     })
 
     // (b) the engine in process: create + complete through the core use cases on SQLite.
@@ -65,7 +79,8 @@ const main = async () => {
     // (c) over HTTP on loopback.
     const overHttp = await time("(c) engine over HTTP (loopback): create + complete", async () => {
       const created = await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-        body: { documentHash: hash(), credentialId: passkey.credentialId }, headers: { authorization: `Bearer ${token}` },
+        body: { documentHash: hash(), credentialId: passkey.credentialId },
+        headers: { authorization: `Bearer ${token}` },
       })
       const done = await env.client.raw("POST", `/v2/sign/auth/${created.body.requestId}`, {
         body: { assertion: passkey.assert({ challenge: created.body.challenge }, noHandle) },

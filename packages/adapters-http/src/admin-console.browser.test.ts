@@ -21,9 +21,10 @@ describe.skipIf(!available)("administrator console in Chromium", () => {
     await env?.stop()
   })
 
-  const sscToken = (clientId: string, sscSecret: string) => env.client.raw<{ error?: string; token?: string }>("POST", "/ssc/token", {
-    body: { clientId, clientSecret: sscSecret, documentHash: createHash("sha256").update(`doc ${Math.random()}`).digest("hex"), loa: "LOA-2" },
-  })
+  const sscToken = (clientId: string, sscSecret: string) =>
+    env.client.raw<{ error?: string; token?: string }>("POST", "/ssc/token", {
+      body: { clientId, clientSecret: sscSecret, documentHash: createHash("sha256").update(`doc ${Math.random()}`).digest("hex"), loa: "LOA-2" },
+    })
   const row = (page: Page, clientId: string) => page.locator(`tr[data-client-id="${clientId}"]`)
 
   it("signs in with the administrator token, approves a pending RP, suspends it, and /ssc/token follows", async () => {

@@ -34,27 +34,30 @@ interface Resources {
   readonly webhook: number
   readonly checkout: string
 }
-interface Built { readonly path: string; readonly body?: unknown }
+interface Built {
+  readonly path: string
+  readonly body?: unknown
+}
 type Row =
   /** anyone may call it: the body or the path carries the proof, or it is public (hosted pages, discovery, CA) */
   | { readonly public: string }
   | {
-    /** the cases that must succeed; every other case is refused with 401/403/404 and changes nothing */
-    readonly allow: ReadonlyArray<Case>
-    readonly build: (r: Resources) => Built
-    /** the call changes or consumes its resource: allowed cases run last */
-    readonly destructive?: boolean
-    /** callers bring a fresh passkey approval for this action, so a refusal is the model's own */
-    readonly stepUp?: StepUpAction
-    /** the endpoint names no resource: only the "own" column is run */
-    readonly noResource?: boolean
-    /** credentials as HTTP Basic instead of a bearer token (the KYC API) */
-    readonly basic?: boolean
-    /** what counts as success (default 2xx) */
-    readonly success?: (status: number) => boolean
-    /** a refusal the spec defines as a 200 answer (webhook DELETE answers `deleted: false`) */
-    readonly refusal?: (status: number, body: unknown) => boolean
-  }
+      /** the cases that must succeed; every other case is refused with 401/403/404 and changes nothing */
+      readonly allow: ReadonlyArray<Case>
+      readonly build: (r: Resources) => Built
+      /** the call changes or consumes its resource: allowed cases run last */
+      readonly destructive?: boolean
+      /** callers bring a fresh passkey approval for this action, so a refusal is the model's own */
+      readonly stepUp?: StepUpAction
+      /** the endpoint names no resource: only the "own" column is run */
+      readonly noResource?: boolean
+      /** credentials as HTTP Basic instead of a bearer token (the KYC API) */
+      readonly basic?: boolean
+      /** what counts as success (default 2xx) */
+      readonly success?: (status: number) => boolean
+      /** a refusal the spec defines as a 200 answer (webhook DELETE answers `deleted: false`) */
+      readonly refusal?: (status: number, body: unknown) => boolean
+    }
 
 const both = (p: Principal): ReadonlyArray<Case> => [`${p}:own`, `${p}:foreign`]
 const ADMIN: ReadonlyArray<Case> = both("admin")
@@ -68,7 +71,9 @@ const MATRIX: Readonly<Record<string, Row>> = {
   "GET /health": { public: "health probe" },
   "GET /openapi.json": { public: "the interface document" },
   "GET /session": { public: "opens a hosted-page session (cookie + CSRF token)" },
-  "POST /enrolment/request": { public: "enrolment needs the account's proof: a proven e-mail, the hosted session, or a console token (an RP's token is 403: identity.e2e)" },
+  "POST /enrolment/request": {
+    public: "enrolment needs the account's proof: a proven e-mail, the hosted session, or a console token (an RP's token is 403: identity.e2e)",
+  },
   "POST /enrolment/email": { public: "sends a one-time code to the address; the code is the proof (mailer.e2e)" },
   "POST /enrolment/email/verify": { public: "the code from the e-mail is the proof (identity.e2e, mailer.e2e)" },
   "POST /enrolment/verify": { public: "the attestation is the proof" },
@@ -77,7 +82,9 @@ const MATRIX: Readonly<Record<string, Row>> = {
   "GET /.well-known/jwks.json": { public: "public keys" },
   "GET /v2/me": { allow: USER_BASIC, noResource: true, build: () => ({ path: "/v2/me" }) },
   "POST /v2/step-up/challenge": { allow: USER_BASIC, noResource: true, build: () => ({ path: "/v2/step-up/challenge", body: { action: "decrypt" } }) },
-  "POST /v2/step-up/verify": { public: "bearer, but the step-up ceremony is the proof; tested in authorization.e2e (another user's or client's ceremony is 410)" },
+  "POST /v2/step-up/verify": {
+    public: "bearer, but the step-up ceremony is the proof; tested in authorization.e2e (another user's or client's ceremony is 410)",
+  },
   "GET /.well-known/openid-configuration": { public: "OIDC discovery" },
   "GET /authorize": { public: "OIDC: the hosted session and the consent page decide" },
   "POST /authorize/consent": { public: "OIDC: hosted session + CSRF token" },
@@ -88,13 +95,18 @@ const MATRIX: Readonly<Record<string, Row>> = {
   "GET /logout": { public: "OIDC RP-initiated logout" },
   "POST /logout/confirm": { public: "OIDC logout: hosted session + CSRF token" },
   "POST /v2/sign/single": {
-    allow: ["userX:own", "userY:own", "contactX:own", "contactY:own"], noResource: true,
+    allow: ["userX:own", "userY:own", "contactX:own", "contactY:own"],
+    noResource: true,
     build: () => ({ path: "/v2/sign/single", body: { documentHash: hash(), credentialId: "__credential__" } }),
   },
   "POST /v2/sign/auth/{requestId}": { public: "the passkey assertion over the dynamic-linking challenge is the proof" },
   "POST /v2/sign/batch": {
-    allow: ["userX:own", "userY:own", "contactX:own", "contactY:own"], noResource: true,
-    build: () => ({ path: "/v2/sign/batch", body: { credentialId: "__credential__", documents: [{ id: "a", hash: hash(), hash_algo: "2.16.840.1.101.3.4.2.1" }] } }),
+    allow: ["userX:own", "userY:own", "contactX:own", "contactY:own"],
+    noResource: true,
+    build: () => ({
+      path: "/v2/sign/batch",
+      body: { credentialId: "__credential__", documents: [{ id: "a", hash: hash(), hash_algo: "2.16.840.1.101.3.4.2.1" }] },
+    }),
   },
   "POST /v2/sign/batch/{batchId}/auth": { public: "the passkey assertion is the proof" },
   "GET /v2/sign/requests/{requestId}": { public: "the signing frame reads a pending request by its unguessable id (spec)" },
@@ -105,11 +117,15 @@ const MATRIX: Readonly<Record<string, Row>> = {
   "POST /v2/certificates/renew": { allow: CONSOLE_ONLY, noResource: true, build: () => ({ path: "/v2/certificates/renew" }) },
   "GET /v2/certificates/{serial}": { allow: CONSOLE_ONLY, build: (r) => ({ path: `/v2/certificates/${r.serial}` }) },
   "POST /v2/certificates/{serial}/revoke": {
-    allow: CONSOLE_ONLY, destructive: true, stepUp: "revoke-certificate",
+    allow: CONSOLE_ONLY,
+    destructive: true,
+    stepUp: "revoke-certificate",
     build: (r) => ({ path: `/v2/certificates/${r.serial}/revoke`, body: { reason: "superseded" } }),
   },
   "POST /v2/relying-parties/{clientId}/certificates/{serial}/revoke": {
-    allow: RP_ADMIN, destructive: true, stepUp: "revoke-certificate",
+    allow: RP_ADMIN,
+    destructive: true,
+    stepUp: "revoke-certificate",
     build: (r) => ({ path: `/v2/relying-parties/${r.rp}/certificates/${r.serial}/revoke`, body: { reason: "affiliationChanged" } }),
   },
   "GET /v2/ca/issuing.crl": { public: "the CRL" },
@@ -124,36 +140,66 @@ const MATRIX: Readonly<Record<string, Row>> = {
   "POST /decrypt": { allow: CONSOLE_ONLY, stepUp: "decrypt", build: (r) => ({ path: "/decrypt", body: { fileId: r.file } }) },
   "POST /decrypt/asymmetric": {
     // not an EnvelopedData: the authorized caller gets past the model (and spends its proof) to the content's 400
-    allow: CONSOLE_ONLY, noResource: true, stepUp: "decrypt",
+    allow: CONSOLE_ONLY,
+    noResource: true,
+    stepUp: "decrypt",
     build: () => ({ path: "/decrypt/asymmetric", body: { envelopedData: "MAA=" } }),
     success: (s) => s === 400,
   },
   "PUT /v2/signature-image": { allow: CONSOLE_ONLY, noResource: true, build: () => ({ path: "/v2/signature-image", body: { image: PNG } }) },
   "GET /v2/signature-image": {
-    allow: CONSOLE_ONLY, noResource: true, build: () => ({ path: "/v2/signature-image" }),
+    allow: CONSOLE_ONLY,
+    noResource: true,
+    build: () => ({ path: "/v2/signature-image" }),
     success: (s) => s === 200 || s === 404,
   },
-  "DELETE /v2/signature-image": { allow: CONSOLE_ONLY, noResource: true, destructive: true, build: () => ({ path: "/v2/signature-image" }), success: (s) => s === 200 || s === 404 },
-  "GET /v2/sign/{requestId}/image": { allow: ["userX:own", "userY:own", "contactX:own", "contactY:own", "consoleX:own"], build: (r) => ({ path: `/v2/sign/${r.signRequest}/image` }) },
+  "DELETE /v2/signature-image": {
+    allow: CONSOLE_ONLY,
+    noResource: true,
+    destructive: true,
+    build: () => ({ path: "/v2/signature-image" }),
+    success: (s) => s === 200 || s === 404,
+  },
+  "GET /v2/sign/{requestId}/image": {
+    allow: ["userX:own", "userY:own", "contactX:own", "contactY:own", "consoleX:own"],
+    build: (r) => ({ path: `/v2/sign/${r.signRequest}/image` }),
+  },
   "POST /v2/tsa": { public: "RFC 3161 timestamp authority" },
   "GET /v2/tsa": { public: "the TSA's certificate" },
   "POST /v2/sign/pdf": {
-    allow: ["userX:own", "userY:own", "contactX:own", "contactY:own"], noResource: true,
+    allow: ["userX:own", "userY:own", "contactX:own", "contactY:own"],
+    noResource: true,
     build: () => ({ path: "/v2/sign/pdf", body: { pdf: PDF, credentialId: "__credential__" } }),
   },
-  "GET /v2/sign/pdf/{requestId}/document": { allow: ["userX:own", "userY:own", "contactX:own", "contactY:own"], build: (r) => ({ path: `/v2/sign/pdf/${r.pdfRequest}/document` }) },
+  "GET /v2/sign/pdf/{requestId}/document": {
+    allow: ["userX:own", "userY:own", "contactX:own", "contactY:own"],
+    build: (r) => ({ path: `/v2/sign/pdf/${r.pdfRequest}/document` }),
+  },
   "POST /ssc/token": { public: "the SSC secret in the body is the RP's proof" },
   "POST /ssc/challenge": { public: "the signing token in the body is the proof" },
   "POST /ssc/finalize": { public: "the passkey assertion is the proof" },
-  ...Object.fromEntries([
-    "POST /kyc/verifications", "POST /kyc/customers/document", "POST /kyc/customers/liveness-session", "POST /kyc/customers/face",
-    "POST /kyc/customers/verification", "POST /kyc/customers/compare", "POST /kyc/customers/review", "POST /kyc/customers/erase",
-  ].map((key) => [key, {
-    allow: ["ccX:own"], noResource: true, basic: true,
-    build: () => ({ path: key.split(" ")[1]!, body: { customer_id: "matrix-customer", phone_number: "+254712345678" } }),
-    // authenticated, the KYC API answers its own domain outcome (a missing verification, a missing image …)
-    success: (s: number) => s !== 401 && s !== 403 && s < 500,
-  } satisfies Row])),
+  ...Object.fromEntries(
+    [
+      "POST /kyc/verifications",
+      "POST /kyc/customers/document",
+      "POST /kyc/customers/liveness-session",
+      "POST /kyc/customers/face",
+      "POST /kyc/customers/verification",
+      "POST /kyc/customers/compare",
+      "POST /kyc/customers/review",
+      "POST /kyc/customers/erase",
+    ].map((key) => [
+      key,
+      {
+        allow: ["ccX:own"],
+        noResource: true,
+        basic: true,
+        build: () => ({ path: key.split(" ")[1]!, body: { customer_id: "matrix-customer", phone_number: "+254712345678" } }),
+        // authenticated, the KYC API answers its own domain outcome (a missing verification, a missing image …)
+        success: (s: number) => s !== 401 && s !== 403 && s < 500,
+      } satisfies Row,
+    ]),
+  ),
   "POST /kyc/faceapi": { public: "the capture relay: the liveness session token in the body is the proof" },
   "GET /kyc/capture/status": { public: "hosted capture: the session token is the proof" },
   "POST /kyc/capture/finish": { public: "hosted capture: the session token is the proof" },
@@ -163,42 +209,86 @@ const MATRIX: Readonly<Record<string, Row>> = {
   // the user's own signing events, only those of the RP the token was issued to (all of them through the console)
   "GET /v2/events": { allow: USER_BASIC, noResource: true, build: () => ({ path: "/v2/events" }) },
   "POST /v2/webhooks/register": {
-    allow: ["contactX:own", "contactY:own"], noResource: true,
-    build: () => ({ path: "/v2/webhooks/register", body: { url: "https://hooks.rp.example/matrix", events: ["sign.complete"], secret: `whsec_${randomBytes(32).toString("base64")}` } }),
+    allow: ["contactX:own", "contactY:own"],
+    noResource: true,
+    build: () => ({
+      path: "/v2/webhooks/register",
+      body: { url: "https://hooks.rp.example/matrix", events: ["sign.complete"], secret: `whsec_${randomBytes(32).toString("base64")}` },
+    }),
   },
   "GET /v2/webhooks": { allow: ["contactX:own", "contactY:own"], noResource: true, build: () => ({ path: "/v2/webhooks" }) },
   "DELETE /v2/webhooks/{id}": {
-    allow: ["contactX:own", "contactY:own"], destructive: true, build: (r) => ({ path: `/v2/webhooks/${r.webhook}` }),
+    allow: ["contactX:own", "contactY:own"],
+    destructive: true,
+    build: (r) => ({ path: `/v2/webhooks/${r.webhook}` }),
     refusal: (status, body) => status === 200 && (body as { deleted?: boolean }).deleted === false,
   },
   "GET /v2/deliveries": { allow: ["contactX:own", "contactY:own"], noResource: true, build: () => ({ path: "/v2/deliveries" }) },
   "POST /v2/relying-parties": { allow: CONSOLE_ONLY, noResource: true, build: () => ({ path: "/v2/relying-parties", body: { name: "Matrix Co" } }) },
   "GET /v2/relying-parties": { allow: CONSOLE_ONLY, noResource: true, build: () => ({ path: "/v2/relying-parties" }) },
   "GET /v2/relying-parties/{clientId}": { allow: RP_ADMIN, build: (r) => ({ path: `/v2/relying-parties/${r.rp}` }) },
-  "PATCH /v2/relying-parties/{clientId}": { allow: RP_ADMIN, build: (r) => ({ path: `/v2/relying-parties/${r.rp}`, body: { redirectUris: ["https://attacker.example/cb"] } }) },
+  "PATCH /v2/relying-parties/{clientId}": {
+    allow: RP_ADMIN,
+    build: (r) => ({ path: `/v2/relying-parties/${r.rp}`, body: { redirectUris: ["https://attacker.example/cb"] } }),
+  },
   "POST /v2/relying-parties/{clientId}/rotate-secrets": {
-    allow: RP_ADMIN, destructive: true, stepUp: "rotate-secrets", build: (r) => ({ path: `/v2/relying-parties/${r.rp}/rotate-secrets`, body: { which: "both" } }),
+    allow: RP_ADMIN,
+    destructive: true,
+    stepUp: "rotate-secrets",
+    build: (r) => ({ path: `/v2/relying-parties/${r.rp}/rotate-secrets`, body: { which: "both" } }),
   },
   "POST /v2/relying-parties/{clientId}/organisation": {
     allow: RP_ADMIN,
-    build: (r) => ({ path: `/v2/relying-parties/${r.rp}/organisation`, body: { legalName: "M Ltd", registrationNumber: "1", country: "KE", documents: [{ kind: "registration", reference: "r" }] } }),
+    build: (r) => ({
+      path: `/v2/relying-parties/${r.rp}/organisation`,
+      body: { legalName: "M Ltd", registrationNumber: "1", country: "KE", documents: [{ kind: "registration", reference: "r" }] },
+    }),
   },
   "GET /v2/relying-parties/{clientId}/organisation": { allow: RP_ADMIN, build: (r) => ({ path: `/v2/relying-parties/${r.rp}/organisation` }) },
   "GET /admin/api/relying-parties": { allow: ["admin:own"], noResource: true, build: () => ({ path: "/admin/api/relying-parties" }) },
   "GET /admin/api/relying-parties/{clientId}": { allow: ADMIN, build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}` }) },
-  "POST /admin/api/relying-parties/{clientId}/commands": { allow: ADMIN, build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/commands`, body: { _tag: "SetMaxLoa", loa: "LOA-4" } }) },
-  "POST /admin/api/relying-parties/{clientId}/rotate-secrets": { allow: ADMIN, destructive: true, build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/rotate-secrets`, body: { which: "ssc" } }) },
+  "POST /admin/api/relying-parties/{clientId}/commands": {
+    allow: ADMIN,
+    build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/commands`, body: { _tag: "SetMaxLoa", loa: "LOA-4" } }),
+  },
+  "POST /admin/api/relying-parties/{clientId}/rotate-secrets": {
+    allow: ADMIN,
+    destructive: true,
+    build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/rotate-secrets`, body: { which: "ssc" } }),
+  },
   "POST /admin/api/relying-parties/{clientId}/organisation-checks": {
     allow: ADMIN,
-    build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/organisation-checks`, body: { outcome: "rejected", legalName: "M Ltd", registrationNumber: "1", country: "KE", documents: [{ kind: "registration", reference: "r" }], checkedBy: "matrix" } }),
+    build: (r) => ({
+      path: `/admin/api/relying-parties/${r.rp}/organisation-checks`,
+      body: {
+        outcome: "rejected",
+        legalName: "M Ltd",
+        registrationNumber: "1",
+        country: "KE",
+        documents: [{ kind: "registration", reference: "r" }],
+        checkedBy: "matrix",
+      },
+    }),
   },
   "GET /v2/plans": { public: "the plan catalogue" },
-  "POST /v2/relying-parties/{clientId}/checkout": { allow: RP_ADMIN, build: (r) => ({ path: `/v2/relying-parties/${r.rp}/checkout`, body: { plan: "starter", period: "monthly", method: "card", cardToken: "tok_4000000000000002" } }), success: (s) => s < 300 || s === 400 },
-  "GET /v2/relying-parties/{clientId}/checkout/{checkoutId}": { allow: RP_ADMIN, build: (r) => ({ path: `/v2/relying-parties/${r.rp}/checkout/${r.checkout}` }) },
+  "POST /v2/relying-parties/{clientId}/checkout": {
+    allow: RP_ADMIN,
+    build: (r) => ({
+      path: `/v2/relying-parties/${r.rp}/checkout`,
+      body: { plan: "starter", period: "monthly", method: "card", cardToken: "tok_4000000000000002" },
+    }),
+    success: (s) => s < 300 || s === 400,
+  },
+  "GET /v2/relying-parties/{clientId}/checkout/{checkoutId}": {
+    allow: RP_ADMIN,
+    build: (r) => ({ path: `/v2/relying-parties/${r.rp}/checkout/${r.checkout}` }),
+  },
   "POST /payments/callback/{provider}": { public: "the payment provider's signature is the proof" },
   "GET /rp/usage/{clientId}": { allow: RP_ADMIN, build: (r) => ({ path: `/rp/usage/${r.rp}` }) },
   "GET /rp/rate-limits/{clientId}": { allow: RP_ADMIN, build: (r) => ({ path: `/rp/rate-limits/${r.rp}` }) },
-  "POST /v2/identity-providers": { public: "bound to the token's own RP and its contact (identity-providers.e2e); provider discovery needs a live issuer (accounts area: item 5)" },
+  "POST /v2/identity-providers": {
+    public: "bound to the token's own RP and its contact (identity-providers.e2e); provider discovery needs a live issuer (accounts area: item 5)",
+  },
   "GET /v2/identity-providers": { allow: ["contactX:own", "contactY:own"], noResource: true, build: () => ({ path: "/v2/identity-providers" }) },
   "DELETE /v2/identity-providers/{id}": { public: "bound to the token's own RP and its contact (identity-providers.e2e)" },
   "GET /idp/providers": { public: "the sign-in page's list of providers" },
@@ -208,7 +298,12 @@ const MATRIX: Readonly<Record<string, Row>> = {
   "POST /idp/link/request": { public: "the link offer in the body is the proof" },
   "POST /idp/link/confirm": { public: "the passkey assertion is the proof" },
   // Only the console may unlink; it then finds no such identity (404). Every other caller is refused before the lookup.
-  "DELETE /v2/me/identities/{id}": { allow: [], noResource: true, build: () => ({ path: "/v2/me/identities/none" }), refusal: (s) => s === 401 || s === 403 || s === 404 },
+  "DELETE /v2/me/identities/{id}": {
+    allow: [],
+    noResource: true,
+    build: () => ({ path: "/v2/me/identities/none" }),
+    refusal: (s) => s === 401 || s === 403 || s === 404,
+  },
   "GET /": { public: "hosted page" },
   "GET /enrol": { public: "hosted page" },
   "GET /signin": { public: "hosted page" },
@@ -240,7 +335,8 @@ describe("the authorization matrix (SQLite)", () => {
     if (p === "ccX" && basic) return { authorization: `Basic ${Buffer.from(`${env.rp.clientId}:${xSecret}`).toString("base64")}` }
     return { authorization: `Bearer ${tokens[p]}` }
   }
-  const passkeyOf = (p: Principal) => (p === "userX" || p === "userY" ? passkeys.u : p === "contactX" || p === "consoleX" ? passkeys.cx : p === "contactY" ? passkeys.cy : undefined)
+  const passkeyOf = (p: Principal) =>
+    p === "userX" || p === "userY" ? passkeys.u : p === "contactX" || p === "consoleX" ? passkeys.cx : p === "contactY" ? passkeys.cy : undefined
   const ownerOf = (p: Principal, side: Side): Resources => {
     const ySide = p === "userY" || p === "contactY"
     if (side === "foreign") return ySide ? owners.cx : owners.cy
@@ -250,25 +346,40 @@ describe("the authorization matrix (SQLite)", () => {
   /** Every row of every table, as one comparable text (migration bookkeeping and rate-limit counters aside). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   type AnyDb = { introspection: { getTables: () => Promise<Array<{ name: string }>> }; selectFrom: (t: string) => any }
-  const snapshot = () => env.engine.run(Effect.flatMap(SqlDatabase as never as Effect.Effect<{ db: AnyDb }>, (s) => Effect.promise(async () => {
-    const tables = (await s.db.introspection.getTables()).map((t) => t.name)
-      .filter((n) => !n.startsWith("kysely_") && n !== "quota_counters" && !n.startsWith("sqlite_")).sort()
-    const parts: Array<string> = []
-    for (const table of tables) {
-      const rows: Array<Record<string, unknown>> = await s.db.selectFrom(table).selectAll().execute()
-      parts.push(`${table}:${rows.map((r) => JSON.stringify(r, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v))).sort().join("\n")}`)
-    }
-    return parts.join("\n--\n")
-  })) as never as Effect.Effect<string>)
+  const snapshot = () =>
+    env.engine.run(
+      Effect.flatMap(SqlDatabase as never as Effect.Effect<{ db: AnyDb }>, (s) =>
+        Effect.promise(async () => {
+          const tables = (await s.db.introspection.getTables())
+            .map((t) => t.name)
+            .filter((n) => !n.startsWith("kysely_") && n !== "quota_counters" && !n.startsWith("sqlite_"))
+            .sort()
+          const parts: Array<string> = []
+          for (const table of tables) {
+            const rows: Array<Record<string, unknown>> = await s.db.selectFrom(table).selectAll().execute()
+            parts.push(
+              `${table}:${rows
+                .map((r) => JSON.stringify(r, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)))
+                .sort()
+                .join("\n")}`,
+            )
+          }
+          return parts.join("\n--\n")
+        }),
+      ) as never as Effect.Effect<string>,
+    )
 
   const call = async (p: Principal, method: string, row: Extract<Row, { allow: unknown }>, r: Resources, given?: string) => {
     const built = row.build(r)
-    const stepUpProof = given ?? (row.stepUp !== undefined && passkeyOf(p) !== undefined ? await stepUp(env.client, passkeyOf(p)!, tokens[p]!, row.stepUp) : undefined)
+    const stepUpProof =
+      given ?? (row.stepUp !== undefined && passkeyOf(p) !== undefined ? await stepUp(env.client, passkeyOf(p)!, tokens[p]!, row.stepUp) : undefined)
     const proof = stepUpProof === undefined ? {} : { "signet-step-up": stepUpProof }
-    const body = built.body === undefined ? undefined : JSON.parse(JSON.stringify(built.body).replaceAll("__credential__", passkeyOf(p)?.credentialId ?? "none"))
+    const body =
+      built.body === undefined ? undefined : JSON.parse(JSON.stringify(built.body).replaceAll("__credential__", passkeyOf(p)?.credentialId ?? "none"))
     const abort = new AbortController()
     const response = await fetch(`${env.client.baseUrl}${built.path}`, {
-      method, signal: abort.signal,
+      method,
+      signal: abort.signal,
       headers: { ...headersOf(p, row.basic === true), ...proof, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
@@ -276,7 +387,11 @@ describe("the authorization matrix (SQLite)", () => {
     const text = response.headers.get("content-type")?.startsWith("text/event-stream") ? "" : await response.text()
     abort.abort()
     let parsed: unknown = text
-    try { parsed = JSON.parse(text) } catch { /* not JSON (PDF, PNG, HTML) */ }
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      /* not JSON (PDF, PNG, HTML) */
+    }
     return { status: response.status, body: parsed }
   }
 
@@ -285,9 +400,14 @@ describe("the authorization matrix (SQLite)", () => {
     PDF = Buffer.from(await samplePdf({ xrefStream: true })).toString("base64")
     PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
     xSecret = env.rp.clientSecret
-    rpY = (await env.engine.run(registerRelyingParty({ name: "RP Y", status: "approved", signingOrigins: [env.origin], maxLoa: "LOA-4", plan: "business" }))).rp.clientId
+    rpY = (await env.engine.run(registerRelyingParty({ name: "RP Y", status: "approved", signingOrigins: [env.origin], maxLoa: "LOA-4", plan: "business" }))).rp
+      .clientId
     const ids: Record<string, string> = {}
-    for (const [who, email] of [["u", "user@example.com"], ["cx", "contact.x@example.com"], ["cy", "contact.y@example.com"]] as const) {
+    for (const [who, email] of [
+      ["u", "user@example.com"],
+      ["cx", "contact.x@example.com"],
+      ["cy", "contact.y@example.com"],
+    ] as const) {
       passkeys[who] = SoftwarePasskey.create({ origin: env.origin })
       ids[who] = (await enrol(env.client, passkeys[who], { email, displayName: who })).userId
     }
@@ -305,11 +425,31 @@ describe("the authorization matrix (SQLite)", () => {
 
     const make = async (who: "u" | "cx" | "cy", rpToken: string, rp: string): Promise<Resources> => {
       const bearer = (t: string) => ({ authorization: `Bearer ${t}` })
-      const file = ok(await env.client.raw<{ id: string }>("POST", "/v2/files", { headers: bearer(consoleOf[who]), body: { name: `${who}.txt`, content: "c2VjcmV0" } })).id
-      const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", { headers: bearer(rpToken), body: { documentHash: hash(), credentialId: passkeys[who].credentialId } }))
-      ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkeys[who].assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
-      const pdf = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/pdf", { headers: bearer(rpToken), body: { pdf: PDF, credentialId: passkeys[who].credentialId } }))
-      ok(await env.client.raw("POST", `/v2/sign/auth/${pdf.requestId}`, { body: { assertion: passkeys[who].assert({ challenge: pdf.challenge }, { includeUserHandle: false }) } }))
+      const file = ok(
+        await env.client.raw<{ id: string }>("POST", "/v2/files", { headers: bearer(consoleOf[who]), body: { name: `${who}.txt`, content: "c2VjcmV0" } }),
+      ).id
+      const pending = ok(
+        await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+          headers: bearer(rpToken),
+          body: { documentHash: hash(), credentialId: passkeys[who].credentialId },
+        }),
+      )
+      ok(
+        await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+          body: { assertion: passkeys[who].assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+        }),
+      )
+      const pdf = ok(
+        await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/pdf", {
+          headers: bearer(rpToken),
+          body: { pdf: PDF, credentialId: passkeys[who].credentialId },
+        }),
+      )
+      ok(
+        await env.client.raw("POST", `/v2/sign/auth/${pdf.requestId}`, {
+          body: { assertion: passkeys[who].assert({ challenge: pdf.challenge }, { includeUserHandle: false }) },
+        }),
+      )
       const [cert] = ok(await env.client.raw<Array<{ serial: string }>>("GET", "/v2/certificates", { headers: bearer(consoleOf[who]) }))
       return { rp, userId: ids[who]!, file, serial: cert!.serial, signRequest: pending.requestId, pdfRequest: pdf.requestId, webhook: 0, checkout: "" }
     }
@@ -317,13 +457,22 @@ describe("the authorization matrix (SQLite)", () => {
     owners.cy = await make("cy", tokens.contactY, rpY)
     owners.uX = await make("u", tokens.userX, env.rp.clientId)
     owners.uY = { ...(await make("u", tokens.userY, rpY)), file: owners.uX.file, serial: owners.uX.serial }
-    for (const [owner, token] of [[owners.cx, tokens.contactX], [owners.cy, tokens.contactY]] as const) {
-      const hook = ok(await env.client.raw<{ subscriptionId: number }>("POST", "/v2/webhooks/register", {
-        headers: { authorization: `Bearer ${token}` }, body: { url: "https://hooks.rp.example/setup", events: ["sign.complete"], secret: `whsec_${randomBytes(32).toString("base64")}` },
-      }))
-      const checkout = ok(await env.client.raw<{ checkoutId: string }>("POST", `/v2/relying-parties/${owner.rp}/checkout`, {
-        headers: { authorization: `Bearer ${token}` }, body: { plan: "starter", period: "monthly", method: "card", cardToken: "tok_4000000000000002" },
-      }))
+    for (const [owner, token] of [
+      [owners.cx, tokens.contactX],
+      [owners.cy, tokens.contactY],
+    ] as const) {
+      const hook = ok(
+        await env.client.raw<{ subscriptionId: number }>("POST", "/v2/webhooks/register", {
+          headers: { authorization: `Bearer ${token}` },
+          body: { url: "https://hooks.rp.example/setup", events: ["sign.complete"], secret: `whsec_${randomBytes(32).toString("base64")}` },
+        }),
+      )
+      const checkout = ok(
+        await env.client.raw<{ checkoutId: string }>("POST", `/v2/relying-parties/${owner.rp}/checkout`, {
+          headers: { authorization: `Bearer ${token}` },
+          body: { plan: "starter", period: "monthly", method: "card", cardToken: "tok_4000000000000002" },
+        }),
+      )
       Object.assign(owner, { webhook: hook.subscriptionId, checkout: checkout.checkoutId })
     }
     Object.assign(owners.uX, { webhook: owners.cx.webhook, checkout: owners.cx.checkout })

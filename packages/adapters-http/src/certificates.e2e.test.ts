@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { opensslVerifies } from "./test-support/openssl.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
-interface Certificate { serial: string; subject: string; status: string; revokedAt: string | null; revocationReason: string | null; pem: string; chainPem: Array<string> }
+interface Certificate {
+  serial: string
+  subject: string
+  status: string
+  revokedAt: string | null
+  revocationReason: string | null
+  pem: string
+  chainPem: Array<string>
+}
 
 describe("certificates", () => {
   let env: RunningEngine
@@ -34,12 +42,17 @@ describe("certificates", () => {
   const revoking = async () => ({ ...certs(), "signet-step-up": await stepUp(env.client, passkey, consoleToken, "revoke-certificate") })
   const sign = async () => {
     const document = randomBytes(64)
-    const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-      headers: auth(), body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: passkey.credentialId },
-    }))
-    const done = ok(await env.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
-      body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-    }))
+    const pending = ok(
+      await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+        headers: auth(),
+        body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: passkey.credentialId },
+      }),
+    )
+    const done = ok(
+      await env.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
+        body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+      }),
+    )
     return { document, signature: done.signature }
   }
   const signerSerial = (signature: string) => {
@@ -68,7 +81,9 @@ describe("certificates", () => {
   it("a revoked certificate is listed in the CRL and never signs again; the next signature has a new certificate", async () => {
     const first = await sign()
     const before = signerSerial(first.signature)
-    const revoked = ok(await env.client.raw<Certificate>("POST", `/v2/certificates/${before}/revoke`, { headers: await revoking(), body: { reason: "keyCompromise" } }))
+    const revoked = ok(
+      await env.client.raw<Certificate>("POST", `/v2/certificates/${before}/revoke`, { headers: await revoking(), body: { reason: "keyCompromise" } }),
+    )
     expect(revoked).toMatchObject({ status: "revoked", revocationReason: "keyCompromise" })
     expect(revoked.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
 
@@ -81,7 +96,9 @@ describe("certificates", () => {
     expect(text.replace(/:/g, "").toLowerCase()).toContain(before.replace(/^0+/, ""))
     expect(text).toContain("Key Compromise")
     // the CRL's signature verifies with the issuing CA (openssl crl exits 0 either way: read what it says)
-    const verified = spawnSync("openssl", ["crl", "-inform", "DER", "-in", join(dir, "issuing.crl"), "-noout", "-CAfile", join(dir, "chain.pem")], { encoding: "utf8" })
+    const verified = spawnSync("openssl", ["crl", "-inform", "DER", "-in", join(dir, "issuing.crl"), "-noout", "-CAfile", join(dir, "chain.pem")], {
+      encoding: "utf8",
+    })
     expect(`${verified.stdout}${verified.stderr}`).toMatch(/verify OK/)
 
     const second = await sign()
@@ -98,10 +115,17 @@ describe("certificates", () => {
       const passkey2 = SoftwarePasskey.create({ origin: rp.origin })
       await enrol(rp.client, passkey2, { email: "ocsp@example.com" })
       const t = (ok(await signIn(rp.client, passkey2, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
-      const pending = ok(await rp.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-        headers: { authorization: `Bearer ${t}` }, body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey2.credentialId },
-      }))
-      ok(await rp.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey2.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+      const pending = ok(
+        await rp.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+          headers: { authorization: `Bearer ${t}` },
+          body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey2.credentialId },
+        }),
+      )
+      ok(
+        await rp.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+          body: { assertion: passkey2.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+        }),
+      )
       const tc = await signInAtConsole(rp.client, passkey2)
       const [cert] = ok(await rp.client.raw<Array<Certificate>>("GET", "/v2/certificates", { headers: { authorization: `Bearer ${tc}` } }))
       const root = ok(await rp.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem
@@ -114,14 +138,36 @@ describe("certificates", () => {
       expect(text).toContain(`OCSP - URI:${rp.origin}/api/v2/ocsp`)
       expect(text).toContain(`URI:${rp.origin}/api/v2/ca/issuing.crl`)
       // Asynchronous: openssl calls back into this process's server, which must keep running.
-      const query = () => new Promise<string>((resolve) => {
-        execFile("openssl", ["ocsp", "-issuer", join(dir, "issuing.pem"), "-cert", join(dir, "signer.pem"), "-url", `${rp.client.baseUrl}/v2/ocsp`,
-          "-CAfile", join(dir, "root.pem"), "-VAfile", join(dir, "issuing.pem")], { timeout: 20_000 }, (_e, stdout, stderr) => resolve(`${stdout}${stderr}`))
-      })
+      const query = () =>
+        new Promise<string>((resolve) => {
+          execFile(
+            "openssl",
+            [
+              "ocsp",
+              "-issuer",
+              join(dir, "issuing.pem"),
+              "-cert",
+              join(dir, "signer.pem"),
+              "-url",
+              `${rp.client.baseUrl}/v2/ocsp`,
+              "-CAfile",
+              join(dir, "root.pem"),
+              "-VAfile",
+              join(dir, "issuing.pem"),
+            ],
+            { timeout: 20_000 },
+            (_e, stdout, stderr) => resolve(`${stdout}${stderr}`),
+          )
+        })
       const first = await query()
       expect(first).toContain("Response verify OK")
       expect(first).toMatch(/signer\.pem: good/)
-      ok(await rp.client.raw("POST", `/v2/certificates/${cert!.serial}/revoke`, { headers: { authorization: `Bearer ${tc}`, "signet-step-up": await stepUp(rp.client, passkey2, tc, "revoke-certificate") }, body: { reason: "keyCompromise" } }))
+      ok(
+        await rp.client.raw("POST", `/v2/certificates/${cert!.serial}/revoke`, {
+          headers: { authorization: `Bearer ${tc}`, "signet-step-up": await stepUp(rp.client, passkey2, tc, "revoke-certificate") },
+          body: { reason: "keyCompromise" },
+        }),
+      )
       const second = await query()
       expect(second).toContain("Response verify OK")
       expect(second).toMatch(/signer\.pem: revoked/)
@@ -145,7 +191,17 @@ describe("certificates", () => {
   })
 
   it("validates a signature: valid for its hash; refused for another hash, a tampered byte, a revoked certificate or a foreign root", async () => {
-    interface Report { valid: boolean; integrity: boolean; coversDocumentHash: boolean; trustedRoot: boolean; revocation: { status: string }; chain: Array<{ valid: boolean }>; signer: { subject: string } | null; signingTime: string | null; problems: Array<string> }
+    interface Report {
+      valid: boolean
+      integrity: boolean
+      coversDocumentHash: boolean
+      trustedRoot: boolean
+      revocation: { status: string }
+      chain: Array<{ valid: boolean }>
+      signer: { subject: string } | null
+      signingTime: string | null
+      problems: Array<string>
+    }
     const validate = async (signature: string, documentHash: string) =>
       ok(await env.client.raw<Report>("POST", "/v2/validate", { body: { signature, documentHash } }))
     const { document, signature } = await sign()
@@ -166,16 +222,27 @@ describe("certificates", () => {
       const p2 = SoftwarePasskey.create({ origin: foreign.origin })
       await enrol(foreign.client, p2, { email: "foreign@example.com" })
       const t2 = (ok(await signIn(foreign.client, p2, { clientId: foreign.rp.clientId })) as TokenAnswer).access_token
-      const pending = ok(await foreign.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", { headers: { authorization: `Bearer ${t2}` }, body: { documentHash: hash, credentialId: p2.credentialId } }))
-      const done = ok(await foreign.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: p2.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+      const pending = ok(
+        await foreign.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+          headers: { authorization: `Bearer ${t2}` },
+          body: { documentHash: hash, credentialId: p2.credentialId },
+        }),
+      )
+      const done = ok(
+        await foreign.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
+          body: { assertion: p2.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+        }),
+      )
       expect(await validate(done.signature, hash)).toMatchObject({ valid: false, integrity: true, trustedRoot: false })
     } finally {
       await foreign.stop()
     }
     ok(await env.client.raw("POST", `/v2/certificates/${signerSerial(signature)}/revoke`, { headers: await revoking(), body: { reason: "superseded" } }))
     expect(await validate(signature, hash)).toMatchObject({ valid: false, integrity: true, revocation: { status: "revoked" } })
-    expect(await env.client.raw("POST", "/v2/validate", { body: { signature: "not base64!", documentHash: hash } }))
-      .toMatchObject({ status: 400, body: { error: "signature must be base64 of a DER CMS SignedData" } })
+    expect(await env.client.raw("POST", "/v2/validate", { body: { signature: "not base64!", documentHash: hash } })).toMatchObject({
+      status: 400,
+      body: { error: "signature must be base64 of a DER CMS SignedData" },
+    })
   })
 
   it("answers the holder rules with clear errors", async () => {
@@ -184,12 +251,20 @@ describe("certificates", () => {
     await enrol(env.client, other, { email: "other-holder@example.com" })
     const otherToken = await signInAtConsole(env.client, other)
     const serial = list[0]!.serial
-    expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: { authorization: `Bearer ${otherToken}` }, body: { reason: "keyCompromise" } }))
-      .toMatchObject({ status: 403, body: { error: "Only the certificate's holder can revoke it" } })
-    expect(await env.client.raw("GET", `/v2/certificates/${serial}`, { headers: { authorization: `Bearer ${otherToken}` } }))
-      .toMatchObject({ status: 404, body: { error: "Certificate not found" } })
-    expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: certs(), body: { reason: "because" } }))
-      .toMatchObject({ status: 400, body: { error: "reason must be one of unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" } })
+    expect(
+      await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, {
+        headers: { authorization: `Bearer ${otherToken}` },
+        body: { reason: "keyCompromise" },
+      }),
+    ).toMatchObject({ status: 403, body: { error: "Only the certificate's holder can revoke it" } })
+    expect(await env.client.raw("GET", `/v2/certificates/${serial}`, { headers: { authorization: `Bearer ${otherToken}` } })).toMatchObject({
+      status: 404,
+      body: { error: "Certificate not found" },
+    })
+    expect(await env.client.raw("POST", `/v2/certificates/${serial}/revoke`, { headers: certs(), body: { reason: "because" } })).toMatchObject({
+      status: 400,
+      body: { error: "reason must be one of unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn" },
+    })
     expect(await env.client.raw("GET", "/v2/certificates")).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
   })
   // Issue 13, item 13: anyone could enrol as ceo@bank.example, "Chief Executive Officer, Bank Example Ltd",
@@ -198,7 +273,10 @@ describe("certificates", () => {
     const impostor = SoftwarePasskey.create({ origin: env.origin })
     // Without the code sent to ceo@bank.example there is no account for it, proven or not.
     const unproven = await env.client.enrolmentRequest({ email: "ceo@bank.example", displayName: "Chief Executive Officer, Bank Example Ltd" })
-    expect(unproven).toMatchObject({ status: 403, body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" } })
+    expect(unproven).toMatchObject({
+      status: 403,
+      body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" },
+    })
     const asked = ok(await env.client.enrolmentEmail({ email: "ceo@bank.example" }))
     const guessed = await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code: "00000000" })
     expect(guessed).toMatchObject({ status: 400, body: { error: "E-mail verification code is wrong, used or expired" } })
@@ -209,13 +287,20 @@ describe("certificates", () => {
     const t = (ok(await signIn(env.client, impostor, { clientId: env.rp.clientId })) as TokenAnswer).access_token
     const document = randomBytes(32)
     const documentHash = createHash("sha256").update(document).digest("hex")
-    const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-      headers: { authorization: `Bearer ${t}` }, body: { documentHash, credentialId: impostor.credentialId },
-    }))
-    const done = ok(await env.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
-      body: { assertion: impostor.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-    }))
-    const report = ok(await env.client.raw<{ valid: boolean; signer: { subject: string } }>("POST", "/v2/validate", { body: { signature: done.signature, documentHash } }))
+    const pending = ok(
+      await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+        headers: { authorization: `Bearer ${t}` },
+        body: { documentHash, credentialId: impostor.credentialId },
+      }),
+    )
+    const done = ok(
+      await env.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
+        body: { assertion: impostor.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+      }),
+    )
+    const report = ok(
+      await env.client.raw<{ valid: boolean; signer: { subject: string } }>("POST", "/v2/validate", { body: { signature: done.signature, documentHash } }),
+    )
     expect(report.valid).toBe(true)
     expect(report.signer.subject).toBe("OU=SANDBOX, CN=mallory@example.com, E=mallory@example.com")
     expect(report.signer.subject).not.toMatch(/Chief|Bank/i)

@@ -22,9 +22,26 @@ const work = mkdtempSync(join(tmpdir(), "signet-documents-"))
 const file = (name: string) => join(work, name)
 
 /** `token`: issued to Signet's console (scope `files`); `rpToken`: issued to the test RP (`openid basic`), for signing. */
-interface Person { userId: string; token: string; rpToken: string; passkey: SoftwarePasskey }
-interface EncryptionCertificate { userId: string; serial: string; pem: string; chainPem: Array<string> }
-interface FileMetadata { id: string; name: string; size: number; owner: string; recipients: Array<string>; createdAt: string }
+interface Person {
+  userId: string
+  token: string
+  rpToken: string
+  passkey: SoftwarePasskey
+}
+interface EncryptionCertificate {
+  userId: string
+  serial: string
+  pem: string
+  chainPem: Array<string>
+}
+interface FileMetadata {
+  id: string
+  name: string
+  size: number
+  owner: string
+  recipients: Array<string>
+  createdAt: string
+}
 
 // ---- an independent PNG writer and reader (node:zlib), to check the engine against ----
 /** An 8-bit RGB PNG, filter 0, drawn by `pixel`. */
@@ -37,14 +54,16 @@ const makePng = (width: number, height: number, pixel: (x: number, y: number) =>
 const readPng = (png: Buffer) => {
   expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
   let at = 8
-  let width = 0, height = 0
+  let width = 0,
+    height = 0
   const idat: Array<Buffer> = []
   for (;;) {
     const length = png.readUInt32BE(at)
     const type = png.toString("latin1", at + 4, at + 8)
     expect(png.readUInt32BE(at + 8 + length)).toBe(crc32(png.subarray(at + 4, at + 8 + length)))
     if (type === "IHDR") {
-      width = png.readUInt32BE(at + 8); height = png.readUInt32BE(at + 12)
+      width = png.readUInt32BE(at + 8)
+      height = png.readUInt32BE(at + 12)
       expect([...png.subarray(at + 16, at + 21)]).toEqual([8, 6, 0, 0, 0])
     }
     if (type === "IDAT") idat.push(png.subarray(at + 8, at + 8 + length))
@@ -58,8 +77,13 @@ const readPng = (png: Buffer) => {
   for (let y = 0; y < height; y++) {
     const f = raw[y * (stride + 1)]!
     for (let x = 0; x < stride; x++) {
-      const a = x >= 4 ? rgba[y * stride + x - 4]! : 0, b = y > 0 ? rgba[(y - 1) * stride + x]! : 0, c = x >= 4 && y > 0 ? rgba[(y - 1) * stride + x - 4]! : 0
-      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c)
+      const a = x >= 4 ? rgba[y * stride + x - 4]! : 0,
+        b = y > 0 ? rgba[(y - 1) * stride + x]! : 0,
+        c = x >= 4 && y > 0 ? rgba[(y - 1) * stride + x - 4]! : 0
+      const p = a + b - c,
+        pa = Math.abs(p - a),
+        pb = Math.abs(p - b),
+        pc = Math.abs(p - c)
       const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][f]!
       rgba[y * stride + x] = (raw[y * (stride + 1) + 1 + x]! + pred) & 0xff
     }
@@ -109,7 +133,9 @@ describe("documents", () => {
     const stored = await env.engine.run(Effect.flatMap(KeyRecords, (r) => r.findById(keyId)).pipe(Effect.map(Option.getOrThrow)))
     const sealed = Buffer.from(stored.encryptedPrivateKey, "base64")
     const key = await webcrypto.subtle.importKey("raw", masterKey, "AES-GCM", false, ["decrypt"])
-    const pkcs8 = Buffer.from(await webcrypto.subtle.decrypt({ name: "AES-GCM", iv: sealed.subarray(0, 12), additionalData: Buffer.from(keyId) }, key, sealed.subarray(12)))
+    const pkcs8 = Buffer.from(
+      await webcrypto.subtle.decrypt({ name: "AES-GCM", iv: sealed.subarray(0, 12), additionalData: Buffer.from(keyId) }, key, sealed.subarray(12)),
+    )
     const path = file(`${p.userId}.key.pem`)
     writeFileSync(path, `-----BEGIN PRIVATE KEY-----\n${pkcs8.toString("base64").replace(/.{64}/g, "$&\n")}\n-----END PRIVATE KEY-----\n`)
     return path
@@ -119,7 +145,21 @@ describe("documents", () => {
   const opensslEncrypt = async (plain: Buffer, certificatePath: string, options: ReadonlyArray<string>, cipher = "-aes-256-gcm") => {
     const id = randomBytes(6).toString("hex")
     writeFileSync(file(`${id}.bin`), plain)
-    await run("openssl", ["cms", "-encrypt", "-binary", cipher, "-in", file(`${id}.bin`), "-outform", "DER", "-out", file(`${id}.der`), "-recip", certificatePath, ...options])
+    await run("openssl", [
+      "cms",
+      "-encrypt",
+      "-binary",
+      cipher,
+      "-in",
+      file(`${id}.bin`),
+      "-outform",
+      "DER",
+      "-out",
+      file(`${id}.der`),
+      "-recip",
+      certificatePath,
+      ...options,
+    ])
     return readFileSync(file(`${id}.der`)).toString("base64")
   }
   const OAEP_SHA256 = ["-keyopt", "rsa_padding_mode:oaep", "-keyopt", "rsa_oaep_md:sha256"]
@@ -145,7 +185,9 @@ describe("documents", () => {
 
   it("a file the engine encrypts for two users decrypts with openssl cms -decrypt (AuthEnvelopedData, AES-256-GCM) and with POST /decrypt", async () => {
     const plain = randomBytes(50_000)
-    const stored = ok(await call<FileMetadata>(alice, "POST", "/v2/files", { name: "contract.pdf", content: plain.toString("base64"), recipients: [bob.userId] }))
+    const stored = ok(
+      await call<FileMetadata>(alice, "POST", "/v2/files", { name: "contract.pdf", content: plain.toString("base64"), recipients: [bob.userId] }),
+    )
     expect(stored).toMatchObject({ name: "contract.pdf", size: plain.length, owner: alice.userId, recipients: [alice.userId, bob.userId] })
 
     const fetched = ok(await call<FileMetadata & { envelopedData: string }>(bob, "GET", `/v2/files/${stored.id}`))
@@ -173,7 +215,10 @@ describe("documents", () => {
 
   it("a non-recipient can neither see nor decrypt a file (404), and only the owner deletes it", async () => {
     const stored = ok(await call<FileMetadata>(alice, "POST", "/v2/files", { name: "secret.txt", content: Buffer.from("for alice only").toString("base64") }))
-    for (const [method, path, body] of [["POST", "/decrypt", { fileId: stored.id }], ["GET", `/v2/files/${stored.id}`, undefined]] as const) {
+    for (const [method, path, body] of [
+      ["POST", "/decrypt", { fileId: stored.id }],
+      ["GET", `/v2/files/${stored.id}`, undefined],
+    ] as const) {
       const refused = await call(carol, method, path, body)
       expect(refused.status).toBe(404)
       expect(refused.body).toEqual({ error: "File not found" })
@@ -217,7 +262,12 @@ describe("documents", () => {
     // openssl's RSA default, PKCS#1 v1.5 key transport
     await expectError(bob, { envelopedData: await opensslEncrypt(Buffer.from("x"), path, []) }, 400, /RSAES-PKCS1-v1_5.*RSAES-OAEP/)
     // addressed to bob, handed in by alice
-    await expectError(alice, { envelopedData: await opensslEncrypt(Buffer.from("x"), path, OAEP_SHA256) }, 403, /^The EnvelopedData is not addressed to your encryption certificate$/)
+    await expectError(
+      alice,
+      { envelopedData: await opensslEncrypt(Buffer.from("x"), path, OAEP_SHA256) },
+      403,
+      /^The EnvelopedData is not addressed to your encryption certificate$/,
+    )
     await expectError(bob, { envelopedData: "not base64!" }, 400, /base64/)
     await expectError(bob, { envelopedData: Buffer.from("hello world").toString("base64") }, 400, /not a CMS EnvelopedData/)
     // one byte of the authenticated ciphertext altered
@@ -262,7 +312,7 @@ describe("documents", () => {
     expect(limited.body).toEqual({ error: "Rate limit exceeded. Please try again later." })
   }, 120_000)
 
-  const signature = makePng(300, 100, (x, y) => Math.abs(y - 50 - Math.round(30 * Math.sin(x / 20))) < 4 ? [200, 0, 0] : [255, 255, 255])
+  const signature = makePng(300, 100, (x, y) => (Math.abs(y - 50 - Math.round(30 * Math.sin(x / 20))) < 4 ? [200, 0, 0] : [255, 255, 255]))
 
   it("sets, reads and deletes the signer's own signature image, and refuses what is not a sane PNG", async () => {
     expect((await call(alice, "GET", "/v2/signature-image")).status).toBe(404)
@@ -273,7 +323,8 @@ describe("documents", () => {
     expect(Buffer.from(await got.arrayBuffer()).equals(signature)).toBe(true)
     expect((await call(bob, "GET", "/v2/signature-image")).status).toBe(404)
 
-    const corrupt = Buffer.from(signature); corrupt[40] = corrupt[40]! ^ 0xff
+    const corrupt = Buffer.from(signature)
+    corrupt[40] = corrupt[40]! ^ 0xff
     const refusals: Array<[string, Buffer | string, RegExp]> = [
       ["random bytes", randomBytes(500), /^Signature image is not a usable PNG: not a PNG file/],
       ["a flipped byte", corrupt, /^Signature image is not a usable PNG: bad CRC/],
@@ -296,23 +347,29 @@ describe("documents", () => {
   })
 
   const sign = async (p: Person, approve: boolean) => {
-    const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-      headers: rpAuth(p), body: { documentHash: createHash("sha256").update(randomBytes(32)).digest("hex"), credentialId: p.passkey.credentialId },
-    }))
+    const pending = ok(
+      await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+        headers: rpAuth(p),
+        body: { documentHash: createHash("sha256").update(randomBytes(32)).digest("hex"), credentialId: p.passkey.credentialId },
+      }),
+    )
     if (approve) {
-      ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
-        body: { assertion: p.passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-      }))
+      ok(
+        await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+          body: { assertion: p.passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+        }),
+      )
     }
     return pending.requestId
   }
   const image = async (p: Person, requestId: string) => fetch(`${env.client.baseUrl}/v2/sign/${requestId}/image`, { headers: rpAuth(p) })
   const inked = (png: { width: number; rgba: Buffer }, x0: number, y0: number, x1: number, y1: number, test: (r: number, g: number, b: number) => boolean) => {
     let n = 0
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {
-      const o = (y * png.width + x) * 4
-      if (test(png.rgba[o]!, png.rgba[o + 1]!, png.rgba[o + 2]!)) n++
-    }
+    for (let y = y0; y < y1; y++)
+      for (let x = x0; x < x1; x++) {
+        const o = (y * png.width + x) * 4
+        if (test(png.rgba[o]!, png.rgba[o + 1]!, png.rgba[o + 2]!)) n++
+      }
     return n
   }
 
@@ -339,11 +396,13 @@ describe("documents", () => {
     expect(await stranger.json()).toEqual({ error: "Signing request not found" })
     expect((await image(carol, "not-a-request")).status).toBe(404)
     // the RP's contact account may fetch it
-    await env.engine.run(Effect.gen(function* () {
-      const rps = yield* RelyingParties
-      const rp = Option.getOrThrow(yield* rps.findByClientId(env.rp.clientId))
-      yield* rps.update({ ...rp, contactUserId: dave.userId })
-    }))
+    await env.engine.run(
+      Effect.gen(function* () {
+        const rps = yield* RelyingParties
+        const rp = Option.getOrThrow(yield* rps.findByClientId(env.rp.clientId))
+        yield* rps.update({ ...rp, contactUserId: dave.userId })
+      }),
+    )
     expect((await image(dave, requestId)).status).toBe(200)
     // a request not yet approved has no image
     const pending = await image(alice, await sign(alice, false))

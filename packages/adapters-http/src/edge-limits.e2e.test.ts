@@ -44,8 +44,9 @@ const expectRetryAfter = (answer: { status: number; headers: Headers }) => {
 describe("POST /enrolment/request: 60 per minute per IP (each call writes a ceremony row)", () => {
   it("the 61st request from one address is 429 with Retry-After; another address is not affected", async () => {
     const attacker = newClient()
-    const answers = await Promise.all(Array.from({ length: 61 }, (_, i) =>
-      post("/enrolment/request", { email: `flood${i}@example.com` }, { "x-forwarded-for": attacker })))
+    const answers = await Promise.all(
+      Array.from({ length: 61 }, (_, i) => post("/enrolment/request", { email: `flood${i}@example.com` }, { "x-forwarded-for": attacker })),
+    )
     // each is counted before anything else: without the e-mail's proof the 60 are 403 (and write nothing)
     expect(answers.filter((a) => a.status === 403)).toHaveLength(60)
     const refused = answers.filter((a) => a.status === 429)
@@ -60,7 +61,14 @@ describe("KYC: one 20-per-minute counter per IP for start, document, session, fa
   it("20 calls spread over the six operations use up the one counter; the 21st, of any kind, is 429", async () => {
     const ip = newClient()
     const headers = { authorization: basic, "x-forwarded-for": ip }
-    const paths = ["/kyc/verifications", "/kyc/customers/document", "/kyc/customers/liveness-session", "/kyc/customers/face", "/kyc/customers/compare", "/kyc/handoff"]
+    const paths = [
+      "/kyc/verifications",
+      "/kyc/customers/document",
+      "/kyc/customers/liveness-session",
+      "/kyc/customers/face",
+      "/kyc/customers/compare",
+      "/kyc/handoff",
+    ]
     // A body each operation's Schema accepts: a body refused by its Schema (422 `customer_id is required`) is not counted.
     const body = { customer_id: "nobody@example.com", phone_number: "+1", images: ["AAAA"], livenessTransactionId: "unknown" }
     const answers = []
@@ -74,12 +82,16 @@ describe("KYC: one 20-per-minute counter per IP for start, document, session, fa
 describe("KYC selfie and video: 60 per minute per IP on the capture relay and the face step", () => {
   it("60 frames through the relay, then both the relay and /kyc/customers/face are 429 while the KYC counter still has room", async () => {
     const ip = newClient()
-    const relay = () => env.client.raw<ErrorBody>("POST", "/kyc/faceapi", {
-      body: { frames: ["/9j/"] }, headers: { authorization: "Bearer not-a-session", "x-forwarded-for": ip },
-    })
+    const relay = () =>
+      env.client.raw<ErrorBody>("POST", "/kyc/faceapi", {
+        body: { frames: ["/9j/"] },
+        headers: { authorization: "Bearer not-a-session", "x-forwarded-for": ip },
+      })
     for (let i = 0; i < 60; i++) expect((await relay()).status).toBe(404)
     expectRetryAfter(await relay())
-    expectRetryAfter(await post("/kyc/customers/face", { customer_id: "+254700000001", livenessTransactionId: "t" }, { authorization: basic, "x-forwarded-for": ip }))
+    expectRetryAfter(
+      await post("/kyc/customers/face", { customer_id: "+254700000001", livenessTransactionId: "t" }, { authorization: basic, "x-forwarded-for": ip }),
+    )
     // the other KYC operations are still allowed for this address
     expect((await post("/kyc/verifications", {}, { authorization: basic, "x-forwarded-for": ip })).status).toBe(422)
   })
@@ -90,12 +102,16 @@ describe("registered-mode /ssc/challenge: one signer's token cannot spend the RP
     const passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email: "frame@example.com" })
     const documentHash = createHash("sha256").update(randomBytes(16)).digest("hex")
-    const tokenFor = async () => ok(await env.client.raw<{ token: string }>("POST", "/ssc/token", {
-      body: { clientId: env.rp.clientId, clientSecret: env.rp.sscSecret, loa: "LOA-2", documentHash, signerEmail: "frame@example.com" },
-    })).token
-    const challenge = (token: string) => env.client.raw<ErrorBody>("POST", "/ssc/challenge", {
-      body: { documentHash, documentName: "lease.pdf", rpOrigin: env.origin, mode: "registered", token },
-    })
+    const tokenFor = async () =>
+      ok(
+        await env.client.raw<{ token: string }>("POST", "/ssc/token", {
+          body: { clientId: env.rp.clientId, clientSecret: env.rp.sscSecret, loa: "LOA-2", documentHash, signerEmail: "frame@example.com" },
+        }),
+      ).token
+    const challenge = (token: string) =>
+      env.client.raw<ErrorBody>("POST", "/ssc/challenge", {
+        body: { documentHash, documentName: "lease.pdf", rpOrigin: env.origin, mode: "registered", token },
+      })
     const greedy = await tokenFor()
     for (let i = 0; i < 5; i++) expect((await challenge(greedy)).status).toBe(200)
     // the attack: keep calling with the one token; every further call is refused by its own counter
@@ -132,15 +148,30 @@ describe("client address behind a reverse proxy (SIGNET_TRUSTED_PROXIES)", () =>
   it("without trusted proxies every X-Forwarded-For is ignored: a client cannot escape its counter by inventing addresses", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")
     const engine = await makeEngine({
-      settings: { environment: "sandbox", publicOrigin: "http://localhost", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
-      storage: storageFor(file).storage, masterKey: randomBytes(32), logLevel: LogLevel.None, clientIp: () => "198.51.100.20", validateResponses: true,
+      settings: {
+        environment: "sandbox",
+        publicOrigin: "http://localhost",
+        basePath: "/api",
+        accessTokenTtlSeconds: 3600,
+        ceremonyTtlSeconds: 300,
+        sessionTtlSeconds: 3600,
+      },
+      storage: storageFor(file).storage,
+      masterKey: randomBytes(32),
+      logLevel: LogLevel.None,
+      clientIp: () => "198.51.100.20",
+      validateResponses: true,
     })
     try {
       const statuses = []
       for (let i = 0; i < 61; i++) {
-        const r = await engine.handler(new Request("http://localhost/api/enrolment/request", {
-          method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": `192.0.2.${i}` }, body: JSON.stringify({ email: `x${i}@example.com` }),
-        }))
+        const r = await engine.handler(
+          new Request("http://localhost/api/enrolment/request", {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-forwarded-for": `192.0.2.${i}` },
+            body: JSON.stringify({ email: `x${i}@example.com` }),
+          }),
+        )
         statuses.push(r.status)
       }
       // counted first, then refused for the missing e-mail proof (403); the 61st is over the one counter
@@ -193,12 +224,31 @@ describe("logs", () => {
     })
     const file = join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")
     const engine = await makeEngine({
-      settings: { environment: "sandbox", publicOrigin: "http://localhost", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
-      storage: storageFor(file).storage, masterKey: randomBytes(32), clientIp: () => "198.51.100.30", deliveries: { worker: false }, housekeeping: false, validateResponses: true,
-      extraEndpoints: [endpoint({
-        method: "GET", path: "/test/boom", tag: "Test", auth: "none", summary: "fails", response: { mediaType: "text/plain" },
-        handle: () => Effect.die(new Error("disk on fire")),
-      })],
+      settings: {
+        environment: "sandbox",
+        publicOrigin: "http://localhost",
+        basePath: "/api",
+        accessTokenTtlSeconds: 3600,
+        ceremonyTtlSeconds: 300,
+        sessionTtlSeconds: 3600,
+      },
+      storage: storageFor(file).storage,
+      masterKey: randomBytes(32),
+      clientIp: () => "198.51.100.30",
+      deliveries: { worker: false },
+      housekeeping: false,
+      validateResponses: true,
+      extraEndpoints: [
+        endpoint({
+          method: "GET",
+          path: "/test/boom",
+          tag: "Test",
+          auth: "none",
+          summary: "fails",
+          response: { mediaType: "text/plain" },
+          handle: () => Effect.die(new Error("disk on fire")),
+        }),
+      ],
     })
     try {
       const failed = await engine.handler(new Request("http://localhost/api/test/boom", { headers: { "x-request-id": "req-boom" } }))

@@ -2,10 +2,37 @@
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
-  DEFAULT_DELIVERY_POLICY, DEFAULT_KYC_SETTINGS, DeliveryPolicy, deliveryWorker, housekeeping, KycSettings, EngineConfig, EventBus, EventBusInProcess, KeyStore, Random, Users,
-  TimestampAuthority, TimestampAuthorityBuiltIn,
-  WebhookTransport, type DeliverySettings, type EngineSettings, type Vault, ExchangeRates, issuerOf, Payments, type ExternalProviderClient,
-  type DocumentReader, type FaceMatcher, type LivenessProvider, adaptersOf, KycProvidersSandbox, refusedAdapters, SandboxAdapterRefused, type AdapterInfo, type Mailer,
+  DEFAULT_DELIVERY_POLICY,
+  DEFAULT_KYC_SETTINGS,
+  DeliveryPolicy,
+  deliveryWorker,
+  housekeeping,
+  KycSettings,
+  EngineConfig,
+  type EventBus,
+  EventBusInProcess,
+  type KeyStore,
+  type Random,
+  Users,
+  type TimestampAuthority,
+  TimestampAuthorityBuiltIn,
+  type WebhookTransport,
+  type DeliverySettings,
+  type EngineSettings,
+  type Vault,
+  type ExchangeRates,
+  issuerOf,
+  type Payments,
+  type ExternalProviderClient,
+  type DocumentReader,
+  type FaceMatcher,
+  type LivenessProvider,
+  adaptersOf,
+  KycProvidersSandbox,
+  refusedAdapters,
+  SandboxAdapterRefused,
+  type AdapterInfo,
+  type Mailer,
 } from "@signet/core"
 import { SandboxMailbox } from "./mailer-sandbox.ts"
 import { ExchangeRatesSandbox, ExchangeRatesUnconfigured, PaymentsSandbox, paymentsUnconfigured, type PaymentProviders } from "./payments-sandbox.ts"
@@ -30,9 +57,21 @@ const clientAddressOf = (peer: (request: Request) => string, proxies: ReadonlyAr
 export type { StorageServices }
 
 /** Every service an engine runtime provides. */
-export type EngineServices = StorageServices | EngineConfig | KeyStore | Random | EventBus | DeliveryPolicy | WebhookTransport | Vault | KycSettings
-  | Payments | ExchangeRates | ExternalProviderClient
-  | TimestampAuthority | Mailer
+export type EngineServices =
+  | StorageServices
+  | EngineConfig
+  | KeyStore
+  | Random
+  | EventBus
+  | DeliveryPolicy
+  | WebhookTransport
+  | Vault
+  | KycSettings
+  | Payments
+  | ExchangeRates
+  | ExternalProviderClient
+  | TimestampAuthority
+  | Mailer
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -93,7 +132,14 @@ export const adaptersInUse = (options: EngineOptions & { readonly payments: Paym
   // One line per port: a new port's adapter (a Mailer) is listed and checked by adding it here.
   return [
     ...(options.kycProviders === null
-      ? [{ port: "KYC document reader, face matcher, liveness", adapter: "none (KYC disabled: /kyc/* answers 503)", sandbox: false, setting: "SIGNET_KYC_*=local" }]
+      ? [
+          {
+            port: "KYC document reader, face matcher, liveness",
+            adapter: "none (KYC disabled: /kyc/* answers 503)",
+            sandbox: false,
+            setting: "SIGNET_KYC_*=local",
+          },
+        ]
       : declared("KYC document reader, face matcher, liveness", options.kycProviders ?? KycProvidersSandbox, "custom")),
     ...declared("payments", options.payments.layer, "custom"),
     ...declared("exchange rates", options.exchangeRates ?? ExchangeRatesSandbox, "custom"),
@@ -175,7 +221,8 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
   // Each module reads the options it declares; the engine names none of them.
   const modules: ReadonlyArray<HttpModule<typeof options, EngineServices>> = httpModules
   endpoints.push(
-    health(probe), openApi(() => endpoints),
+    health(probe),
+    openApi(() => endpoints),
     ...modules.flatMap((module) => module.endpoints(options)),
     ...modules.flatMap((module) => module.pages ?? []),
     ...(options.extraEndpoints ?? []),

@@ -34,7 +34,15 @@ const connect = async (url: string, token: string, lastEventId?: string) => {
       await new Promise((r) => setTimeout(r, 20))
     }
   }
-  return { response, messages, waitFor, close: async () => { controller.abort(); await reading } }
+  return {
+    response,
+    messages,
+    waitFor,
+    close: async () => {
+      controller.abort()
+      await reading
+    },
+  }
 }
 
 const postgres = await findPostgres()
@@ -55,8 +63,17 @@ describe.each(STORAGES)("the live event stream on %s", (_name, databaseUrl) => {
   const headers = () => ({ authorization: `Bearer ${token}` })
   const signSingle = async () => {
     const hash = sha256(randomBytes(8))
-    const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", { headers: headers(), body: { documentHash: hash, credentialId: passkey.credentialId } }))
-    ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+    const pending = ok(
+      await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+        headers: headers(),
+        body: { documentHash: hash, credentialId: passkey.credentialId },
+      }),
+    )
+    ok(
+      await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+        body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+      }),
+    )
     return { id: pending.requestId, hash }
   }
 
@@ -68,16 +85,30 @@ describe.each(STORAGES)("the live event stream on %s", (_name, databaseUrl) => {
     expect(stream.messages[0]!.event).toBe("connected")
 
     const single = await signSingle()
-    const docs = [{ id: "a", hash: sha256(randomBytes(4)), hash_algo: "2.16.840.1.101.3.4.2.1" }, { id: "b", hash: "bad", hash_algo: "2.16.840.1.101.3.4.2.1" }]
-    const batch = ok(await env.client.raw<{ batchId: string; challenge: string }>("POST", "/v2/sign/batch", { headers: headers(), body: { credentialId: passkey.credentialId, documents: docs } }))
-    ok(await env.client.raw("POST", `/v2/sign/batch/${batch.batchId}/auth`, { body: { assertion: passkey.assert({ challenge: batch.challenge }, { includeUserHandle: false }) } }))
+    const docs = [
+      { id: "a", hash: sha256(randomBytes(4)), hash_algo: "2.16.840.1.101.3.4.2.1" },
+      { id: "b", hash: "bad", hash_algo: "2.16.840.1.101.3.4.2.1" },
+    ]
+    const batch = ok(
+      await env.client.raw<{ batchId: string; challenge: string }>("POST", "/v2/sign/batch", {
+        headers: headers(),
+        body: { credentialId: passkey.credentialId, documents: docs },
+      }),
+    )
+    ok(
+      await env.client.raw("POST", `/v2/sign/batch/${batch.batchId}/auth`, {
+        body: { assertion: passkey.assert({ challenge: batch.challenge }, { includeUserHandle: false }) },
+      }),
+    )
     await stream.waitFor((m) => m.filter((e) => e.event !== "connected").length >= 4)
     await stream.close()
 
     const events = stream.messages.slice(1).map((m) => ({ event: m.event, id: m.id, data: JSON.parse(m.data) as Record<string, unknown> }))
     expect(events.map((e) => [e.event, e.data["id"]])).toEqual([
-      ["signing_request_created", single.id], ["signing_request_completed", single.id],
-      ["signing_request_created", batch.batchId], ["signing_request_completed", batch.batchId],
+      ["signing_request_created", single.id],
+      ["signing_request_completed", single.id],
+      ["signing_request_created", batch.batchId],
+      ["signing_request_completed", batch.batchId],
     ])
     const [created, completed] = [events[0]!.data, events[1]!.data]
     expect(Object.keys(created).sort()).toEqual(["created_at", "document_hash", "error_message", "id", "signed_at", "status"])
@@ -102,15 +133,19 @@ describe.each(STORAGES)("the live event stream on %s", (_name, databaseUrl) => {
     await second.waitFor((m) => m.filter((e) => e.event !== "connected").length >= 4)
     await second.close()
     expect(second.messages.slice(1, 5).map((e) => [e.event, JSON.parse(e.data).id])).toEqual([
-      ["signing_request_created", missed[0]!.id], ["signing_request_completed", missed[0]!.id],
-      ["signing_request_created", missed[1]!.id], ["signing_request_completed", missed[1]!.id],
+      ["signing_request_created", missed[0]!.id],
+      ["signing_request_completed", missed[0]!.id],
+      ["signing_request_created", missed[1]!.id],
+      ["signing_request_completed", missed[1]!.id],
     ])
   })
 
   it("needs a user token and a well-formed Last-Event-ID", async () => {
     expect(await env.client.raw("GET", "/v2/events")).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
-    expect(await env.client.raw("GET", "/v2/events", { headers: { ...headers(), "last-event-id": "abc" } }))
-      .toMatchObject({ status: 400, body: { error: "Last-Event-ID must be an event id of this stream" } })
+    expect(await env.client.raw("GET", "/v2/events", { headers: { ...headers(), "last-event-id": "abc" } })).toMatchObject({
+      status: 400,
+      body: { error: "Last-Event-ID must be an event id of this stream" },
+    })
   })
 })
 
@@ -119,11 +154,14 @@ describe.skipIf(postgres === undefined)("across nodes on PostgreSQL", () => {
     const url = postgres!
     const schema = freshSchemaName()
     const masterKey = globalThis.crypto.getRandomValues(new Uint8Array(32))
-    const node = (peer?: RunningEngine) => startEngine({
-      masterKey, storage: StoragePostgres({ connectionString: url, schema }), eventBus: EventBusPostgres({ connectionString: url, schema }),
-      // Nodes of one deployment share its public origin (a load balancer in front of them).
-      ...(peer ? { rp: peer.rp, publicOrigin: peer.origin } : {}),
-    })
+    const node = (peer?: RunningEngine) =>
+      startEngine({
+        masterKey,
+        storage: StoragePostgres({ connectionString: url, schema }),
+        eventBus: EventBusPostgres({ connectionString: url, schema }),
+        // Nodes of one deployment share its public origin (a load balancer in front of them).
+        ...(peer ? { rp: peer.rp, publicOrigin: peer.origin } : {}),
+      })
     const a = await node()
     const b = await node(a)
     try {
@@ -133,8 +171,17 @@ describe.skipIf(postgres === undefined)("across nodes on PostgreSQL", () => {
       const stream = await connect(`${a.client.baseUrl}/v2/events`, token)
       await stream.waitFor((m) => m.length >= 1)
       const hash = sha256(randomBytes(8))
-      const pending = ok(await b.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", { headers: { authorization: `Bearer ${token}` }, body: { documentHash: hash, credentialId: passkey.credentialId } }))
-      ok(await b.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+      const pending = ok(
+        await b.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+          headers: { authorization: `Bearer ${token}` },
+          body: { documentHash: hash, credentialId: passkey.credentialId },
+        }),
+      )
+      ok(
+        await b.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+          body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+        }),
+      )
       const started = Date.now()
       await stream.waitFor((m) => m.some((e) => e.event === "signing_request_completed" && JSON.parse(e.data).id === pending.requestId), 2500)
       // a poke over LISTEN/NOTIFY, not the three-second re-read

@@ -24,15 +24,24 @@ const scripted = (...answers: ReadonlyArray<ReadonlyArray<string>>): Resolver =>
   let i = 0
   return (_name, _options, callback) => {
     const list = answers[Math.min(i++, answers.length - 1)]!
-    callback(null, list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })))
+    callback(
+      null,
+      list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+    )
   }
 }
 
 const get = { method: "GET", headers: {} } as const
 
 describe("guarded HTTP client (webhooks, callbacks, identity providers, TSA)", () => {
-  it.each(["https://localhost./", "https://metadata.google.internal./", "https://[2002:7f00:1::1]/", "https://[fec0::1]/",
-    "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "https://[64:ff9b:1::a9fe:a9fe]/"])("refuses %s before sending anything", async (url) => {
+  it.each([
+    "https://localhost./",
+    "https://metadata.google.internal./",
+    "https://[2002:7f00:1::1]/",
+    "https://[fec0::1]/",
+    "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+    "https://[64:ff9b:1::a9fe:a9fe]/",
+  ])("refuses %s before sending anything", async (url) => {
     await expect(guardedRequest(url, get, { allowLoopbackHttp: false })).rejects.toThrow(/^refused: /)
   })
 
@@ -49,12 +58,14 @@ describe("guarded HTTP client (webhooks, callbacks, identity providers, TSA)", (
     const before = hits
     const url = `http://hooks.rp.example:${port}/`
     for (const internal of ["127.0.0.1", "10.0.0.7", "2002:7f00:1::1", "::ffff:127.0.0.1", "64:ff9b::7f00:1"]) {
-      await expect(guardedRequest(url, { ...get, allowPublicHttp: true }, { allowLoopbackHttp: false }, scripted([internal])))
-        .rejects.toThrow(/refused: hooks\.rp\.example resolves to a /)
+      await expect(guardedRequest(url, { ...get, allowPublicHttp: true }, { allowLoopbackHttp: false }, scripted([internal]))).rejects.toThrow(
+        /refused: hooks\.rp\.example resolves to a /,
+      )
     }
     // one bad address among good ones is enough to refuse
-    await expect(guardedRequest(url, { ...get, allowPublicHttp: true }, { allowLoopbackHttp: false }, scripted(["93.184.216.34", "169.254.169.254"])))
-      .rejects.toThrow(/link-local/)
+    await expect(
+      guardedRequest(url, { ...get, allowPublicHttp: true }, { allowLoopbackHttp: false }, scripted(["93.184.216.34", "169.254.169.254"])),
+    ).rejects.toThrow(/link-local/)
     expect(hits).toBe(before)
   })
 

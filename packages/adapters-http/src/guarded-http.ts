@@ -23,25 +23,31 @@ export class GuardedRequestFailure extends Error {
 }
 
 /** How names become addresses: `node:dns` lookup (the system resolver), replaceable to script a rebinding name. */
-export type Resolver = (hostname: string, options: { readonly all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: ReadonlyArray<LookupAddress>) => void) => void
+export type Resolver = (
+  hostname: string,
+  options: { readonly all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: ReadonlyArray<LookupAddress>) => void,
+) => void
 
 /** Why a resolved address may not be reached, or undefined. */
 export const refusedAddress = (address: string, policy: GuardPolicy): string | undefined =>
   policy.allowLoopbackHttp && isLoopback(address) ? undefined : nonPublicAddress(address)
 
 /** A DNS lookup that fails unless every address of the name is allowed (checked at connect time). */
-export const guardedLookup = (policy: GuardPolicy, resolver: Resolver = dnsLookup): LookupFunction => (hostname, options, callback) => {
-  // IDNA and trailing dots as the resolver would see them; the WHATWG URL parser has done most of this already
-  const name = domainToASCII(hostname) || hostname
-  resolver(name, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, "", 4)
-    const list = addresses
-    const bad = list.map((a) => refusedAddress(a.address, policy)).find((p) => p !== undefined)
-    if (bad !== undefined || list.length === 0) return callback(new Error(`refused: ${hostname} resolves to a ${bad ?? "no address"}`), "", 4)
-    if (options.all) return callback(null, list as unknown as string, 4)
-    return callback(null, list[0]!.address, list[0]!.family)
-  })
-}
+export const guardedLookup =
+  (policy: GuardPolicy, resolver: Resolver = dnsLookup): LookupFunction =>
+  (hostname, options, callback) => {
+    // IDNA and trailing dots as the resolver would see them; the WHATWG URL parser has done most of this already
+    const name = domainToASCII(hostname) || hostname
+    resolver(name, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "", 4)
+      const list = addresses
+      const bad = list.map((a) => refusedAddress(a.address, policy)).find((p) => p !== undefined)
+      if (bad !== undefined || list.length === 0) return callback(new Error(`refused: ${hostname} resolves to a ${bad ?? "no address"}`), "", 4)
+      if (options.all) return callback(null, list as unknown as string, 4)
+      return callback(null, list[0]!.address, list[0]!.family)
+    })
+  }
 
 /** What a guarded request sends. */
 export interface GuardedRequest {

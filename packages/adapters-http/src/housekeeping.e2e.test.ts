@@ -17,9 +17,9 @@ describe("housekeeping", () => {
   afterAll(async () => env?.stop())
 
   it("removes quota windows that ended and keeps the current ones", async () => {
-    await env.engine.run(Effect.flatMap(QuotaCounters, (q) => Effect.all([
-      q.consume("old-window", 1, 10, clock.now - 1), q.consume("current-window", 1, 10, clock.now + 60_000),
-    ])))
+    await env.engine.run(
+      Effect.flatMap(QuotaCounters, (q) => Effect.all([q.consume("old-window", 1, 10, clock.now - 1), q.consume("current-window", 1, 10, clock.now + 60_000)])),
+    )
     const removed = await env.engine.run(housekeepingRound)
     expect(removed.counters).toBeGreaterThanOrEqual(1)
     expect(await env.engine.run(Effect.flatMap(QuotaCounters, (q) => Effect.all([q.peek("old-window"), q.peek("current-window")])))).toEqual([0, 1])

@@ -15,7 +15,7 @@ afterAll(async () => env?.stop())
 
 describe("bad input is a 4xx with a clear message and changes nothing", () => {
   it("malformed JSON is 400", async () => {
-    const r = await env.client.raw("POST", "/enrolment/request", { body: "{\"email\": " })
+    const r = await env.client.raw("POST", "/enrolment/request", { body: '{"email": ' })
     expect(r.status).toBe(400)
     expect((r.body as { error: string }).error).toMatch(/^Malformed JSON body: /)
   })
@@ -86,7 +86,9 @@ describe("hosted-page sessions and CSRF", () => {
     const csrf = await env.engine.run(Effect.either(checkCsrf(stored, opened.csrfToken)))
     expect(csrf._tag).toBe("Left")
     const leaked = await env.client.raw("POST", "/enrolment/request", {
-      body: { email: "hashed-session@example.com" }, headers: { cookie: `signet_session=${stored}`, "x-csrf-token": opened.csrfToken } })
+      body: { email: "hashed-session@example.com" },
+      headers: { cookie: `signet_session=${stored}`, "x-csrf-token": opened.csrfToken },
+    })
     expect(leaked).toMatchObject({ status: 403, body: { error: "CSRF token validation failed" } })
   })
 
@@ -96,7 +98,8 @@ describe("hosted-page sessions and CSRF", () => {
     const token = await signInAtConsole(env.client, passkey)
     const { cookie } = await session()
     const r = await env.client.raw("POST", "/enrolment/request", {
-      body: { email: "backend@example.com" }, headers: { cookie, authorization: `Bearer ${token}` },
+      body: { email: "backend@example.com" },
+      headers: { cookie, authorization: `Bearer ${token}` },
     })
     // The console token is the account's own proof: no e-mail code needed to add a passkey.
     expect(r.status).toBe(200)
@@ -118,19 +121,36 @@ describe("version, health and the OpenAPI document", () => {
   })
 
   it("the OpenAPI 3.1 document is generated from the validating schemas", async () => {
-    const doc = ok(await env.client.raw<{ openapi: string; info: { version: string }; servers: Array<{ url: string }>; paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: unknown } } } }>> }>("GET", "/openapi.json"))
+    const doc = ok(
+      await env.client.raw<{
+        openapi: string
+        info: { version: string }
+        servers: Array<{ url: string }>
+        paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: unknown } } } }>>
+      }>("GET", "/openapi.json"),
+    )
     expect(doc.openapi).toBe("3.1.0")
     expect(doc.info.version).toBe(INTERFACE_VERSION)
     expect(doc.servers[0]!.url).toBe(`${env.origin}/api`)
-    for (const path of ["/enrolment/request", "/enrolment/verify", "/signin/request", "/signin/verify", "/oauth/token", "/v2/me", "/health", "/.well-known/jwks.json"]) {
+    for (const path of [
+      "/enrolment/request",
+      "/enrolment/verify",
+      "/signin/request",
+      "/signin/verify",
+      "/oauth/token",
+      "/v2/me",
+      "/health",
+      "/.well-known/jwks.json",
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path)
     }
     expect(Object.keys(doc.paths)).not.toContain("/enrol")
     const schema = JSON.stringify(doc.paths["/signin/verify"]!["post"]!.requestBody!.content["application/json"].schema)
     expect(schema).toContain("Assertion")
-    expect(JSON.stringify(doc)).toContain("\"required\":[\"email\"]")
+    expect(JSON.stringify(doc)).toContain('"required":["email"]')
     // KYC bodies are Schemas too: their required fields answer the spec's 422s and are documented as required
-    const components = (doc as unknown as { components: { schemas: Record<string, { required?: Array<string>; properties?: Record<string, unknown> }> } }).components.schemas
+    const components = (doc as unknown as { components: { schemas: Record<string, { required?: Array<string>; properties?: Record<string, unknown> }> } })
+      .components.schemas
     expect(components["KycStart"]!.required).toEqual(["customer_id", "phone_number"])
     expect(Object.keys(components["KycCompare"]!.properties!)).toEqual(["customer_id", "rp_urn", "checks"])
   })
@@ -139,8 +159,13 @@ describe("version, health and the OpenAPI document", () => {
 describe("processing deadline", () => {
   it("a request past the deadline is 408 with an error body", async () => {
     const slow = endpoint({
-      method: "POST", path: "/test/slow", tag: "Test", auth: "none", summary: "sleeps",
-      body: Schema.Struct({}), response: Schema.Struct({}),
+      method: "POST",
+      path: "/test/slow",
+      tag: "Test",
+      auth: "none",
+      summary: "sleeps",
+      body: Schema.Struct({}),
+      response: Schema.Struct({}),
       handle: () => Effect.sleep("2 seconds").pipe(Effect.as({})),
     })
     const short = await startEngine({ deadlineMs: 100, extraEndpoints: [slow] })

@@ -25,7 +25,9 @@ describe.skipIf(!available)("external identity providers in Chromium", () => {
       "ext-lin": { email: "lin@example.com", emailVerified: true, name: "Lin External" },
       "ext-mae": { email: "mae@example.com", emailVerified: true, name: "Mae External" },
     })
-    await env.engine.run(registerIdentityProvider({ kind: "admin" }, { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "Example ID" }))
+    await env.engine.run(
+      registerIdentityProvider({ kind: "admin" }, { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "Example ID" }),
+    )
   })
   afterAll(async () => {
     await browser?.close()

@@ -4,7 +4,14 @@
  * cookies and redirects over HTTP, the linking rules, state replay and mismatch, unlinking.
  */
 import {
-  administerRelyingParty, CONSOLE_CLIENT_ID, issueAccessToken, listIdentityProviders, openSignedInSession, registerIdentityProvider, removeIdentityProvider, signedInUserOf,
+  administerRelyingParty,
+  CONSOLE_CLIENT_ID,
+  issueAccessToken,
+  listIdentityProviders,
+  openSignedInSession,
+  registerIdentityProvider,
+  removeIdentityProvider,
+  signedInUserOf,
 } from "@signet/core"
 import { enrol, ok, proveEmail, signIn, SoftwarePasskey, type Account, type ErrorBody, type TokenAnswer } from "@signet/testkit"
 import { StoragePostgres } from "@signet/adapters-postgres"
@@ -49,9 +56,17 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
     })
     await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve))
     impostorUrl = `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`
-    const registered = await env.engine.run(registerIdentityProvider({ kind: "admin" }, {
-      issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "Example ID",
-    }))
+    const registered = await env.engine.run(
+      registerIdentityProvider(
+        { kind: "admin" },
+        {
+          issuer: op.issuer,
+          clientId: op.clientId,
+          clientSecret: op.clientSecret,
+          name: "Example ID",
+        },
+      ),
+    )
     providerId = registered.id
   })
   afterAll(async () => {
@@ -94,9 +109,19 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
 
     it("a discovery document that names another issuer is refused (422) and nothing is stored", async () => {
       const before = (await env.engine.run(listIdentityProviders({ kind: "admin" }))).length
-      const refused = await env.engine.run(Effect.flip(registerIdentityProvider({ kind: "admin" }, {
-        issuer: impostorUrl, clientId: op.clientId, clientSecret: op.clientSecret, name: "Impostor",
-      })))
+      const refused = await env.engine.run(
+        Effect.flip(
+          registerIdentityProvider(
+            { kind: "admin" },
+            {
+              issuer: impostorUrl,
+              clientId: op.clientId,
+              clientSecret: op.clientSecret,
+              name: "Impostor",
+            },
+          ),
+        ),
+      )
       expect(refused.status).toBe(422)
       expect(refused.message).toBe(`Identity provider issuer mismatch: discovery names ${op.issuer}, not ${impostorUrl}`)
       expect((await env.engine.run(listIdentityProviders({ kind: "admin" }))).length).toBe(before)
@@ -104,12 +129,30 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
 
     it("issuers and the endpoints the engine calls pass the address guard (issue 13 item 15): internal ones are refused and nothing is stored", async () => {
       const before = (await env.engine.run(listIdentityProviders({ kind: "admin" }))).length
-      const register = (issuer: string) => env.engine.run(Effect.flip(registerIdentityProvider({ kind: "admin" }, {
-        issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "Internal",
-      })))
+      const register = (issuer: string) =>
+        env.engine.run(
+          Effect.flip(
+            registerIdentityProvider(
+              { kind: "admin" },
+              {
+                issuer,
+                clientId: op.clientId,
+                clientSecret: op.clientSecret,
+                name: "Internal",
+              },
+            ),
+          ),
+        )
       // (this engine has the loopback development switch on, so only loopback itself would pass)
-      for (const issuer of ["https://metadata.google.internal./", "https://[2002:a9fe:a9fe::1]", "https://[fec0::1]",
-        "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]", "https://[64:ff9b:1::a9fe:a9fe]", "https://169.254.169.254", "http://10.0.0.1"]) {
+      for (const issuer of [
+        "https://metadata.google.internal./",
+        "https://[2002:a9fe:a9fe::1]",
+        "https://[fec0::1]",
+        "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]",
+        "https://[64:ff9b:1::a9fe:a9fe]",
+        "https://169.254.169.254",
+        "http://10.0.0.1",
+      ]) {
         const refused = await register(issuer)
         expect([issuer, refused.status]).toEqual([issuer, 400])
         expect(refused.message).toMatch(/^issuer .*: providers must be at public https URLs$/)
@@ -117,7 +160,14 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       // a provider whose discovery sends the engine's own calls to an internal address
       const inner = createServer((_req, res) => {
         res.writeHead(200, { "content-type": "application/json" })
-        res.end(JSON.stringify({ issuer: innerUrl, authorization_endpoint: `${innerUrl}/auth`, token_endpoint: "https://169.254.169.254/token", jwks_uri: `${innerUrl}/jwks` }))
+        res.end(
+          JSON.stringify({
+            issuer: innerUrl,
+            authorization_endpoint: `${innerUrl}/auth`,
+            token_endpoint: "https://169.254.169.254/token",
+            jwks_uri: `${innerUrl}/jwks`,
+          }),
+        )
       })
       await new Promise<void>((resolve) => inner.listen(0, "127.0.0.1", resolve))
       const innerUrl = `http://127.0.0.1:${(inner.address() as AddressInfo).port}`
@@ -138,10 +188,16 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       const token = (ok(await signIn(env.client, contact, { clientId: env.rp.clientId, email: "contact@example.com" })) as TokenAnswer).access_token
       const body = { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "RP Partner ID", scopes: ["email"] }
 
-      const wrongIssuer = await env.client.raw<ErrorBody>("POST", "/v2/identity-providers", { body: { ...body, issuer: impostorUrl }, headers: { authorization: `Bearer ${token}` } })
+      const wrongIssuer = await env.client.raw<ErrorBody>("POST", "/v2/identity-providers", {
+        body: { ...body, issuer: impostorUrl },
+        headers: { authorization: `Bearer ${token}` },
+      })
       expect(wrongIssuer.status).toBe(422)
 
-      const created = await env.client.raw<{ id: string; ownerClientId: string; scopes: Array<string> }>("POST", "/v2/identity-providers", { body, headers: { authorization: `Bearer ${token}` } })
+      const created = await env.client.raw<{ id: string; ownerClientId: string; scopes: Array<string> }>("POST", "/v2/identity-providers", {
+        body,
+        headers: { authorization: `Bearer ${token}` },
+      })
       expect(created.status).toBe(201)
       expect(created.body).toMatchObject({ ownerClientId: env.rp.clientId, scopes: ["openid", "email"] })
       expect(JSON.stringify(created.body)).not.toContain(op.clientSecret)
@@ -166,8 +222,11 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
 
       const removed = await env.client.raw("DELETE", `/v2/identity-providers/${created.body.id}`, { headers: { authorization: `Bearer ${token}` } })
       expect(removed.status).toBe(200)
-      expect(await env.engine.run(Effect.flip(removeIdentityProvider({ kind: "rp-contact", user: { userId: enrolled.userId, clientId: env.rp.clientId, scope: [] } }, providerId))))
-        .toMatchObject({ status: 404 })
+      expect(
+        await env.engine.run(
+          Effect.flip(removeIdentityProvider({ kind: "rp-contact", user: { userId: enrolled.userId, clientId: env.rp.clientId, scope: [] } }, providerId)),
+        ),
+      ).toMatchObject({ status: 404 })
     })
   })
 
@@ -259,18 +318,24 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       const mallory = SoftwarePasskey.create({ origin: env.origin })
       await enrol(env.client, mallory, { email: "mallory@example.com" })
       const wrong = await browser.request(`${api()}/idp/link/confirm`, {
-        json: { offerId, signinId: started.signinId, assertion: mallory.assert(started.options) }, headers: csrf })
+        json: { offerId, signinId: started.signinId, assertion: mallory.assert(started.options) },
+        headers: csrf,
+      })
       expect(wrong.status).toBe(403)
       expect(JSON.parse(wrong.text)).toEqual({ error: "Credential not registered" })
       expect((await meOf(grace.userId)).account.identities).toEqual([])
       // That challenge is used up: even Grace's own passkey cannot answer it now.
       const reused = await browser.request(`${api()}/idp/link/confirm`, {
-        json: { offerId, signinId: started.signinId, assertion: passkey.assert(started.options) }, headers: csrf })
+        json: { offerId, signinId: started.signinId, assertion: passkey.assert(started.options) },
+        headers: csrf,
+      })
       expect(reused.status).toBe(410)
 
       const retry = JSON.parse((await browser.request(`${api()}/idp/link/request`, { json: { offerId }, headers: csrf })).text)
       const confirmed = await browser.request(`${api()}/idp/link/confirm`, {
-        json: { offerId, signinId: retry.signinId, assertion: passkey.assert(retry.options) }, headers: csrf })
+        json: { offerId, signinId: retry.signinId, assertion: passkey.assert(retry.options) },
+        headers: csrf,
+      })
       expect(confirmed.status, confirmed.text).toBe(200)
       expect(JSON.parse(confirmed.text)).toEqual({ userId: grace.userId, returnTo: "/api/signin" })
       expect(Option.getOrThrow(await env.engine.run(signedInUserOf(browser.cookies(env.origin).get("signet_session"))))).toBe(grace.userId)
@@ -283,11 +348,15 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       expect(Option.getOrThrow(await env.engine.run(signedInUserOf(later.cookies(env.origin).get("signet_session"))))).toBe(grace.userId)
       // An RP's token for Grace cannot unlink it (nor add a passkey): that is the console's.
       const rpToken = (await env.engine.run(issueAccessToken({ sub: grace.userId, clientId: env.rp.clientId, scope: ["openid", "basic"] }))).token
-      expect((await env.client.raw("DELETE", `/v2/me/identities/${account.identities[0]!.id}`, { headers: { authorization: `Bearer ${rpToken}` } })).status).toBe(403)
+      expect(
+        (await env.client.raw("DELETE", `/v2/me/identities/${account.identities[0]!.id}`, { headers: { authorization: `Bearer ${rpToken}` } })).status,
+      ).toBe(403)
       const unlinked = await env.client.raw("DELETE", `/v2/me/identities/${account.identities[0]!.id}`, { headers: { authorization: `Bearer ${token}` } })
       expect(unlinked.status).toBe(200)
       expect((await meOf(grace.userId)).account.identities).toEqual([])
-      const again = await env.client.raw<ErrorBody>("DELETE", `/v2/me/identities/${account.identities[0]!.id}`, { headers: { authorization: `Bearer ${token}` } })
+      const again = await env.client.raw<ErrorBody>("DELETE", `/v2/me/identities/${account.identities[0]!.id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
       expect(again.body).toEqual({ error: "Linked identity not found" })
     })
 
@@ -314,7 +383,7 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       // Unverified e-mail, no link, not signed in: no account is created.
       const anonymous = new BrowserAgent()
       // Unlink first so the identity is free again.
-      const linked = (await meOf(user.userId))
+      const linked = await meOf(user.userId)
       await env.client.raw("DELETE", `/v2/me/identities/${linked.account.identities[0]!.id}`, { headers: { authorization: `Bearer ${linked.token}` } })
       const refused = await anonymous.request(await toCallback(anonymous, `${api()}/idp/${providerId}/start`, "ext-unverified"))
       expect(refused.status).toBe(403)
@@ -339,7 +408,10 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
 
       // The attack as reported: POST /enrolment/request { email } with no token.
       const refused = await env.client.enrolmentRequest({ email: "victim@example.com" })
-      expect(refused).toMatchObject({ status: 403, body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" } })
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" },
+      })
       // A verification the attacker started but cannot answer proves nothing; five wrong codes end it for good.
       const asked = ok(await env.client.enrolmentEmail({ email: "victim@example.com" }))
       expect((await env.client.enrolmentRequest({ email: "victim@example.com", emailVerificationId: asked.verificationId })).status).toBe(403)
@@ -347,8 +419,10 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
         expect((await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code: String(10_000_000 + i) })).status).toBe(400)
       }
       const right = await env.codeFor("victim@example.com")
-      expect(await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code: right }))
-        .toMatchObject({ status: 400, body: { error: "E-mail verification code is wrong, used or expired" } })
+      expect(await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code: right })).toMatchObject({
+        status: 400,
+        body: { error: "E-mail verification code is wrong, used or expired" },
+      })
       // Another account's token is no proof of this one either.
       const stranger = SoftwarePasskey.create({ origin: env.origin })
       await enrol(env.client, stranger, { email: "stranger@example.com" })
@@ -360,7 +434,10 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       const csrf = { "x-csrf-token": (JSON.parse((await browser.request(`${api()}/session`)).text) as { csrfToken: string }).csrfToken }
       const started = JSON.parse((await browser.request(`${api()}/enrolment/request`, { json: { email: "victim@example.com" }, headers: csrf })).text)
       const own = SoftwarePasskey.create({ origin: env.origin })
-      const stored = await browser.request(`${api()}/enrolment/verify`, { json: { enrolmentId: started.enrolmentId, credential: own.register(started.options) }, headers: csrf })
+      const stored = await browser.request(`${api()}/enrolment/verify`, {
+        json: { enrolmentId: started.enrolmentId, credential: own.register(started.options) },
+        headers: csrf,
+      })
       expect(stored.status, stored.text).toBe(200)
       expect(JSON.parse(stored.text)).toMatchObject({ userId: victimId })
       expect((await meOf(victimId)).account.passkeys).toHaveLength(1)
@@ -385,7 +462,9 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
       const token = (ok(await signIn(env.client, contact, { clientId: env.rp.clientId, email: "rp-contact@example.com" })) as TokenAnswer).access_token
       const registered = await env.client.raw<{ id: string }>("POST", "/v2/identity-providers", {
-        body: { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "RP's own ID" }, headers: { authorization: `Bearer ${token}` } })
+        body: { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: "RP's own ID" },
+        headers: { authorization: `Bearer ${token}` },
+      })
       expect(registered.status).toBe(201)
       const rpProvider = registered.body.id
 
@@ -394,7 +473,8 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       const claimed = await rpBrowser.request(await toCallback(rpBrowser, `${api()}/idp/${rpProvider}/start?client_id=${env.rp.clientId}`, "ext-preclaim"))
       expect(claimed.status).toBe(403)
       expect(JSON.parse(claimed.text)).toEqual({
-        error: "This identity provider belongs to one relying party and cannot create Signet accounts; enrol with a passkey, then link it from your account" })
+        error: "This identity provider belongs to one relying party and cannot create Signet accounts; enrol with a passkey, then link it from your account",
+      })
       expect(rpBrowser.cookies(env.origin).has("signet_session")).toBe(false)
 
       // The real owner enrols later: a fresh account with no link, which the RP's provider cannot sign in to.

@@ -50,7 +50,10 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
 
     it("the access token is a JWT with sub, scope, client_id, aud, iat and exp, verifiable with the JWKS", async () => {
       const { token, enrolled } = await signedIn("claims@example.com")
-      const [header, payload] = token.access_token.split(".").slice(0, 2).map((p) => JSON.parse(Buffer.from(p!, "base64url").toString()))
+      const [header, payload] = token.access_token
+        .split(".")
+        .slice(0, 2)
+        .map((p) => JSON.parse(Buffer.from(p!, "base64url").toString()))
       expect(header).toMatchObject({ alg: "ES256", typ: "at+jwt" })
       expect(payload).toMatchObject({ sub: enrolled.userId, client_id: env.rp.clientId, aud: `${env.origin}/api`, iss: `${env.origin}/api` })
       expect(payload.exp - payload.iat).toBe(3600)
@@ -74,8 +77,9 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       const claims = JSON.parse(Buffer.from(p!, "base64url").toString())
       const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, sub: "someone-else" })).toString("base64url")}.${s}`
       // issued at the epoch by a test clock: long expired
-      const expired = await env.engine.run(issueAccessToken({ sub: claims.sub, clientId: env.rp.clientId, scope: ["basic"] })
-        .pipe(Effect.provide(TestContext.TestContext)))
+      const expired = await env.engine.run(
+        issueAccessToken({ sub: claims.sub, clientId: env.rp.clientId, scope: ["basic"] }).pipe(Effect.provide(TestContext.TestContext)),
+      )
       for (const bad of [`Bearer ${forged}`, "Bearer not-a-jwt", `Basic ${btoa("a:b")}`, `Bearer ${expired.token}`]) {
         const r = await env.client.raw("GET", "/v2/me", { headers: { authorization: bad } })
         expect(r.status, bad).toBe(401)
@@ -130,10 +134,12 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
     it("an unknown client id and a suspended RP are refused with the spec's messages", async () => {
       const unknown = await env.client.signinRequest({ clientId: "rp_sbx_nobody" })
       expect(unknown).toMatchObject({ status: 403, body: { error: "Unknown RP client_id" } })
-      const other = await env.engine.run(Effect.gen(function* () {
-        const { registerRelyingParty } = yield* Effect.promise(() => import("@signet/core"))
-        return yield* registerRelyingParty({ name: "Other", status: "approved" })
-      }))
+      const other = await env.engine.run(
+        Effect.gen(function* () {
+          const { registerRelyingParty } = yield* Effect.promise(() => import("@signet/core"))
+          return yield* registerRelyingParty({ name: "Other", status: "approved" })
+        }),
+      )
       await env.engine.run(administerRelyingParty(other.rp.clientId, { _tag: "Suspend" }))
       const suspended = await env.client.signinRequest({ clientId: other.rp.clientId })
       expect(suspended).toMatchObject({ status: 403, body: { error: "RP registration not approved. Status: suspended" } })
@@ -145,22 +151,35 @@ describe.each(STORAGES)("on %s", (_name, databaseUrl) => {
       const { token, passkey } = await signedIn("two@example.com")
       const second = SoftwarePasskey.create({ origin: env.origin, algorithm: "RS256" })
       const refused = await env.client.enrolmentRequest({ email: "two@example.com" })
-      expect(refused).toMatchObject({ status: 403, body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" } })
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { error: "Verify this e-mail address first (POST /enrolment/email), or sign in to add a passkey to your own account" },
+      })
       const other = await signedIn("intruder@example.com")
       expect((await env.client.enrolmentRequest({ email: "two@example.com" }, other.token.access_token)).status).toBe(403)
       // The account's own token from an RP: that RP could add its own passkey and sign in as the user anywhere.
-      expect(await env.client.enrolmentRequest({ email: "two@example.com" }, token.access_token))
-        .toMatchObject({ status: 403, body: { error: "This operation needs a token issued to the Signet console" } })
+      expect(await env.client.enrolmentRequest({ email: "two@example.com" }, token.access_token)).toMatchObject({
+        status: 403,
+        body: { error: "This operation needs a token issued to the Signet console" },
+      })
       await enrol(env.client, second, { email: "two@example.com" }, await signInAtConsole(env.client, passkey, "two@example.com"))
       expect((ok(await env.client.me(token.access_token)) as Account).passkeys).toHaveLength(2)
     })
 
     // Issue 13, item 16: e-mails with NUL, bidi overrides or fullwidth look-alikes were accepted.
     it("an e-mail with control, bidirectional, invisible or fullwidth characters is refused before any code is sent", async () => {
-      for (const email of ["ceo@bank.example\u0000", "moc.elpmaxe@\u202Eeoc", "ceo\u200B@bank.example", "\uFF43\uFF45\uFF4F\uFF20bank.example", "ceo@bank\uFF0Eexample"]) {
+      for (const email of [
+        "ceo@bank.example\u0000",
+        "moc.elpmaxe@\u202Eeoc",
+        "ceo\u200B@bank.example",
+        "\uFF43\uFF45\uFF4F\uFF20bank.example",
+        "ceo@bank\uFF0Eexample",
+      ]) {
         for (const answer of [await env.client.enrolmentEmail({ email }), await env.client.enrolmentRequest({ email })]) {
           expect(answer, JSON.stringify(email)).toMatchObject({
-            status: 400, body: { error: "email must not contain control, bidirectional, invisible or compatibility (e.g. fullwidth) characters" } })
+            status: 400,
+            body: { error: "email must not contain control, bidirectional, invisible or compatibility (e.g. fullwidth) characters" },
+          })
         }
       }
       // An accented address in either Unicode form is the same (NFC) address, not a look-alike.

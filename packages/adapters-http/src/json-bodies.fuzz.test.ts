@@ -8,7 +8,7 @@
 import { arbitraries, enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { administerRelyingParty } from "@signet/core"
 import fc from "fast-check"
-import { SchemaAST } from "effect"
+import type { SchemaAST } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { storageFor } from "../../server/src/index.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
@@ -25,12 +25,18 @@ let targets: ReadonlyArray<{ readonly method: string; readonly path: string; rea
 /** Top-level property names of a body schema (structure-aware generation uses the endpoint's own fields). */
 const fieldsOf = (ast: SchemaAST.AST): ReadonlyArray<string> => {
   switch (ast._tag) {
-    case "TypeLiteral": return ast.propertySignatures.map((p) => String(p.name))
-    case "Transformation": return fieldsOf(ast.from)
-    case "Refinement": return fieldsOf(ast.from)
-    case "Union": return ast.types.flatMap(fieldsOf)
-    case "Suspend": return []
-    default: return []
+    case "TypeLiteral":
+      return ast.propertySignatures.map((p) => String(p.name))
+    case "Transformation":
+      return fieldsOf(ast.from)
+    case "Refinement":
+      return fieldsOf(ast.from)
+    case "Union":
+      return ast.types.flatMap(fieldsOf)
+    case "Suspend":
+      return []
+    default:
+      return []
   }
 }
 
@@ -41,11 +47,13 @@ beforeAll(async () => {
   const enrolled = await enrol(env.client, passkey, { email: "fuzz@example.com" })
   await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
   token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
-  targets = env.engine.endpoints.filter((e) => e.body !== undefined).map((e) => ({
-    method: e.method,
-    path: e.path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000"),
-    fields: [...new Set(fieldsOf(e.body!.ast))],
-  }))
+  targets = env.engine.endpoints
+    .filter((e) => e.body !== undefined)
+    .map((e) => ({
+      method: e.method,
+      path: e.path.replace(/\{[^}]+\}/g, "00000000-0000-4000-8000-000000000000"),
+      fields: [...new Set(fieldsOf(e.body!.ast))],
+    }))
 })
 afterAll(async () => env?.stop())
 
@@ -74,14 +82,16 @@ const hostileText = (fields: ReadonlyArray<string>): fc.Arbitrary<string> => {
       fc.array(fc.tuple(key, tie("v")), { maxLength: 5 }).map((kv) => `{${kv.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`),
     ),
   })).v
-  const object = fc.array(fc.tuple(key, value), { minLength: 0, maxLength: 8 })
-    .map((kv) => `{${kv.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`)
-  const deep = fc.tuple(fc.oneof(fc.integer({ min: 60, max: 70 }), fc.integer({ min: 70, max: 200_000 })), fc.constantFrom("[", '{"a":'), fc.boolean()).map(([n, open, closed]) => {
-    const close = open === "[" ? "]" : "}"
-    return open.repeat(n) + "1" + (closed ? close.repeat(n) : "")
-  })
+  const object = fc.array(fc.tuple(key, value), { minLength: 0, maxLength: 8 }).map((kv) => `{${kv.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`)
+  const deep = fc
+    .tuple(fc.oneof(fc.integer({ min: 60, max: 70 }), fc.integer({ min: 70, max: 200_000 })), fc.constantFrom("[", '{"a":'), fc.boolean())
+    .map(([n, open, closed]) => {
+      const close = open === "[" ? "]" : "}"
+      return open.repeat(n) + "1" + (closed ? close.repeat(n) : "")
+    })
   // byte mutations of well-formed text: flip, insert, delete, truncate
-  const mutated = fc.tuple(object, arbitraries.byteEdits({ kinds: ["flip", "insert", "delete", "truncate"], minLength: 0 }))
+  const mutated = fc
+    .tuple(object, arbitraries.byteEdits({ kinds: ["flip", "insert", "delete", "truncate"], minLength: 0 }))
     .map(([text, edits]) => new TextDecoder().decode(arbitraries.applyByteEdits(new TextEncoder().encode(text), edits)))
   return fc.oneof({ arbitrary: object, weight: 5 }, { arbitrary: value, weight: 2 }, { arbitrary: mutated, weight: 4 }, { arbitrary: deep, weight: 1 })
 }
@@ -89,10 +99,13 @@ const hostileText = (fields: ReadonlyArray<string>): fc.Arbitrary<string> => {
 /** One case: the answer's status and how long it took. */
 const send = async (target: { readonly method: string; readonly path: string }, text: string, withToken: boolean) => {
   const started = performance.now()
-  const response = await env.engine.handler(new Request(`${env.origin}/api${target.path}`, {
-    method: target.method, body: text,
-    headers: { "content-type": "application/json", ...(withToken ? { authorization: `Bearer ${token}` } : {}) },
-  }))
+  const response = await env.engine.handler(
+    new Request(`${env.origin}/api${target.path}`, {
+      method: target.method,
+      body: text,
+      headers: { "content-type": "application/json", ...(withToken ? { authorization: `Bearer ${token}` } : {}) },
+    }),
+  )
   const body = await response.text()
   return { status: response.status, body, ms: performance.now() - started }
 }
@@ -124,28 +137,43 @@ describe("JSON bodies under fuzzing (issue 13: never a 5xx)", () => {
   it("prototype keys are refused before anything reads the body", async () => {
     const webhook = targets.find((t) => t.path === "/v2/webhooks/register")!
     for (const key of ["__proto__", "constructor", "prototype"]) {
-      const answer = await send(webhook, `{"url":"https://hooks.rp.example/","events":["sign.complete"],"secret":"0123456789abcdefXYZ","x":{"${key}":{"polluted":true}}}`, true)
+      const answer = await send(
+        webhook,
+        `{"url":"https://hooks.rp.example/","events":["sign.complete"],"secret":"0123456789abcdefXYZ","x":{"${key}":{"polluted":true}}}`,
+        true,
+      )
       expect(answer.status).toBe(400)
       expect(JSON.parse(answer.body)).toEqual({ error: `Malformed JSON body: the key ${key} is not allowed` })
     }
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
   })
 
-  it(`${RUNS} generated hostile bodies over every endpoint with a JSON body end in a result or a 4xx, within ${CASE_BUDGET_MS} ms each`, async () => {
-    expect(targets.length).toBeGreaterThan(20)
-    const heapBefore = process.memoryUsage().heapUsed
-    const started = performance.now()
-    const statuses = new Map<number, number>()
-    await fc.assert(fc.asyncProperty(fc.nat({ max: targets.length - 1 }).chain((i) =>
-      fc.tuple(fc.constant(targets[i]!), hostileText(targets[i]!.fields), fc.boolean())), async ([target, text, withToken]) => {
-      const answer = await send(target, text, withToken)
-      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
-      if (answer.status >= 500) throw new Error(`${target.method} ${target.path} answered ${answer.status} ${answer.body} to ${text.slice(0, 300)}`)
-      if (answer.ms > CASE_BUDGET_MS) throw new Error(`${target.method} ${target.path} took ${Math.round(answer.ms)} ms for ${text.slice(0, 300)}`)
-    }), { numRuns: RUNS, seed: SEED, endOnFailure: true })
-    const seconds = (performance.now() - started) / 1000
-    const heapGrowthMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20
-    console.info(`JSON fuzz: ${RUNS} cases over ${targets.length} endpoints in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(statuses))}; heap +${heapGrowthMb.toFixed(0)} MiB`)
-    expect(heapGrowthMb).toBeLessThan(512)
-  }, 30 * 60_000)
+  it(
+    `${RUNS} generated hostile bodies over every endpoint with a JSON body end in a result or a 4xx, within ${CASE_BUDGET_MS} ms each`,
+    async () => {
+      expect(targets.length).toBeGreaterThan(20)
+      const heapBefore = process.memoryUsage().heapUsed
+      const started = performance.now()
+      const statuses = new Map<number, number>()
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat({ max: targets.length - 1 }).chain((i) => fc.tuple(fc.constant(targets[i]!), hostileText(targets[i]!.fields), fc.boolean())),
+          async ([target, text, withToken]) => {
+            const answer = await send(target, text, withToken)
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
+            if (answer.status >= 500) throw new Error(`${target.method} ${target.path} answered ${answer.status} ${answer.body} to ${text.slice(0, 300)}`)
+            if (answer.ms > CASE_BUDGET_MS) throw new Error(`${target.method} ${target.path} took ${Math.round(answer.ms)} ms for ${text.slice(0, 300)}`)
+          },
+        ),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      )
+      const seconds = (performance.now() - started) / 1000
+      const heapGrowthMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20
+      console.info(
+        `JSON fuzz: ${RUNS} cases over ${targets.length} endpoints in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(statuses))}; heap +${heapGrowthMb.toFixed(0)} MiB`,
+      )
+      expect(heapGrowthMb).toBeLessThan(512)
+    },
+    30 * 60_000,
+  )
 })

@@ -46,14 +46,25 @@ describe.skipIf(!available)("hosted KYC capture in Chromium with a fake camera",
     mkdirSync(ARTIFACTS, { recursive: true })
     const clip = join(mkdtempSync(join(tmpdir(), "signet-camera-")), "camera.y4m")
     writeFileSync(clip, fakeCameraY4m())
-    ;[env, browser] = await Promise.all([startEngine(), chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic",
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${clip}`,
-      ],
-    })])
+    ;[env, browser] = await Promise.all([
+      startEngine(),
+      chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--no-first-run",
+          "--disable-quic",
+          "--use-fake-ui-for-media-stream",
+          "--use-fake-device-for-media-stream",
+          `--use-file-for-fake-video-capture=${clip}`,
+        ],
+      }),
+    ])
     await env.engine.run(configureKyc(env.rp.clientId, { enabled: true }))
     basic = `Basic ${btoa(`${env.rp.clientId}:${env.rp.clientSecret}`)}`
   }, 60_000)
@@ -70,7 +81,8 @@ describe.skipIf(!available)("hosted KYC capture in Chromium with a fake camera",
   const customerWithDocument = async (withDocument: boolean) => {
     const customer = `+2547${String(33000000 + ++n).padStart(8, "0")}`
     expect((await rp("/kyc/verifications", { customer_id: customer, phone_number: customer })).status).toBe(200)
-    if (withDocument) expect((await rp("/kyc/customers/document", { customer_id: customer, images: [passport("*")] })).body).toMatchObject({ status: "document_verified" })
+    if (withDocument)
+      expect((await rp("/kyc/customers/document", { customer_id: customer, images: [passport("*")] })).body).toMatchObject({ status: "document_verified" })
     return customer
   }
 
@@ -109,7 +121,7 @@ describe.skipIf(!available)("hosted KYC capture in Chromium with a fake camera",
     const read = await rp("/kyc/customers/verification", { customer_id: customer, return_selfie: true })
     expect(read.body).toMatchObject({ status: "verified", liveness_score: 0.9, face_match_score: 0.95, reasons: [] })
     // What the browser uploaded: a JPEG at quality 0.85 whose long edge is 1280 px (face frames; the fake camera is 640×480).
-    const selfie = Buffer.from(((read.body["selfie"] as Json)["data"] as string), "base64")
+    const selfie = Buffer.from((read.body["selfie"] as Json)["data"] as string, "base64")
     expect(jpegInfo(selfie)).toEqual({ width: 1280, height: 960, q0: 5 })
     expect(errors).toEqual([])
   }, 60_000)

@@ -25,7 +25,10 @@ describe("KYC hosted capture and phone handoff over HTTP", () => {
   const rp = (path: string, body: unknown, auth: string | null = basic) =>
     env.client.raw<Json>("POST", path, { body, ...(auth === null ? {} : { headers: { authorization: auth } }) })
   const browser = (method: "GET" | "POST", path: string, body?: unknown, bearer?: string) =>
-    env.client.raw<Json>(method, path, { ...(body === undefined ? {} : { body }), ...(bearer === undefined ? {} : { headers: { authorization: `Bearer ${bearer}` } }) })
+    env.client.raw<Json>(method, path, {
+      ...(body === undefined ? {} : { body }),
+      ...(bearer === undefined ? {} : { headers: { authorization: `Bearer ${bearer}` } }),
+    })
   const customer = async () => {
     const id = phone()
     expect((await rp("/kyc/verifications", { customer_id: id, phone_number: id })).status).toBe(200)
@@ -57,22 +60,34 @@ describe("KYC hosted capture and phone handoff over HTTP", () => {
     expect(await status()).toMatchObject({ status: 200, body: { status: "pending", reasons: [], expiresIn: 600, code: h.code } })
 
     // The phone: the document (answer: status and reasons only, no names or numbers)...
-    expect(await browser("POST", `/kyc/handoff/${h.handoffId}/document`, { images: [] })).toMatchObject({ status: 422, body: { error: "At least one document image is required" } })
+    expect(await browser("POST", `/kyc/handoff/${h.handoffId}/document`, { images: [] })).toMatchObject({
+      status: 422,
+      body: { error: "At least one document image is required" },
+    })
     const doc = await browser("POST", `/kyc/handoff/${h.handoffId}/document`, { images: [passport("alice")] })
     expect(doc).toMatchObject({ status: 200, body: { status: "document_verified", reasons: [] } })
     expect(Object.keys(doc.body).sort()).toEqual(["expiresIn", "reasons", "status"])
     // ... then the face, through the same relay as desktop capture, with the handoff id as the session token.
     const relay = await browser("POST", "/kyc/faceapi", { frames: [selfie("alice", 0.92)] }, h.handoffId)
     expect(relay).toMatchObject({ status: 200, body: { status: "confirmed" } })
-    expect(await browser("POST", "/kyc/capture/finish", {}, h.handoffId)).toMatchObject({ status: 422, body: { error: "A liveness transaction id is required" } })
+    expect(await browser("POST", "/kyc/capture/finish", {}, h.handoffId)).toMatchObject({
+      status: 422,
+      body: { error: "A liveness transaction id is required" },
+    })
     const finished = await browser("POST", "/kyc/capture/finish", { transactionId: relay.body["transactionId"] }, h.handoffId)
     expect(finished).toMatchObject({ status: 200, body: { status: "verified", reasons: [] } })
-    expect(await browser("POST", "/kyc/capture/finish", { transactionId: relay.body["transactionId"] }, h.handoffId))
-      .toMatchObject({ status: 409, body: { error: "This verification is already verified" } })
+    expect(await browser("POST", "/kyc/capture/finish", { transactionId: relay.body["transactionId"] }, h.handoffId)).toMatchObject({
+      status: 409,
+      body: { error: "This verification is already verified" },
+    })
 
     // The desktop's poll, and the RP's full verdict.
     expect(await status()).toMatchObject({ status: 200, body: { status: "verified", reasons: [], code: h.code } })
-    expect((await rp("/kyc/customers/verification", { customer_id: id })).body).toMatchObject({ status: "verified", liveness_score: 0.92, face_match_score: 0.95 })
+    expect((await rp("/kyc/customers/verification", { customer_id: id })).body).toMatchObject({
+      status: "verified",
+      liveness_score: 0.92,
+      face_match_score: 0.95,
+    })
   })
 
   it("desktop capture: status and finish with the session token; a transaction of another verification is 404", async () => {
@@ -81,13 +96,25 @@ describe("KYC hosted capture and phone handoff over HTTP", () => {
     for (const c of [a, b]) await rp("/kyc/customers/document", { customer_id: c, images: [passport("bob")] })
     const tokenA = (await rp("/kyc/customers/liveness-session", { customer_id: a })).body["token"] as string
     const tokenB = (await rp("/kyc/customers/liveness-session", { customer_id: b })).body["token"] as string
-    expect(await browser("GET", "/kyc/capture/status", undefined, tokenA)).toMatchObject({ status: 200, body: { status: "document_verified", reasons: [], expiresIn: 600 } })
+    expect(await browser("GET", "/kyc/capture/status", undefined, tokenA)).toMatchObject({
+      status: 200,
+      body: { status: "document_verified", reasons: [], expiresIn: 600 },
+    })
     expect(await browser("GET", "/kyc/capture/status")).toMatchObject({ status: 404, body: { error: "KYC verification not found" } })
     const txB = (await browser("POST", "/kyc/faceapi", { frames: [selfie("bob")] }, tokenB)).body["transactionId"] as string
-    expect(await browser("POST", "/kyc/capture/finish", { transactionId: txB }, tokenA)).toMatchObject({ status: 404, body: { error: "KYC verification not found" } })
+    expect(await browser("POST", "/kyc/capture/finish", { transactionId: txB }, tokenA)).toMatchObject({
+      status: 404,
+      body: { error: "KYC verification not found" },
+    })
     const spoof = (await browser("POST", "/kyc/faceapi", { frames: [selfie("bob", 0.3)] }, tokenA)).body["transactionId"] as string
-    expect(await browser("POST", "/kyc/capture/finish", { transactionId: spoof }, tokenA)).toMatchObject({ status: 200, body: { status: "failed", reasons: ["liveness_failed"] } })
-    expect(await browser("GET", "/kyc/capture/status", undefined, tokenA)).toMatchObject({ status: 200, body: { status: "failed", reasons: ["liveness_failed"] } })
+    expect(await browser("POST", "/kyc/capture/finish", { transactionId: spoof }, tokenA)).toMatchObject({
+      status: 200,
+      body: { status: "failed", reasons: ["liveness_failed"] },
+    })
+    expect(await browser("GET", "/kyc/capture/status", undefined, tokenA)).toMatchObject({
+      status: 200,
+      body: { status: "failed", reasons: ["liveness_failed"] },
+    })
     expect((await browser("POST", "/kyc/capture/finish", { transactionId: txB }, tokenB)).body).toMatchObject({ status: "verified" })
 
     const page = await fetch(`${env.origin}/api/kyc/capture`)
@@ -116,14 +143,20 @@ describe("KYC hosted capture and phone handoff over HTTP", () => {
     expect(await browser("GET", `/kyc/handoff/${third}/status`)).toMatchObject({ status: 200, body: { expiresIn: 1 } })
     clock.advance(1_000)
     expect(await browser("GET", `/kyc/handoff/${third}/status`)).toMatchObject({ status: 404, body: { error: "KYC verification not found" } })
-    expect(await browser("POST", `/kyc/handoff/${third}/document`, { images: [passport()] })).toMatchObject({ status: 404, body: { error: "KYC verification not found" } })
+    expect(await browser("POST", `/kyc/handoff/${third}/document`, { images: [passport()] })).toMatchObject({
+      status: 404,
+      body: { error: "KYC verification not found" },
+    })
   })
 
   it("limits: handoff creation 20 per minute per IP; the phone side and the capture relay share one 120", async () => {
     const creations: Array<number> = []
     for (let i = 0; i < 21; i++) creations.push((await rp("/kyc/handoff", { customer_id: "nobody@example.com" })).status)
     expect(creations.slice(0, 20).every((s) => s === 404)).toBe(true)
-    expect(await rp("/kyc/handoff", { customer_id: "nobody@example.com" })).toMatchObject({ status: 429, body: { error: "Rate limit exceeded. Please try again later." } })
+    expect(await rp("/kyc/handoff", { customer_id: "nobody@example.com" })).toMatchObject({
+      status: 429,
+      body: { error: "Rate limit exceeded. Please try again later." },
+    })
 
     clock.advance(61_000)
     const polls: Array<number> = []

@@ -52,13 +52,27 @@ describe("KYC with the local adapters (offline models) over HTTP", () => {
     expect((await post("/kyc/verifications", { customer_id: customer, phone_number: "+254712999001" })).status).toBe(200)
 
     const doc = await post("/kyc/customers/document", { customer_id: customer, images: [b64(encodeJpeg(page, 80))] })
-    expect(doc).toMatchObject({ status: 200, body: { status: "document_verified", verified_name: "OTIENO, Grace Akinyi", doc_type: "passport", doc_number: "AK1234567", doc_expiry: "2034-01-01", nationality: "KEN", reasons: [] } })
+    expect(doc).toMatchObject({
+      status: 200,
+      body: {
+        status: "document_verified",
+        verified_name: "OTIENO, Grace Akinyi",
+        doc_type: "passport",
+        doc_number: "AK1234567",
+        doc_expiry: "2034-01-01",
+        nationality: "KEN",
+        reasons: [],
+      },
+    })
 
     const session = await post("/kyc/customers/liveness-session", { customer_id: customer })
     const token = session.body["token"] as string
     // a still photo does not meet the challenge
     const still = b64(encodeRgb(photo))
-    expect(await post("/kyc/faceapi", { frames: [still, still, still] }, `Bearer ${token}`)).toMatchObject({ status: 200, body: { status: "retry", reason: "challenge_not_met" } })
+    expect(await post("/kyc/faceapi", { frames: [still, still, still] }, `Bearer ${token}`)).toMatchObject({
+      status: 200,
+      body: { status: "retry", reason: "challenge_not_met" },
+    })
     // the head moves across the frames: shifted and closer
     const frames = [{}, { shiftX: 40 }, { shiftX: 80, scale: 1.15 }, { shiftX: 30, shiftY: 20 }].map((v) => b64(encodeRgb(variant(photo, v))))
     const captured = await post("/kyc/faceapi", { frames }, `Bearer ${token}`)

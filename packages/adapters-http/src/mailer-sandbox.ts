@@ -6,7 +6,9 @@ import { Effect, Layer } from "effect"
 export class SandboxMailerInProduction extends Error {
   override readonly name = "SandboxMailerInProduction"
   constructor() {
-    super("the sandbox mailer keeps e-mails in memory and delivers none, so it cannot prove anyone's address: a production engine needs SMTP (set SIGNET_SMTP_URL, see docs/configuration.md)")
+    super(
+      "the sandbox mailer keeps e-mails in memory and delivers none, so it cannot prove anyone's address: a production engine needs SMTP (set SIGNET_SMTP_URL, see docs/configuration.md)",
+    )
   }
 }
 
@@ -15,18 +17,28 @@ export class SandboxMailbox {
   private readonly messages: Array<MailMessage> = []
 
   /** Refuses to exist for a production engine; `onMessage` sees each message (the demo prints it). */
-  constructor(environment: Environment, private readonly onMessage?: (message: MailMessage) => void) {
+  constructor(
+    environment: Environment,
+    private readonly onMessage?: (message: MailMessage) => void,
+  ) {
     if (environment !== "sandbox") throw new SandboxMailerInProduction()
   }
 
   /** The `Mailer` layer over this mailbox. */
   get layer(): Layer.Layer<Mailer, never, EngineConfig> {
-    return sandboxAdapter({ port: "mailer", adapter: "sandbox mailbox (nothing delivered)", setting: "SIGNET_SMTP_URL" }, Layer.succeed(Mailer, Mailer.of({
-      send: (message) => Effect.sync(() => {
-        this.messages.push(message)
-        this.onMessage?.(message)
-      }),
-    })))
+    return sandboxAdapter(
+      { port: "mailer", adapter: "sandbox mailbox (nothing delivered)", setting: "SIGNET_SMTP_URL" },
+      Layer.succeed(
+        Mailer,
+        Mailer.of({
+          send: (message) =>
+            Effect.sync(() => {
+              this.messages.push(message)
+              this.onMessage?.(message)
+            }),
+        }),
+      ),
+    )
   }
 
   /** Messages to `to` (all when absent), oldest first. */

@@ -8,7 +8,8 @@ import { health, openApi } from "./system/endpoints.ts"
 
 const modules: ReadonlyArray<HttpModule<{ readonly kycProviders: null; readonly adminToken: string }, unknown>> = httpModules
 const all: ReadonlyArray<Endpoint<any, unknown>> = [
-  health(Effect.void), openApi(() => []),
+  health(Effect.void),
+  openApi(() => []),
   ...modules.flatMap((module) => module.endpoints({ kycProviders: null, adminToken: "t" })),
   ...modules.flatMap((module) => module.pages ?? []),
 ]

@@ -38,29 +38,32 @@ export const LINGER_MS = 2_000
 /** How long a response may wait for a client to read before the connection is dropped. */
 export const SLOW_CLIENT_MS = 30_000
 
-const drained = (res: ServerResponse): Promise<boolean> => new Promise((resolve) => {
-  const timer = setTimeout(() => done(false), SLOW_CLIENT_MS)
-  const done = (ok: boolean) => {
-    clearTimeout(timer)
-    res.off("drain", onDrain)
-    res.off("close", onClose)
-    resolve(ok)
-  }
-  const onDrain = () => done(true)
-  const onClose = () => done(false)
-  res.on("drain", onDrain)
-  res.on("close", onClose)
-})
+const drained = (res: ServerResponse): Promise<boolean> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => done(false), SLOW_CLIENT_MS)
+    const done = (ok: boolean) => {
+      clearTimeout(timer)
+      res.off("drain", onDrain)
+      res.off("close", onClose)
+      resolve(ok)
+    }
+    const onDrain = () => done(true)
+    const onClose = () => done(false)
+    res.on("drain", onDrain)
+    res.on("close", onClose)
+  })
 
 /** A Node request listener over `handler`. */
-export const nodeListener = (handler: (request: Request) => Promise<Response>) =>
+export const nodeListener =
+  (handler: (request: Request) => Promise<Response>) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let request: Request
     try {
       request = toRequest(req)
     } catch {
       // A Host header that is not a host (`a b`, `[::1`) makes no URL: the caller's mistake, 400.
-      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", connection: "close" })
+      res
+        .writeHead(400, { "content-type": "application/json; charset=utf-8", "x-content-type-options": "nosniff", connection: "close" })
         .end(JSON.stringify({ error: new InvalidRequest({ detail: "malformed Host header" }).message }))
       return
     }
@@ -119,7 +122,12 @@ export const nodeListener = (handler: (request: Request) => Promise<Response>) =
   }
 
 /** Starts a Node server for `handler`; resolves once it listens (port 0 picks a free port). */
-export const listen = (handler: (request: Request) => Promise<Response>, port: number, host = "127.0.0.1", extra?: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<{ server: Server; port: number; close: () => Promise<void> }> =>
+export const listen = (
+  handler: (request: Request) => Promise<Response>,
+  port: number,
+  host = "127.0.0.1",
+  extra?: (req: IncomingMessage, res: ServerResponse) => boolean,
+): Promise<{ server: Server; port: number; close: () => Promise<void> }> =>
   new Promise((resolve, reject) => {
     const listener = nodeListener(handler)
     const server = createServer((req, res) => {
@@ -133,10 +141,11 @@ export const listen = (handler: (request: Request) => Promise<Response>, port: n
       resolve({
         server,
         port: actual,
-        close: () => new Promise((done) => {
-          server.closeAllConnections()
-          server.close(() => done())
-        }),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections()
+            server.close(() => done())
+          }),
       })
     })
   })

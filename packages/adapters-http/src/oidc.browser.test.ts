@@ -42,13 +42,17 @@ describe.skipIf(!available)("OpenID Connect sign-in in Chromium", () => {
   it("a new person enrols and signs in with a passkey, allows the RP, and the RP's callback gets a code that openid-client redeems", async () => {
     const redirectUri = `${callbackBase}/callback`
     const rp = await env.engine.run(registerRelyingParty({ name: "Acme Bank", status: "approved", signingOrigins: [env.origin], redirectUris: [redirectUri] }))
-    const config = await client.discovery(new URL(`${env.origin}/api`), rp.rp.clientId, undefined, client.ClientSecretBasic(rp.clientSecret),
-      { execute: [client.allowInsecureRequests] })
+    const config = await client.discovery(new URL(`${env.origin}/api`), rp.rp.clientId, undefined, client.ClientSecretBasic(rp.clientSecret), {
+      execute: [client.allowInsecureRequests],
+    })
     const verifier = client.randomPKCECodeVerifier()
     const state = client.randomState()
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri, scope: "openid basic email", state,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      redirect_uri: redirectUri,
+      scope: "openid basic email",
+      state,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
     })
 
     context = await browser.newContext()

@@ -37,7 +37,8 @@ class Agent {
       this.csrf = ((await r.json()) as { csrfToken: string }).csrfToken
     }
     const r = await fetch(new URL(`/api${path}`, this.origin), {
-      method: "POST", redirect: "manual",
+      method: "POST",
+      redirect: "manual",
       headers: { "content-type": "application/json", cookie: this.cookie!, "x-csrf-token": this.csrf },
       body: JSON.stringify(body),
     })
@@ -52,14 +53,25 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
   let issuer: URL
   // The engine's clock: the real time at the start of each test, moved by the expiry test.
   const clock = new ManualClock(Date.now())
-  beforeEach(() => { clock.now = Date.now() })
+  beforeEach(() => {
+    clock.now = Date.now()
+  })
 
   beforeAll(async () => {
-    env = await startEngine({ clock, deliveries: { worker: false }, ...(databaseUrl === undefined ? {} : { storage: withFreshSchema(databaseUrl, StoragePostgres) }) })
-    const rp = await env.engine.run(registerRelyingParty({
-      name: "Acme Bank", status: "approved", signingOrigins: [env.origin],
-      redirectUris: [CALLBACK], postLogoutRedirectUris: [AFTER_LOGOUT],
-    }))
+    env = await startEngine({
+      clock,
+      deliveries: { worker: false },
+      ...(databaseUrl === undefined ? {} : { storage: withFreshSchema(databaseUrl, StoragePostgres) }),
+    })
+    const rp = await env.engine.run(
+      registerRelyingParty({
+        name: "Acme Bank",
+        status: "approved",
+        signingOrigins: [env.origin],
+        redirectUris: [CALLBACK],
+        postLogoutRedirectUris: [AFTER_LOGOUT],
+      }),
+    )
     clientId = rp.rp.clientId
     clientSecret = rp.clientSecret
     issuer = new URL(`${env.origin}/api`)
@@ -118,8 +130,12 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     const state = client.randomState()
     const nonce = client.randomNonce()
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK, scope, state, nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      redirect_uri: CALLBACK,
+      scope,
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
     })
     const callback = await authorizeInBrowser(user.agent, user.passkey, url)
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce })
@@ -131,7 +147,9 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
   it("completes the code flow with PKCE: discovery, passkey sign-in, consent, token, validated ID token, userinfo, /v2/me", async () => {
     const config = await discover()
     expect(config.serverMetadata()).toMatchObject({
-      issuer: `${env.origin}/api`, code_challenge_methods_supported: ["S256"], authorization_response_iss_parameter_supported: true,
+      issuer: `${env.origin}/api`,
+      code_challenge_methods_supported: ["S256"],
+      authorization_response_iss_parameter_supported: true,
     })
     const user = await newUser("ada@example.com", "Ada Lovelace")
     const { tokens, callback, nonce } = await codeFlow(config, user)
@@ -141,7 +159,13 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect(tokens.refresh_token).toMatch(/^[\w-]{43}$/)
     const claims = tokens.claims()!
     expect(claims).toMatchObject({
-      iss: `${env.origin}/api`, aud: clientId, sub: user.userId, nonce, email: "ada@example.com", name: "Ada Lovelace", amr: ["hwk", "user"],
+      iss: `${env.origin}/api`,
+      aud: clientId,
+      sub: user.userId,
+      nonce,
+      email: "ada@example.com",
+      name: "Ada Lovelace",
+      amr: ["hwk", "user"],
     })
     expect(typeof claims.auth_time).toBe("number")
     expect(typeof claims.at_hash).toBe("string")
@@ -158,7 +182,11 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     await codeFlow(config, user)
     const verifier = client.randomPKCECodeVerifier()
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK, scope: "openid basic", state: "s2", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      redirect_uri: CALLBACK,
+      scope: "openid basic",
+      state: "s2",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
     })
     const r = await user.agent.get(url.toString())
     expect(r.status).toBe(302)
@@ -227,11 +255,20 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     const config = await discover()
     const user = await newUser("neg@example.com", "Neg Ative")
     const verifier = client.randomPKCECodeVerifier()
-    const url = () => client.calculatePKCECodeChallenge(verifier).then((challenge) => client.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK, scope: "openid basic", state: "st", code_challenge: challenge, code_challenge_method: "S256",
-    }))
+    const url = () =>
+      client.calculatePKCECodeChallenge(verifier).then((challenge) =>
+        client.buildAuthorizationUrl(config, {
+          redirect_uri: CALLBACK,
+          scope: "openid basic",
+          state: "st",
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+        }),
+      )
     const wrong = await authorizeInBrowser(user.agent, user.passkey, await url())
-    const bad = await client.authorizationCodeGrant(config, wrong, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: "st" }).catch((e: unknown) => e)
+    const bad = await client
+      .authorizationCodeGrant(config, wrong, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: "st" })
+      .catch((e: unknown) => e)
     expect((bad as client.ResponseBodyError).error).toBe("invalid_grant")
     expect((bad as client.ResponseBodyError).error_description).toBe("code_verifier does not match the code_challenge")
 
@@ -257,11 +294,18 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     let r = await agent.get(noPkce.toString())
     let back = new URL(r.headers.get("location")!)
     expect(Object.fromEntries(back.searchParams)).toEqual({
-      error: "invalid_request", error_description: "code_challenge is required (PKCE with S256)", state: "x1", iss: `${env.origin}/api`,
+      error: "invalid_request",
+      error_description: "code_challenge is required (PKCE with S256)",
+      state: "x1",
+      iss: `${env.origin}/api`,
     })
     const silent = client.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK, scope: "openid", state: "x2", prompt: "none",
-      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256",
+      redirect_uri: CALLBACK,
+      scope: "openid",
+      state: "x2",
+      prompt: "none",
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: "S256",
     })
     r = await agent.get(silent.toString())
     back = new URL(r.headers.get("location")!)
@@ -289,36 +333,62 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
 
   /** Another approved RP with the same callback, its ID tokens signed with `alg` (undefined: registered without a choice). */
   const registerClient = async (alg: "RS256" | "ES256" | undefined) => {
-    const created = await env.engine.run(registerRelyingParty({
-      name: "Acme Bank", status: "approved", signingOrigins: [env.origin], redirectUris: [CALLBACK], postLogoutRedirectUris: [AFTER_LOGOUT],
-      ...(alg === undefined ? {} : { idTokenSignedResponseAlg: alg }),
-    }))
+    const created = await env.engine.run(
+      registerRelyingParty({
+        name: "Acme Bank",
+        status: "approved",
+        signingOrigins: [env.origin],
+        redirectUris: [CALLBACK],
+        postLogoutRedirectUris: [AFTER_LOGOUT],
+        ...(alg === undefined ? {} : { idTokenSignedResponseAlg: alg }),
+      }),
+    )
     return created
   }
 
-  it.each(["RS256", "ES256"] as const)("a client registered for %s ID tokens: discovery lists it, the code flow's ID token is signed with it and openid-client validates it", async (alg) => {
-    const created = await registerClient(alg)
-    // openid-client refuses an ID token whose alg differs from the client's registered id_token_signed_response_alg.
-    const config = await client.discovery(issuer, created.rp.clientId, { id_token_signed_response_alg: alg }, client.ClientSecretBasic(created.clientSecret), { execute: [client.allowInsecureRequests] })
-    expect(config.serverMetadata().id_token_signing_alg_values_supported).toEqual(["RS256", "ES256"])
-    const user = await newUser(`${alg.toLowerCase()}@example.com`, `Alg ${alg}`)
-    const { tokens, nonce } = await codeFlow(config, user)
-    expect(headerOf(tokens.id_token!)).toMatchObject({ alg, kid: alg === "RS256" ? "sandbox/id-token-rs256/1" : "sandbox/access-token/1" })
-    expect(tokens.claims()).toMatchObject({ aud: created.rp.clientId, sub: user.userId, nonce })
-    // Access tokens stay ES256 whatever the client's ID-token algorithm.
-    expect(headerOf(tokens.access_token).alg).toBe("ES256")
-    const jwks = ok(await env.client.raw<{ keys: Array<Record<string, string>> }>("GET", "/.well-known/jwks.json"))
-    expect(jwks.keys.find((k) => k["kid"] === headerOf(tokens.id_token!).kid)).toMatchObject({ kty: alg === "RS256" ? "RSA" : "EC", alg, use: "sig" })
-    // The same token with the other algorithm pinned is refused by the RP library: the algorithm is the client's, not a guess.
-    const other = await client.discovery(issuer, created.rp.clientId, { id_token_signed_response_alg: alg === "RS256" ? "ES256" : "RS256" }, client.ClientSecretBasic(created.clientSecret), { execute: [client.allowInsecureRequests] })
-    const refused = await codeFlow(other, user).then(() => undefined, (e: unknown) => e as { cause?: { message?: string } })
-    expect(refused?.cause?.message).toBe('unexpected JWT "alg" header parameter')
-  })
+  it.each(["RS256", "ES256"] as const)(
+    "a client registered for %s ID tokens: discovery lists it, the code flow's ID token is signed with it and openid-client validates it",
+    async (alg) => {
+      const created = await registerClient(alg)
+      // openid-client refuses an ID token whose alg differs from the client's registered id_token_signed_response_alg.
+      const config = await client.discovery(
+        issuer,
+        created.rp.clientId,
+        { id_token_signed_response_alg: alg },
+        client.ClientSecretBasic(created.clientSecret),
+        { execute: [client.allowInsecureRequests] },
+      )
+      expect(config.serverMetadata().id_token_signing_alg_values_supported).toEqual(["RS256", "ES256"])
+      const user = await newUser(`${alg.toLowerCase()}@example.com`, `Alg ${alg}`)
+      const { tokens, nonce } = await codeFlow(config, user)
+      expect(headerOf(tokens.id_token!)).toMatchObject({ alg, kid: alg === "RS256" ? "sandbox/id-token-rs256/1" : "sandbox/access-token/1" })
+      expect(tokens.claims()).toMatchObject({ aud: created.rp.clientId, sub: user.userId, nonce })
+      // Access tokens stay ES256 whatever the client's ID-token algorithm.
+      expect(headerOf(tokens.access_token).alg).toBe("ES256")
+      const jwks = ok(await env.client.raw<{ keys: Array<Record<string, string>> }>("GET", "/.well-known/jwks.json"))
+      expect(jwks.keys.find((k) => k["kid"] === headerOf(tokens.id_token!).kid)).toMatchObject({ kty: alg === "RS256" ? "RSA" : "EC", alg, use: "sig" })
+      // The same token with the other algorithm pinned is refused by the RP library: the algorithm is the client's, not a guess.
+      const other = await client.discovery(
+        issuer,
+        created.rp.clientId,
+        { id_token_signed_response_alg: alg === "RS256" ? "ES256" : "RS256" },
+        client.ClientSecretBasic(created.clientSecret),
+        { execute: [client.allowInsecureRequests] },
+      )
+      const refused = await codeFlow(other, user).then(
+        () => undefined,
+        (e: unknown) => e as { cause?: { message?: string } },
+      )
+      expect(refused?.cause?.message).toBe('unexpected JWT "alg" header parameter')
+    },
+  )
 
   it("an RP registered without a choice gets RS256 ID tokens (the OIDC default); switching it to ES256 takes effect at the next token", async () => {
     const created = await registerClient(undefined)
     expect(created.rp.idTokenSignedResponseAlg).toBe("RS256")
-    const config = await client.discovery(issuer, created.rp.clientId, undefined, client.ClientSecretBasic(created.clientSecret), { execute: [client.allowInsecureRequests] })
+    const config = await client.discovery(issuer, created.rp.clientId, undefined, client.ClientSecretBasic(created.clientSecret), {
+      execute: [client.allowInsecureRequests],
+    })
     const user = await newUser("default-alg@example.com", "De Fault")
     expect(headerOf((await codeFlow(config, user)).tokens.id_token!).alg).toBe("RS256")
     await env.engine.run(administerRelyingParty(created.rp.clientId, { _tag: "SetIdTokenAlgorithm", alg: "ES256" }))
@@ -328,7 +398,9 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
   it("rotates the signing keys of both algorithms: the JWKS publishes both generations, old tokens still verify, new ID tokens validate", async () => {
     const user = await newUser("keys@example.com", "Key Holder")
     const es = await registerClient("ES256")
-    const esConfig = await client.discovery(issuer, es.rp.clientId, { id_token_signed_response_alg: "ES256" }, client.ClientSecretBasic(es.clientSecret), { execute: [client.allowInsecureRequests] })
+    const esConfig = await client.discovery(issuer, es.rp.clientId, { id_token_signed_response_alg: "ES256" }, client.ClientSecretBasic(es.clientSecret), {
+      execute: [client.allowInsecureRequests],
+    })
     const before = await codeFlow(await discover(), user)
     const esBefore = await codeFlow(esConfig, user)
     const rotated = await env.engine.run(rotateSigningKey)
@@ -357,7 +429,10 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect(r.status).toBe(302)
     expect(r.headers.get("location")).toBe(`${AFTER_LOGOUT}?state=bye`)
     const again = client.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK, scope: "openid", code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256",
+      redirect_uri: CALLBACK,
+      scope: "openid",
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: "S256",
     })
     const next = await user.agent.get(again.toString())
     expect(new URL(next.headers.get("location")!, env.origin).pathname).toBe("/api/signin")
@@ -371,7 +446,10 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     await codeFlow(config, user)
     const stillSignedIn = async () => {
       const url = client.buildAuthorizationUrl(config, {
-        redirect_uri: CALLBACK, scope: "openid", code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256",
+        redirect_uri: CALLBACK,
+        scope: "openid",
+        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+        code_challenge_method: "S256",
       })
       const r = await user.agent.get(url.toString())
       return new URL(r.headers.get("location")!, env.origin).pathname !== "/api/signin"
@@ -384,7 +462,8 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
 
     // A cross-site POST carries the cookie but not the page's CSRF token.
     const forged = await fetch(`${env.origin}/api/logout/confirm`, {
-      method: "POST", headers: { "content-type": "application/json", cookie: user.agent.cookie! },
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.agent.cookie! },
       body: JSON.stringify({ request: request.toString(), decision: "logout" }),
     })
     expect(forged.status).toBe(403)
@@ -397,7 +476,8 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect(out).toEqual({ status: 200, body: { redirectTo: `${AFTER_LOGOUT}?state=s1` } })
     expect(await stillSignedIn()).toBe(false)
     const unregistered = await user.agent.post<{ error: string }>("/logout/confirm", {
-      request: new URLSearchParams({ client_id: clientId, post_logout_redirect_uri: "https://evil.example/" }).toString(), decision: "logout",
+      request: new URLSearchParams({ client_id: clientId, post_logout_redirect_uri: "https://evil.example/" }).toString(),
+      decision: "logout",
     })
     expect(unregistered.status).toBe(400)
   })
@@ -407,7 +487,11 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     const user = await newUser("slow@example.com", "Slow Poke")
     const verifier = client.randomPKCECodeVerifier()
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK, scope: "openid", state: "late", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      redirect_uri: CALLBACK,
+      scope: "openid",
+      state: "late",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
     })
     const callback = await authorizeInBrowser(user.agent, user.passkey, url)
     clock.advance(61_000)
@@ -419,7 +503,8 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     const user = await newUser("csrf@example.com", "Cs Rf")
     await signInOnPage(user.agent, user.passkey)
     const r = await fetch(`${env.origin}/api/authorize/consent`, {
-      method: "POST", headers: { "content-type": "application/json", cookie: user.agent.cookie! },
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.agent.cookie! },
       body: JSON.stringify({ request: `client_id=${clientId}`, decision: "allow" }),
     })
     expect(r.status).toBe(403)
@@ -430,7 +515,12 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     const config = await discover()
     const user = await newUser("deny@example.com", "De Ny")
     const pkce = { code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: "S256" }
-    const declined = await authorizeInBrowser(user.agent, user.passkey, client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: "openid", state: "d", ...pkce }), "deny")
+    const declined = await authorizeInBrowser(
+      user.agent,
+      user.passkey,
+      client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: "openid", state: "d", ...pkce }),
+      "deny",
+    )
     expect(Object.fromEntries(declined.searchParams)).toMatchObject({ error: "access_denied", state: "d", iss: `${env.origin}/api` })
 
     const errorOf = async (params: Record<string, string>) => {
@@ -443,7 +533,9 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     expect(await errorOf({ scope: "openid", code_challenge_method: "plain" })).toBe("invalid_request")
 
     const pending = await env.engine.run(registerRelyingParty({ name: "Pending", redirectUris: [CALLBACK] }))
-    const r = await user.agent.get(`${env.origin}/api/authorize?${new URLSearchParams({ client_id: pending.rp.clientId, redirect_uri: CALLBACK, response_type: "code", scope: "openid", ...pkce })}`)
+    const r = await user.agent.get(
+      `${env.origin}/api/authorize?${new URLSearchParams({ client_id: pending.rp.clientId, redirect_uri: CALLBACK, response_type: "code", scope: "openid", ...pkce })}`,
+    )
     expect(r.status).toBe(400)
     expect(await r.text()).toContain("RP registration not approved. Status: pending")
   })
@@ -456,7 +548,11 @@ describe.each(STORAGES)("openid-client against Signet on %s", (_name, databaseUr
     user.agent.csrf = session.csrfToken
     const verifier = client.randomPKCECodeVerifier()
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK, scope: "openid", state: "ext", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      redirect_uri: CALLBACK,
+      scope: "openid",
+      state: "ext",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
     })
     // No passkey is used: the session is already signed in, so the next stop is the consent page.
     const callback = await authorizeInBrowser(user.agent, SoftwarePasskey.create({ origin: "https://unused.example" }), url)

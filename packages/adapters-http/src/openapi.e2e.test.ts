@@ -26,8 +26,8 @@ const resolve = (schema: Json): Json => {
   const { $ref, ...rest } = schema
   return { ...resolve(doc.components.schemas[($ref as string).replace("#/components/schemas/", "")]!), ...rest }
 }
-const operations = () => Object.entries(doc.paths).flatMap(([path, byMethod]) =>
-  Object.entries(byMethod).map(([method, op]) => ({ path, method: method.toUpperCase(), op })))
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ path, method: method.toUpperCase(), op })))
 const op = (method: string, path: string) => {
   const found = doc.paths[path]?.[method.toLowerCase()]
   if (found === undefined) throw new Error(`${method} ${path} is not in the document`)
@@ -37,16 +37,34 @@ const op = (method: string, path: string) => {
 describe("the OpenAPI document", () => {
   it("declares a security requirement on every operation: basic for RP credentials on /kyc/*, bearer with its scope, none for public ones", () => {
     for (const { path, method, op: o } of operations()) expect(o.security, `${method} ${path}`).toBeDefined()
-    const rpCredentials = ["/kyc/verifications", "/kyc/customers/document", "/kyc/customers/liveness-session", "/kyc/customers/face",
-      "/kyc/customers/verification", "/kyc/customers/compare", "/kyc/customers/review", "/kyc/customers/erase", "/kyc/handoff"]
+    const rpCredentials = [
+      "/kyc/verifications",
+      "/kyc/customers/document",
+      "/kyc/customers/liveness-session",
+      "/kyc/customers/face",
+      "/kyc/customers/verification",
+      "/kyc/customers/compare",
+      "/kyc/customers/review",
+      "/kyc/customers/erase",
+      "/kyc/handoff",
+    ]
     for (const path of rpCredentials) expect(op("POST", path).security, path).toEqual([{ basic: [] }])
     // The rest of /kyc/* is the browser's: a capture-session token, or the handoff id in the path (the capability).
-    for (const [method, path] of [["POST", "/kyc/faceapi"], ["GET", "/kyc/capture/status"], ["POST", "/kyc/capture/finish"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/kyc/faceapi"],
+      ["GET", "/kyc/capture/status"],
+      ["POST", "/kyc/capture/finish"],
+    ] as const) {
       expect(op(method, path).security, path).toEqual([{ captureToken: [] }])
     }
     expect(op("GET", "/kyc/handoff/{id}/status").security).toEqual([])
     const kycPaths = operations().filter((o) => o.path.startsWith("/kyc/"))
-    expect(kycPaths.filter((o) => o.op.security!.length === 0).map((o) => o.path).sort()).toEqual(["/kyc/handoff/{id}/document", "/kyc/handoff/{id}/status"])
+    expect(
+      kycPaths
+        .filter((o) => o.op.security!.length === 0)
+        .map((o) => o.path)
+        .sort(),
+    ).toEqual(["/kyc/handoff/{id}/document", "/kyc/handoff/{id}/status"])
 
     expect(op("POST", "/v2/sign/single").security).toEqual([{ bearer: ["basic"] }])
     expect(op("GET", "/v2/files/{id}").security).toEqual([{ bearer: ["files"] }])

@@ -13,8 +13,10 @@ import { startEngine, type RunningEngine } from "./test-support/running-engine.t
 const exec = promisify(execFile)
 // Asynchronous: never block the process whose server answers.
 const output = (command: string, args: ReadonlyArray<string>) =>
-  exec(command, args, { encoding: "latin1", maxBuffer: 64 * 1024 * 1024 })
-    .then((r) => ({ ok: true, text: `${r.stdout}${r.stderr}` }), (e: { stdout?: string; stderr?: string }) => ({ ok: false, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }))
+  exec(command, args, { encoding: "latin1", maxBuffer: 64 * 1024 * 1024 }).then(
+    (r) => ({ ok: true, text: `${r.stdout}${r.stderr}` }),
+    (e: { stdout?: string; stderr?: string }) => ({ ok: false, text: `${e.stdout ?? ""}${e.stderr ?? ""}` }),
+  )
 
 /** A one-page PDF with a classic xref table, written out by hand. */
 const onePagePdf = (): Uint8Array => {
@@ -38,8 +40,20 @@ const onePagePdf = (): Uint8Array => {
   return new TextEncoder().encode(text)
 }
 
-interface Prepared { requestId: string; challenge: string; documentHash: string; byteRange: Array<number>; documentUrl: string }
-interface Report { valid: boolean; integrity: boolean; coversDocumentHash: boolean; timestamp: { valid: boolean; genTime: string | null } | null; problems: Array<string> }
+interface Prepared {
+  requestId: string
+  challenge: string
+  documentHash: string
+  byteRange: Array<number>
+  documentUrl: string
+}
+interface Report {
+  valid: boolean
+  integrity: boolean
+  coversDocumentHash: boolean
+  timestamp: { valid: boolean; genTime: string | null } | null
+  problems: Array<string>
+}
 
 describe("PAdES levels through the engine", () => {
   let env: RunningEngine
@@ -59,12 +73,17 @@ describe("PAdES levels through the engine", () => {
   /** Uploads to POST /v2/sign/pdf at `level`, approves with the passkey, downloads; the signed PDF, its CMS and byte-range hash. */
   const signAt = async (level: string | undefined) => {
     const original = onePagePdf()
-    const prepared = ok(await env.client.raw<Prepared>("POST", "/v2/sign/pdf", {
-      headers: auth(), body: { pdf: Buffer.from(original).toString("base64"), credentialId: passkey.credentialId, ...(level === undefined ? {} : { level }) },
-    }))
-    ok(await env.client.raw("POST", `/v2/sign/auth/${prepared.requestId}`, {
-      body: { assertion: passkey.assert({ challenge: prepared.challenge }, { includeUserHandle: false }) },
-    }))
+    const prepared = ok(
+      await env.client.raw<Prepared>("POST", "/v2/sign/pdf", {
+        headers: auth(),
+        body: { pdf: Buffer.from(original).toString("base64"), credentialId: passkey.credentialId, ...(level === undefined ? {} : { level }) },
+      }),
+    )
+    ok(
+      await env.client.raw("POST", `/v2/sign/auth/${prepared.requestId}`, {
+        body: { assertion: passkey.assert({ challenge: prepared.challenge }, { includeUserHandle: false }) },
+      }),
+    )
     const response = await fetch(`${env.origin}${prepared.documentUrl}`, { headers: auth() })
     expect(response.status).toBe(200)
     const pdf = new Uint8Array(await response.arrayBuffer())
@@ -77,7 +96,11 @@ describe("PAdES levels through the engine", () => {
   const validate = async (cms: Uint8Array, documentHash: string) =>
     ok(await env.client.raw<Report>("POST", "/v2/validate", { body: { signature: Buffer.from(cms).toString("base64"), documentHash } }))
   const validatePdf = async (pdf: Uint8Array) =>
-    ok(await env.client.raw<{ signatures: Array<Report & { coversWholeDocument: boolean }> }>("POST", "/v2/validate", { body: { pdf: Buffer.from(pdf).toString("base64") } }))
+    ok(
+      await env.client.raw<{ signatures: Array<Report & { coversWholeDocument: boolean }> }>("POST", "/v2/validate", {
+        body: { pdf: Buffer.from(pdf).toString("base64") },
+      }),
+    )
 
   it("-T: pdfsig finds the signature valid over the whole document, qpdf --check passes, /v2/validate reports the timestamp", async () => {
     const { original, pdf, cms, documentHash } = await signAt("PAdES-BASELINE-T")
@@ -101,7 +124,9 @@ describe("PAdES levels through the engine", () => {
     expect(sig.text).toContain("Signature Validation: Signature is Valid.")
     expect(sig.text).toContain("Not total document signed")
     expect((await output("qpdf", ["--check", path])).ok).toBe(true)
-    const json = JSON.parse((await output("qpdf", ["--json=2", "--json-key=qpdf", path])).text) as { qpdf: [unknown, Record<string, { value: Record<string, unknown> }>] }
+    const json = JSON.parse((await output("qpdf", ["--json=2", "--json-key=qpdf", path])).text) as {
+      qpdf: [unknown, Record<string, { value: Record<string, unknown> }>]
+    }
     const objects = json.qpdf[1]
     const catalog = objects[`obj:${objects["trailer"]!.value["/Root"] as string}`]!.value
     const dss = objects[`obj:${catalog["/DSS"] as string}`]!.value
@@ -116,8 +141,11 @@ describe("PAdES levels through the engine", () => {
   it("-B (the default) has no timestamp; an unknown level is refused with the allowed ones", async () => {
     const { cms, documentHash } = await signAt(undefined)
     expect(await validate(cms, documentHash)).toMatchObject({ valid: true, timestamp: null })
-    expect(await env.client.raw("POST", "/v2/sign/pdf", {
-      headers: auth(), body: { pdf: Buffer.from(onePagePdf()).toString("base64"), credentialId: passkey.credentialId, level: "PAdES-BASELINE-LTA" },
-    })).toMatchObject({ status: 400, body: { error: "level must be one of PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES-BASELINE-LT" } })
+    expect(
+      await env.client.raw("POST", "/v2/sign/pdf", {
+        headers: auth(),
+        body: { pdf: Buffer.from(onePagePdf()).toString("base64"), credentialId: passkey.credentialId, level: "PAdES-BASELINE-LTA" },
+      }),
+    ).toMatchObject({ status: 400, body: { error: "level must be one of PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES-BASELINE-LT" } })
   })
 })

@@ -10,13 +10,27 @@ import { opensslVerifies } from "./test-support/openssl.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 interface Prepared {
-  readonly requestId: string; readonly status: string; readonly authUrl: string; readonly challenge: string
-  readonly documentHash: string; readonly byteRange: ReadonlyArray<number>; readonly fieldName: string; readonly documentUrl: string
+  readonly requestId: string
+  readonly status: string
+  readonly authUrl: string
+  readonly challenge: string
+  readonly documentHash: string
+  readonly byteRange: ReadonlyArray<number>
+  readonly fieldName: string
+  readonly documentUrl: string
 }
 interface PdfSignature {
-  readonly valid: boolean; readonly integrity: boolean; readonly coversDocumentHash: boolean; readonly coversWholeDocument: boolean
-  readonly trustedRoot: boolean; readonly signer: { subject: string } | null; readonly fieldName: string | null
-  readonly revocation: { status: string }; readonly timestamp: null; readonly claimedSigningTime: string | null; readonly problems: ReadonlyArray<string>
+  readonly valid: boolean
+  readonly integrity: boolean
+  readonly coversDocumentHash: boolean
+  readonly coversWholeDocument: boolean
+  readonly trustedRoot: boolean
+  readonly signer: { subject: string } | null
+  readonly fieldName: string | null
+  readonly revocation: { status: string }
+  readonly timestamp: null
+  readonly claimedSigningTime: string | null
+  readonly problems: ReadonlyArray<string>
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
@@ -28,7 +42,10 @@ const signers: Array<{ passkey: SoftwarePasskey; token: string; consoleToken: st
 
 beforeAll(async () => {
   env = await startEngine()
-  for (const [email, displayName] of [["alice@example.com", "Alice Example"], ["bob@example.com", "Bob Example"]] as const) {
+  for (const [email, displayName] of [
+    ["alice@example.com", "Alice Example"],
+    ["bob@example.com", "Bob Example"],
+  ] as const) {
     const passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email, displayName })
     const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
@@ -61,9 +78,15 @@ const signOverHttp = async (pdf: Uint8Array, who: number, extra: Record<string, 
   expect(signed.type).toBe("application/pdf")
   return signed.bytes
 }
-const validate = async (pdf: Uint8Array) => ok(await env.client.raw<{ signatures: ReadonlyArray<PdfSignature> } | ErrorBody>("POST", "/v2/validate", { body: { pdf: b64(pdf) } })) as { signatures: ReadonlyArray<PdfSignature> }
+const validate = async (pdf: Uint8Array) =>
+  ok(await env.client.raw<{ signatures: ReadonlyArray<PdfSignature> } | ErrorBody>("POST", "/v2/validate", { body: { pdf: b64(pdf) } })) as {
+    signatures: ReadonlyArray<PdfSignature>
+  }
 
-describe.each([["an xref stream (pdf-lib default)", true], ["a classic xref table", false]] as const)("a PDF with %s", (_label, xrefStream) => {
+describe.each([
+  ["an xref stream (pdf-lib default)", true],
+  ["a classic xref table", false],
+] as const)("a PDF with %s", (_label, xrefStream) => {
   it("two signers in turn over HTTP: pdfsig finds both valid, the last covers the whole document; qpdf --check passes; /v2/validate agrees", async () => {
     const original = await samplePdf({ xrefStream })
     const once = await signOverHttp(original, 0)
@@ -71,10 +94,16 @@ describe.each([["an xref stream (pdf-lib default)", true], ["a classic xref tabl
     const twice = await signOverHttp(once, 1)
     expect(twice.subarray(0, once.length)).toEqual(once)
 
-    for (const [bytes, count] of [[once, 1], [twice, 2]] as const) {
+    for (const [bytes, count] of [
+      [once, 1],
+      [twice, 2],
+    ] as const) {
       const path = tempFile("signed.pdf", bytes)
       const report = await pdfsig(path)
-      expect(report.signatures.map((s) => s.valid), report.text).toEqual(Array(count).fill(true))
+      expect(
+        report.signatures.map((s) => s.valid),
+        report.text,
+      ).toEqual(Array(count).fill(true))
       expect(report.signatures.map((s) => s.wholeDocument)).toEqual([...Array(count - 1).fill(false), true])
       expect(report.signatures.every((s) => s.subFilter === "ETSI.CAdES.detached")).toBe(true)
       const checked = await qpdfCheck(path)
@@ -84,8 +113,12 @@ describe.each([["an xref stream (pdf-lib default)", true], ["a classic xref tabl
     expect((await pdfsig(tempFile("twice.pdf", twice))).signatures.map((s) => s.signer)).toEqual(["alice@example.com", "bob@example.com"])
 
     const { signatures } = await validate(twice)
-    expect(signatures.map((s) => [s.valid, s.integrity, s.coversDocumentHash, s.trustedRoot, s.revocation.status, s.coversWholeDocument, s.timestamp]))
-      .toEqual([[true, true, true, true, "valid", false, null], [true, true, true, true, "valid", true, null]])
+    expect(signatures.map((s) => [s.valid, s.integrity, s.coversDocumentHash, s.trustedRoot, s.revocation.status, s.coversWholeDocument, s.timestamp])).toEqual(
+      [
+        [true, true, true, true, "valid", false, null],
+        [true, true, true, true, "valid", true, null],
+      ],
+    )
     expect(signatures.map((s) => s.fieldName)).toEqual(["Signature1", "Signature2"])
     expect(signatures.map((s) => s.signer?.subject)).toEqual([expect.stringContaining("CN=alice@example.com"), expect.stringContaining("CN=bob@example.com")])
     expect(signatures[0]!.claimedSigningTime).toMatch(/^\d{4}-\d\d-\d\dT/)
@@ -107,7 +140,9 @@ describe.each([["an xref stream (pdf-lib default)", true], ["a classic xref tabl
 it("a visible signature with a PNG renders in its rectangle on the chosen page, and stays valid", async () => {
   const png = rgbaPng(90, 40, (x, y) => (Math.abs(y - 20) < 5 ? [0, 140, 0, 255] : [255, 255, 255, 0]))
   const signed = await signOverHttp(await samplePdf({ xrefStream: true, pages: 3 }), 1, {
-    visible: { page: 3, rect: [320, 60, 560, 140], image: b64(png) }, reason: "Approved", location: "Nairobi",
+    visible: { page: 3, rect: [320, 60, 560, 140], image: b64(png) },
+    reason: "Approved",
+    location: "Nairobi",
   })
   const path = tempFile("visible.pdf", signed)
   expect((await pdfsig(path)).signatures.map((s) => s.valid)).toEqual([true])
@@ -162,14 +197,26 @@ it("issue 13 item 9: another user signed in at the same RP cannot download a sig
 })
 
 it("refuses what it cannot sign: not a PDF 422, above 10 MiB 413, no credential 400; the signed PDF before approval 409, unknown 404", async () => {
-  expect(await upload(new TextEncoder().encode("hello, not a pdf"), 0)).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^Not a PDF that can be signed: /) } })
+  expect(await upload(new TextEncoder().encode("hello, not a pdf"), 0)).toMatchObject({
+    status: 422,
+    body: { error: expect.stringMatching(/^Not a PDF that can be signed: /) },
+  })
   const big = new Uint8Array(10 * 1024 * 1024 + 1)
-  expect(await upload(big, 0)).toMatchObject({ status: 413, body: { error: "PDF too large; the limit is 10485760 bytes (sign larger files with the library API)" } })
-  expect(await env.client.raw("POST", "/v2/sign/pdf", { headers: { authorization: `Bearer ${signers[0]!.token}` }, body: { pdf: b64(await samplePdf({ xrefStream: true })) } }))
-    .toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })
+  expect(await upload(big, 0)).toMatchObject({
+    status: 413,
+    body: { error: "PDF too large; the limit is 10485760 bytes (sign larger files with the library API)" },
+  })
+  expect(
+    await env.client.raw("POST", "/v2/sign/pdf", {
+      headers: { authorization: `Bearer ${signers[0]!.token}` },
+      body: { pdf: b64(await samplePdf({ xrefStream: true })) },
+    }),
+  ).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })
   const prepared = ok(await upload(await samplePdf({ xrefStream: true }), 0)) as Prepared
   expect(await download(prepared, 0)).toMatchObject({ status: 409 })
-  const unknown = await fetch(`${env.origin}/api/v2/sign/pdf/00000000-0000-4000-8000-000000000000/document`, { headers: { authorization: `Bearer ${signers[0]!.token}` } })
+  const unknown = await fetch(`${env.origin}/api/v2/sign/pdf/00000000-0000-4000-8000-000000000000/document`, {
+    headers: { authorization: `Bearer ${signers[0]!.token}` },
+  })
   expect(unknown.status).toBe(404)
   expect(await unknown.json()).toEqual({ error: "PDF signing request not found" })
 })
@@ -177,7 +224,10 @@ it("refuses what it cannot sign: not a PDF 422, above 10 MiB 413, no credential 
 it("the RP side of PAdES hash signing (testkit): placeholder, byte-range hash, /v2/sign/single, embed; openssl and pdfsig verify it", async () => {
   const pdf = await samplePdf({ xrefStream: false })
   const { signed, signature, prepared } = await signPdfThroughHashSigning(env.client, {
-    accessToken: signers[0]!.token, passkey: signers[0]!.passkey, pdf, options: { signerName: "Alice Example", signingTime: new Date() },
+    accessToken: signers[0]!.token,
+    passkey: signers[0]!.passkey,
+    pdf,
+    options: { signerName: "Alice Example", signingTime: new Date() },
   })
   const [, a, b, c] = prepared.byteRange
   const ranges = Buffer.concat([signed.subarray(0, a), signed.subarray(b, b + c)])

@@ -6,7 +6,18 @@
  * secret the sandbox shares with the engine), retried on failure, so a confirmation can arrive
  * more than once.
  */
-import { declareAdapter, ExchangeRates, NotConfigured, Payments, sandboxAdapter, type EngineConfig, type PaymentConfirmation, type PaymentOrder, type PaymentStart, type RateQuote } from "@signet/core"
+import {
+  declareAdapter,
+  ExchangeRates,
+  NotConfigured,
+  Payments,
+  sandboxAdapter,
+  type EngineConfig,
+  type PaymentConfirmation,
+  type PaymentOrder,
+  type PaymentStart,
+  type RateQuote,
+} from "@signet/core"
 import { Effect, Layer, Option } from "effect"
 
 /** Test card numbers of the card sandbox (sent as the token `tok_<number>`). */
@@ -41,17 +52,25 @@ const PAYMENTS_SETTING = "the engine's `payments` option to a real provider, or 
 const RATES_SETTING = "the engine's `exchangeRates` option to a real rate source, or leave it unset (a production engine then refuses checkouts in KES)"
 
 /** The sandbox rate source: always the fixed table (refuses to run in production). */
-export const ExchangeRatesSandbox: Layer.Layer<ExchangeRates, never, EngineConfig> = sandboxAdapter({ port: "exchange rates", setting: RATES_SETTING },
+export const ExchangeRatesSandbox: Layer.Layer<ExchangeRates, never, EngineConfig> = sandboxAdapter(
+  { port: "exchange rates", setting: RATES_SETTING },
   Layer.succeed(ExchangeRates, {
-    quote: (currency) => Effect.succeed<RateQuote>({
-      base: "USD", quote: currency, rate: SANDBOX_RATES[currency].rate,
-      quotedAt: Date.parse(SANDBOX_RATES[currency].quotedAt), source: "sandbox fixed table",
-    }),
-  }))
+    quote: (currency) =>
+      Effect.succeed<RateQuote>({
+        base: "USD",
+        quote: currency,
+        rate: SANDBOX_RATES[currency].rate,
+        quotedAt: Date.parse(SANDBOX_RATES[currency].quotedAt),
+        source: "sandbox fixed table",
+      }),
+  }),
+)
 
 /** No rate source (production without one): a checkout in another currency than USD is 503. */
-export const ExchangeRatesUnconfigured: Layer.Layer<ExchangeRates> = declareAdapter({ port: "exchange rates", adapter: "none (checkouts in KES refused)", setting: RATES_SETTING },
-  Layer.succeed(ExchangeRates, { quote: () => Effect.fail(new NotConfigured({ feature: "Currency conversion" })) }))
+export const ExchangeRatesUnconfigured: Layer.Layer<ExchangeRates> = declareAdapter(
+  { port: "exchange rates", adapter: "none (checkouts in KES refused)", setting: RATES_SETTING },
+  Layer.succeed(ExchangeRates, { quote: () => Effect.fail(new NotConfigured({ feature: "Currency conversion" })) }),
+)
 
 /** What an engine takes as its payment providers: the `Payments` layer, told where callbacks go once the engine runs. */
 export interface PaymentProviders {
@@ -112,10 +131,14 @@ export class PaymentsSandbox implements PaymentProviders {
   /** Sends a callback now, as the provider would: signed POST; answers the HTTP status. */
   async send(provider: "card" | "mobile_money", body: string, signature?: string): Promise<number> {
     if (this.#deliver === undefined) throw new Error("payments sandbox not connected to an engine")
-    const sig = signature ?? await this.sign(body)
-    const response = await this.#deliver(new Request(`${this.#callbackBase}/payments/callback/${provider}`, {
-      method: "POST", body, headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: sig },
-    }))
+    const sig = signature ?? (await this.sign(body))
+    const response = await this.#deliver(
+      new Request(`${this.#callbackBase}/payments/callback/${provider}`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: sig },
+      }),
+    )
     await response.body?.cancel()
     this.deliveries.push({ provider, body, signature: sig, status: response.status })
     return response.status
@@ -123,10 +146,13 @@ export class PaymentsSandbox implements PaymentProviders {
 
   /** The `Payments` service of this sandbox (refuses to run in production). */
   get layer(): Layer.Layer<Payments, never, EngineConfig> {
-    return sandboxAdapter({ port: "payments", setting: PAYMENTS_SETTING }, Layer.succeed(Payments, {
-      start: (order) => Effect.sync(() => this.#start(order)),
-      readCallback: (provider, header, body) => Effect.promise(() => this.#read(provider, header, body)),
-    }))
+    return sandboxAdapter(
+      { port: "payments", setting: PAYMENTS_SETTING },
+      Layer.succeed(Payments, {
+        start: (order) => Effect.sync(() => this.#start(order)),
+        readCallback: (provider, header, body) => Effect.promise(() => this.#read(provider, header, body)),
+      }),
+    )
   }
 
   #hmacKey(): Promise<CryptoKey> {
@@ -188,7 +214,9 @@ export class PaymentsSandbox implements PaymentProviders {
     if (typeof event.id !== "string" || typeof event.checkoutId !== "string" || typeof event.reference !== "string") return Option.none()
     if (event.type !== "payment.succeeded" && event.type !== "payment.failed") return Option.none()
     return Option.some({
-      eventId: event.id, checkoutId: event.checkoutId, reference: event.reference,
+      eventId: event.id,
+      checkoutId: event.checkoutId,
+      reference: event.reference,
       outcome: event.type === "payment.succeeded" ? "succeeded" : "failed",
       reason: typeof event.reason === "string" ? event.reason : null,
     })
@@ -200,8 +228,11 @@ export const NO_PAYMENT_PROVIDER = "no payment provider is configured for produc
 
 /** No payment provider (production without one): every checkout is declined, no callback is ever believed. */
 export const paymentsUnconfigured: PaymentProviders = {
-  layer: declareAdapter({ port: "payments", adapter: "none (checkouts declined)", setting: PAYMENTS_SETTING }, Layer.succeed(Payments, {
-    start: () => Effect.succeed<PaymentStart>({ outcome: "declined", reference: null, reason: NO_PAYMENT_PROVIDER }),
-    readCallback: () => Effect.succeed(Option.none()),
-  })),
+  layer: declareAdapter(
+    { port: "payments", adapter: "none (checkouts declined)", setting: PAYMENTS_SETTING },
+    Layer.succeed(Payments, {
+      start: () => Effect.succeed<PaymentStart>({ outcome: "declined", reference: null, reason: NO_PAYMENT_PROVIDER }),
+      readCallback: () => Effect.succeed(Option.none()),
+    }),
+  ),
 }

@@ -11,7 +11,8 @@ export const fileSource = async (path: string): Promise<ByteSource & { readonly 
   const handle = await open(path, "r")
   const { size } = await handle.stat()
   let reused = new Uint8Array(0)
-  const readInto = (offset: number, length: number, transient: boolean) => Effect.tryPromise({
+  const readInto = (offset: number, length: number, transient: boolean) =>
+    Effect.tryPromise({
       try: async () => {
         const wanted = Math.max(0, Math.min(length, size - offset))
         if (transient && reused.length < wanted) reused = new Uint8Array(wanted)

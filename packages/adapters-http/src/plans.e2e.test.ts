@@ -21,20 +21,52 @@ const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("h
 const START = Date.parse("2026-12-01T10:00:00.000Z")
 
 interface RateLimits {
-  plan: { id: PlanId | null; name: string; source: string; customAllowance: boolean; subscription: Subscription | null; latestSubscription: Subscription | null }
+  plan: {
+    id: PlanId | null
+    name: string
+    source: string
+    customAllowance: boolean
+    subscription: Subscription | null
+    latestSubscription: Subscription | null
+  }
   limits: { signaturesPerDay: number; requestsPerMinute: number; documentsPerBatch: number; highestLoa: string; maximumLoa: string; kycVerified: boolean }
   daily: { used: number; limit: number; remaining: number; resetsAt: string }
-  perMinute: { limit: number; counter: string; windowStart: string; resetsAt: string; users: Array<{ userId: string; requests: number; remaining: number }>; signingToken: { requests: number; remaining: number } }
+  perMinute: {
+    limit: number
+    counter: string
+    windowStart: string
+    resetsAt: string
+    users: Array<{ userId: string; requests: number; remaining: number }>
+    signingToken: { requests: number; remaining: number }
+  }
 }
 interface Usage {
-  clientId: string; day: string; signaturesToday: number; dayResetsAt: string
+  clientId: string
+  day: string
+  signaturesToday: number
+  dayResetsAt: string
   perMinute: { windowStart: string; windowEnd: string; signingRequestsByUser: Array<{ userId: string; requests: number }>; signingTokenRequests: number }
 }
-interface Subscription { id: string; plan: PlanId; period: string; status: string; startsAt: string; endsAt: string }
+interface Subscription {
+  id: string
+  plan: PlanId
+  period: string
+  status: string
+  startsAt: string
+  endsAt: string
+}
 interface CheckoutView {
-  checkoutId: string; status: string; plan: PlanId; period: string; priceUsd: string; amount: { currency: string; value: string }
+  checkoutId: string
+  status: string
+  plan: PlanId
+  period: string
+  priceUsd: string
+  amount: { currency: string; value: string }
   exchangeRate: { base: string; quote: string; rate: string; quotedAt: string; source: string } | null
-  failureReason: string | null; paidAt: string | null; expiresAt: string; subscription: Subscription | null
+  failureReason: string | null
+  paidAt: string | null
+  expiresAt: string
+  subscription: Subscription | null
 }
 
 const postgres = await findPostgres()
@@ -45,7 +77,10 @@ const world = async (databaseUrl: string | undefined) => {
   const clock = new ManualClock(START)
   const payments = new PaymentsSandbox({ confirmationDelayMs: 20 })
   const env = await startEngine({
-    clock, payments, housekeeping: false, deliveries: { worker: false },
+    clock,
+    payments,
+    housekeeping: false,
+    deliveries: { worker: false },
     ...(databaseUrl === undefined ? {} : { storage: withFreshSchema(databaseUrl, StoragePostgres) }),
   })
   const signer = SoftwarePasskey.create({ origin: env.origin })
@@ -58,9 +93,15 @@ const world = async (databaseUrl: string | undefined) => {
 
   /** An approved, KYC-verified LOA-4 RP (so the plan is the binding LOA cap) whose contact is `contact`. */
   const newRp = async (setup: { plan?: PlanId; customAllowance?: Allowance } = {}) => {
-    const created = await env.engine.run(registerRelyingParty({
-      name: "Plan RP", status: "approved", signingOrigins: [env.origin], maxLoa: "LOA-4", ...(setup.plan ? { plan: setup.plan } : {}),
-    }))
+    const created = await env.engine.run(
+      registerRelyingParty({
+        name: "Plan RP",
+        status: "approved",
+        signingOrigins: [env.origin],
+        maxLoa: "LOA-4",
+        ...(setup.plan ? { plan: setup.plan } : {}),
+      }),
+    )
     const clientId = created.rp.clientId
     const tokens = { signer: "", contact: "" }
     await env.engine.run(administerRelyingParty(clientId, { _tag: "SetKycVerified", kycVerified: true }))
@@ -73,19 +114,37 @@ const world = async (databaseUrl: string | undefined) => {
     }
     await refresh()
     const rp = {
-      clientId, clientSecret: created.clientSecret, refresh,
-      single: (loa?: string) => env.client.raw<ErrorBody>("POST", "/v2/sign/single", {
-        headers: { authorization: `Bearer ${tokens.signer}` },
-        body: { documentHash: sha256(randomBytes(8)), credentialId: signer.credentialId, ...(loa ? { loa } : {}) },
-      }),
-      batch: (size: number) => env.client.raw<ErrorBody>("POST", "/v2/sign/batch", {
-        headers: { authorization: `Bearer ${tokens.signer}` },
-        body: { credentialId: signer.credentialId, documents: Array.from({ length: size }, (_, i) => ({ id: `d${i}`, hash: sha256(randomBytes(8)), hash_algo: SHA256 })) },
-      }),
-      usage: async (token = tokens.contact) => ok(await env.client.raw<Usage | ErrorBody>("GET", `/rp/usage/${clientId}`, { headers: { authorization: `Bearer ${token}` } })) as Usage,
-      limits: async (token = tokens.contact) => ok(await env.client.raw<RateLimits | ErrorBody>("GET", `/rp/rate-limits/${clientId}`, { headers: { authorization: `Bearer ${token}` } })) as RateLimits,
-      checkout: (body: Record<string, unknown>) => env.client.raw<CheckoutView | ErrorBody>("POST", `/v2/relying-parties/${clientId}/checkout`, { headers: { authorization: `Bearer ${tokens.contact}` }, body }),
-      checkoutStatus: async (id: string) => ok(await env.client.raw<CheckoutView | ErrorBody>("GET", `/v2/relying-parties/${clientId}/checkout/${id}`, { headers: { authorization: `Bearer ${tokens.contact}` } })) as CheckoutView,
+      clientId,
+      clientSecret: created.clientSecret,
+      refresh,
+      single: (loa?: string) =>
+        env.client.raw<ErrorBody>("POST", "/v2/sign/single", {
+          headers: { authorization: `Bearer ${tokens.signer}` },
+          body: { documentHash: sha256(randomBytes(8)), credentialId: signer.credentialId, ...(loa ? { loa } : {}) },
+        }),
+      batch: (size: number) =>
+        env.client.raw<ErrorBody>("POST", "/v2/sign/batch", {
+          headers: { authorization: `Bearer ${tokens.signer}` },
+          body: {
+            credentialId: signer.credentialId,
+            documents: Array.from({ length: size }, (_, i) => ({ id: `d${i}`, hash: sha256(randomBytes(8)), hash_algo: SHA256 })),
+          },
+        }),
+      usage: async (token = tokens.contact) =>
+        ok(await env.client.raw<Usage | ErrorBody>("GET", `/rp/usage/${clientId}`, { headers: { authorization: `Bearer ${token}` } })) as Usage,
+      limits: async (token = tokens.contact) =>
+        ok(await env.client.raw<RateLimits | ErrorBody>("GET", `/rp/rate-limits/${clientId}`, { headers: { authorization: `Bearer ${token}` } })) as RateLimits,
+      checkout: (body: Record<string, unknown>) =>
+        env.client.raw<CheckoutView | ErrorBody>("POST", `/v2/relying-parties/${clientId}/checkout`, {
+          headers: { authorization: `Bearer ${tokens.contact}` },
+          body,
+        }),
+      checkoutStatus: async (id: string) =>
+        ok(
+          await env.client.raw<CheckoutView | ErrorBody>("GET", `/v2/relying-parties/${clientId}/checkout/${id}`, {
+            headers: { authorization: `Bearer ${tokens.contact}` },
+          }),
+        ) as CheckoutView,
       subscriptions: () => env.engine.run(Effect.flatMap(Subscriptions, (s) => s.listForRp(clientId))),
     }
     return rp
@@ -105,28 +164,66 @@ const world = async (databaseUrl: string | undefined) => {
 
 describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl) => {
   let w: Awaited<ReturnType<typeof world>>
-  beforeAll(async () => { w = await world(databaseUrl) })
+  beforeAll(async () => {
+    w = await world(databaseUrl)
+  })
   afterAll(async () => w?.env.stop())
 
   const iso = (ms: number) => new Date(ms).toISOString()
   const midnight = () => iso((Math.floor(w.clock.now / DAY) + 1) * DAY)
 
   it("GET /v2/plans is the catalogue the engine enforces", async () => {
-    const catalogue = ok(await w.env.client.raw<{ currency: string; plans: Array<Record<string, unknown>>; defaultAllowance: Allowance } | ErrorBody>("GET", "/v2/plans")) as { currency: string; plans: Array<Record<string, unknown>>; defaultAllowance: Allowance }
+    const catalogue = ok(
+      await w.env.client.raw<{ currency: string; plans: Array<Record<string, unknown>>; defaultAllowance: Allowance } | ErrorBody>("GET", "/v2/plans"),
+    ) as { currency: string; plans: Array<Record<string, unknown>>; defaultAllowance: Allowance }
     expect(catalogue.currency).toBe("USD")
     expect(catalogue.plans).toEqual([
-      { id: "starter", name: "Starter", priceUsd: { monthly: 69, annual: 828 }, termDays: { monthly: 30, annual: 365 }, allowance: { signaturesPerDay: 100, documentsPerBatch: 2, requestsPerMinute: 60, highestLoa: "LOA-2" }, highestLoa: "LOA-2", agreedWithSales: false },
-      { id: "business", name: "Business", priceUsd: { monthly: 649, annual: 7788 }, termDays: { monthly: 30, annual: 365 }, allowance: { signaturesPerDay: 1000, documentsPerBatch: 10, requestsPerMinute: 300, highestLoa: "LOA-4" }, highestLoa: "LOA-4", agreedWithSales: false },
-      { id: "enterprise", name: "Enterprise", priceUsd: null, termDays: { monthly: 30, annual: 365 }, allowance: null, highestLoa: "LOA-4", agreedWithSales: true },
+      {
+        id: "starter",
+        name: "Starter",
+        priceUsd: { monthly: 69, annual: 828 },
+        termDays: { monthly: 30, annual: 365 },
+        allowance: { signaturesPerDay: 100, documentsPerBatch: 2, requestsPerMinute: 60, highestLoa: "LOA-2" },
+        highestLoa: "LOA-2",
+        agreedWithSales: false,
+      },
+      {
+        id: "business",
+        name: "Business",
+        priceUsd: { monthly: 649, annual: 7788 },
+        termDays: { monthly: 30, annual: 365 },
+        allowance: { signaturesPerDay: 1000, documentsPerBatch: 10, requestsPerMinute: 300, highestLoa: "LOA-4" },
+        highestLoa: "LOA-4",
+        agreedWithSales: false,
+      },
+      {
+        id: "enterprise",
+        name: "Enterprise",
+        priceUsd: null,
+        termDays: { monthly: 30, annual: 365 },
+        allowance: null,
+        highestLoa: "LOA-4",
+        agreedWithSales: true,
+      },
     ])
     expect(catalogue.defaultAllowance).toEqual({ signaturesPerDay: 100, documentsPerBatch: 10, requestsPerMinute: 60, highestLoa: "LOA-2" })
   })
 
   it("the OpenAPI document describes the plan, checkout, callback, usage and rate-limit paths with their shapes", async () => {
-    const doc = ok(await w.env.client.raw<{ paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> } | ErrorBody>("GET", "/openapi.json")) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> }
+    const doc = ok(
+      await w.env.client.raw<
+        { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> } | ErrorBody
+      >("GET", "/openapi.json"),
+    ) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> }
     const find = (suffix: string) => Object.entries(doc.paths).find(([path]) => path.endsWith(suffix))?.[1]
-    for (const [suffix, method] of [["/v2/plans", "get"], ["/v2/relying-parties/{clientId}/checkout", "post"], ["/v2/relying-parties/{clientId}/checkout/{checkoutId}", "get"],
-      ["/payments/callback/{provider}", "post"], ["/rp/usage/{clientId}", "get"], ["/rp/rate-limits/{clientId}", "get"]] as const) {
+    for (const [suffix, method] of [
+      ["/v2/plans", "get"],
+      ["/v2/relying-parties/{clientId}/checkout", "post"],
+      ["/v2/relying-parties/{clientId}/checkout/{checkoutId}", "get"],
+      ["/payments/callback/{provider}", "post"],
+      ["/rp/usage/{clientId}", "get"],
+      ["/rp/rate-limits/{clientId}", "get"],
+    ] as const) {
       expect(find(suffix)?.[method], suffix).toBeDefined()
     }
     const usage = JSON.stringify(find("/rp/usage/{clientId}")!["get"]!.responses["200"])
@@ -141,7 +238,14 @@ describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl
     expect(bought.status).toBe("paid")
     const limits = await rp.limits()
     expect(limits.plan).toMatchObject({ id: "starter", source: "subscription", subscription: { plan: "starter", period: "monthly", status: "active" } })
-    expect(limits.limits).toEqual({ signaturesPerDay: 100, requestsPerMinute: 60, documentsPerBatch: 2, highestLoa: "LOA-2", maximumLoa: "LOA-2", kycVerified: true })
+    expect(limits.limits).toEqual({
+      signaturesPerDay: 100,
+      requestsPerMinute: 60,
+      documentsPerBatch: 2,
+      highestLoa: "LOA-2",
+      maximumLoa: "LOA-2",
+      kycVerified: true,
+    })
 
     w.nextMinute()
     expect(await rp.batch(3)).toMatchObject({ status: 429, body: { error: "Batch size 3 exceeds maximum 2" } })
@@ -166,7 +270,7 @@ describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl
     expect(day.granted).toBe(38)
     expect(day.refusal).toMatchObject({ status: 429, body: { error: `Daily signing limit exceeded (100/100 used, resets at ${midnight()})` } })
     expect((await rp.limits()).daily).toEqual({ used: 100, limit: 100, remaining: 0, resetsAt: midnight() })
-    expect((await rp.usage())).toMatchObject({ signaturesToday: 100, dayResetsAt: midnight(), day: iso(w.clock.now).slice(0, 10) })
+    expect(await rp.usage()).toMatchObject({ signaturesToday: 100, dayResetsAt: midnight(), day: iso(w.clock.now).slice(0, 10) })
   }, 120_000)
 
   it("Business (bought by mobile money in KES): batch 10, LOA-4, 300 a minute, 1,000 a day — enforced, then reported exactly", async () => {
@@ -177,7 +281,14 @@ describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl
     expect((await rp.checkoutStatus(started.checkoutId)).status).toBe("paid")
     const limits = await rp.limits()
     expect(limits.plan).toMatchObject({ id: "business", source: "subscription" })
-    expect(limits.limits).toEqual({ signaturesPerDay: 1000, requestsPerMinute: 300, documentsPerBatch: 10, highestLoa: "LOA-4", maximumLoa: "LOA-4", kycVerified: true })
+    expect(limits.limits).toEqual({
+      signaturesPerDay: 1000,
+      requestsPerMinute: 300,
+      documentsPerBatch: 10,
+      highestLoa: "LOA-4",
+      maximumLoa: "LOA-4",
+      kycVerified: true,
+    })
 
     w.nextMinute()
     expect((await rp.single("LOA-4")).status).toBe(200)
@@ -208,7 +319,14 @@ describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl
     const rp = await w.newRp({ plan: "enterprise", customAllowance: agreed })
     const limits = await rp.limits()
     expect(limits.plan).toMatchObject({ id: "enterprise", name: "Enterprise", source: "administrator", customAllowance: true, subscription: null })
-    expect(limits.limits).toEqual({ signaturesPerDay: 5, requestsPerMinute: 4, documentsPerBatch: 3, highestLoa: "LOA-4", maximumLoa: "LOA-4", kycVerified: true })
+    expect(limits.limits).toEqual({
+      signaturesPerDay: 5,
+      requestsPerMinute: 4,
+      documentsPerBatch: 3,
+      highestLoa: "LOA-4",
+      maximumLoa: "LOA-4",
+      kycVerified: true,
+    })
 
     w.nextMinute()
     const minute = await w.untilRefused(() => rp.single("LOA-4"), 10)
@@ -229,7 +347,14 @@ describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl
     const rp = await w.newRp()
     const limits = await rp.limits()
     expect(limits.plan).toMatchObject({ id: null, name: "Default", source: "default", subscription: null, latestSubscription: null })
-    expect(limits.limits).toEqual({ signaturesPerDay: 100, requestsPerMinute: 60, documentsPerBatch: 10, highestLoa: "LOA-2", maximumLoa: "LOA-2", kycVerified: true })
+    expect(limits.limits).toEqual({
+      signaturesPerDay: 100,
+      requestsPerMinute: 60,
+      documentsPerBatch: 10,
+      highestLoa: "LOA-2",
+      maximumLoa: "LOA-2",
+      kycVerified: true,
+    })
     expect(await rp.batch(11)).toMatchObject({ status: 429, body: { error: "Batch size 11 exceeds maximum 10" } })
     expect(await rp.single("LOA-4")).toMatchObject({ status: 403, body: { error: "Requested LOA LOA-4 exceeds RP maximum LOA-2" } })
   })
@@ -277,16 +402,23 @@ describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl
     const rp = await w.newRp()
     const strangerToken = await w.tokenOf(w.stranger, rp.clientId)
     for (const path of [`/rp/usage/${rp.clientId}`, `/rp/rate-limits/${rp.clientId}`, "/rp/usage/rp_sbx_unknown"]) {
-      expect(await w.env.client.raw("GET", path, { headers: { authorization: `Bearer ${strangerToken}` } }))
-        .toMatchObject({ status: 404, body: { error: "Relying party not found" } })
+      expect(await w.env.client.raw("GET", path, { headers: { authorization: `Bearer ${strangerToken}` } })).toMatchObject({
+        status: 404,
+        body: { error: "Relying party not found" },
+      })
     }
-    expect(await w.env.client.raw("POST", `/v2/relying-parties/${rp.clientId}/checkout`, {
-      headers: { authorization: `Bearer ${strangerToken}` }, body: { plan: "starter", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.succeeds}` },
-    })).toMatchObject({ status: 404, body: { error: "Relying party not found" } })
+    expect(
+      await w.env.client.raw("POST", `/v2/relying-parties/${rp.clientId}/checkout`, {
+        headers: { authorization: `Bearer ${strangerToken}` },
+        body: { plan: "starter", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.succeeds}` },
+      }),
+    ).toMatchObject({ status: 404, body: { error: "Relying party not found" } })
     const machine = (ok(await w.env.client.clientToken(rp.clientId, rp.clientSecret)) as TokenAnswer).access_token
     for (const path of [`/rp/usage/${rp.clientId}`, `/rp/rate-limits/${rp.clientId}`]) {
-      expect(await w.env.client.raw("GET", path, { headers: { authorization: `Bearer ${machine}` } }))
-        .toMatchObject({ status: 401, body: { error: "Token missing subject claim" } })
+      expect(await w.env.client.raw("GET", path, { headers: { authorization: `Bearer ${machine}` } })).toMatchObject({
+        status: 401,
+        body: { error: "Token missing subject claim" },
+      })
     }
     expect(await w.env.client.raw("GET", `/rp/usage/${rp.clientId}`)).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
   })
@@ -294,7 +426,9 @@ describe.each(STORAGES)("plans enforced and reported on %s", (_name, databaseUrl
 
 describe.each(STORAGES)("checkout and payment callbacks on %s", (_name, databaseUrl) => {
   let w: Awaited<ReturnType<typeof world>>
-  beforeAll(async () => { w = await world(databaseUrl) })
+  beforeAll(async () => {
+    w = await world(databaseUrl)
+  })
   afterAll(async () => w?.env.stop())
 
   const stored = (id: string) => w.env.engine.run(Effect.flatMap(Checkouts, (c) => c.findById(id))).then(Option.getOrThrow)
@@ -303,23 +437,40 @@ describe.each(STORAGES)("checkout and payment callbacks on %s", (_name, database
     const rp = await w.newRp()
     const checkout = ok(await rp.checkout({ plan: "starter", period: "monthly", method: "mobile_money", phone: SANDBOX_PHONES.succeeds })) as CheckoutView
     expect(checkout).toMatchObject({
-      status: "pending", plan: "starter", period: "monthly", priceUsd: "69.00", amount: { currency: "KES", value: "8918.25" },
+      status: "pending",
+      plan: "starter",
+      period: "monthly",
+      priceUsd: "69.00",
+      amount: { currency: "KES", value: "8918.25" },
       exchangeRate: { base: "USD", quote: "KES", rate: "129.25", quotedAt: "2026-11-02T06:00:00.000Z", source: "sandbox fixed table" },
     })
     const record = await stored(checkout.checkoutId)
-    expect(record).toMatchObject({ priceUsdMinor: 6900, currency: "KES", amountMinor: 891825, rateQuote: { rate: "129.25", quotedAt: Date.parse("2026-11-02T06:00:00.000Z") } })
-    const annual = ok(await rp.checkout({ plan: "business", period: "annual", method: "card", currency: "KES", cardToken: `tok_${SANDBOX_CARDS.declined}` })) as CheckoutView
+    expect(record).toMatchObject({
+      priceUsdMinor: 6900,
+      currency: "KES",
+      amountMinor: 891825,
+      rateQuote: { rate: "129.25", quotedAt: Date.parse("2026-11-02T06:00:00.000Z") },
+    })
+    const annual = ok(
+      await rp.checkout({ plan: "business", period: "annual", method: "card", currency: "KES", cardToken: `tok_${SANDBOX_CARDS.declined}` }),
+    ) as CheckoutView
     expect(annual.amount).toEqual({ currency: "KES", value: "1006599.00" })
     const usd = ok(await rp.checkout({ plan: "business", period: "annual", method: "card", cardToken: `tok_${SANDBOX_CARDS.declined}` })) as CheckoutView
     expect(usd).toMatchObject({ amount: { currency: "USD", value: "7788.00" }, exchangeRate: null })
     await w.payments.settled()
     const paid = await rp.checkoutStatus(checkout.checkoutId)
-    expect(paid).toMatchObject({ status: "paid", amount: { currency: "KES", value: "8918.25" }, subscription: { plan: "starter", period: "monthly", status: "active" } })
+    expect(paid).toMatchObject({
+      status: "paid",
+      amount: { currency: "KES", value: "8918.25" },
+      subscription: { plan: "starter", period: "monthly", status: "active" },
+    })
   })
 
   it("a confirmation delivered twice (and five more times at once) activates one subscription once", async () => {
     const rp = await w.newRp()
-    const pending = ok(await rp.checkout({ plan: "business", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.confirmsLater}` })) as CheckoutView
+    const pending = ok(
+      await rp.checkout({ plan: "business", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.confirmsLater}` }),
+    ) as CheckoutView
     expect(pending.status).toBe("pending")
     expect(await rp.subscriptions()).toEqual([])
     await w.payments.settled()
@@ -378,9 +529,11 @@ describe.each(STORAGES)("checkout and payment callbacks on %s", (_name, database
 
   it("refuses bad checkouts with 400", async () => {
     const rp = await w.newRp()
-    const bad = async (body: Record<string, unknown>, error: string) =>
-      expect(await rp.checkout(body)).toMatchObject({ status: 400, body: { error } })
-    await bad({ plan: "enterprise", period: "monthly", method: "card", cardToken: "tok_4242424242424242" }, "plan enterprise is agreed with sales and cannot be bought at checkout")
+    const bad = async (body: Record<string, unknown>, error: string) => expect(await rp.checkout(body)).toMatchObject({ status: 400, body: { error } })
+    await bad(
+      { plan: "enterprise", period: "monthly", method: "card", cardToken: "tok_4242424242424242" },
+      "plan enterprise is agreed with sales and cannot be bought at checkout",
+    )
     await bad({ plan: "gold", period: "monthly", method: "card", cardToken: "tok_4242424242424242" }, "plan must be one of starter | business | enterprise")
     await bad({ plan: "starter", period: "weekly", method: "card", cardToken: "tok_4242424242424242" }, "period must be one of monthly | annual")
     await bad({ plan: "starter", period: "monthly", method: "card" }, "cardToken is required for card payments (a token of the provider, tok_…)")
@@ -401,15 +554,19 @@ describe("a production engine without a payment provider", () => {
       const contactId = (await enrol(env.client, contact, { email: "contact@example.com" })).userId
       await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetContact", userId: contactId }))
       const token = (ok(await signIn(env.client, contact, { clientId: env.rp.clientId })) as TokenAnswer).access_token
-      const answer = ok(await env.client.raw<CheckoutView | ErrorBody>("POST", `/v2/relying-parties/${env.rp.clientId}/checkout`, {
-        headers: { authorization: `Bearer ${token}` }, body: { plan: "starter", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.succeeds}` },
-      })) as CheckoutView
+      const answer = ok(
+        await env.client.raw<CheckoutView | ErrorBody>("POST", `/v2/relying-parties/${env.rp.clientId}/checkout`, {
+          headers: { authorization: `Bearer ${token}` },
+          body: { plan: "starter", period: "monthly", method: "card", cardToken: `tok_${SANDBOX_CARDS.succeeds}` },
+        }),
+      ) as CheckoutView
       expect(answer).toMatchObject({ status: "failed", failureReason: "no payment provider is configured for production", subscription: null })
       // not the sandbox with a refusal: no sandbox provider at all, so no test card can ever pay
       expect(env.engine.payments).toBe(paymentsUnconfigured)
       expect(env.engine.adapters.filter((a) => a.sandbox)).toEqual([])
       const kes = await env.client.raw<ErrorBody>("POST", `/v2/relying-parties/${env.rp.clientId}/checkout`, {
-        headers: { authorization: `Bearer ${token}` }, body: { plan: "starter", period: "monthly", method: "mobile_money", phone: "+254700000001" },
+        headers: { authorization: `Bearer ${token}` },
+        body: { plan: "starter", period: "monthly", method: "mobile_money", phone: "+254700000001" },
       })
       expect(kes).toMatchObject({ status: 503, body: { error: "Currency conversion is not configured on this server" } })
     } finally {

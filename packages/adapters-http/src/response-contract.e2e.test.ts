@@ -14,15 +14,27 @@ const Answer = Schema.Struct({ id: Schema.Int, name: Schema.String })
 
 // Each test endpoint answers what the query asks for, so one engine shows every case.
 const probe = endpoint({
-  method: "GET", path: "/test/answer", tag: "Test", auth: "none", summary: "answers what it is told",
-  response: Answer, responses: { 202: Schema.Struct({ queued: Schema.Boolean }) },
-  handle: ({ query }) => Effect.succeed(
-    query.get("case") === "extra" ? { id: 1, name: "a", secret: "never shown" }
-      : query.get("case") === "wrong" ? { id: "1", name: "a" }
-        : query.get("case") === "queued" ? reply(202, { queued: true })
-          : query.get("case") === "undeclared-status" ? reply(201, { id: 1, name: "a" })
-            : query.get("case") === "raw-json" ? new Response(JSON.stringify({ id: 1 }), { headers: { "content-type": "application/json" } })
-              : { id: 1, name: "a" }),
+  method: "GET",
+  path: "/test/answer",
+  tag: "Test",
+  auth: "none",
+  summary: "answers what it is told",
+  response: Answer,
+  responses: { 202: Schema.Struct({ queued: Schema.Boolean }) },
+  handle: ({ query }) =>
+    Effect.succeed(
+      query.get("case") === "extra"
+        ? { id: 1, name: "a", secret: "never shown" }
+        : query.get("case") === "wrong"
+          ? { id: "1", name: "a" }
+          : query.get("case") === "queued"
+            ? reply(202, { queued: true })
+            : query.get("case") === "undeclared-status"
+              ? reply(201, { id: 1, name: "a" })
+              : query.get("case") === "raw-json"
+                ? new Response(JSON.stringify({ id: 1 }), { headers: { "content-type": "application/json" } })
+                : { id: 1, name: "a" },
+    ),
 })
 
 const engines: Array<Engine> = []
@@ -33,18 +45,33 @@ afterEach(async () => {
 
 const start = async (validateResponses: boolean) => {
   const engine = await makeEngine({
-    settings: { environment: "sandbox", publicOrigin: "http://localhost", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
+    settings: {
+      environment: "sandbox",
+      publicOrigin: "http://localhost",
+      basePath: "/api",
+      accessTokenTtlSeconds: 3600,
+      ceremonyTtlSeconds: 300,
+      sessionTtlSeconds: 3600,
+    },
     storage: storageFor(join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")).storage,
-    masterKey: randomBytes(32), deliveries: { worker: false }, housekeeping: false, validateResponses, extraEndpoints: [probe],
+    masterKey: randomBytes(32),
+    deliveries: { worker: false },
+    housekeeping: false,
+    validateResponses,
+    extraEndpoints: [probe],
   })
   engines.push(engine)
   const printed: Array<string> = []
   vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => void printed.push(args.map(String).join(" ")))
   const get = async (c: string) => {
     const r = await engine.handler(new Request(`http://localhost/api/test/answer?case=${c}`))
-    return { status: r.status, body: await r.json() as Record<string, unknown> }
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> }
   }
-  const errors = () => printed.map((l) => JSON.parse(l) as { logLevel: string; message: unknown }).filter((e) => e.logLevel === "ERROR").map((e) => JSON.stringify(e.message))
+  const errors = () =>
+    printed
+      .map((l) => JSON.parse(l) as { logLevel: string; message: unknown })
+      .filter((e) => e.logLevel === "ERROR")
+      .map((e) => JSON.stringify(e.message))
   return { get, errors }
 }
 

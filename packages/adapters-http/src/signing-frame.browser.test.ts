@@ -40,7 +40,8 @@ interface FrameMessage {
 const embedPage = (request: Request): Response => {
   const src = new URL(request.url).searchParams.get("src") ?? ""
   const quoted = src.replace(/&/g, "&amp;").replace(/"/g, "&quot;")
-  return new Response(`<!doctype html><html><head><meta charset="utf-8"><title>parent</title></head><body data-messages="[]">
+  return new Response(
+    `<!doctype html><html><head><meta charset="utf-8"><title>parent</title></head><body data-messages="[]">
 <p>Embedding page</p><iframe allow="publickey-credentials-get" style="width:36rem;height:22rem" src="${quoted}"></iframe>
 <script>
 document.querySelector("iframe").addEventListener("load", () => { document.body.dataset.loaded = "1" });
@@ -49,7 +50,9 @@ window.addEventListener("message", (e) => {
   list.push({ origin: e.origin, data: e.data });
   document.body.dataset.messages = JSON.stringify(list);
 });
-</script></body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } })
+</script></body></html>`,
+    { headers: { "content-type": "text/html; charset=utf-8" } },
+  )
 }
 
 describe.skipIf(!available)("the signing frame embedded by an RP on another origin", () => {
@@ -66,7 +69,7 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     ;[env, browser] = await Promise.all([startEngine(), launchChromium()])
     const demo = makeRpDemo({ signetOrigin: env.origin, basePath: "/api", clientId: env.rp.clientId, sscSecret: env.rp.sscSecret })
     // The RP demo, plus a bare embedding page on the same (authorised) origin for the error cases.
-    const rp = await listen((r) => new URL(r.url).pathname === "/embed" ? Promise.resolve(embedPage(r)) : demo(r), 0, "127.0.0.1")
+    const rp = await listen((r) => (new URL(r.url).pathname === "/embed" ? Promise.resolve(embedPage(r)) : demo(r)), 0, "127.0.0.1")
     // A third origin that is not among the RP's signing origins.
     const stranger = await listen((r) => Promise.resolve(embedPage(r)), 0, "127.0.0.1")
     servers.push(rp, stranger)
@@ -139,7 +142,9 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
 
     // Hold the challenge call so the frame can be seen waiting for the passkey.
     let release: () => void = () => undefined
-    const held = new Promise<void>((resolve) => { release = resolve })
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
     await context.route(`${env.origin}/api/ssc/challenge`, async (route) => {
       await held
       await route.continue()
@@ -153,7 +158,11 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
 
     const message = await parentResult(page)
     expect(message).toMatchObject({
-      type: "SSC_SIGN_COMPLETE", documentHash: sha256(documentBytes), mode: "registered", levelOfAssurance: "LOA-4", userVerified: true,
+      type: "SSC_SIGN_COMPLETE",
+      documentHash: sha256(documentBytes),
+      mode: "registered",
+      levelOfAssurance: "LOA-4",
+      userVerified: true,
     })
     expect(message.signatureId).toEqual(expect.any(String))
     expect(message.credentialId).toEqual(expect.any(String))
@@ -179,7 +188,13 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     expect(await frame.locator("#signer").textContent()).toBe("Any passkey enrolled with Signet")
     await frame.getByRole("button", { name: "Approve with passkey" }).click()
     const message = await parentResult(page)
-    expect(message).toMatchObject({ type: "SSC_SIGN_COMPLETE", mode: "anonymous", levelOfAssurance: "LOA-2", userVerified: true, documentHash: sha256(documentBytes) })
+    expect(message).toMatchObject({
+      type: "SSC_SIGN_COMPLETE",
+      mode: "anonymous",
+      levelOfAssurance: "LOA-2",
+      userVerified: true,
+      documentHash: sha256(documentBytes),
+    })
     expect(opensslVerifies(message.signatureBase64 ?? "", documentBytes, rootPem)).toBe(true)
     expect(errors).toEqual([])
   })
@@ -190,7 +205,10 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     expect(answer.status).toBe(200)
     const csp = answer.headers.get("content-security-policy") ?? ""
     await answer.body?.cancel()
-    const ancestors = csp.split(";").map((d) => d.trim().split(/\s+/)).find((d) => d[0] === "frame-ancestors")
+    const ancestors = csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .find((d) => d[0] === "frame-ancestors")
     expect(ancestors?.slice(1)).toEqual([env.origin, rpOrigin])
     expect(csp).toContain("script-src 'self'")
     expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/)
@@ -202,7 +220,9 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     expect(await unknown.text()).toContain("Unknown RP client_id")
 
     const { page, errors } = await openBrowser()
-    const token = (await (await fetch(`${rpOrigin}/token`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { token: string }
+    const token = (await (await fetch(`${rpOrigin}/token`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as {
+      token: string
+    }
     const fragment = new URLSearchParams({ token: token.token, documentName: "x.txt", origin: strangerOrigin })
     await page.goto(`${strangerOrigin}/embed?src=${encodeURIComponent(`${frameUrl}#${fragment}`)}`)
     await expect.poll(() => page.locator("body").getAttribute("data-loaded"), { timeout: 10_000 }).toBe("1")
@@ -222,11 +242,18 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     await page.getByRole("button", { name: "Sign in" }).click()
     await expect.poll(() => page.locator("#result").getAttribute("class"), { timeout: 10_000 }).toBe("ok")
     const accessToken = await page.locator("#token").inputValue()
-    const me = (await (await fetch(`${env.origin}/api/v2/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { passkeys: Array<{ id: string }> }
+    const me = (await (await fetch(`${env.origin}/api/v2/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as {
+      passkeys: Array<{ id: string }>
+    }
     const contents = [randomBytes(64), randomBytes(96), randomBytes(128)]
-    const documents = contents.map((c, i) => ({ id: `invoice-${i + 1}`, hash: createHash("sha256").update(c).digest("hex"), hash_algo: "2.16.840.1.101.3.4.2.1" }))
+    const documents = contents.map((c, i) => ({
+      id: `invoice-${i + 1}`,
+      hash: createHash("sha256").update(c).digest("hex"),
+      hash_algo: "2.16.840.1.101.3.4.2.1",
+    }))
     const created = await fetch(`${env.origin}/api/v2/sign/batch`, {
-      method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${accessToken}` },
       body: JSON.stringify({ credentialId: me.passkeys[0]!.id, documents }),
     })
     const { batchId } = (await created.json()) as { batchId: string }
@@ -241,12 +268,15 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     await page.screenshot({ path: join(SHOTS, "batch-ready.png") })
     await frame.getByRole("button", { name: "Approve with passkey" }).click()
     await frame.locator('body[data-state="done"]').waitFor({ timeout: 15_000 })
-    const messages = JSON.parse((await page.locator("body").getAttribute("data-messages")) ?? "[]") as Array<{ origin: string; data: { type: string; kind?: string; status?: string; results?: Array<{ documentId: string; status: string; signature: string }> } }>
+    const messages = JSON.parse((await page.locator("body").getAttribute("data-messages")) ?? "[]") as Array<{
+      origin: string
+      data: { type: string; kind?: string; status?: string; results?: Array<{ documentId: string; status: string; signature: string }> }
+    }>
     const complete = messages.find((m) => m.data.type === "SSC_SIGN_COMPLETE")!
     expect(complete.origin).toBe(env.origin)
     expect(complete.data).toMatchObject({ kind: "batch", status: "completed" })
     expect(complete.data.results!.map((r) => [r.documentId, r.status])).toEqual(documents.map((d) => [d.id, "signed"]))
-    complete.data.results!.forEach((r, i) => expect(opensslVerifies(r.signature, contents[i]!, rootPem)).toBe(true))
+    for (const [i, r] of complete.data.results!.entries()) expect(opensslVerifies(r.signature, contents[i]!, rootPem)).toBe(true)
     await page.screenshot({ path: join(SHOTS, "batch-done.png") })
     expect(errors).toEqual([])
   })
@@ -257,9 +287,12 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     const signer = SoftwarePasskey.create({ origin: env.origin })
     await enrolOverApi(env.client, signer, { email: "frame-owner@example.com" })
     const token = (ok(await signIn(env.client, signer, { clientId: env.rp.clientId })) as TokenAnswer).access_token
-    const pending = ok(await env.client.raw<{ requestId: string }>("POST", "/v2/sign/single", {
-      headers: { authorization: `Bearer ${token}` }, body: { documentHash: createHash("sha256").update(randomBytes(16)).digest("hex"), credentialId: signer.credentialId },
-    }))
+    const pending = ok(
+      await env.client.raw<{ requestId: string }>("POST", "/v2/sign/single", {
+        headers: { authorization: `Bearer ${token}` },
+        body: { documentHash: createHash("sha256").update(randomBytes(16)).digest("hex"), credentialId: signer.credentialId },
+      }),
+    )
     const { page, errors } = await openBrowser()
     const frameUrl = `${env.origin}/api/ssc/frame?client_id=${encodeURIComponent(other.rp.clientId)}`
     await page.goto(`${rpOrigin}/embed?src=${encodeURIComponent(`${frameUrl}#${new URLSearchParams({ request: pending.requestId, origin: rpOrigin })}`)}`)
@@ -274,7 +307,9 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     expect(html).toContain('<dd id="rp">Test RP</dd>')
     expect(html).not.toContain("Look-alike RP")
     expect(html).toContain(`data-client-id="${env.rp.clientId}"`)
-    expect((await fetch(`${env.origin}/api/ssc/frame?client_id=${encodeURIComponent(other.rp.clientId)}&request=00000000-0000-4000-8000-000000000000`)).status).toBe(404)
+    expect(
+      (await fetch(`${env.origin}/api/ssc/frame?client_id=${encodeURIComponent(other.rp.clientId)}&request=00000000-0000-4000-8000-000000000000`)).status,
+    ).toBe(404)
     expect(errors.filter((e) => !e.includes("404"))).toEqual([])
   })
 
@@ -299,15 +334,19 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     expect(await frame.locator("#status").isVisible()).toBe(true)
     expect(await frame.locator("#approve").isVisible()).toBe(false)
     await page.locator("iframe").screenshot({ path: join(SHOTS, "error.png") })
-    await expect.poll(async () => JSON.parse((await page.locator("body").getAttribute("data-messages")) ?? "[]")).toEqual([
-      { origin: env.origin, data: { type: "SSC_SIGN_READY" } },
-      { origin: env.origin, data: { type: "SSC_SIGN_ERROR", error: "The signing token is invalid." } },
-    ])
+    await expect
+      .poll(async () => JSON.parse((await page.locator("body").getAttribute("data-messages")) ?? "[]"))
+      .toEqual([
+        { origin: env.origin, data: { type: "SSC_SIGN_READY" } },
+        { origin: env.origin, data: { type: "SSC_SIGN_ERROR", error: "The signing token is invalid." } },
+      ])
   })
 
   it("a token Signet refuses (its payload altered) shows Signet's message without Try again, and the parent gets SSC_SIGN_ERROR", async () => {
     const { page } = await openBrowser()
-    const issued = (await (await fetch(`${rpOrigin}/token`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { token: string }
+    const issued = (await (await fetch(`${rpOrigin}/token`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as {
+      token: string
+    }
     const [header, payload, signature] = issued.token.split(".") as [string, string, string]
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { exp: number }
     const altered = `${header}.${Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 3600 })).toString("base64url")}.${signature}`
@@ -322,7 +361,8 @@ describe.skipIf(!available)("the signing frame embedded by an RP on another orig
     expect(await frame.locator("#retry").isVisible()).toBe(false)
     expect(await frame.locator("#approve").isVisible()).toBe(false)
     expect(await frame.getByRole("button", { name: "Cancel" }).isVisible()).toBe(true)
-    await expect.poll(async () => (JSON.parse((await page.locator("body").getAttribute("data-messages")) ?? "[]") as Array<{ data: FrameMessage }>).map((m) => m.data))
+    await expect
+      .poll(async () => (JSON.parse((await page.locator("body").getAttribute("data-messages")) ?? "[]") as Array<{ data: FrameMessage }>).map((m) => m.data))
       .toEqual([{ type: "SSC_SIGN_READY" }, { type: "SSC_SIGN_ERROR", error: "Invalid or expired token" }])
   })
 

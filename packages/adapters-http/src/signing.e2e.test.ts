@@ -13,10 +13,29 @@ import { startEngine, type RunningEngine } from "./test-support/running-engine.t
 const SHA256 = "2.16.840.1.101.3.4.2.1"
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex")
 
-interface Pending { readonly requestId: string; readonly status: string; readonly authUrl: string; readonly challenge: string }
-interface Completed { readonly status: string; readonly signature: string; readonly timestamp: string; readonly loa: string }
-interface BatchPending { readonly batchId: string; readonly status: string; readonly documentCount: number; readonly authUrl: string; readonly challenge: string }
-interface BatchDone { readonly status: string; readonly results: ReadonlyArray<{ documentId: string; status: string; signature?: string; error?: string }> }
+interface Pending {
+  readonly requestId: string
+  readonly status: string
+  readonly authUrl: string
+  readonly challenge: string
+}
+interface Completed {
+  readonly status: string
+  readonly signature: string
+  readonly timestamp: string
+  readonly loa: string
+}
+interface BatchPending {
+  readonly batchId: string
+  readonly status: string
+  readonly documentCount: number
+  readonly authUrl: string
+  readonly challenge: string
+}
+interface BatchDone {
+  readonly status: string
+  readonly results: ReadonlyArray<{ documentId: string; status: string; signature?: string; error?: string }>
+}
 
 const postgres = await findPostgres()
 const STORAGES: ReadonlyArray<readonly [string, string | undefined]> = [["SQLite", undefined], ...(postgres ? [["PostgreSQL", postgres] as const] : [])]
@@ -33,7 +52,7 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email: "signer@example.com", displayName: "Ada Signer" })
     token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
-    rootPem = (ok(await env.client.raw<{ root: { pem: string } }>("GET", "/v2/ca"))).root.pem
+    rootPem = ok(await env.client.raw<{ root: { pem: string } }>("GET", "/v2/ca")).root.pem
   })
   afterAll(async () => env?.stop())
 
@@ -90,11 +109,17 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     })
     const pending = ok(created) as BatchPending
     expect(pending).toMatchObject({ status: "pending_auth", documentCount: 3, authUrl: `/api/v2/sign/batch/${pending.batchId}/auth` })
-    const done = ok(await env.client.raw<BatchDone | ErrorBody>("POST", `/v2/sign/batch/${pending.batchId}/auth`, {
-      body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-    })) as BatchDone
+    const done = ok(
+      await env.client.raw<BatchDone | ErrorBody>("POST", `/v2/sign/batch/${pending.batchId}/auth`, {
+        body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+      }),
+    ) as BatchDone
     expect(done.status).toBe("partial")
-    expect(done.results.map((r) => [r.documentId, r.status])).toEqual([["invoice-1", "signed"], ["broken", "failed"], ["invoice-2", "signed"]])
+    expect(done.results.map((r) => [r.documentId, r.status])).toEqual([
+      ["invoice-1", "signed"],
+      ["broken", "failed"],
+      ["invoice-2", "signed"],
+    ])
     expect(done.results[1]).toEqual({ documentId: "broken", status: "failed", error: "Invalid document hash" })
     expect(opensslVerifies(done.results[0]!.signature!, docs[0]!, rootPem)).toBe(true)
     expect(opensslVerifies(done.results[2]!.signature!, docs[1]!, rootPem)).toBe(true)
@@ -112,10 +137,14 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
       { id: "s512", hash: createHash("sha512").update(doc).digest("hex"), hash_algo: "2.16.840.1.101.3.4.2.3" },
       { id: "md5", hash: createHash("md5").update(doc).digest("hex"), hash_algo: "1.2.840.113549.2.5" },
     ]
-    const pending = ok(await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", { headers: bearer(), body: { credentialId: passkey.credentialId, documents } })) as BatchPending
-    const done = ok(await env.client.raw<BatchDone | ErrorBody>("POST", `/v2/sign/batch/${pending.batchId}/auth`, {
-      body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-    })) as BatchDone
+    const pending = ok(
+      await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", { headers: bearer(), body: { credentialId: passkey.credentialId, documents } }),
+    ) as BatchPending
+    const done = ok(
+      await env.client.raw<BatchDone | ErrorBody>("POST", `/v2/sign/batch/${pending.batchId}/auth`, {
+        body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+      }),
+    ) as BatchDone
     expect(done.status).toBe("partial")
     expect(done.results[2]).toEqual({ documentId: "md5", status: "failed", error: "Unsupported hash algorithm" })
     expect(opensslVerifies(done.results[0]!.signature!, doc, rootPem)).toBe(true)
@@ -125,23 +154,46 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
   it("shows a pending request or batch to the signing frame by its id, and no longer once processed", async () => {
     const hash = sha256(randomBytes(8))
     const pending = ok(await create({ documentHash: hash, credentialId: passkey.credentialId, documentName: "nda.pdf" })) as Pending
-    const view = ok(await env.client.raw<{ challenge: string; authUrl: string; credentialId: string; documents: Array<{ name: string | null; hash: string }> }>("GET", `/v2/sign/requests/${pending.requestId}`))
-    expect(view).toMatchObject({ challenge: pending.challenge, authUrl: pending.authUrl, credentialId: passkey.credentialId, documents: [{ name: "nda.pdf", hash }] })
-    const documents = [{ id: "a", hash: sha256(randomBytes(4)), hash_algo: SHA256 }, { id: "b", hash: sha256(randomBytes(4)), hash_algo: SHA256 }]
-    const batch = ok(await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", { headers: bearer(), body: { credentialId: passkey.credentialId, documents } })) as BatchPending
-    const batchView = ok(await env.client.raw<{ kind: string; challenge: string; documents: Array<{ id: string; hash: string }> }>("GET", `/v2/sign/batch/${batch.batchId}`))
+    const view = ok(
+      await env.client.raw<{ challenge: string; authUrl: string; credentialId: string; documents: Array<{ name: string | null; hash: string }> }>(
+        "GET",
+        `/v2/sign/requests/${pending.requestId}`,
+      ),
+    )
+    expect(view).toMatchObject({
+      challenge: pending.challenge,
+      authUrl: pending.authUrl,
+      credentialId: passkey.credentialId,
+      documents: [{ name: "nda.pdf", hash }],
+    })
+    const documents = [
+      { id: "a", hash: sha256(randomBytes(4)), hash_algo: SHA256 },
+      { id: "b", hash: sha256(randomBytes(4)), hash_algo: SHA256 },
+    ]
+    const batch = ok(
+      await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", { headers: bearer(), body: { credentialId: passkey.credentialId, documents } }),
+    ) as BatchPending
+    const batchView = ok(
+      await env.client.raw<{ kind: string; challenge: string; documents: Array<{ id: string; hash: string }> }>("GET", `/v2/sign/batch/${batch.batchId}`),
+    )
     expect(batchView.kind).toBe("batch")
     expect(batchView.challenge).toBe(batch.challenge)
     expect(batchView.documents.map((d) => [d.id, d.hash])).toEqual(documents.map((d) => [d.id, d.hash]))
     expect((await approve(pending)).status).toBe(200)
-    expect(await env.client.raw("GET", `/v2/sign/requests/${pending.requestId}`)).toMatchObject({ status: 404, body: { error: "Signing request not found or already processed" } })
+    expect(await env.client.raw("GET", `/v2/sign/requests/${pending.requestId}`)).toMatchObject({
+      status: 404,
+      body: { error: "Signing request not found or already processed" },
+    })
   })
 
   it("the pending challenge is standard base64 (spec), single and batch; a passkey signs its bytes and the request completes", async () => {
     const single = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
-    const batch = ok(await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", {
-      headers: bearer(), body: { credentialId: passkey.credentialId, documents: [{ id: "a", hash: sha256(randomBytes(8)), hash_algo: SHA256 }] },
-    })) as BatchPending
+    const batch = ok(
+      await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", {
+        headers: bearer(),
+        body: { credentialId: passkey.credentialId, documents: [{ id: "a", hash: sha256(randomBytes(8)), hash_algo: SHA256 }] },
+      }),
+    ) as BatchPending
     for (const challenge of [single.challenge, batch.challenge]) {
       // 32 bytes: 44 characters with one "=" of padding, never "-" or "_"
       expect(challenge).toMatch(/^[A-Za-z0-9+/]{43}=$/)
@@ -155,36 +207,64 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
   it("judges callbackUrl by the address guard at creation, single and batch (issue 13 item 15)", async () => {
     const documents = [{ id: "d1", hash: "ab".repeat(32), hash_algo: SHA256 }]
     // (loopback names are for the unit tests: this engine has the loopback development switch on)
-    for (const callbackUrl of ["https://metadata.google.internal./cb", "https://[2002:a9fe:a9fe::1]/cb", "https://[fec0::1]/cb",
-      "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/cb", "https://[64:ff9b:1::a9fe:a9fe]/cb", "https://169.254.169.254/latest/meta-data/", "https://10.0.0.1/",
-      "http://10.0.0.1/cb", "https://intranet/cb"]) {
+    for (const callbackUrl of [
+      "https://metadata.google.internal./cb",
+      "https://[2002:a9fe:a9fe::1]/cb",
+      "https://[fec0::1]/cb",
+      "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/cb",
+      "https://[64:ff9b:1::a9fe:a9fe]/cb",
+      "https://169.254.169.254/latest/meta-data/",
+      "https://10.0.0.1/",
+      "http://10.0.0.1/cb",
+      "https://intranet/cb",
+    ]) {
       const single = await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl })
-      const batch = await env.client.raw<ErrorBody>("POST", "/v2/sign/batch", { headers: bearer(), body: { credentialId: passkey.credentialId, documents, callbackUrl } })
+      const batch = await env.client.raw<ErrorBody>("POST", "/v2/sign/batch", {
+        headers: bearer(),
+        body: { credentialId: passkey.credentialId, documents, callbackUrl },
+      })
       for (const r of [single, batch]) {
         expect([callbackUrl, r.status]).toEqual([callbackUrl, 400])
         expect((r.body as ErrorBody).error).toMatch(/^callbackUrl (points at|must be an https URL)/)
       }
     }
     // this engine has the loopback development switch on: a callback on the developer's machine is taken
-    expect(ok(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl: "http://127.0.0.1:9/cb" }))).toMatchObject({ status: "pending_auth" })
+    expect(ok(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl: "http://127.0.0.1:9/cb" }))).toMatchObject({
+      status: "pending_auth",
+    })
   })
 
   it("answers the spec's messages for bad creations", async () => {
     expect(await create({ credentialId: passkey.credentialId })).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })
     expect(await create({ documentHash: "ab".repeat(32) })).toMatchObject({ status: 400, body: { error: "documentHash and credentialId required" } })
-    expect(await create({ documentHash: "ab".repeat(32), credentialId: "someone-elses" })).toMatchObject({ status: 404, body: { error: "No signing credential found for user" } })
-    expect(await create({ documentHash: "xyz", credentialId: passkey.credentialId }))
-      .toMatchObject({ status: 400, body: { error: "documentHash must be a hex SHA-256 (64 hexadecimal characters)" } })
-    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, signatureFormat: "XAdES" }))
-      .toMatchObject({ status: 400, body: { error: "signatureFormat must be one of CAdES-BASELINE-B | CAdES-BASELINE-T | CMS | PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES" } })
-    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl: "http://rp.example/cb" }))
-      .toMatchObject({ status: 400, body: { error: "callbackUrl must be an https URL" } })
-    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, rpOrigin: "https://evil.example" }))
-      .toMatchObject({ status: 403, body: { error: "RP origin not authorized: https://evil.example" } })
+    expect(await create({ documentHash: "ab".repeat(32), credentialId: "someone-elses" })).toMatchObject({
+      status: 404,
+      body: { error: "No signing credential found for user" },
+    })
+    expect(await create({ documentHash: "xyz", credentialId: passkey.credentialId })).toMatchObject({
+      status: 400,
+      body: { error: "documentHash must be a hex SHA-256 (64 hexadecimal characters)" },
+    })
+    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, signatureFormat: "XAdES" })).toMatchObject({
+      status: 400,
+      body: { error: "signatureFormat must be one of CAdES-BASELINE-B | CAdES-BASELINE-T | CMS | PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES" },
+    })
+    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, callbackUrl: "http://rp.example/cb" })).toMatchObject({
+      status: 400,
+      body: { error: "callbackUrl must be an https URL" },
+    })
+    expect(await create({ documentHash: "ab".repeat(32), credentialId: passkey.credentialId, rpOrigin: "https://evil.example" })).toMatchObject({
+      status: 403,
+      body: { error: "RP origin not authorized: https://evil.example" },
+    })
     expect(await env.client.raw("POST", "/v2/sign/single", { body: {} })).toMatchObject({ status: 401, body: { error: "Missing Authorization header" } })
-    const unknown = await env.client.raw("POST", "/v2/sign/auth/00000000-0000-4000-8000-000000000000", { body: { assertion: passkey.assert({ challenge: "AAAA" }) } })
+    const unknown = await env.client.raw("POST", "/v2/sign/auth/00000000-0000-4000-8000-000000000000", {
+      body: { assertion: passkey.assert({ challenge: "AAAA" }) },
+    })
     expect(unknown).toMatchObject({ status: 404, body: { error: "Signing request not found or already processed" } })
-    const unknownBatch = await env.client.raw("POST", "/v2/sign/batch/00000000-0000-4000-8000-000000000000/auth", { body: { assertion: passkey.assert({ challenge: "AAAA" }) } })
+    const unknownBatch = await env.client.raw("POST", "/v2/sign/batch/00000000-0000-4000-8000-000000000000/auth", {
+      body: { assertion: passkey.assert({ challenge: "AAAA" }) },
+    })
     expect(unknownBatch).toMatchObject({ status: 404, body: { error: "Signing request not found or already processed" } })
     expect((await env.client.raw("POST", "/v2/sign/batch", { body: { documents: [] }, headers: bearer() })).status).toBe(400)
   })
@@ -199,18 +279,24 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     const a = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
     const b = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
     const forA = passkey.assert({ challenge: a.challenge }, { includeUserHandle: false })
-    expect(await env.client.raw("POST", `/v2/sign/auth/${b.requestId}`, { body: { assertion: forA } }))
-      .toMatchObject({ status: 403, body: { error: "Challenge mismatch — dynamic linking failed" } })
+    expect(await env.client.raw("POST", `/v2/sign/auth/${b.requestId}`, { body: { assertion: forA } })).toMatchObject({
+      status: 403,
+      body: { error: "Challenge mismatch — dynamic linking failed" },
+    })
   })
 
   it("answers the RP and token checks on creation", async () => {
     const client = ok(await env.client.clientToken(env.rp.clientId, env.rp.clientSecret)) as TokenAnswer
-    expect(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId }, client.access_token))
-      .toMatchObject({ status: 401, body: { error: "Token missing subject claim" } })
+    expect(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId }, client.access_token)).toMatchObject({
+      status: 401,
+      body: { error: "Token missing subject claim" },
+    })
     await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "Suspend" }))
     try {
-      expect(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId }))
-        .toMatchObject({ status: 403, body: { error: "RP registration not approved. Status: suspended" } })
+      expect(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })).toMatchObject({
+        status: 403,
+        body: { error: "RP registration not approved. Status: suspended" },
+      })
     } finally {
       await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "Approve" }))
     }
@@ -218,8 +304,10 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
 
   it("refuses an assertion whose counter went backwards", async () => {
     const pending = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
-    expect(await approve(pending, "counterBackwards"))
-      .toMatchObject({ status: 403, body: { error: "Passkey signature counter did not increase — possible cloned authenticator" } })
+    expect(await approve(pending, "counterBackwards")).toMatchObject({
+      status: 403,
+      body: { error: "Passkey signature counter did not increase — possible cloned authenticator" },
+    })
   })
 
   it("fails a request after five refused assertions", async () => {
@@ -234,21 +322,27 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     const otherToken = (ok(await signIn(env.client, other, { clientId: env.rp.clientId })) as TokenAnswer).access_token
     const pending = ok(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })) as Pending
     expect(await approve(pending, undefined, other)).toMatchObject({ status: 403, body: { error: "Credential not registered" } })
-    expect(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId }, otherToken))
-      .toMatchObject({ status: 404, body: { error: "No signing credential found for user" } })
+    expect(await create({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId }, otherToken)).toMatchObject({
+      status: 404,
+      body: { error: "No signing credential found for user" },
+    })
   })
 
   it("LOA above the RP maximum is 403, LOA-4 needs a KYC-verified RP", async () => {
     const hash = sha256(randomBytes(8))
     await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetMaxLoa", loa: "LOA-2" }))
-    expect(await create({ documentHash: hash, credentialId: passkey.credentialId, loa: "LOA-4" }))
-      .toMatchObject({ status: 403, body: { error: "Requested LOA LOA-4 exceeds RP maximum LOA-2" } })
+    expect(await create({ documentHash: hash, credentialId: passkey.credentialId, loa: "LOA-4" })).toMatchObject({
+      status: 403,
+      body: { error: "Requested LOA LOA-4 exceeds RP maximum LOA-2" },
+    })
     await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetMaxLoa", loa: "LOA-4" }))
-    expect(await create({ documentHash: hash, credentialId: passkey.credentialId, loa: "LOA-4" }))
-      .toMatchObject({ status: 403, body: { error: "LOA-4 requires KYC-verified RP" } })
+    expect(await create({ documentHash: hash, credentialId: passkey.credentialId, loa: "LOA-4" })).toMatchObject({
+      status: 403,
+      body: { error: "LOA-4 requires KYC-verified RP" },
+    })
     await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetKycVerified", kycVerified: true }))
     const pending = ok(await create({ documentHash: hash, credentialId: passkey.credentialId, loa: "LOA-4" })) as Pending
-    expect(((ok(await approve(pending))) as Completed).loa).toBe("LOA-4")
+    expect((ok(await approve(pending)) as Completed).loa).toBe("LOA-4")
   })
 
   describe("quotas", () => {
@@ -258,7 +352,13 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
       const t = (ok(await signIn(env.client, passkey, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
       return t
     }
-    const allowance = (over: Partial<Allowance>): Allowance => ({ signaturesPerDay: 1000, documentsPerBatch: 10, requestsPerMinute: 1000, highestLoa: "LOA-2", ...over })
+    const allowance = (over: Partial<Allowance>): Allowance => ({
+      signaturesPerDay: 1000,
+      documentsPerBatch: 10,
+      requestsPerMinute: 1000,
+      highestLoa: "LOA-2",
+      ...over,
+    })
     const doc = () => ({ documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId })
 
     it("the daily allowance: 429 with used, maximum and reset time", async () => {
@@ -303,13 +403,27 @@ describe("request lifetime over HTTP", () => {
       await enrol(env.client, passkey, { email: "late@example.com" })
       const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
       const headers = { authorization: `Bearer ${token}` }
-      const pending = ok(await env.client.raw<Pending | ErrorBody>("POST", "/v2/sign/single", { headers, body: { documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId } })) as Pending
-      const batch = ok(await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", { headers, body: { credentialId: passkey.credentialId, documents: [{ id: "a", hash: sha256(randomBytes(8)), hash_algo: SHA256 }] } })) as BatchPending
+      const pending = ok(
+        await env.client.raw<Pending | ErrorBody>("POST", "/v2/sign/single", {
+          headers,
+          body: { documentHash: sha256(randomBytes(8)), credentialId: passkey.credentialId },
+        }),
+      ) as Pending
+      const batch = ok(
+        await env.client.raw<BatchPending | ErrorBody>("POST", "/v2/sign/batch", {
+          headers,
+          body: { credentialId: passkey.credentialId, documents: [{ id: "a", hash: sha256(randomBytes(8)), hash_algo: SHA256 }] },
+        }),
+      ) as BatchPending
       clock.advance(5 * 60_000 + 1)
       for (let i = 0; i < 2; i++) {
-        const late = await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } })
+        const late = await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+          body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+        })
         expect(late).toMatchObject({ status: 410, body: { error: "Operation expired or not found" } })
-        const lateBatch = await env.client.raw("POST", `/v2/sign/batch/${batch.batchId}/auth`, { body: { assertion: passkey.assert({ challenge: batch.challenge }, { includeUserHandle: false }) } })
+        const lateBatch = await env.client.raw("POST", `/v2/sign/batch/${batch.batchId}/auth`, {
+          body: { assertion: passkey.assert({ challenge: batch.challenge }, { includeUserHandle: false }) },
+        })
         expect(lateBatch).toMatchObject({ status: 410, body: { error: "Operation expired or not found" } })
       }
     } finally {

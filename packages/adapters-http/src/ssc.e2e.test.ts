@@ -10,11 +10,29 @@ import { opensslVerifies } from "./test-support/openssl.ts"
 import { SPEC_FAULT_MESSAGES } from "./test-support/fault-messages.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
-interface Token { readonly token: string; readonly expiresAt: number; readonly loa: string; readonly credentialBound: boolean }
-interface Challenge { readonly operationId: string; readonly challenge: string; readonly credentialID: string | null; readonly expiresAt: string; readonly rpId: string; readonly mode: string }
+interface Token {
+  readonly token: string
+  readonly expiresAt: number
+  readonly loa: string
+  readonly credentialBound: boolean
+}
+interface Challenge {
+  readonly operationId: string
+  readonly challenge: string
+  readonly credentialID: string | null
+  readonly expiresAt: string
+  readonly rpId: string
+  readonly mode: string
+}
 interface Signature {
-  readonly signatureId: string; readonly signatureBase64: string; readonly documentHash: string; readonly userVerified: boolean
-  readonly credentialId: string; readonly timestamp: number; readonly mode: string; readonly levelOfAssurance: string
+  readonly signatureId: string
+  readonly signatureBase64: string
+  readonly documentHash: string
+  readonly userVerified: boolean
+  readonly credentialId: string
+  readonly timestamp: number
+  readonly mode: string
+  readonly levelOfAssurance: string
 }
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
@@ -36,16 +54,18 @@ describe.each(STORAGES)("signing-token flow on %s", (_name, databaseUrl) => {
   })
   afterAll(async () => env?.stop())
 
-  const tokenFor = (body: Record<string, unknown>) => env.client.raw<Token | ErrorBody>("POST", "/ssc/token", {
-    body: { clientId: env.rp.clientId, clientSecret: env.rp.sscSecret, loa: "LOA-2", ...body },
-  })
+  const tokenFor = (body: Record<string, unknown>) =>
+    env.client.raw<Token | ErrorBody>("POST", "/ssc/token", {
+      body: { clientId: env.rp.clientId, clientSecret: env.rp.sscSecret, loa: "LOA-2", ...body },
+    })
   const challengeFor = (token: string, documentHash: string, over: Record<string, unknown> = {}) =>
     env.client.raw<Challenge | ErrorBody>("POST", "/ssc/challenge", {
       body: { documentHash, documentName: "lease.pdf", rpOrigin: env.origin, mode: "registered", token, ...over },
     })
-  const finalize = (op: Challenge, documentHash: string, fault?: PasskeyFault) => env.client.raw<Signature | ErrorBody>("POST", "/ssc/finalize", {
-    body: { operationId: op.operationId, documentHash, assertion: passkey.assert({ challenge: op.challenge, rpId: op.rpId }, fault ? { fault } : {}) },
-  })
+  const finalize = (op: Challenge, documentHash: string, fault?: PasskeyFault) =>
+    env.client.raw<Signature | ErrorBody>("POST", "/ssc/finalize", {
+      body: { operationId: op.operationId, documentHash, assertion: passkey.assert({ challenge: op.challenge, rpId: op.rpId }, fault ? { fault } : {}) },
+    })
 
   it("token, challenge and finalize give a signature openssl verifies for that document only (registered, LOA-2)", async () => {
     const doc = randomBytes(500)
@@ -76,7 +96,9 @@ describe.each(STORAGES)("signing-token flow on %s", (_name, databaseUrl) => {
     expect(op.credentialID).toBe(passkey.credentialId)
     const other = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, other, { email: "not-the-signer@example.com" })
-    const wrong = await env.client.raw("POST", "/ssc/finalize", { body: { operationId: op.operationId, documentHash: hash, assertion: other.assert({ challenge: op.challenge }) } })
+    const wrong = await env.client.raw("POST", "/ssc/finalize", {
+      body: { operationId: op.operationId, documentHash: hash, assertion: other.assert({ challenge: op.challenge }) },
+    })
     expect(wrong).toMatchObject({ status: 403, body: { error: "Credential not registered" } })
     expect((ok(await finalize(op, hash)) as Signature).levelOfAssurance).toBe("LOA-4")
   })
@@ -91,36 +113,55 @@ describe.each(STORAGES)("signing-token flow on %s", (_name, databaseUrl) => {
 
   it("answers every /ssc/token message", async () => {
     const hash = sha256(randomBytes(8))
-    expect(await env.client.raw("POST", "/ssc/token", { body: { clientId: "rp_sbx_nobody", clientSecret: "x", documentHash: hash, loa: "LOA-2" } }))
-      .toMatchObject({ status: 403, body: { error: "Unknown RP client_id" } })
+    expect(
+      await env.client.raw("POST", "/ssc/token", { body: { clientId: "rp_sbx_nobody", clientSecret: "x", documentHash: hash, loa: "LOA-2" } }),
+    ).toMatchObject({ status: 403, body: { error: "Unknown RP client_id" } })
     expect(await tokenFor({ documentHash: hash, clientSecret: "ssc_sbx_wrong" })).toMatchObject({ status: 403, body: { error: "Invalid client credentials" } })
     const pending = await env.engine.run(registerRelyingParty({ name: "Pending", signingOrigins: [env.origin] }))
-    expect(await env.client.raw("POST", "/ssc/token", { body: { clientId: pending.rp.clientId, clientSecret: pending.sscSecret, documentHash: hash, loa: "LOA-2" } }))
-      .toMatchObject({ status: 403, body: { error: "RP registration not approved. Status: pending" } })
+    expect(
+      await env.client.raw("POST", "/ssc/token", {
+        body: { clientId: pending.rp.clientId, clientSecret: pending.sscSecret, documentHash: hash, loa: "LOA-2" },
+      }),
+    ).toMatchObject({ status: 403, body: { error: "RP registration not approved. Status: pending" } })
     const small = await env.engine.run(registerRelyingParty({ name: "Starter", status: "approved", plan: "starter", maxLoa: "LOA-2" }))
-    expect(await env.client.raw("POST", "/ssc/token", { body: { clientId: small.rp.clientId, clientSecret: small.sscSecret, documentHash: hash, loa: "LOA-4", signerEmail: "frame@example.com" } }))
-      .toMatchObject({ status: 403, body: { error: "Requested LOA LOA-4 exceeds RP maximum LOA-2" } })
+    expect(
+      await env.client.raw("POST", "/ssc/token", {
+        body: { clientId: small.rp.clientId, clientSecret: small.sscSecret, documentHash: hash, loa: "LOA-4", signerEmail: "frame@example.com" },
+      }),
+    ).toMatchObject({ status: 403, body: { error: "Requested LOA LOA-4 exceeds RP maximum LOA-2" } })
     await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetKycVerified", kycVerified: false }))
-    expect(await tokenFor({ documentHash: hash, loa: "LOA-4", signerEmail: "frame@example.com" }))
-      .toMatchObject({ status: 403, body: { error: "LOA-4 requires KYC-verified RP" } })
+    expect(await tokenFor({ documentHash: hash, loa: "LOA-4", signerEmail: "frame@example.com" })).toMatchObject({
+      status: 403,
+      body: { error: "LOA-4 requires KYC-verified RP" },
+    })
     await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetKycVerified", kycVerified: true }))
-    expect(await tokenFor({ documentHash: hash, loa: "LOA-4", signerEmail: "nobody@example.com" }))
-      .toMatchObject({ status: 404, body: { error: "User not found for email: nobody@example.com" } })
+    expect(await tokenFor({ documentHash: hash, loa: "LOA-4", signerEmail: "nobody@example.com" })).toMatchObject({
+      status: 404,
+      body: { error: "User not found for email: nobody@example.com" },
+    })
     // an account with no passkey: enrolment started, never finished, then created by the admin path is not possible; use a user made directly
     const { Users } = await import("@signet/core")
     const { Effect } = await import("effect")
-    await env.engine.run(Effect.flatMap(Users, (u) => u.insert({ id: "no-passkey-user", email: "nokey@example.com", displayName: "No Key", createdAt: 0, emailVerifiedAt: 0 })))
-    expect(await tokenFor({ documentHash: hash, loa: "LOA-4", signerEmail: "nokey@example.com" }))
-      .toMatchObject({ status: 404, body: { error: "No credential found for user" } })
+    await env.engine.run(
+      Effect.flatMap(Users, (u) => u.insert({ id: "no-passkey-user", email: "nokey@example.com", displayName: "No Key", createdAt: 0, emailVerifiedAt: 0 })),
+    )
+    expect(await tokenFor({ documentHash: hash, loa: "LOA-4", signerEmail: "nokey@example.com" })).toMatchObject({
+      status: 404,
+      body: { error: "No credential found for user" },
+    })
   })
 
   it("answers the /ssc/challenge messages", async () => {
     const hash = sha256(randomBytes(8))
     const token = ok(await tokenFor({ documentHash: hash, signerEmail: "frame@example.com" })) as Token
-    expect(await challengeFor(token.token, hash, { rpOrigin: "https://evil.example" }))
-      .toMatchObject({ status: 403, body: { error: "RP origin not authorized: https://evil.example" } })
-    expect(await challengeFor(token.token, sha256(randomBytes(8))))
-      .toMatchObject({ status: 403, body: { error: "documentHash does not match the signing token" } })
+    expect(await challengeFor(token.token, hash, { rpOrigin: "https://evil.example" })).toMatchObject({
+      status: 403,
+      body: { error: "RP origin not authorized: https://evil.example" },
+    })
+    expect(await challengeFor(token.token, sha256(randomBytes(8)))).toMatchObject({
+      status: 403,
+      body: { error: "documentHash does not match the signing token" },
+    })
     expect(await challengeFor(`${token.token.slice(0, -4)}AAAA`, hash)).toMatchObject({ status: 401, body: { error: "Invalid or expired token" } })
     clock.advance(301_000)
     expect(await challengeFor(token.token, hash)).toMatchObject({ status: 401, body: { error: "Invalid or expired token" } })
@@ -139,10 +180,16 @@ describe.each(STORAGES)("signing-token flow on %s", (_name, databaseUrl) => {
     }
     // an assertion for one operation never finalizes another
     const op3 = ok(await challengeFor(token.token, hash)) as Challenge
-    expect(await env.client.raw("POST", "/ssc/finalize", { body: { operationId: op3.operationId, documentHash: hash, assertion: passkey.assert({ challenge: op2.challenge }) } }))
-      .toMatchObject({ status: 403, body: { error: "Challenge mismatch — dynamic linking failed" } })
-    expect(await env.client.raw("POST", "/ssc/finalize", { body: { operationId: "no-such-operation", documentHash: hash, assertion: passkey.assert({ challenge: op.challenge }) } }))
-      .toMatchObject({ status: 410, body: { error: "Operation expired or not found" } })
+    expect(
+      await env.client.raw("POST", "/ssc/finalize", {
+        body: { operationId: op3.operationId, documentHash: hash, assertion: passkey.assert({ challenge: op2.challenge }) },
+      }),
+    ).toMatchObject({ status: 403, body: { error: "Challenge mismatch — dynamic linking failed" } })
+    expect(
+      await env.client.raw("POST", "/ssc/finalize", {
+        body: { operationId: "no-such-operation", documentHash: hash, assertion: passkey.assert({ challenge: op.challenge }) },
+      }),
+    ).toMatchObject({ status: 410, body: { error: "Operation expired or not found" } })
     clock.advance(300_001)
     expect(await finalize(op3, hash)).toMatchObject({ status: 410, body: { error: "Operation expired or not found" } })
   })
@@ -157,6 +204,9 @@ describe.each(STORAGES)("signing-token flow on %s", (_name, databaseUrl) => {
     clock.advance(60_000)
     const open = ok(await tokenFor({ documentHash: hash })) as Token
     for (let i = 0; i < 10; i++) expect((await challengeFor(open.token, hash, { mode: "anonymous" })).status).toBe(200)
-    expect(await challengeFor(open.token, hash, { mode: "anonymous" })).toMatchObject({ status: 429, body: { error: "Rate limit exceeded. Please try again later." } })
+    expect(await challengeFor(open.token, hash, { mode: "anonymous" })).toMatchObject({
+      status: 429,
+      body: { error: "Rate limit exceeded. Please try again later." },
+    })
   })
 })

@@ -15,20 +15,33 @@ export interface TimestampAuthorityHttpOptions {
 
 /** The external TSA at `options.url`; a TSA that does not answer, refuses, is not at a public address or answers for another imprint or nonce is `TimestampUnavailable`. */
 export const TimestampAuthorityHttp = (options: TimestampAuthorityHttpOptions): Layer.Layer<TimestampAuthority> =>
-  Layer.succeed(TimestampAuthority, TimestampAuthority.of({
-    stamp: (request) => Effect.gen(function* () {
-      const reply = yield* Effect.tryPromise({
-        try: async (signal) => {
-          const answer = await guardedRequest(options.url, {
-            method: "POST", headers: { "content-type": "application/timestamp-query" }, body: timestampQuery(request),
-            signal, timeoutMs: options.timeoutMs ?? 10_000, maxBytes: 256 * 1024, allowPublicHttp: true,
-          }, { allowLoopbackHttp: options.allowLoopbackHttp ?? false })
-          if (answer.status < 200 || answer.status > 299) throw new Error(`HTTP ${answer.status}`)
-          return answer.body
-        },
-        catch: (e) => new TimestampUnavailable({ detail: `${options.url}: ${e instanceof Error ? e.message : String(e)}` }),
-      })
-      const token = tokenOfReply(reply, request)
-      return Either.isRight(token) ? token.right : yield* new TimestampUnavailable({ detail: `${options.url}: ${token.left}` })
+  Layer.succeed(
+    TimestampAuthority,
+    TimestampAuthority.of({
+      stamp: (request) =>
+        Effect.gen(function* () {
+          const reply = yield* Effect.tryPromise({
+            try: async (signal) => {
+              const answer = await guardedRequest(
+                options.url,
+                {
+                  method: "POST",
+                  headers: { "content-type": "application/timestamp-query" },
+                  body: timestampQuery(request),
+                  signal,
+                  timeoutMs: options.timeoutMs ?? 10_000,
+                  maxBytes: 256 * 1024,
+                  allowPublicHttp: true,
+                },
+                { allowLoopbackHttp: options.allowLoopbackHttp ?? false },
+              )
+              if (answer.status < 200 || answer.status > 299) throw new Error(`HTTP ${answer.status}`)
+              return answer.body
+            },
+            catch: (e) => new TimestampUnavailable({ detail: `${options.url}: ${e instanceof Error ? e.message : String(e)}` }),
+          })
+          const token = tokenOfReply(reply, request)
+          return Either.isRight(token) ? token.right : yield* new TimestampUnavailable({ detail: `${options.url}: ${token.left}` })
+        }),
     }),
-  }))
+  )

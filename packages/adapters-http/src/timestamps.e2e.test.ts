@@ -12,8 +12,21 @@ const file = scratchFile
 // Asynchronous: openssl must not block this process, whose server answers the requests.
 const openssl = (args: ReadonlyArray<string>) => runTool("openssl", args, { timeoutMs: 20_000 })
 
-interface Timestamp { valid: boolean; genTime: string | null; tsa: { subject: string; serial: string } | null; policy: string | null; serial: string | null; problems: Array<string> }
-interface Report { valid: boolean; integrity: boolean; signingTime: string | null; timestamp: Timestamp | null; problems: Array<string> }
+interface Timestamp {
+  valid: boolean
+  genTime: string | null
+  tsa: { subject: string; serial: string } | null
+  policy: string | null
+  serial: string | null
+  problems: Array<string>
+}
+interface Report {
+  valid: boolean
+  integrity: boolean
+  signingTime: string | null
+  timestamp: Timestamp | null
+  problems: Array<string>
+}
 
 describe("timestamps", () => {
   let env: RunningEngine
@@ -52,14 +65,17 @@ describe("timestamps", () => {
     expect(response.headers.get("content-type")).toBe("application/timestamp-reply")
     const reply = file("reply.tsr", new Uint8Array(await response.arrayBuffer()))
     expect((await openssl(["ts", "-reply", "-in", reply, "-text"])).out).toContain("Status: Granted.")
-    expect((await openssl(["ts", "-verify", "-queryfile", query, "-in", reply, "-CAfile", rootPem, "-untrusted", issuingPem])).out).toContain("Verification: OK")
+    expect((await openssl(["ts", "-verify", "-queryfile", query, "-in", reply, "-CAfile", rootPem, "-untrusted", issuingPem])).out).toContain(
+      "Verification: OK",
+    )
     expect((await openssl(["ts", "-verify", "-data", data, "-in", reply, "-CAfile", rootPem, "-untrusted", issuingPem])).out).toContain("Verification: OK")
     // a reply altered in one byte of its TSTInfo is refused
     const bytes = new Uint8Array(readFileSync(reply))
     const at = Buffer.from(bytes).indexOf(Buffer.from([0x18, 0x0f])) + 5
     bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30
-    expect((await openssl(["ts", "-verify", "-queryfile", query, "-in", file("tampered.tsr", bytes), "-CAfile", rootPem, "-untrusted", issuingPem])).out)
-      .not.toContain("Verification: OK")
+    expect(
+      (await openssl(["ts", "-verify", "-queryfile", query, "-in", file("tampered.tsr", bytes), "-CAfile", rootPem, "-untrusted", issuingPem])).out,
+    ).not.toContain("Verification: OK")
   })
 
   it("refuses another content type with 415", async () => {
@@ -70,13 +86,17 @@ describe("timestamps", () => {
 
   const sign = async (signatureFormat: string) => {
     const document = randomBytes(700)
-    const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-      headers: { authorization: `Bearer ${token}` },
-      body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: passkey.credentialId, signatureFormat },
-    }))
-    const done = ok(await env.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
-      body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-    }))
+    const pending = ok(
+      await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+        headers: { authorization: `Bearer ${token}` },
+        body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: passkey.credentialId, signatureFormat },
+      }),
+    )
+    const done = ok(
+      await env.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
+        body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+      }),
+    )
     return { document, signature: done.signature, hash: createHash("sha256").update(document).digest("hex") }
   }
   const validate = async (signature: string, documentHash: string) =>
@@ -103,13 +123,28 @@ describe("timestamps", () => {
       expect(types).toEqual(["1.2.840.113549.1.9.16.2.14"])
       // the PAdES family has no signing-time attribute; CAdES has one
       expect(signedTypes.includes("1.2.840.113549.1.9.5")).toBe(format.startsWith("CAdES"))
-      const verified = await openssl(["ts", "-verify", "-digest", imprint, "-in", file("token.der", stamp!), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])
+      const verified = await openssl([
+        "ts",
+        "-verify",
+        "-digest",
+        imprint,
+        "-in",
+        file("token.der", stamp!),
+        "-token_in",
+        "-CAfile",
+        rootPem,
+        "-untrusted",
+        tsaPem,
+      ])
       expect(verified.out).toContain("Verification: OK")
 
       const report = await validate(signature, hash)
       expect(report).toMatchObject({ valid: true, integrity: true, problems: [] })
       expect(report.timestamp).toMatchObject({
-        valid: true, policy, problems: [], tsa: { subject: "O=Signet, OU=SANDBOX, CN=Signet Sandbox Timestamping Authority" },
+        valid: true,
+        policy,
+        problems: [],
+        tsa: { subject: "O=Signet, OU=SANDBOX, CN=Signet Sandbox Timestamping Authority" },
       })
       const genTime = Date.parse(report.timestamp!.genTime!)
       expect(genTime).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000)
@@ -129,8 +164,10 @@ describe("timestamps", () => {
     // the unsigned attribute is outside what the signer signed: the CMS signature itself still holds
     expect(opensslVerifies(tampered, document, readFileSync(rootPem, "utf8"))).toBe(true)
     const tamperedToken = tokenOf(tampered).token!
-    expect((await openssl(["ts", "-verify", "-digest", imprint, "-in", file("token.der", tamperedToken), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])).out)
-      .not.toContain("Verification: OK")
+    expect(
+      (await openssl(["ts", "-verify", "-digest", imprint, "-in", file("token.der", tamperedToken), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem]))
+        .out,
+    ).not.toContain("Verification: OK")
     const report = await validate(tampered, hash)
     expect(report.valid).toBe(false)
     expect(report.integrity).toBe(true)
@@ -142,15 +179,23 @@ describe("timestamps", () => {
     const { signature, hash } = await sign("CAdES-BASELINE-B")
     expect(tokenOf(signature).types).toEqual([])
     expect(await validate(signature, hash)).toMatchObject({ valid: true, timestamp: null })
-    expect(await env.client.raw("POST", "/v2/sign/single", {
-      headers: { authorization: `Bearer ${token}` }, body: { documentHash: "ab".repeat(32), credentialId: passkey.credentialId, signatureFormat: "CAdES-BASELINE-LT" },
-    })).toMatchObject({ status: 400, body: { error: "signatureFormat must be one of CAdES-BASELINE-B | CAdES-BASELINE-T | CMS | PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES" } })
+    expect(
+      await env.client.raw("POST", "/v2/sign/single", {
+        headers: { authorization: `Bearer ${token}` },
+        body: { documentHash: "ab".repeat(32), credentialId: passkey.credentialId, signatureFormat: "CAdES-BASELINE-LT" },
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { error: "signatureFormat must be one of CAdES-BASELINE-B | CAdES-BASELINE-T | CMS | PAdES-BASELINE-B | PAdES-BASELINE-T | PAdES" },
+    })
   })
 
   it("another engine configured with this one's /v2/tsa as its external TSA: its -T tokens come from here; an unreachable TSA is 503 and nothing is recorded", async () => {
     // the TSA on 127.0.0.1 is reachable only with the loopback development switch (the address guard, issue 13 item 15)
     const other = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: `${env.client.baseUrl}/v2/tsa`, allowLoopbackHttp: true }) })
-    const down = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: "http://127.0.0.1:9/v2/tsa", timeoutMs: 2000, allowLoopbackHttp: true }) })
+    const down = await startEngine({
+      timestampAuthority: TimestampAuthorityHttp({ url: "http://127.0.0.1:9/v2/tsa", timeoutMs: 2000, allowLoopbackHttp: true }),
+    })
     const guarded = await startEngine({ timestampAuthority: TimestampAuthorityHttp({ url: `${env.client.baseUrl}/v2/tsa` }) })
     try {
       for (const engine of [other, down, guarded]) {
@@ -158,13 +203,16 @@ describe("timestamps", () => {
         await enrol(engine.client, p, { email: "remote-tsa@example.com" })
         const t = (ok(await signIn(engine.client, p, { clientId: engine.rp.clientId })) as TokenAnswer).access_token
         const document = randomBytes(100)
-        const pending = ok(await engine.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-          headers: { authorization: `Bearer ${t}` },
-          body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: p.credentialId, signatureFormat: "CAdES-BASELINE-T" },
-        }))
-        const complete = () => engine.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
-          body: { assertion: p.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-        })
+        const pending = ok(
+          await engine.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+            headers: { authorization: `Bearer ${t}` },
+            body: { documentHash: createHash("sha256").update(document).digest("hex"), credentialId: p.credentialId, signatureFormat: "CAdES-BASELINE-T" },
+          }),
+        )
+        const complete = () =>
+          engine.client.raw<{ signature: string }>("POST", `/v2/sign/auth/${pending.requestId}`, {
+            body: { assertion: p.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+          })
         if (engine === down || engine === guarded) {
           expect(await complete()).toMatchObject({ status: 503, body: { error: "Timestamp authority unavailable" } })
           // nothing was recorded: the request is still pending (the frame's view answers only pending ones)
@@ -176,8 +224,9 @@ describe("timestamps", () => {
         expect(opensslVerifies(signature, document, readFileSync(otherRoot, "utf8"))).toBe(true)
         const { token: stamp, imprint } = tokenOf(signature)
         // the token is this engine's TSA's: it verifies against this engine's root
-        expect((await openssl(["ts", "-verify", "-digest", imprint, "-in", file("token.der", stamp!), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])).out)
-          .toContain("Verification: OK")
+        expect(
+          (await openssl(["ts", "-verify", "-digest", imprint, "-in", file("token.der", stamp!), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])).out,
+        ).toContain("Verification: OK")
       }
     } finally {
       await other.stop()

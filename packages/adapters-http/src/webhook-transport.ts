@@ -10,8 +10,9 @@ import { guardedRequest } from "./guarded-http.ts"
 /** The transport; `allowLoopbackHttp` is the documented development switch. */
 export const WebhookTransportNode = (options: { readonly allowLoopbackHttp: boolean }): Layer.Layer<WebhookTransport> =>
   Layer.succeed(WebhookTransport, {
-    post: (url, headers, body) => Effect.tryPromise({
-      try: (signal) => guardedRequest(url, { method: "POST", headers, body, signal, maxBytes: 64 * 1024, overflow: "truncate" }, options),
-      catch: (e) => new TransportFailure({ reason: e instanceof Error ? e.message : String(e) }),
-    }).pipe(Effect.map((a) => ({ status: a.status }))),
+    post: (url, headers, body) =>
+      Effect.tryPromise({
+        try: (signal) => guardedRequest(url, { method: "POST", headers, body, signal, maxBytes: 64 * 1024, overflow: "truncate" }, options),
+        catch: (e) => new TransportFailure({ reason: e instanceof Error ? e.message : String(e) }),
+      }).pipe(Effect.map((a) => ({ status: a.status }))),
   })

@@ -8,25 +8,36 @@ import { orderBy } from "./order.ts"
 export const billingMemory = (db: MemoryDatabase) => {
   const checkouts = new Table<string, Checkout>()
   const subscriptions = new Table<string, Subscription>()
-  return Context.make(Checkouts, Checkouts.of({
-    insert: (c) => db.write((j) => {
-      if (checkouts.has(c.id)) unique("checkout id")
-      checkouts.set(j, c.id, c)
+  return Context.make(
+    Checkouts,
+    Checkouts.of({
+      insert: (c) =>
+        db.write((j) => {
+          if (checkouts.has(c.id)) unique("checkout id")
+          checkouts.set(j, c.id, c)
+        }),
+      findById: (id) => db.run(() => Option.fromNullable(checkouts.get(id))),
+      update: (next, expected) =>
+        db.run((j) => {
+          const stored = checkouts.get(next.id)
+          if (stored === undefined || stored.status !== expected) return false
+          checkouts.set(j, next.id, next)
+          return true
+        }),
     }),
-    findById: (id) => db.run(() => Option.fromNullable(checkouts.get(id))),
-    update: (next, expected) => db.run((j) => {
-      const stored = checkouts.get(next.id)
-      if (stored === undefined || stored.status !== expected) return false
-      checkouts.set(j, next.id, next)
-      return true
-    }),
-  })).pipe(Context.add(Subscriptions, Subscriptions.of({
-    insert: (s) => db.write((j) => {
-      if (subscriptions.has(s.id)) unique("subscription id")
-      if (subscriptions.find((o) => o.checkoutId === s.checkoutId) !== undefined) unique("checkout_id")
-      subscriptions.set(j, s.id, s)
-    }),
-    listForRp: (clientId) => db.run(() => subscriptions.where((s) => s.clientId === clientId)
-      .sort(orderBy([(s) => s.startsAt, "desc"], [(s) => s.id, "asc"]))),
-  })))
+  ).pipe(
+    Context.add(
+      Subscriptions,
+      Subscriptions.of({
+        insert: (s) =>
+          db.write((j) => {
+            if (subscriptions.has(s.id)) unique("subscription id")
+            if (subscriptions.find((o) => o.checkoutId === s.checkoutId) !== undefined) unique("checkout_id")
+            subscriptions.set(j, s.id, s)
+          }),
+        listForRp: (clientId) =>
+          db.run(() => subscriptions.where((s) => s.clientId === clientId).sort(orderBy([(s) => s.startsAt, "desc"], [(s) => s.id, "asc"]))),
+      }),
+    ),
+  )
 }

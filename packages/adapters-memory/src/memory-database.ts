@@ -58,7 +58,15 @@ export class Table<K, V> {
     const before = this.rows.get(key)
     // Replacing keeps the key's insertion position, as a database keeps a row's identity.
     this.rows.set(key, copy(row))
-    journal.undo.push(had ? () => { this.rows.set(key, before as V) } : () => { this.rows.delete(key) })
+    journal.undo.push(
+      had
+        ? () => {
+            this.rows.set(key, before as V)
+          }
+        : () => {
+            this.rows.delete(key)
+          },
+    )
   }
 
   delete(journal: Journal, key: K): boolean {
@@ -110,47 +118,64 @@ const rollback = (journal: Journal): void => {
 }
 
 /** A new, empty database. */
-export const makeMemoryDatabase = (): Effect.Effect<MemoryDatabase> => Effect.sync(() => {
-  const lock = Effect.unsafeMakeSemaphore(1)
-  const current = FiberRef.unsafeMake(Option.none<ActiveTransaction>())
+export const makeMemoryDatabase = (): Effect.Effect<MemoryDatabase> =>
+  Effect.sync(() => {
+    const lock = Effect.unsafeMakeSemaphore(1)
+    const current = FiberRef.unsafeMake(Option.none<ActiveTransaction>())
 
-  // One statement: its own undo log, merged into the transaction's on success, replayed on failure.
-  const statement = <A>(outer: Journal, body: (journal: Journal) => A): Exit.Exit<A, UniqueViolation> => {
-    const own: Journal = { undo: [] }
-    try {
-      const value = body(own)
-      outer.undo.push(...own.undo)
-      return Exit.succeed(value)
-    } catch (error) {
-      rollback(own)
-      return error instanceof UniqueKeyTaken ? Exit.fail(new UniqueViolation({ what: error.what })) : Exit.die(error)
+    // One statement: its own undo log, merged into the transaction's on success, replayed on failure.
+    const statement = <A>(outer: Journal, body: (journal: Journal) => A): Exit.Exit<A, UniqueViolation> => {
+      const own: Journal = { undo: [] }
+      try {
+        const value = body(own)
+        outer.undo.push(...own.undo)
+        return Exit.succeed(value)
+      } catch (error) {
+        rollback(own)
+        return error instanceof UniqueKeyTaken ? Exit.fail(new UniqueViolation({ what: error.what })) : Exit.die(error)
+      }
     }
-  }
 
-  const execute = <A>(body: (journal: Journal) => A): Effect.Effect<A, UniqueViolation> =>
-    Effect.flatMap(FiberRef.get(current), (tx) => Option.match(tx, {
-      // Alone: the statement is its own transaction, and waits for a running transaction to end.
-      onNone: () => lock.withPermits(1)(Effect.suspend(() => statement({ undo: [] }, body))),
-      onSome: (active) => Effect.suspend(() => statement(active, body)).pipe(
-        Effect.tapDefect(() => Effect.sync(() => { active.poisoned = true }))),
-    }))
+    const execute = <A>(body: (journal: Journal) => A): Effect.Effect<A, UniqueViolation> =>
+      Effect.flatMap(FiberRef.get(current), (tx) =>
+        Option.match(tx, {
+          // Alone: the statement is its own transaction, and waits for a running transaction to end.
+          onNone: () => lock.withPermits(1)(Effect.suspend(() => statement({ undo: [] }, body))),
+          onSome: (active) =>
+            Effect.suspend(() => statement(active, body)).pipe(
+              Effect.tapDefect(() =>
+                Effect.sync(() => {
+                  active.poisoned = true
+                }),
+              ),
+            ),
+        }),
+      )
 
-  const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(FiberRef.get(current), (tx) =>
-      Option.isSome(tx)
-        ? effect
-        : lock.withPermits(1)(Effect.acquireUseRelease(
-          Effect.sync((): ActiveTransaction => ({ undo: [], poisoned: false })),
-          (active) => Effect.locally(effect, current, Option.some(active)).pipe(
-            Effect.tap(() => active.poisoned
-              ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
-              : Effect.void)),
-          (active, exit) => Effect.sync(() => { if (Exit.isFailure(exit)) rollback(active) }),
-        )))
+    const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.flatMap(FiberRef.get(current), (tx) =>
+        Option.isSome(tx)
+          ? effect
+          : lock.withPermits(1)(
+              Effect.acquireUseRelease(
+                Effect.sync((): ActiveTransaction => ({ undo: [], poisoned: false })),
+                (active) =>
+                  Effect.locally(effect, current, Option.some(active)).pipe(
+                    Effect.tap(() =>
+                      active.poisoned ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error")) : Effect.void,
+                    ),
+                  ),
+                (active, exit) =>
+                  Effect.sync(() => {
+                    if (Exit.isFailure(exit)) rollback(active)
+                  }),
+              ),
+            ),
+      )
 
-  return {
-    run: (body) => execute(body).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.die(e))),
-    write: execute,
-    transaction,
-  }
-})
+    return {
+      run: (body) => execute(body).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.die(e))),
+      write: execute,
+      transaction,
+    }
+  })

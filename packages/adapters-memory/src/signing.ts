@@ -1,8 +1,15 @@
 /** Signing requests, batches, the signing event log and the quota counters in memory. */
 import { Context, Effect, Option } from "effect"
 import {
-  Batches, QuotaCounters, SigningEvents, SigningRequests, SscOperations,
-  type Batch, type SigningEvent, type SigningRequest, type SscOperation,
+  Batches,
+  QuotaCounters,
+  SigningEvents,
+  SigningRequests,
+  SscOperations,
+  type Batch,
+  type SigningEvent,
+  type SigningRequest,
+  type SscOperation,
 } from "@signet/core"
 import { purge } from "./identity.ts"
 import { type MemoryDatabase, Sequence, Table, unique } from "./memory-database.ts"
@@ -19,17 +26,19 @@ const casRepository = <V extends { readonly id: string; readonly status: string 
   const rows = new Table<string, V>()
   return {
     rows,
-    insert: (row: V) => db.write((j) => {
-      if (rows.has(row.id)) unique(what)
-      rows.set(j, row.id, row)
-    }),
+    insert: (row: V) =>
+      db.write((j) => {
+        if (rows.has(row.id)) unique(what)
+        rows.set(j, row.id, row)
+      }),
     findById: (id: string) => db.run(() => Option.fromNullable(rows.get(id))),
-    update: (next: V, expected: V["status"]) => db.run((j) => {
-      const stored = rows.get(next.id)
-      if (stored === undefined || stored.status !== expected) return false
-      rows.set(j, next.id, next)
-      return true
-    }),
+    update: (next: V, expected: V["status"]) =>
+      db.run((j) => {
+        const stored = rows.get(next.id)
+        if (stored === undefined || stored.status !== expected) return false
+        rows.set(j, next.id, next)
+        return true
+      }),
   }
 }
 
@@ -43,44 +52,78 @@ export const signingMemory = (db: MemoryDatabase) => {
   const counters = new Table<string, Counter>()
   const byKey = orderBy<Counter>([(c) => c.key, "asc"])
 
-  return Context.make(SigningRequests, SigningRequests.of({
-    insert: requests.insert, findById: requests.findById, update: requests.update,
-  })).pipe(
+  return Context.make(
+    SigningRequests,
+    SigningRequests.of({
+      insert: requests.insert,
+      findById: requests.findById,
+      update: requests.update,
+    }),
+  ).pipe(
     Context.add(Batches, Batches.of({ insert: batches.insert, findById: batches.findById, update: batches.update })),
-    Context.add(SscOperations, SscOperations.of({
-      insert: operations.insert, findById: operations.findById, update: operations.update,
-      clientIdsSignedWith: (serial) => db.run(() => Array.from(new Set(operations.rows
-        .where((o) => o.certificateSerial === serial && o.status === "finalized").map((o) => o.clientId)))),
-    })),
-    Context.add(SigningEvents, SigningEvents.of({
-      append: (input) => db.run((j) => {
-        const event: SigningEvent = { ...input, seq: seqs.next() }
-        events.set(j, event.seq, event)
-        return event
+    Context.add(
+      SscOperations,
+      SscOperations.of({
+        insert: operations.insert,
+        findById: operations.findById,
+        update: operations.update,
+        clientIdsSignedWith: (serial) =>
+          db.run(() => Array.from(new Set(operations.rows.where((o) => o.certificateSerial === serial && o.status === "finalized").map((o) => o.clientId)))),
       }),
-      lastSeqForUser: (userId) => db.run(() => events.where((e) => e.userId === userId).reduce((last, e) => Math.max(last, e.seq), 0)),
-      listForUser: (userId, afterSeq, limit) => db.run(() => events.where((e) => e.userId === userId && e.seq > afterSeq)
-        .sort(orderBy([(e) => e.seq, "asc"])).slice(0, Math.max(0, limit))),
-      listForSubject: (subjectId) => db.run(() => events.where((e) => e.subjectId === subjectId).sort(orderBy([(e) => e.seq, "asc"]))),
-    })),
+    ),
+    Context.add(
+      SigningEvents,
+      SigningEvents.of({
+        append: (input) =>
+          db.run((j) => {
+            const event: SigningEvent = { ...input, seq: seqs.next() }
+            events.set(j, event.seq, event)
+            return event
+          }),
+        lastSeqForUser: (userId) => db.run(() => events.where((e) => e.userId === userId).reduce((last, e) => Math.max(last, e.seq), 0)),
+        listForUser: (userId, afterSeq, limit) =>
+          db.run(() =>
+            events
+              .where((e) => e.userId === userId && e.seq > afterSeq)
+              .sort(orderBy([(e) => e.seq, "asc"]))
+              .slice(0, Math.max(0, limit)),
+          ),
+        listForSubject: (subjectId) => db.run(() => events.where((e) => e.subjectId === subjectId).sort(orderBy([(e) => e.seq, "asc"]))),
+      }),
+    ),
     // Each consume is one synchronous statement: concurrent callers can never push a counter past its limit.
-    Context.add(QuotaCounters, QuotaCounters.of({
-      consume: (key, amount, limit, expiresAt) => amount > limit ? Effect.succeedNone : db.run((j) => {
-        const counter = counters.get(key)
-        // An existing window keeps its expiry; only the count moves, and only within the limit.
-        if (counter === undefined) {
-          counters.set(j, key, { key, count: amount, expiresAt })
-          return Option.some(amount)
-        }
-        if (counter.count + amount > limit) return Option.none()
-        counters.set(j, key, { ...counter, count: counter.count + amount })
-        return Option.some(counter.count + amount)
+    Context.add(
+      QuotaCounters,
+      QuotaCounters.of({
+        consume: (key, amount, limit, expiresAt) =>
+          amount > limit
+            ? Effect.succeedNone
+            : db.run((j) => {
+                const counter = counters.get(key)
+                // An existing window keeps its expiry; only the count moves, and only within the limit.
+                if (counter === undefined) {
+                  counters.set(j, key, { key, count: amount, expiresAt })
+                  return Option.some(amount)
+                }
+                if (counter.count + amount > limit) return Option.none()
+                counters.set(j, key, { ...counter, count: counter.count + amount })
+                return Option.some(counter.count + amount)
+              }),
+        peek: (key) => db.run(() => counters.get(key)?.count ?? 0),
+        purgeExpired: (now) =>
+          db.run((j) =>
+            purge(
+              j,
+              counters,
+              (c) => c.expiresAt < now,
+              (c) => c.key,
+            ),
+          ),
+        list: (prefix) =>
+          prefix === ""
+            ? Effect.die(new Error("QuotaCounters.list needs a prefix"))
+            : db.run(() => counters.where((c) => c.key.startsWith(prefix)).sort(byKey)),
       }),
-      peek: (key) => db.run(() => counters.get(key)?.count ?? 0),
-      purgeExpired: (now) => db.run((j) => purge(j, counters, (c) => c.expiresAt < now, (c) => c.key)),
-      list: (prefix) => prefix === ""
-        ? Effect.die(new Error("QuotaCounters.list needs a prefix"))
-        : db.run(() => counters.where((c) => c.key.startsWith(prefix)).sort(byKey)),
-    })),
+    ),
   )
 }

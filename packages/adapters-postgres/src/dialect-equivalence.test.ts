@@ -4,11 +4,24 @@
  * because a PostgreSQL identity skips the values of failed inserts and SQLite does not.
  */
 import { expect, it } from "vitest"
-import { Cause, Effect, Either, Exit, Layer, Option } from "effect"
+import { Cause, Effect, Either, Exit, type Layer, Option } from "effect"
 import fc from "fast-check"
 import {
-  Ceremonies, HostedSessions, KeyRecords, Passkeys, RelyingParties, Storage, UniqueViolation, Users,
-  type Ceremony, type HostedSession, type NewRelyingParty, type Passkey, type RelyingParty, type StoredKey, type User,
+  Ceremonies,
+  HostedSessions,
+  KeyRecords,
+  Passkeys,
+  RelyingParties,
+  Storage,
+  UniqueViolation,
+  Users,
+  type Ceremony,
+  type HostedSession,
+  type NewRelyingParty,
+  type Passkey,
+  type RelyingParty,
+  type StoredKey,
+  type User,
 } from "@signet/core"
 import { StorageSqlite } from "@signet/adapters-sqlite"
 import { describePostgres, findPostgres, type StorageTags, withFreshSchema } from "@signet/testkit/storage"
@@ -40,10 +53,7 @@ type Read =
   | { readonly op: "findKey"; readonly id: string }
   | { readonly op: "listKeys" }
 
-type Command =
-  | Write
-  | Read
-  | { readonly op: "transaction"; readonly writes: ReadonlyArray<Write>; readonly fail: boolean; readonly catchErrors: boolean }
+type Command = Write | Read | { readonly op: "transaction"; readonly writes: ReadonlyArray<Write>; readonly fail: boolean; readonly catchErrors: boolean }
 
 // Small pools of keys so that collisions (unique violations, repeated consumes) are frequent.
 const clientIds = fc.constantFrom("sbx_a", "sbx_b", "prd_c")
@@ -73,9 +83,14 @@ const newRp: fc.Arbitrary<NewRelyingParty> = fc.record({
   signingOrigins: fc.array(text, { maxLength: 3 }),
   webauthnRpId: text,
   plan: nullable(fc.constantFrom("starter" as const, "business" as const, "enterprise" as const)),
-  customAllowance: nullable(fc.record({
-    signaturesPerDay: fc.nat(), documentsPerBatch: fc.nat(), requestsPerMinute: fc.nat(), highestLoa: loa,
-  })),
+  customAllowance: nullable(
+    fc.record({
+      signaturesPerDay: fc.nat(),
+      documentsPerBatch: fc.nat(),
+      requestsPerMinute: fc.nat(),
+      highestLoa: loa,
+    }),
+  ),
   contactUserId: nullable(userIds),
   redirectUris: fc.array(text, { maxLength: 2 }),
   postLogoutRedirectUris: fc.array(text, { maxLength: 2 }),
@@ -90,23 +105,44 @@ const newRp: fc.Arbitrary<NewRelyingParty> = fc.record({
 const write: fc.Arbitrary<Write> = fc.oneof(
   newRp.map((rp) => ({ op: "insertRp" as const, rp })),
   fc.record({ rank: ranks, rp: newRp }).map((c) => ({ op: "updateRp" as const, ...c })),
-  fc.record({ id: userIds, email: emails, displayName: text, createdAt: ms, emailVerifiedAt: nullable(ms) })
+  fc
+    .record({ id: userIds, email: emails, displayName: text, createdAt: ms, emailVerifiedAt: nullable(ms) })
     .map((user) => ({ op: "insertUser" as const, user })),
-  fc.record({
-    id: credentialIds, userId: userIds, publicKey: text, algorithm: fc.constantFrom(-7, -257), counter: fc.maxSafeNat(),
-    rpId: text, transports: fc.array(fc.constantFrom("usb", "nfc", "ble", "internal", "hybrid"), { maxLength: 3 }),
-    backedUp: fc.boolean(), createdAt: smallMs, lastUsedAt: nullable(ms),
-  }).map((passkey) => ({ op: "insertPasskey" as const, passkey })),
+  fc
+    .record({
+      id: credentialIds,
+      userId: userIds,
+      publicKey: text,
+      algorithm: fc.constantFrom(-7, -257),
+      counter: fc.maxSafeNat(),
+      rpId: text,
+      transports: fc.array(fc.constantFrom("usb", "nfc", "ble", "internal", "hybrid"), { maxLength: 3 }),
+      backedUp: fc.boolean(),
+      createdAt: smallMs,
+      lastUsedAt: nullable(ms),
+    })
+    .map((passkey) => ({ op: "insertPasskey" as const, passkey })),
   fc.record({ id: credentialIds, counter: fc.maxSafeNat(), at: ms }).map((c) => ({ op: "recordUse" as const, ...c })),
-  fc.record({
-    id: ceremonyIds, kind: fc.constantFrom("enrolment" as const, "sign-in" as const), challenge: text,
-    userId: nullable(userIds), email: nullable(emails), displayName: nullable(text), clientId: nullable(clientIds),
-    rpId: text, createdAt: ms, expiresAt: ms, consumedAt: nullable(ms), emailVerificationId: nullable(text),
-  }).map((ceremony) => ({ op: "insertCeremony" as const, ceremony })),
+  fc
+    .record({
+      id: ceremonyIds,
+      kind: fc.constantFrom("enrolment" as const, "sign-in" as const),
+      challenge: text,
+      userId: nullable(userIds),
+      email: nullable(emails),
+      displayName: nullable(text),
+      clientId: nullable(clientIds),
+      rpId: text,
+      createdAt: ms,
+      expiresAt: ms,
+      consumedAt: nullable(ms),
+      emailVerificationId: nullable(text),
+    })
+    .map((ceremony) => ({ op: "insertCeremony" as const, ceremony })),
   fc.record({ id: ceremonyIds, at: ms }).map((c) => ({ op: "consume" as const, ...c })),
-  fc.record({ id: sessionIds, csrfTokenHash: text, createdAt: ms, expiresAt: ms })
-    .map((session) => ({ op: "insertSession" as const, session })),
-  fc.record({ keyId: keyIds, algorithm: fc.constantFrom("ES256", "RS256"), publicJwk: text, encryptedPrivateKey: text, createdAt: smallMs })
+  fc.record({ id: sessionIds, csrfTokenHash: text, createdAt: ms, expiresAt: ms }).map((session) => ({ op: "insertSession" as const, session })),
+  fc
+    .record({ keyId: keyIds, algorithm: fc.constantFrom("ES256", "RS256"), publicJwk: text, encryptedPrivateKey: text, createdAt: smallMs })
     .map((key) => ({ op: "insertKey" as const, key })),
 )
 
@@ -128,7 +164,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: write, weight: 5 },
   { arbitrary: read, weight: 4 },
   {
-    arbitrary: fc.record({ writes: fc.array(write, { minLength: 1, maxLength: 4 }), fail: fc.boolean(), catchErrors: fc.boolean() })
+    arbitrary: fc
+      .record({ writes: fc.array(write, { minLength: 1, maxLength: 4 }), fail: fc.boolean(), catchErrors: fc.boolean() })
       .map((c) => ({ op: "transaction" as const, ...c })),
     weight: 1,
   },
@@ -139,74 +176,109 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 const plainError = (e: unknown): unknown => (e instanceof UniqueViolation ? { tag: e._tag, what: e.what } : String(e))
 
 /** Runs the commands and records every outcome as plain data; RP ids are replaced by their insertion rank. */
-const interpret = (commands: ReadonlyArray<Command>) => Effect.gen(function* () {
-  const storage = yield* Storage
-  const rps = yield* RelyingParties
-  const users = yield* Users
-  const passkeys = yield* Passkeys
-  const ceremonies = yield* Ceremonies
-  const sessions = yield* HostedSessions
-  const keys = yield* KeyRecords
-  const rpIds: Array<number> = []
-  const idOfRank = (rank: number): number => rpIds[rank] ?? 999_999
-  const ranked = (rp: RelyingParty) => ({ ...rp, id: rpIds.indexOf(rp.id) })
-  const opt = <A, B>(f: (a: A) => B) => Option.match({ onNone: () => "none", onSome: f })
+const interpret = (commands: ReadonlyArray<Command>) =>
+  Effect.gen(function* () {
+    const storage = yield* Storage
+    const rps = yield* RelyingParties
+    const users = yield* Users
+    const passkeys = yield* Passkeys
+    const ceremonies = yield* Ceremonies
+    const sessions = yield* HostedSessions
+    const keys = yield* KeyRecords
+    const rpIds: Array<number> = []
+    const idOfRank = (rank: number): number => rpIds[rank] ?? 999_999
+    const ranked = (rp: RelyingParty) => ({ ...rp, id: rpIds.indexOf(rp.id) })
+    const opt = <A, B>(f: (a: A) => B) => Option.match({ onNone: () => "none", onSome: f })
 
-  const runWrite = (w: Write): Effect.Effect<unknown, unknown> => {
-    switch (w.op) {
-      case "insertRp": return rps.insert(w.rp).pipe(Effect.tap((rp) => Effect.sync(() => rpIds.push(rp.id))), Effect.map(ranked))
-      // Client ids never change (a rename onto a taken one would be a defect): keep the target's own.
-      case "updateRp": return rps.findById(idOfRank(w.rank)).pipe(Effect.flatMap((current) => rps.update({
-        ...w.rp, id: idOfRank(w.rank), clientId: Option.match(current, { onNone: () => w.rp.clientId, onSome: (rp) => rp.clientId }),
-      })))
-      case "insertUser": return users.insert(w.user)
-      case "insertPasskey": return passkeys.insert(w.passkey)
-      case "recordUse": return passkeys.recordUse(w.id, w.counter, w.at)
-      case "insertCeremony": return ceremonies.insert(w.ceremony)
-      case "consume": return ceremonies.consume(w.id, w.at).pipe(Effect.map(opt((c) => c)))
-      case "insertSession": return sessions.insert(w.session)
-      case "insertKey": return keys.insert(w.key)
-    }
-  }
-  const run = (c: Command): Effect.Effect<unknown, unknown> => {
-    switch (c.op) {
-      case "findRp": return rps.findById(idOfRank(c.rank)).pipe(Effect.map(opt(ranked)))
-      case "findRpByClientId": return rps.findByClientId(c.clientId).pipe(Effect.map(opt(ranked)))
-      case "listRps": return rps.list().pipe(Effect.map((all) => all.map(ranked)))
-      case "findUser": return users.findById(c.id).pipe(Effect.map(opt((u) => u)))
-      case "findUserByEmail": return users.findByEmail(c.email).pipe(Effect.map(opt((u) => u)))
-      case "findPasskey": return passkeys.findById(c.id).pipe(Effect.map(opt((p) => p)))
-      case "listPasskeys": return passkeys.listByUser(c.userId)
-      case "findCeremony": return ceremonies.findById(c.id).pipe(Effect.map(opt((x) => x)))
-      case "findSession": return sessions.findById(c.id).pipe(Effect.map(opt((x) => x)))
-      case "findKey": return keys.findById(c.id).pipe(Effect.map(opt((x) => x)))
-      case "listKeys": return keys.list()
-      case "transaction": {
-        const ranksBefore = rpIds.length
-        const body = Effect.forEach(c.writes, (w) => c.catchErrors
-          ? Effect.either(runWrite(w)).pipe(Effect.map(Either.match({ onLeft: (e) => ({ caught: plainError(e) }), onRight: (ok) => ({ ok }) })))
-          : runWrite(w))
-          .pipe(Effect.zipLeft(c.fail ? Effect.fail("rolled back on purpose") : Effect.void))
-        // A rolled-back transaction's RPs do not exist: forget their ids (in both databases alike).
-        return storage.transaction(body).pipe(Effect.onError(() => Effect.sync(() => rpIds.splice(ranksBefore))))
+    const runWrite = (w: Write): Effect.Effect<unknown, unknown> => {
+      switch (w.op) {
+        case "insertRp":
+          return rps.insert(w.rp).pipe(
+            Effect.tap((rp) => Effect.sync(() => rpIds.push(rp.id))),
+            Effect.map(ranked),
+          )
+        // Client ids never change (a rename onto a taken one would be a defect): keep the target's own.
+        case "updateRp":
+          return rps.findById(idOfRank(w.rank)).pipe(
+            Effect.flatMap((current) =>
+              rps.update({
+                ...w.rp,
+                id: idOfRank(w.rank),
+                clientId: Option.match(current, { onNone: () => w.rp.clientId, onSome: (rp) => rp.clientId }),
+              }),
+            ),
+          )
+        case "insertUser":
+          return users.insert(w.user)
+        case "insertPasskey":
+          return passkeys.insert(w.passkey)
+        case "recordUse":
+          return passkeys.recordUse(w.id, w.counter, w.at)
+        case "insertCeremony":
+          return ceremonies.insert(w.ceremony)
+        case "consume":
+          return ceremonies.consume(w.id, w.at).pipe(Effect.map(opt((c) => c)))
+        case "insertSession":
+          return sessions.insert(w.session)
+        case "insertKey":
+          return keys.insert(w.key)
       }
-      default: return runWrite(c)
     }
-  }
-  const outcomes: Array<unknown> = []
-  for (const c of commands) {
-    const exit = yield* Effect.exit(run(c))
-    outcomes.push(Exit.match(exit, {
-      onSuccess: (value) => ({ ok: value }),
-      // Defects must not happen at all; recording them (rather than dying) shows which command and dialect.
-      onFailure: (cause) => Option.match(Cause.failureOption(cause), {
-        onSome: (e) => ({ error: plainError(e) }),
-        onNone: () => ({ defect: Cause.pretty(cause) }),
-      }),
-    }))
-  }
-  return JSON.parse(JSON.stringify(outcomes)) as unknown
-})
+    const run = (c: Command): Effect.Effect<unknown, unknown> => {
+      switch (c.op) {
+        case "findRp":
+          return rps.findById(idOfRank(c.rank)).pipe(Effect.map(opt(ranked)))
+        case "findRpByClientId":
+          return rps.findByClientId(c.clientId).pipe(Effect.map(opt(ranked)))
+        case "listRps":
+          return rps.list().pipe(Effect.map((all) => all.map(ranked)))
+        case "findUser":
+          return users.findById(c.id).pipe(Effect.map(opt((u) => u)))
+        case "findUserByEmail":
+          return users.findByEmail(c.email).pipe(Effect.map(opt((u) => u)))
+        case "findPasskey":
+          return passkeys.findById(c.id).pipe(Effect.map(opt((p) => p)))
+        case "listPasskeys":
+          return passkeys.listByUser(c.userId)
+        case "findCeremony":
+          return ceremonies.findById(c.id).pipe(Effect.map(opt((x) => x)))
+        case "findSession":
+          return sessions.findById(c.id).pipe(Effect.map(opt((x) => x)))
+        case "findKey":
+          return keys.findById(c.id).pipe(Effect.map(opt((x) => x)))
+        case "listKeys":
+          return keys.list()
+        case "transaction": {
+          const ranksBefore = rpIds.length
+          const body = Effect.forEach(c.writes, (w) =>
+            c.catchErrors
+              ? Effect.either(runWrite(w)).pipe(Effect.map(Either.match({ onLeft: (e) => ({ caught: plainError(e) }), onRight: (ok) => ({ ok }) })))
+              : runWrite(w),
+          ).pipe(Effect.zipLeft(c.fail ? Effect.fail("rolled back on purpose") : Effect.void))
+          // A rolled-back transaction's RPs do not exist: forget their ids (in both databases alike).
+          return storage.transaction(body).pipe(Effect.onError(() => Effect.sync(() => rpIds.splice(ranksBefore))))
+        }
+        default:
+          return runWrite(c)
+      }
+    }
+    const outcomes: Array<unknown> = []
+    for (const c of commands) {
+      const exit = yield* Effect.exit(run(c))
+      outcomes.push(
+        Exit.match(exit, {
+          onSuccess: (value) => ({ ok: value }),
+          // Defects must not happen at all; recording them (rather than dying) shows which command and dialect.
+          onFailure: (cause) =>
+            Option.match(Cause.failureOption(cause), {
+              onSome: (e) => ({ error: plainError(e) }),
+              onNone: () => ({ defect: Cause.pretty(cause) }),
+            }),
+        }),
+      )
+    }
+    return JSON.parse(JSON.stringify(outcomes)) as unknown
+  })
 
 // ---------------------------------------------------------------- property
 
@@ -214,15 +286,17 @@ const url = await findPostgres()
 
 describePostgres(url, "SQLite and PostgreSQL", (connectionString) => {
   it("give the same results for the same random commands", async () => {
-    await fc.assert(fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 30 }), async (commands) => {
-      const on = (layer: () => Layer.Layer<StorageTags>) =>
-        Effect.runPromise(interpret(commands).pipe(Effect.provide(layer())))
-      const [sqlite, postgres] = await Promise.all([
-        on(() => StorageSqlite({ filename: ":memory:" })),
-        on(() => withFreshSchema(connectionString, StoragePostgres)),
-      ])
-      expect(JSON.stringify(sqlite)).not.toContain("\"defect\"")
-      expect(postgres).toEqual(sqlite)
-    }), { numRuns: 25 })
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 30 }), async (commands) => {
+        const on = (layer: () => Layer.Layer<StorageTags>) => Effect.runPromise(interpret(commands).pipe(Effect.provide(layer())))
+        const [sqlite, postgres] = await Promise.all([
+          on(() => StorageSqlite({ filename: ":memory:" })),
+          on(() => withFreshSchema(connectionString, StoragePostgres)),
+        ])
+        expect(JSON.stringify(sqlite)).not.toContain('"defect"')
+        expect(postgres).toEqual(sqlite)
+      }),
+      { numRuns: 25 },
+    )
   }, 120_000)
 })

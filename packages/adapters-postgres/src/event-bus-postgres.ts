@@ -44,116 +44,138 @@ interface Listener {
 
 /** Runs `text` on the listener, ignoring failures: a broken connection is reported by its `error` event and re-LISTENed on reconnect. */
 const listenerQuery = (client: pg.Client, text: string): Effect.Effect<void> =>
-  Effect.promise(() => client.query(text)).pipe(Effect.asVoid, Effect.catchAllDefect(() => Effect.void))
+  Effect.promise(() => client.query(text)).pipe(
+    Effect.asVoid,
+    Effect.catchAllDefect(() => Effect.void),
+  )
 
 /** The event bus on PostgreSQL LISTEN/NOTIFY; waits for the listening connection before it is ready. */
 export const EventBusPostgres = (options: EventBusPostgresOptions): Layer.Layer<EventBus> =>
-  Layer.scoped(EventBus, Effect.gen(function* () {
-    const capacity = options.subscriberCapacity ?? 1024
-    const runtime = yield* Effect.runtime<never>()
-    // runSyncExit never throws: this runs inside pg's event emitter.
-    const offer = Runtime.runSyncExit(runtime)
-    const lock = yield* Effect.makeSemaphore(1)
-    const state: Listener = { client: undefined, subscribers: new Map() }
+  Layer.scoped(
+    EventBus,
+    Effect.gen(function* () {
+      const capacity = options.subscriberCapacity ?? 1024
+      const runtime = yield* Effect.runtime<never>()
+      // runSyncExit never throws: this runs inside pg's event emitter.
+      const offer = Runtime.runSyncExit(runtime)
+      const lock = yield* Effect.makeSemaphore(1)
+      const state: Listener = { client: undefined, subscribers: new Map() }
 
-    const pool = yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        const p = new pg.Pool({ connectionString: options.connectionString, max: 4 })
-        p.on("error", (error) => console.error(`[signet] EventBusPostgres pool: idle client error: ${error.message}`))
-        return p
-      }),
-      (p) => Effect.promise(() => p.end()),
-    )
-
-    /** One connection's life: connect, LISTEN on every channel in use, serve until the connection drops (then fail, to reconnect). */
-    const session = (ready: Deferred.Deferred<void>): Effect.Effect<never, unknown> => Effect.scoped(Effect.gen(function* () {
-      const closed = yield* Deferred.make<void>()
-      const client = yield* Effect.acquireRelease(
-        Effect.tryPromise(async () => {
-          const c = new pg.Client({
-            connectionString: options.connectionString,
-            keepAlive: true,
-            application_name: options.applicationName ?? "signet-event-bus",
-          })
-          c.on("error", () => Deferred.unsafeDone(closed, Exit.void))
-          c.on("end", () => Deferred.unsafeDone(closed, Exit.void))
-          c.on("notification", (message) => {
-            const queues = state.subscribers.get(message.channel)
-            if (queues === undefined) return
-            // Sliding queues never block: a slow subscriber loses its oldest messages instead of holding memory.
-            for (const queue of queues) offer(Queue.offer(queue, message.payload ?? ""))
-          })
-          try {
-            await c.connect()
-          } catch (error) {
-            await c.end().catch(() => undefined)
-            throw error
-          }
-          return c
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const p = new pg.Pool({ connectionString: options.connectionString, max: 4 })
+          p.on("error", (error) => console.error(`[signet] EventBusPostgres pool: idle client error: ${error.message}`))
+          return p
         }),
-        (c) => Effect.sync(() => { state.client = undefined }).pipe(
-          Effect.zipRight(Effect.promise(() => c.end())), Effect.catchAllDefect(() => Effect.void)),
+        (p) => Effect.promise(() => p.end()),
       )
-      yield* lock.withPermits(1)(Effect.gen(function* () {
-        for (const channel of state.subscribers.keys()) {
-          yield* Effect.tryPromise(() => client.query(`LISTEN ${client.escapeIdentifier(channel)}`))
-        }
-        state.client = client
-      }))
-      yield* Deferred.succeed(ready, undefined)
-      yield* Deferred.await(closed)
-      return yield* Effect.fail(new Error("LISTEN connection closed"))
-    }))
 
-    const ready = yield* Deferred.make<void>()
-    yield* session(ready).pipe(
-      Effect.tapError((error) => Effect.logWarning(`EventBusPostgres: LISTEN connection lost, reconnecting: ${String(error)}`)),
-      // Exponential back-off capped at 5 s (a union of schedules takes the shorter delay).
-      Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")))),
-      Effect.forkScoped,
-    )
-    // The first connection must come up: a node that cannot reach its bus at start is misconfigured.
-    yield* Deferred.await(ready).pipe(
-      Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => "timeout" as const }),
-      Effect.catchAll(() => Effect.dieMessage("EventBusPostgres: the LISTEN connection did not come up within 10 s")),
-    )
+      /** One connection's life: connect, LISTEN on every channel in use, serve until the connection drops (then fail, to reconnect). */
+      const session = (ready: Deferred.Deferred<void>): Effect.Effect<never, unknown> =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const closed = yield* Deferred.make<void>()
+            const client = yield* Effect.acquireRelease(
+              Effect.tryPromise(async () => {
+                const c = new pg.Client({
+                  connectionString: options.connectionString,
+                  keepAlive: true,
+                  application_name: options.applicationName ?? "signet-event-bus",
+                })
+                c.on("error", () => Deferred.unsafeDone(closed, Exit.void))
+                c.on("end", () => Deferred.unsafeDone(closed, Exit.void))
+                c.on("notification", (message) => {
+                  const queues = state.subscribers.get(message.channel)
+                  if (queues === undefined) return
+                  // Sliding queues never block: a slow subscriber loses its oldest messages instead of holding memory.
+                  for (const queue of queues) offer(Queue.offer(queue, message.payload ?? ""))
+                })
+                try {
+                  await c.connect()
+                } catch (error) {
+                  await c.end().catch(() => undefined)
+                  throw error
+                }
+                return c
+              }),
+              (c) =>
+                Effect.sync(() => {
+                  state.client = undefined
+                }).pipe(
+                  Effect.zipRight(Effect.promise(() => c.end())),
+                  Effect.catchAllDefect(() => Effect.void),
+                ),
+            )
+            yield* lock.withPermits(1)(
+              Effect.gen(function* () {
+                for (const channel of state.subscribers.keys()) {
+                  yield* Effect.tryPromise(() => client.query(`LISTEN ${client.escapeIdentifier(channel)}`))
+                }
+                state.client = client
+              }),
+            )
+            yield* Deferred.succeed(ready, undefined)
+            yield* Deferred.await(closed)
+            return yield* Effect.fail(new Error("LISTEN connection closed"))
+          }),
+        )
 
-    const register = (channel: string, queue: Queue.Queue<string>) => lock.withPermits(1)(Effect.suspend(() => {
-      const queues = state.subscribers.get(channel)
-      if (queues !== undefined) {
-        queues.add(queue)
-        return Effect.void
-      }
-      state.subscribers.set(channel, new Set([queue]))
-      const client = state.client
-      return client === undefined ? Effect.void : listenerQuery(client, `LISTEN ${client.escapeIdentifier(channel)}`)
-    }))
+      const ready = yield* Deferred.make<void>()
+      yield* session(ready).pipe(
+        Effect.tapError((error) => Effect.logWarning(`EventBusPostgres: LISTEN connection lost, reconnecting: ${String(error)}`)),
+        // Exponential back-off capped at 5 s (a union of schedules takes the shorter delay).
+        Effect.retry(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")))),
+        Effect.forkScoped,
+      )
+      // The first connection must come up: a node that cannot reach its bus at start is misconfigured.
+      yield* Deferred.await(ready).pipe(
+        Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => "timeout" as const }),
+        Effect.catchAll(() => Effect.dieMessage("EventBusPostgres: the LISTEN connection did not come up within 10 s")),
+      )
 
-    const unregister = (channel: string, queue: Queue.Queue<string>) => lock.withPermits(1)(Effect.suspend(() => {
-      const queues = state.subscribers.get(channel)
-      if (queues === undefined) return Effect.void
-      queues.delete(queue)
-      if (queues.size > 0) return Effect.void
-      state.subscribers.delete(channel)
-      const client = state.client
-      return client === undefined ? Effect.void : listenerQuery(client, `UNLISTEN ${client.escapeIdentifier(channel)}`)
-    }))
+      const register = (channel: string, queue: Queue.Queue<string>) =>
+        lock.withPermits(1)(
+          Effect.suspend(() => {
+            const queues = state.subscribers.get(channel)
+            if (queues !== undefined) {
+              queues.add(queue)
+              return Effect.void
+            }
+            state.subscribers.set(channel, new Set([queue]))
+            const client = state.client
+            return client === undefined ? Effect.void : listenerQuery(client, `LISTEN ${client.escapeIdentifier(channel)}`)
+          }),
+        )
 
-    return EventBus.of({
-      publish: (topic, payload) => {
-        if (Buffer.byteLength(payload, "utf8") > MAX_PAYLOAD_BYTES) {
-          // A programming error (payloads are ids, not documents): loud, not silently dropped.
-          return Effect.dieMessage(`EventBusPostgres: payload on ${JSON.stringify(topic)} exceeds ${MAX_PAYLOAD_BYTES} bytes`)
-        }
-        return Effect.promise(() => pool.query("select pg_notify($1, $2)", [channelOf(topic, options.schema), payload]))
-          .pipe(Effect.asVoid)
-      },
-      subscribe: (topic) => Effect.gen(function* () {
-        const channel = channelOf(topic, options.schema)
-        const queue = yield* Effect.acquireRelease(Queue.sliding<string>(capacity), Queue.shutdown)
-        // LISTEN is in force before subscribe returns, so a message published after it is heard.
-        yield* Effect.acquireRelease(register(channel, queue), () => unregister(channel, queue))
-        return Stream.fromQueue(queue)
-      }),
-    })
-  }))
+      const unregister = (channel: string, queue: Queue.Queue<string>) =>
+        lock.withPermits(1)(
+          Effect.suspend(() => {
+            const queues = state.subscribers.get(channel)
+            if (queues === undefined) return Effect.void
+            queues.delete(queue)
+            if (queues.size > 0) return Effect.void
+            state.subscribers.delete(channel)
+            const client = state.client
+            return client === undefined ? Effect.void : listenerQuery(client, `UNLISTEN ${client.escapeIdentifier(channel)}`)
+          }),
+        )
+
+      return EventBus.of({
+        publish: (topic, payload) => {
+          if (Buffer.byteLength(payload, "utf8") > MAX_PAYLOAD_BYTES) {
+            // A programming error (payloads are ids, not documents): loud, not silently dropped.
+            return Effect.dieMessage(`EventBusPostgres: payload on ${JSON.stringify(topic)} exceeds ${MAX_PAYLOAD_BYTES} bytes`)
+          }
+          return Effect.promise(() => pool.query("select pg_notify($1, $2)", [channelOf(topic, options.schema), payload])).pipe(Effect.asVoid)
+        },
+        subscribe: (topic) =>
+          Effect.gen(function* () {
+            const channel = channelOf(topic, options.schema)
+            const queue = yield* Effect.acquireRelease(Queue.sliding<string>(capacity), Queue.shutdown)
+            // LISTEN is in force before subscribe returns, so a message published after it is heard.
+            yield* Effect.acquireRelease(register(channel, queue), () => unregister(channel, queue))
+            return Stream.fromQueue(queue)
+          }),
+      })
+    }),
+  )

@@ -6,7 +6,13 @@ import { sql } from "kysely"
 import { SqlDatabase } from "@signet/adapters-sql"
 import { RelyingParties, Users } from "@signet/core"
 import {
-  describePostgres, findPostgres, freshSchemaName, dropSchema, sampleRelyingParty, sampleUser, storageConformance,
+  describePostgres,
+  findPostgres,
+  freshSchemaName,
+  dropSchema,
+  sampleRelyingParty,
+  sampleUser,
+  storageConformance,
   withFreshSchema,
 } from "@signet/testkit/storage"
 import { StoragePostgres } from "./index.ts"
@@ -16,34 +22,36 @@ const url = await findPostgres()
 describePostgres(url, "StoragePostgres", (connectionString) => {
   storageConformance("postgres", () => withFreshSchema(connectionString, StoragePostgres))
 
-  it.effect("keeps ms timestamps as bigint and the tables in the given schema", () => Effect.gen(function* () {
-    const { db } = yield* SqlDatabase
-    const columns = yield* Effect.promise(() => sql<{ table_name: string; column_name: string; data_type: string }>`
+  it.effect("keeps ms timestamps as bigint and the tables in the given schema", () =>
+    Effect.gen(function* () {
+      const { db } = yield* SqlDatabase
+      const columns = yield* Effect.promise(() =>
+        sql<{ table_name: string; column_name: string; data_type: string }>`
       select table_name, column_name, data_type from information_schema.columns
-      where table_schema = current_schema() and column_name in ('created_at', 'counter')`.execute(db))
-    expect(columns.rows.length).toBeGreaterThanOrEqual(7)
-    for (const row of columns.rows) expect(row.data_type).toBe("bigint")
-    const schema = yield* Effect.promise(() => sql<{ s: string }>`select current_schema() as s`.execute(db))
-    expect(schema.rows[0]?.s).toMatch(/^signet_test_[0-9a-f]{12}$/)
-  }).pipe(Effect.provide(withFreshSchema(connectionString, StoragePostgres))))
+      where table_schema = current_schema() and column_name in ('created_at', 'counter')`.execute(db),
+      )
+      expect(columns.rows.length).toBeGreaterThanOrEqual(7)
+      for (const row of columns.rows) expect(row.data_type).toBe("bigint")
+      const schema = yield* Effect.promise(() => sql<{ s: string }>`select current_schema() as s`.execute(db))
+      expect(schema.rows[0]?.s).toMatch(/^signet_test_[0-9a-f]{12}$/)
+    }).pipe(Effect.provide(withFreshSchema(connectionString, StoragePostgres))),
+  )
 
-  it.effect("several nodes starting at once on one new schema all migrate and share the rows", () => Effect.gen(function* () {
-    const schema = freshSchemaName()
-    yield* Effect.addFinalizer(() => Effect.promise(() => dropSchema(connectionString, schema)))
-    const nodes = yield* Effect.forEach([1, 2, 3, 4], () => Layer.build(StoragePostgres({ connectionString, schema })),
-      { concurrency: "unbounded" })
-    const [a, b] = [nodes[0]!, nodes[1]!]
-    const rp = yield* Effect.flatMap(RelyingParties, (r) => r.insert(sampleRelyingParty())).pipe(Effect.provide(a))
-    expect(yield* Effect.flatMap(RelyingParties, (r) => r.findByClientId(rp.clientId)).pipe(Effect.provide(b)))
-      .toEqual(Option.some(rp))
-    yield* Effect.flatMap(Users, (u) => u.insert(sampleUser())).pipe(Effect.provide(b))
-    expect(yield* Effect.flatMap(Users, (u) => u.findByEmail("ALICE@example.com")).pipe(Effect.provide(nodes[3]!)))
-      .toEqual(Option.some(sampleUser()))
-  }).pipe(Effect.scoped))
+  it.effect("several nodes starting at once on one new schema all migrate and share the rows", () =>
+    Effect.gen(function* () {
+      const schema = freshSchemaName()
+      yield* Effect.addFinalizer(() => Effect.promise(() => dropSchema(connectionString, schema)))
+      const nodes = yield* Effect.forEach([1, 2, 3, 4], () => Layer.build(StoragePostgres({ connectionString, schema })), { concurrency: "unbounded" })
+      const [a, b] = [nodes[0]!, nodes[1]!]
+      const rp = yield* Effect.flatMap(RelyingParties, (r) => r.insert(sampleRelyingParty())).pipe(Effect.provide(a))
+      expect(yield* Effect.flatMap(RelyingParties, (r) => r.findByClientId(rp.clientId)).pipe(Effect.provide(b))).toEqual(Option.some(rp))
+      yield* Effect.flatMap(Users, (u) => u.insert(sampleUser())).pipe(Effect.provide(b))
+      expect(yield* Effect.flatMap(Users, (u) => u.findByEmail("ALICE@example.com")).pipe(Effect.provide(nodes[3]!))).toEqual(Option.some(sampleUser()))
+    }).pipe(Effect.scoped),
+  )
 
   it("refuses a schema name that is not a plain lower-case identifier", async () => {
-    await expect(Effect.runPromise(Layer.launch(StoragePostgres({ connectionString, schema: "Bad-Name" }))))
-      .rejects.toThrow(/invalid PostgreSQL schema name/)
+    await expect(Effect.runPromise(Layer.launch(StoragePostgres({ connectionString, schema: "Bad-Name" })))).rejects.toThrow(/invalid PostgreSQL schema name/)
   })
 })
 

@@ -1,13 +1,18 @@
 /** Storage on PostgreSQL: the shared store of several stateless engine nodes. */
 import { Effect, Layer } from "effect"
 import {
-  type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, Kysely, PostgresDialect, PostgresIntrospector,
-  type SchemaMetadata, sql, type TableMetadata,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  Kysely,
+  PostgresDialect,
+  PostgresIntrospector,
+  type SchemaMetadata,
+  sql,
+  type TableMetadata,
 } from "kysely"
 import pg from "pg"
-import {
-  type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices,
-} from "@signet/adapters-sql"
+import { type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices } from "@signet/adapters-sql"
 
 /** Where the engine's tables live. */
 export interface StoragePostgresOptions {
@@ -47,7 +52,9 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
     this.#db = db
     this.#full = new PostgresIntrospector(db)
   }
-  getSchemas(): Promise<Array<SchemaMetadata>> { return this.#full.getSchemas() }
+  getSchemas(): Promise<Array<SchemaMetadata>> {
+    return this.#full.getSchemas()
+  }
   async getTables(_options?: DatabaseMetadataOptions): Promise<Array<TableMetadata>> {
     const rows = await sql<{ readonly name: string; readonly schema: string; readonly kind: string }>`
       select c.relname as name, n.nspname as schema, c.relkind as kind
@@ -62,7 +69,9 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
 
 /** PostgreSQL with the current-schema introspector. */
 class PostgresCurrentSchemaDialect extends PostgresDialect {
-  override createIntrospector(db: Kysely<any>): DatabaseIntrospector { return new CurrentSchemaIntrospector(db) }
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db)
+  }
 }
 
 const isDuplicateSchema = (e: unknown): boolean => {
@@ -73,30 +82,36 @@ const isDuplicateSchema = (e: unknown): boolean => {
 
 /** Opens the pool, creates the schema if missing, runs the migrations; ends the pool when the scope ends. */
 export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Layer<SqlDatabase> =>
-  Layer.scoped(SqlDatabase, Effect.gen(function* () {
-    const db = yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        const pool = new pg.Pool(poolConfig(options))
-        // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
-        pool.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
-        return new Kysely<Database>({ dialect: new PostgresCurrentSchemaDialect({ pool }) })
-      }),
-      (kysely) => Effect.promise(() => kysely.destroy()),
-    )
-    if (options.schema !== undefined) {
-      const schema = options.schema
-      yield* Effect.promise(() => sql`create schema if not exists ${sql.id(schema)}`.execute(db)
-        .catch((e: unknown) => { if (!isDuplicateSchema(e)) throw e }))
-    }
-    // The migration tables go in the same schema; kysely must be told, or it finds another schema's table and skips its own.
-    const current = yield* Effect.promise(() => sql<{ readonly schema: string | null }>`select current_schema() as schema`.execute(db))
-    const migrationTableSchema = current.rows[0]?.schema
-    if (migrationTableSchema === undefined || migrationTableSchema === null) {
-      return yield* Effect.dieMessage("PostgreSQL: no current schema (the search path names no existing schema)")
-    }
-    yield* migrateToLatest(db, "postgres", { migrationTableSchema })
-    return yield* makeSqlDatabase(db, "postgres")
-  }))
+  Layer.scoped(
+    SqlDatabase,
+    Effect.gen(function* () {
+      const db = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const pool = new pg.Pool(poolConfig(options))
+          // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
+          pool.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
+          return new Kysely<Database>({ dialect: new PostgresCurrentSchemaDialect({ pool }) })
+        }),
+        (kysely) => Effect.promise(() => kysely.destroy()),
+      )
+      if (options.schema !== undefined) {
+        const schema = options.schema
+        yield* Effect.promise(() =>
+          sql`create schema if not exists ${sql.id(schema)}`.execute(db).catch((e: unknown) => {
+            if (!isDuplicateSchema(e)) throw e
+          }),
+        )
+      }
+      // The migration tables go in the same schema; kysely must be told, or it finds another schema's table and skips its own.
+      const current = yield* Effect.promise(() => sql<{ readonly schema: string | null }>`select current_schema() as schema`.execute(db))
+      const migrationTableSchema = current.rows[0]?.schema
+      if (migrationTableSchema === undefined || migrationTableSchema === null) {
+        return yield* Effect.dieMessage("PostgreSQL: no current schema (the search path names no existing schema)")
+      }
+      yield* migrateToLatest(db, "postgres", { migrationTableSchema })
+      return yield* makeSqlDatabase(db, "postgres")
+    }),
+  )
 
 /** Storage on PostgreSQL: the unit of work and every repository (and the `SqlDatabase` under them). */
 export const StoragePostgres = (options: StoragePostgresOptions): Layer.Layer<StorageServices | SqlDatabase> =>

@@ -6,5 +6,5 @@
  * module adds tables without editing a shared file. `modules.ts` imports every module, so
  * the full interface is in scope wherever the package is.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: an interface (not a type) so each module's tables.ts can merge its tables into it
 export interface Database {}

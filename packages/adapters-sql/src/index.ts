@@ -9,7 +9,13 @@ export { noMigrations } from "./module.ts"
 export type { AnySqlModule, ServicesOf, SqlModule } from "./module.ts"
 export { sqlModules } from "./modules.ts"
 export {
-  guardedWrite, makeSqlDatabase, query, SqlDatabase, StorageSql, transaction, uniqueViolationColumns,
+  guardedWrite,
+  makeSqlDatabase,
+  query,
+  SqlDatabase,
+  StorageSql,
+  transaction,
+  uniqueViolationColumns,
 } from "./sql-database.ts"
 export type { ActiveTransaction, SqlDatabaseService } from "./sql-database.ts"
 export { DbBigInt, DbFlag, DbStringArray, decodeRow, flag, rowEncoder } from "./rows.ts"
@@ -35,7 +41,13 @@ export { KeyRecordsSql, StoredKeyFromRow } from "./pki/key-records.ts"
 export { signingSql } from "./signing/module.ts"
 export type { BatchesTable, QuotaCountersTable, SigningEventsTable, SigningRequestsTable } from "./signing/module.ts"
 export {
-  BatchesSql, BatchFromRow, QuotaCountersSql, SigningEventFromRow, SigningEventsSql, SigningRequestFromRow, SigningRequestsSql,
+  BatchesSql,
+  BatchFromRow,
+  QuotaCountersSql,
+  SigningEventFromRow,
+  SigningEventsSql,
+  SigningRequestFromRow,
+  SigningRequestsSql,
 } from "./signing/repositories.ts"
 export { sscSql } from "./ssc/module.ts"
 export type { SscOperationsTable } from "./ssc/module.ts"
@@ -43,13 +55,25 @@ export { SscOperationFromRow, SscOperationsSql } from "./ssc/repositories.ts"
 export { eventsSql } from "./events/module.ts"
 export type { DeliveriesTable, DeliveryAttemptsTable, WebhookSubscriptionsTable } from "./events/module.ts"
 export {
-  DeliveriesSql, DeliveryAttemptFromRow, DeliveryFromRow, WebhookSubscriptionFromRow, WebhookSubscriptionsSql,
+  DeliveriesSql,
+  DeliveryAttemptFromRow,
+  DeliveryFromRow,
+  WebhookSubscriptionFromRow,
+  WebhookSubscriptionsSql,
 } from "./events/repositories.ts"
 export { kycSql } from "./kyc/module.ts"
 export type { KycAuditTable, KycCapturesTable, KycImagesTable, KycSettingsTable, KycVerificationsTable } from "./kyc/module.ts"
 export {
-  KycAuditEntryFromRow, KycAuditSql, KycCaptureFromRow, KycCapturesSql, KycImageFromRow, KycImagesSql, KycRpSettingsFromRow,
-  KycStorageSql, KycVerificationFromRow, KycVerificationsSql,
+  KycAuditEntryFromRow,
+  KycAuditSql,
+  KycCaptureFromRow,
+  KycCapturesSql,
+  KycImageFromRow,
+  KycImagesSql,
+  KycRpSettingsFromRow,
+  KycStorageSql,
+  KycVerificationFromRow,
+  KycVerificationsSql,
 } from "./kyc/repositories.ts"
 export { documentsSql } from "./documents/module.ts"
 export { padesSql } from "./pades/module.ts"

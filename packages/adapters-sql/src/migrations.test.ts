@@ -7,9 +7,21 @@ import { sqlModules } from "./modules.ts"
 
 // The names existing databases have recorded: they must come out of the module list unchanged, in this order.
 const RELEASED = [
-  "0001_foundation", "0002_signing", "0003_signing_token_flow", "0004_webhooks", "0005_kyc", "0006_documents",
-  "0007_openid_provider", "0008_identity_providers", "0009_rp_platform", "0010_plans", "0011_prepared_pdfs",
-  "0012_pades_levels", "0013_authorization", "0014_accounts", "0015_id_token_algorithm",
+  "0001_foundation",
+  "0002_signing",
+  "0003_signing_token_flow",
+  "0004_webhooks",
+  "0005_kyc",
+  "0006_documents",
+  "0007_openid_provider",
+  "0008_identity_providers",
+  "0009_rp_platform",
+  "0010_plans",
+  "0011_prepared_pdfs",
+  "0012_pades_levels",
+  "0013_authorization",
+  "0014_accounts",
+  "0015_id_token_algorithm",
 ]
 
 const migration: Migration = { up: async () => {} }
@@ -45,7 +57,11 @@ describe("migrations collected from the module list", () => {
   })
 
   it("migrations run in name order whatever the order of the modules", () => {
-    const modules = [moduleWith("late", ["0003_c"]), { name: "none", migrations: noMigrations, repositories: Layer.empty }, moduleWith("early", ["0002_b", "0001_a"])]
+    const modules = [
+      moduleWith("late", ["0003_c"]),
+      { name: "none", migrations: noMigrations, repositories: Layer.empty },
+      moduleWith("early", ["0002_b", "0001_a"]),
+    ]
     expect(Object.keys(collectMigrations(modules, "postgres"))).toEqual(["0001_a", "0002_b", "0003_c"])
   })
 })

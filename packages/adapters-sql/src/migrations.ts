@@ -17,9 +17,7 @@ export type { SqlDialect } from "./migration.ts"
  * The migrations of `modules` for `dialect`, by name, sorted by name (the order they run in).
  * Two migrations with the same name or the same number are a programming error: it throws.
  */
-export const collectMigrations = (
-  modules: ReadonlyArray<AnySqlModule>, dialect: SqlDialect,
-): Readonly<Record<string, Migration>> => {
+export const collectMigrations = (modules: ReadonlyArray<AnySqlModule>, dialect: SqlDialect): Readonly<Record<string, Migration>> => {
   const all = new Map<string, { readonly module: string; readonly migration: Migration }>()
   const numbers = new Map<string, string>()
   for (const module of modules) {

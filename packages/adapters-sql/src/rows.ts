@@ -30,7 +30,9 @@ export const decodeRow = <A, I>(schema: Schema.Schema<A, I>) => {
  * Encodes a domain value to a row for writing. A `DbBigInt` column encodes to a number,
  * though its type also admits the decimal string PostgreSQL returns on reads.
  */
-export const rowEncoder = <Row>() => <A, I>(schema: Schema.Schema<A, I>) => {
-  const encode = Schema.encodeSync(schema)
-  return (value: A): Row => encode(value) as unknown as Row
-}
+export const rowEncoder =
+  <Row>() =>
+  <A, I>(schema: Schema.Schema<A, I>) => {
+    const encode = Schema.encodeSync(schema)
+    return (value: A): Row => encode(value) as unknown as Row
+  }

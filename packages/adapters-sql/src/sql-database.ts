@@ -49,7 +49,10 @@ export const makeSqlDatabase = (db: Kysely<Database>, dialect: SqlDialect): Effe
 export const uniqueViolationColumns = (error: unknown): Option.Option<ReadonlyArray<string>> => {
   if (typeof error !== "object" || error === null) return Option.none()
   const { code, message, detail, constraint } = error as {
-    readonly code?: unknown; readonly message?: unknown; readonly detail?: unknown; readonly constraint?: unknown
+    readonly code?: unknown
+    readonly message?: unknown
+    readonly detail?: unknown
+    readonly constraint?: unknown
   }
   if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
     // "UNIQUE constraint failed: users.email" (or "t.a, t.b" for a composite key)
@@ -69,16 +72,28 @@ export const uniqueViolationColumns = (error: unknown): Option.Option<ReadonlyAr
  * Runs `run` on the current transaction's connection, or on the database outside one.
  * Database failures are defects (the caller cannot do anything about them).
  */
-export const query = (service: SqlDatabaseService) =>
-<A>(run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A> =>
-  Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) =>
-    Option.match(tx, {
-      onNone: () => Effect.promise(() => run(service.db)),
-      onSome: (active) => active.lock.withPermits(1)(poisonOnDefect(active, Effect.promise(() => run(active.trx)))),
-    }))
+export const query =
+  (service: SqlDatabaseService) =>
+  <A>(run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A> =>
+    Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) =>
+      Option.match(tx, {
+        onNone: () => Effect.promise(() => run(service.db)),
+        onSome: (active) =>
+          active.lock.withPermits(1)(
+            poisonOnDefect(
+              active,
+              Effect.promise(() => run(active.trx)),
+            ),
+          ),
+      }),
+    )
 
 const poisonOnDefect = <A, E>(active: ActiveTransaction, effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-  Effect.tapDefect(effect, () => Effect.sync(() => { active.poisoned = true }))
+  Effect.tapDefect(effect, () =>
+    Effect.sync(() => {
+      active.poisoned = true
+    }),
+  )
 
 /**
  * Like `query`, for a write that can hit a unique key: the violation becomes
@@ -86,55 +101,71 @@ const poisonOnDefect = <A, E>(active: ActiveTransaction, effect: Effect.Effect<A
  * write runs under a savepoint, because a failed statement would otherwise abort the whole
  * transaction while SQLite carries on: with the savepoint both behave the same.
  */
-export const guardedWrite = (service: SqlDatabaseService) =>
-<A>(what: (columns: ReadonlyArray<string>) => string, run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A, UniqueViolation> => {
-  const attempt = (db: Kysely<Database>): Effect.Effect<A, UniqueViolation> =>
-    Effect.tryPromise({ try: () => run(db), catch: (e) => e }).pipe(
-      Effect.catchAll((e) => Option.match(uniqueViolationColumns(e), {
-        onNone: () => Effect.die(e),
-        onSome: (columns) => Effect.fail(new UniqueViolation({ what: what(columns) })),
-      })))
-  return Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
-    if (Option.isNone(tx)) return attempt(service.db)
-    const active = tx.value
-    const { trx, lock } = active
-    if (service.dialect !== "postgres") return lock.withPermits(1)(poisonOnDefect(active, attempt(trx)))
-    const savepoint = (statement: ReturnType<typeof sql>) => Effect.promise(() => statement.execute(trx))
-    return lock.withPermits(1)(Effect.gen(function* () {
-      yield* savepoint(sql`savepoint signet_guarded_write`)
-      const exit = yield* Effect.exit(poisonOnDefect(active, attempt(trx)))
-      yield* savepoint(Exit.isSuccess(exit)
-        ? sql`release savepoint signet_guarded_write`
-        : sql`rollback to savepoint signet_guarded_write`)
-      return yield* exit
-    }))
-  })
-}
+export const guardedWrite =
+  (service: SqlDatabaseService) =>
+  <A>(what: (columns: ReadonlyArray<string>) => string, run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A, UniqueViolation> => {
+    const attempt = (db: Kysely<Database>): Effect.Effect<A, UniqueViolation> =>
+      Effect.tryPromise({ try: () => run(db), catch: (e) => e }).pipe(
+        Effect.catchAll((e) =>
+          Option.match(uniqueViolationColumns(e), {
+            onNone: () => Effect.die(e),
+            onSome: (columns) => Effect.fail(new UniqueViolation({ what: what(columns) })),
+          }),
+        ),
+      )
+    return Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
+      if (Option.isNone(tx)) return attempt(service.db)
+      const active = tx.value
+      const { trx, lock } = active
+      if (service.dialect !== "postgres") return lock.withPermits(1)(poisonOnDefect(active, attempt(trx)))
+      const savepoint = (statement: ReturnType<typeof sql>) => Effect.promise(() => statement.execute(trx))
+      return lock.withPermits(1)(
+        Effect.gen(function* () {
+          yield* savepoint(sql`savepoint signet_guarded_write`)
+          const exit = yield* Effect.exit(poisonOnDefect(active, attempt(trx)))
+          yield* savepoint(Exit.isSuccess(exit) ? sql`release savepoint signet_guarded_write` : sql`rollback to savepoint signet_guarded_write`)
+          return yield* exit
+        }),
+      )
+    })
+  }
 
 /**
  * Runs `effect` in one transaction (kysely controlled transaction): commit on success,
  * rollback on failure, defect or interruption. A nested call joins the outer transaction.
  */
-export const transaction = (service: SqlDatabaseService) =>
-<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.flatMap(FiberRef.get(service.currentTransaction), (current) =>
-    Option.isSome(current)
-      ? effect
-      : Effect.acquireUseRelease(
-        Effect.promise(() => service.db.startTransaction().execute()).pipe(
-          Effect.map((trx): ActiveTransaction => ({ trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: false }))),
-        (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
-        ({ trx, poisoned }, exit) =>
-          Exit.isSuccess(exit)
-            // A failed commit leaves kysely's connection checked out: roll back to return it, then report the failure.
-            ? Effect.suspend(() => poisoned
-              ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
-              : Effect.promise(() => trx.commit().execute())).pipe(Effect.catchAllDefect((defect) =>
-              Effect.promise(() => trx.rollback().execute()).pipe(
-                Effect.catchAllDefect(() => Effect.void), Effect.zipRight(Effect.die(defect)))))
-            : Effect.promise(() => trx.rollback().execute()),
-      ))
+export const transaction =
+  (service: SqlDatabaseService) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(service.currentTransaction), (current) =>
+      Option.isSome(current)
+        ? effect
+        : Effect.acquireUseRelease(
+            Effect.promise(() => service.db.startTransaction().execute()).pipe(
+              Effect.map((trx): ActiveTransaction => ({ trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: false })),
+            ),
+            (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
+            ({ trx, poisoned }, exit) =>
+              Exit.isSuccess(exit)
+                ? // A failed commit leaves kysely's connection checked out: roll back to return it, then report the failure.
+                  Effect.suspend(() =>
+                    poisoned
+                      ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
+                      : Effect.promise(() => trx.commit().execute()),
+                  ).pipe(
+                    Effect.catchAllDefect((defect) =>
+                      Effect.promise(() => trx.rollback().execute()).pipe(
+                        Effect.catchAllDefect(() => Effect.void),
+                        Effect.zipRight(Effect.die(defect)),
+                      ),
+                    ),
+                  )
+                : Effect.promise(() => trx.rollback().execute()),
+          ),
+    )
 
 /** `Storage` (the unit of work) over the SQL database. */
-export const StorageSql: Layer.Layer<Storage, never, SqlDatabase> = Layer.effect(Storage,
-  Effect.map(SqlDatabase, (service) => Storage.of({ transaction: transaction(service) })))
+export const StorageSql: Layer.Layer<Storage, never, SqlDatabase> = Layer.effect(
+  Storage,
+  Effect.map(SqlDatabase, (service) => Storage.of({ transaction: transaction(service) })),
+)

@@ -7,8 +7,15 @@
  * own SQLite migration lock is a no-op).
  */
 import {
-  CompiledQuery, type DatabaseConnection, type Driver, SqliteAdapter, SqliteDialect, type SqliteDatabase, type SqliteDialectConfig,
-  SqliteDriver, type SqliteStatement,
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  SqliteAdapter,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  type SqliteStatement,
 } from "kysely"
 
 /** How many prepared statements a connection keeps (the engine issues a few dozen distinct queries). */

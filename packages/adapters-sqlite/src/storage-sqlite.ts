@@ -2,9 +2,7 @@
 import BetterSqlite3 from "better-sqlite3"
 import { Effect, Layer } from "effect"
 import { Kysely } from "kysely"
-import {
-  type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices,
-} from "@signet/adapters-sql"
+import { type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices } from "@signet/adapters-sql"
 import { SqliteImmediateDialect, withStatementCache } from "./sqlite-dialect.ts"
 
 /** Where the SQLite database lives and how long a writer waits for another process's lock. */
@@ -17,25 +15,28 @@ export interface StorageSqliteOptions {
 
 /** Opens the database, applies the pragmas and migrations; closes it when the scope ends. */
 export const SqlDatabaseSqlite = (options: StorageSqliteOptions): Layer.Layer<SqlDatabase> =>
-  Layer.scoped(SqlDatabase, Effect.gen(function* () {
-    const busyTimeoutMs = options.busyTimeoutMs ?? 5000
-    const db = yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        const sqlite = new BetterSqlite3(options.filename, { timeout: busyTimeoutMs })
-        // WAL lets readers in other processes run while one writes; NORMAL sync is durable enough under WAL.
-        sqlite.pragma("journal_mode = WAL")
-        // FULL: a commit is on disk before it returns, so a reported state change survives a power loss
-        // (NORMAL in WAL mode may lose the last commits). The engine reports only what is durable.
-        sqlite.pragma("synchronous = FULL")
-        sqlite.pragma("foreign_keys = ON")
-        sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
-        return new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database: withStatementCache(sqlite) }) })
-      }),
-      (kysely) => Effect.promise(() => kysely.destroy()),
-    )
-    yield* migrateToLatest(db, "sqlite")
-    return yield* makeSqlDatabase(db, "sqlite")
-  }))
+  Layer.scoped(
+    SqlDatabase,
+    Effect.gen(function* () {
+      const busyTimeoutMs = options.busyTimeoutMs ?? 5000
+      const db = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const sqlite = new BetterSqlite3(options.filename, { timeout: busyTimeoutMs })
+          // WAL lets readers in other processes run while one writes; NORMAL sync is durable enough under WAL.
+          sqlite.pragma("journal_mode = WAL")
+          // FULL: a commit is on disk before it returns, so a reported state change survives a power loss
+          // (NORMAL in WAL mode may lose the last commits). The engine reports only what is durable.
+          sqlite.pragma("synchronous = FULL")
+          sqlite.pragma("foreign_keys = ON")
+          sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
+          return new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database: withStatementCache(sqlite) }) })
+        }),
+        (kysely) => Effect.promise(() => kysely.destroy()),
+      )
+      yield* migrateToLatest(db, "sqlite")
+      return yield* makeSqlDatabase(db, "sqlite")
+    }),
+  )
 
 /** Storage on SQLite: the unit of work and every repository (and the `SqlDatabase` under them). */
 export const StorageSqlite = (options: StorageSqliteOptions): Layer.Layer<StorageServices | SqlDatabase> =>

@@ -35,4 +35,5 @@ export const housekeeping = housekeepingRound.pipe(
   Effect.tap((removed) => Effect.logDebug("housekeeping", removed)),
   Effect.catchAllCause((cause) => Effect.logError("housekeeping round failed", cause)),
   Effect.repeat(Schedule.spaced("1 hour")),
-  Effect.asVoid)
+  Effect.asVoid,
+)

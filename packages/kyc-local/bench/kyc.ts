@@ -86,7 +86,9 @@ for (let k = 1; k <= verifications; k++) {
   const live = await assessLiveness(frames)
   if (live._tag === "Confirmed") await faceSimilarity(page, live.selfie)
   if (k % Math.max(1, Math.floor(verifications / 10)) === 0) {
-    console.log(`  ${k} verifications: rss ${mb()} MB (start ${startRss}), tensors ${(await modelMemory()).numTensors} (start ${startTensors}), ${Math.round(ms(t) / k)} ms each`)
+    console.log(
+      `  ${k} verifications: rss ${mb()} MB (start ${startRss}), tensors ${(await modelMemory()).numTensors} (start ${startTensors}), ${Math.round(ms(t) / k)} ms each`,
+    )
   }
 }
 console.log(`memory over ${verifications} verifications: rss ${startRss} → ${mb()} MB, tensors ${startTensors} → ${(await modelMemory()).numTensors}`)

@@ -34,13 +34,27 @@ for (let x = 0; x < DISTINCT_FACES.length; x++) {
     different.push({ a: DISTINCT_FACES[x]!, b: DISTINCT_FACES[y]!, cosine: round(cos), score: round(calibrated(cos)) })
   }
 }
-function round(n: number) { return Math.round(n * 1000) / 1000 }
+function round(n: number) {
+  return Math.round(n * 1000) / 1000
+}
 const sameCos = same.map((s) => s.cosine).sort((a, b) => a - b)
 const diffCos = different.map((d) => d.cosine).sort((a, b) => a - b)
 const summary = {
   anchors: CALIBRATION,
-  same: { pairs: same.length, min: sameCos[0], p05: sameCos[Math.floor(sameCos.length * 0.05)], median: sameCos[Math.floor(sameCos.length / 2)], minScore: Math.min(...same.map((s) => s.score)) },
-  different: { pairs: different.length, max: diffCos[diffCos.length - 1], p95: diffCos[Math.floor(diffCos.length * 0.95)], median: diffCos[Math.floor(diffCos.length / 2)], maxScore: Math.max(...different.map((d) => d.score)) },
+  same: {
+    pairs: same.length,
+    min: sameCos[0],
+    p05: sameCos[Math.floor(sameCos.length * 0.05)],
+    median: sameCos[Math.floor(sameCos.length / 2)],
+    minScore: Math.min(...same.map((s) => s.score)),
+  },
+  different: {
+    pairs: different.length,
+    max: diffCos[diffCos.length - 1],
+    p95: diffCos[Math.floor(diffCos.length * 0.95)],
+    median: diffCos[Math.floor(diffCos.length / 2)],
+    maxScore: Math.max(...different.map((d) => d.score)),
+  },
   // anchors the data would give: review just above the most similar different pair, match just below the least similar same pair
   proposed: { review: round(diffCos[diffCos.length - 1]! + 0.02), match: round(Math.max(diffCos[diffCos.length - 1]! + 0.04, sameCos[0]! - 0.02)) },
 }

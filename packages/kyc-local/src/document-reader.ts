@@ -25,6 +25,9 @@ export const readDocument = async (images: ReadonlyArray<Uint8Array>): Promise<D
 }
 
 /** The local document reader as the core port. */
-export const DocumentReaderLocal = Layer.succeed(DocumentReader, DocumentReader.of({
-  read: (images) => Effect.promise(() => readDocument(images)),
-}))
+export const DocumentReaderLocal = Layer.succeed(
+  DocumentReader,
+  DocumentReader.of({
+    read: (images) => Effect.promise(() => readDocument(images)),
+  }),
+)

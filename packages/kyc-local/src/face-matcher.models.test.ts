@@ -39,6 +39,10 @@ describe("local face matcher (human, WASM) with the calibrated score", () => {
     const blank = encodeRgb({ width: 320, height: 240, data: new Uint8Array(320 * 240 * 3).fill(200) })
     const score = await Effect.runPromise(Effect.flatMap(FaceMatcher, (m) => m.similarity(jpeg(PEOPLE[0]!), blank)).pipe(Effect.provide(FaceMatcherLocal)))
     expect(score).toBe(0)
-    expect(await Effect.runPromise(Effect.flatMap(FaceMatcher, (m) => m.similarity(new Uint8Array([1, 2, 3]), jpeg(PEOPLE[0]!))).pipe(Effect.provide(FaceMatcherLocal)))).toBe(0)
+    expect(
+      await Effect.runPromise(
+        Effect.flatMap(FaceMatcher, (m) => m.similarity(new Uint8Array([1, 2, 3]), jpeg(PEOPLE[0]!))).pipe(Effect.provide(FaceMatcherLocal)),
+      ),
+    ).toBe(0)
   })
 })

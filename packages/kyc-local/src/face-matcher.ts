@@ -83,6 +83,9 @@ export const faceSimilarity = async (reference: Uint8Array, probe: Uint8Array): 
 }
 
 /** The local face matcher as the core port. */
-export const FaceMatcherLocal = Layer.succeed(FaceMatcher, FaceMatcher.of({
-  similarity: (reference, probe) => Effect.promise(async () => (await faceSimilarity(reference, probe)).score),
-}))
+export const FaceMatcherLocal = Layer.succeed(
+  FaceMatcher,
+  FaceMatcher.of({
+    similarity: (reference, probe) => Effect.promise(async () => (await faceSimilarity(reference, probe)).score),
+  }),
+)

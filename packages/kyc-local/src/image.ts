@@ -92,7 +92,8 @@ export const blur = (img: Grey): Grey => {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x
       const p = img.pixels
-      out[i] = (p[i - width - 1]! + p[i - width]! + p[i - width + 1]! + p[i - 1]! + p[i]! + p[i + 1]! + p[i + width - 1]! + p[i + width]! + p[i + width + 1]!) / 9
+      out[i] =
+        (p[i - width - 1]! + p[i - width]! + p[i - width + 1]! + p[i - 1]! + p[i]! + p[i + 1]! + p[i + width - 1]! + p[i + width]! + p[i + width + 1]!) / 9
     }
   }
   return { width, height, pixels: out }

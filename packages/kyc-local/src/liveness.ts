@@ -38,8 +38,15 @@ export const assessLiveness = async (frames: ReadonlyArray<Uint8Array>): Promise
   if (seen.some((s) => cosine(s.face.embedding, first.embedding) < CALIBRATION.match)) return { _tag: "Retry", reason: "face_changed" }
   const range = (f: (d: DetectedFace) => number) => Math.max(...seen.map((s) => f(s.face))) - Math.min(...seen.map((s) => f(s.face)))
   const size = first.box[2]
-  const pose = Math.max(range((d) => d.yaw), range((d) => d.pitch))
-  const shift = Math.max(range((d) => d.box[0] + d.box[2] / 2), range((d) => d.box[1] + d.box[3] / 2)) / size
+  const pose = Math.max(
+    range((d) => d.yaw),
+    range((d) => d.pitch),
+  )
+  const shift =
+    Math.max(
+      range((d) => d.box[0] + d.box[2] / 2),
+      range((d) => d.box[1] + d.box[3] / 2),
+    ) / size
   const scale = range((d) => d.box[2]) / size
   const moved = pose >= CHALLENGE.pose || shift >= CHALLENGE.shift || scale >= CHALLENGE.scale
   if (!moved) return { _tag: "Retry", reason: "challenge_not_met" }
@@ -53,9 +60,13 @@ export const assessLiveness = async (frames: ReadonlyArray<Uint8Array>): Promise
 }
 
 /** The local liveness provider as the core port. */
-export const LivenessProviderLocal = Layer.succeed(LivenessProvider, LivenessProvider.of({
-  assess: (frames) => Effect.promise(async (): Promise<LivenessResult> => {
-    const result = await assessLiveness(frames)
-    return result._tag === "Confirmed" ? { _tag: "Confirmed", score: result.score, selfie: result.selfie } : { _tag: "Retry", reason: result.reason }
+export const LivenessProviderLocal = Layer.succeed(
+  LivenessProvider,
+  LivenessProvider.of({
+    assess: (frames) =>
+      Effect.promise(async (): Promise<LivenessResult> => {
+        const result = await assessLiveness(frames)
+        return result._tag === "Confirmed" ? { _tag: "Confirmed", score: result.score, selfie: result.selfie } : { _tag: "Retry", reason: result.reason }
+      }),
   }),
-}))
+)

@@ -7,7 +7,12 @@ import { normaliseLine } from "./mrz-reader.ts"
 import { kycProviders } from "./providers.ts"
 
 const settings = (environment: Environment) => ({
-  environment, publicOrigin: "https://signet.example", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
+  environment,
+  publicOrigin: "https://signet.example",
+  basePath: "/api",
+  accessTokenTtlSeconds: 3600,
+  ceremonyTtlSeconds: 300,
+  sessionTtlSeconds: 3600,
 })
 
 describe("local KYC adapters: the parts without models", () => {
@@ -42,17 +47,31 @@ describe("local KYC adapters: the parts without models", () => {
 
   it("keeps the sandbox adapter for a port configured as sandbox", async () => {
     const layer = kycProviders({ documentReader: "sandbox", faceMatcher: "local", liveness: "local" })
-    const reading = await Effect.runPromise(Effect.flatMap(DocumentReader, (r) => r.read([Buffer.from(passport(), "base64")])).pipe(
-      Effect.provide(layer), Effect.provide(Layer.succeed(EngineConfig, settings("sandbox")))))
+    const reading = await Effect.runPromise(
+      Effect.flatMap(DocumentReader, (r) => r.read([Buffer.from(passport(), "base64")])).pipe(
+        Effect.provide(layer),
+        Effect.provide(Layer.succeed(EngineConfig, settings("sandbox"))),
+      ),
+    )
     expect(reading).toMatchObject({ authentic: true, accepted: true })
     expect(reading.mrz?.[1]).toBe("AK12345678KEN9001158F340101112345678<<<<<<86")
   })
 
   it("a production engine cannot build a port configured as sandbox; local ports are declared as such", async () => {
     const layer = kycProviders({ documentReader: "sandbox", faceMatcher: "local", liveness: "local" })
-    expect(adaptersOf(layer).map((a) => [a.port, a.sandbox])).toEqual([["KYC document reader", true], ["KYC face matcher", false], ["KYC liveness", false]])
-    const exit = await Effect.runPromiseExit(Effect.flatMap(DocumentReader, (r) => r.read([Buffer.from(passport(), "base64")])).pipe(
-      Effect.provide(layer), Effect.provide(Layer.succeed(EngineConfig, settings("production")))))
-    expect(String(exit._tag === "Failure" ? Cause.squash(exit.cause) : "ran")).toMatch(/KYC document reader is the sandbox adapter \(set SIGNET_KYC_DOCUMENT_READER=local/)
+    expect(adaptersOf(layer).map((a) => [a.port, a.sandbox])).toEqual([
+      ["KYC document reader", true],
+      ["KYC face matcher", false],
+      ["KYC liveness", false],
+    ])
+    const exit = await Effect.runPromiseExit(
+      Effect.flatMap(DocumentReader, (r) => r.read([Buffer.from(passport(), "base64")])).pipe(
+        Effect.provide(layer),
+        Effect.provide(Layer.succeed(EngineConfig, settings("production"))),
+      ),
+    )
+    expect(String(exit._tag === "Failure" ? Cause.squash(exit.cause) : "ran")).toMatch(
+      /KYC document reader is the sandbox adapter \(set SIGNET_KYC_DOCUMENT_READER=local/,
+    )
   })
 })

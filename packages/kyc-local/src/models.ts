@@ -38,7 +38,9 @@ interface HumanFace {
   rotation?: { angle: { yaw: number; pitch: number } } | null
   mesh: Array<[number, number, number]>
 }
-interface Tensor { dispose(): void }
+interface Tensor {
+  dispose(): void
+}
 interface HumanInstance {
   load(): Promise<void>
   detect(input: Tensor, config?: unknown): Promise<{ face: Array<HumanFace> }>
@@ -64,14 +66,23 @@ export const modelPaths = () => {
 const fileLoader = (file: string) => ({
   load: async () => {
     const json = JSON.parse(readFileSync(file, "utf8")) as {
-      modelTopology: unknown; format?: string; generatedBy?: string; convertedBy?: string; signature?: unknown; userDefinedMetadata?: unknown
+      modelTopology: unknown
+      format?: string
+      generatedBy?: string
+      convertedBy?: string
+      signature?: unknown
+      userDefinedMetadata?: unknown
       weightsManifest: Array<{ paths: Array<string>; weights: Array<unknown> }>
     }
     const shards = json.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(path.join(path.dirname(file), p))))
     const all = Buffer.concat(shards)
     return {
-      modelTopology: json.modelTopology, format: json.format, generatedBy: json.generatedBy, convertedBy: json.convertedBy,
-      signature: json.signature, userDefinedMetadata: json.userDefinedMetadata,
+      modelTopology: json.modelTopology,
+      format: json.format,
+      generatedBy: json.generatedBy,
+      convertedBy: json.convertedBy,
+      signature: json.signature,
+      userDefinedMetadata: json.userDefinedMetadata,
       weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
       weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
     }
@@ -86,17 +97,30 @@ export const faceModels = (): Promise<HumanInstance> => {
     const paths = modelPaths()
     const { Human } = require(paths.human) as { Human: new (config: unknown) => HumanInstance }
     const human = new Human({
-      backend: "wasm", wasmPath: paths.wasm, modelBasePath: `file://${paths.models}/`, debug: false, cacheModels: false,
-      filter: { enabled: false }, async: true, warmup: "none",
+      backend: "wasm",
+      wasmPath: paths.wasm,
+      modelBasePath: `file://${paths.models}/`,
+      debug: false,
+      cacheModels: false,
+      filter: { enabled: false },
+      async: true,
+      warmup: "none",
       face: {
         enabled: true,
         // no tracking between calls: every image is judged on its own
         detector: { rotation: true, maxDetected: 4, minConfidence: 0.3, skipFrames: 0, skipTime: 0, return: false },
-        mesh: { enabled: true }, iris: { enabled: true, skipFrames: 0, skipTime: 0 },
-        description: { enabled: true, skipFrames: 0, skipTime: 0 }, emotion: { enabled: false },
-        antispoof: { enabled: true, skipFrames: 0, skipTime: 0 }, liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
+        mesh: { enabled: true },
+        iris: { enabled: true, skipFrames: 0, skipTime: 0 },
+        description: { enabled: true, skipFrames: 0, skipTime: 0 },
+        emotion: { enabled: false },
+        antispoof: { enabled: true, skipFrames: 0, skipTime: 0 },
+        liveness: { enabled: true, skipFrames: 0, skipTime: 0 },
       },
-      body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, gesture: { enabled: false }, segmentation: { enabled: false },
+      body: { enabled: false },
+      hand: { enabled: false },
+      object: { enabled: false },
+      gesture: { enabled: false },
+      segmentation: { enabled: false },
     })
     human.tf.io.registerLoadRouter((url) => {
       const u = Array.isArray(url) ? url[0] : url
@@ -109,7 +133,10 @@ export const faceModels = (): Promise<HumanInstance> => {
 }
 
 /** Faces in an RGB image, largest first (`models`: a partial human config for this call); the input tensor is freed before returning. */
-export const detectFaces = async (rgb: { readonly width: number; readonly height: number; readonly data: Uint8Array }, models?: unknown): Promise<Array<DetectedFace>> => {
+export const detectFaces = async (
+  rgb: { readonly width: number; readonly height: number; readonly data: Uint8Array },
+  models?: unknown,
+): Promise<Array<DetectedFace>> => {
   const human = await faceModels()
   // Inference runs on this thread and awaits only promises: let queued I/O (other requests,
   // IPC) through before and after it, so a run of detections does not starve the event loop.
@@ -119,10 +146,18 @@ export const detectFaces = async (rgb: { readonly width: number; readonly height
     const result = await human.detect(input, models)
     await nextTurn()
     return result.face
-      .map((f): DetectedFace => ({
-        score: f.score, box: f.box, embedding: f.embedding ?? [], real: f.real ?? 0, live: f.live ?? 0,
-        yaw: f.rotation?.angle.yaw ?? 0, pitch: f.rotation?.angle.pitch ?? 0, mesh: f.mesh,
-      }))
+      .map(
+        (f): DetectedFace => ({
+          score: f.score,
+          box: f.box,
+          embedding: f.embedding ?? [],
+          real: f.real ?? 0,
+          live: f.live ?? 0,
+          yaw: f.rotation?.angle.yaw ?? 0,
+          pitch: f.rotation?.angle.pitch ?? 0,
+          mesh: f.mesh,
+        }),
+      )
       .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])
   } finally {
     input.dispose()

@@ -15,7 +15,15 @@ describe("local MRZ reader on generated document photos (rotated, noisy, JPEG-co
       const read = await readMrz(c.jpeg)
       const ms = Math.round(performance.now() - started)
       const exact = read.lines !== null && read.lines.join("\n") === c.mrz.join("\n")
-      results.push({ case: c.name, exact, ms, skew: read.skew, confidence: Number(read.confidence.toFixed(2)), read: exact ? "" : read.lines?.join(" / "), want: exact ? "" : c.mrz.join(" / ") })
+      results.push({
+        case: c.name,
+        exact,
+        ms,
+        skew: read.skew,
+        confidence: Number(read.confidence.toFixed(2)),
+        read: exact ? "" : read.lines?.join(" / "),
+        want: exact ? "" : c.mrz.join(" / "),
+      })
     }
     console.table(results)
     expect(results.filter((r) => r.exact).length).toBeGreaterThanOrEqual(9)

@@ -25,8 +25,16 @@ export interface MrzRead {
 
 interface TesseractWorker {
   setParameters(params: Record<string, string>): Promise<unknown>
-  recognize(image: Buffer, options: Record<string, unknown>, output: Record<string, boolean>): Promise<{
-    data: { text: string; confidence: number; blocks: Array<{ paragraphs: Array<{ lines: Array<{ text: string; bbox: { y0: number; y1: number } }> }> }> | null }
+  recognize(
+    image: Buffer,
+    options: Record<string, unknown>,
+    output: Record<string, boolean>,
+  ): Promise<{
+    data: {
+      text: string
+      confidence: number
+      blocks: Array<{ paragraphs: Array<{ lines: Array<{ text: string; bbox: { y0: number; y1: number } }> }> }> | null
+    }
   }>
   terminate(): Promise<unknown>
 }
@@ -37,9 +45,18 @@ let queue: Promise<unknown> = Promise.resolve()
 /** The process's one tesseract worker, created on first use; reads run one at a time through it. */
 const ocr = <A>(task: (w: TesseractWorker) => Promise<A>): Promise<A> => {
   worker ??= (async () => {
-    const { createWorker, OEM } = require("tesseract.js") as { createWorker: (lang: string, oem: number, options: Record<string, unknown>) => Promise<TesseractWorker>; OEM: { LSTM_ONLY: number } }
+    const { createWorker, OEM } = require("tesseract.js") as {
+      createWorker: (lang: string, oem: number, options: Record<string, unknown>) => Promise<TesseractWorker>
+      OEM: { LSTM_ONLY: number }
+    }
     const eng = require("@tesseract.js-data/eng") as { langPath: string }
-    return createWorker("eng", OEM.LSTM_ONLY, { langPath: eng.langPath, gzip: true, cacheMethod: "none", logger: () => undefined, errorHandler: () => undefined })
+    return createWorker("eng", OEM.LSTM_ONLY, {
+      langPath: eng.langPath,
+      gzip: true,
+      cacheMethod: "none",
+      logger: () => undefined,
+      errorHandler: () => undefined,
+    })
   })()
   const run = queue.then(async () => task(await worker!))
   queue = run.catch(() => undefined)
@@ -69,15 +86,22 @@ const TO_LETTER: Record<string, string> = { "0": "O", "1": "I", "2": "Z", "4": "
 
 /** Position-aware normalisation of one MRZ line: letters in numeric fields become digits and the reverse. */
 export const normaliseLine = (line: string, types: string): string =>
-  [...line].map((c, i) => {
-    const t = types[i]
-    if (c === "<") return c
-    if (t === "N") return TO_DIGIT[c] ?? c
-    if (t === "A") return TO_LETTER[c] ?? c
-    return c
-  }).join("")
+  [...line]
+    .map((c, i) => {
+      const t = types[i]
+      if (c === "<") return c
+      if (t === "N") return TO_DIGIT[c] ?? c
+      if (t === "A") return TO_LETTER[c] ?? c
+      return c
+    })
+    .join("")
 
-interface InkMask { readonly width: number; readonly height: number; readonly ink: Uint8Array; readonly threshold: number }
+interface InkMask {
+  readonly width: number
+  readonly height: number
+  readonly ink: Uint8Array
+  readonly threshold: number
+}
 
 /**
  * Ink pixels (darker than Otsu's threshold), without the dark regions that touch the image
@@ -152,7 +176,11 @@ const estimateSkew = (mask: InkMask): number => {
   return best
 }
 
-interface Line { readonly top: number; readonly bottom: number; readonly cells: ReadonlyArray<readonly [number, number]> }
+interface Line {
+  readonly top: number
+  readonly bottom: number
+  readonly cells: ReadonlyArray<readonly [number, number]>
+}
 
 /** Text rows of the binary image below `from`, each with its ink column runs. */
 const textRows = (ink: (x: number, y: number) => boolean, width: number, height: number, from: number): Array<Line> => {
@@ -190,14 +218,20 @@ const isChevron = (ink: (x: number, y: number) => boolean, x0: number, x1: numbe
   // tighten to the ink
   let top = y1
   let bottom = y0
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (ink(x, y)) { top = Math.min(top, y); bottom = Math.max(bottom, y + 1) }
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++)
+      if (ink(x, y)) {
+        top = Math.min(top, y)
+        bottom = Math.max(bottom, y + 1)
+      }
   const h = bottom - top
   const w = x1 - x0
   if (h <= 0 || w <= 0) return false
   if (h > lineHeight * 0.92) return false // a chevron is shorter than the capitals
   const band = (fx0: number, fx1: number, fy0: number, fy1: number) => {
     let n = 0
-    for (let y = top + Math.floor(h * fy0); y < top + Math.ceil(h * fy1); y++) for (let x = x0 + Math.floor(w * fx0); x < x0 + Math.ceil(w * fx1); x++) if (ink(x, y)) n++
+    for (let y = top + Math.floor(h * fy0); y < top + Math.ceil(h * fy1); y++)
+      for (let x = x0 + Math.floor(w * fx0); x < x0 + Math.ceil(w * fx1); x++) if (ink(x, y)) n++
     return n
   }
   const leftEnds = band(0, 0.25, 0, 0.2) + band(0, 0.25, 0.8, 1)
@@ -207,7 +241,11 @@ const isChevron = (ink: (x: number, y: number) => boolean, x0: number, x1: numbe
   return leftEnds === 0 && leftMiddle > 0 && rightEnds > 0 && rightMiddle === 0
 }
 
-interface Cell { readonly x0: number; readonly x1: number; readonly filler: boolean }
+interface Cell {
+  readonly x0: number
+  readonly x1: number
+  readonly filler: boolean
+}
 
 /** Cuts a text line into `count` fixed-pitch cells spanning its ink. */
 const cellsOf = (ink: (x: number, y: number) => boolean, line: Line, count: number): Array<Cell> => {
@@ -256,12 +294,20 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
   // runs are read with a digits-only whitelist, alphabetic ones with the full one, and
   // alphanumeric ones both ways (a digit the digits pass sees where the full pass saw a
   // look-alike letter is taken as the digit).
-  interface Group { readonly line: number; readonly start: number; readonly end: number; readonly type: string }
+  interface Group {
+    readonly line: number
+    readonly start: number
+    readonly end: number
+    readonly type: string
+  }
   const groups: Array<Group> = []
   cells.forEach((row, li) => {
     let k = 0
     while (k < row.length) {
-      if (row[k]!.filler) { k++; continue }
+      if (row[k]!.filler) {
+        k++
+        continue
+      }
       const type = format[li]![k]!
       let e = k
       while (e + 1 < row.length && !row[e + 1]!.filler && format[li]![e + 1] === type) e++
@@ -318,7 +364,14 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
  * One image per pass: each group on its own text line, its glyphs at their own pitch, groups
  * a blank line apart; each output line is given to the group drawn at its height.
  */
-const composeGroups = (grey: Grey, threshold: number, lines: ReadonlyArray<Line>, cells: ReadonlyArray<ReadonlyArray<Cell>>, groups: ReadonlyArray<{ line: number; start: number; end: number }>, cap: number): { readonly image: Grey; readonly lineAt: (y: number) => number } => {
+const composeGroups = (
+  grey: Grey,
+  threshold: number,
+  lines: ReadonlyArray<Line>,
+  cells: ReadonlyArray<ReadonlyArray<Cell>>,
+  groups: ReadonlyArray<{ line: number; start: number; end: number }>,
+  cap: number,
+): { readonly image: Grey; readonly lineAt: (y: number) => number } => {
   const lineHeight = Math.max(...lines.map((l) => l.bottom - l.top))
   // one text height for every document size: scale every glyph to `cap`
   const scale = cap / lineHeight
@@ -346,11 +399,12 @@ const composeGroups = (grey: Grey, threshold: number, lines: ReadonlyArray<Line>
           // box average of the source pixels; paper (lighter than the threshold) becomes white
           let sum = 0
           let n = 0
-          for (let y = sy0; y < sy1; y++) for (let x = sx0; x < sx1; x++) {
-            const v = grey.pixels[y * grey.width + x]!
-            sum += v < threshold ? v * 0.5 : 255
-            n++
-          }
+          for (let y = sy0; y < sy1; y++)
+            for (let x = sx0; x < sx1; x++) {
+              const v = grey.pixels[y * grey.width + x]!
+              sum += v < threshold ? v * 0.5 : 255
+              n++
+            }
           pixels[(oy + dy) * width + pad + dx] = n === 0 ? 255 : sum / n
         }
       }

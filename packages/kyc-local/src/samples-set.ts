@@ -21,7 +21,8 @@ export const faceVariant = (index: number, v: (typeof VARIANTS)[number]): Rgb =>
   const base = faceTile(index)
   if ("grey" in v) {
     const data = new Uint8Array(base.data.length)
-    for (let p = 0; p < data.length; p += 3) data[p] = data[p + 1] = data[p + 2] = (base.data[p]! * 299 + base.data[p + 1]! * 587 + base.data[p + 2]! * 114) / 1000
+    for (let p = 0; p < data.length; p += 3)
+      data[p] = data[p + 1] = data[p + 2] = (base.data[p]! * 299 + base.data[p + 1]! * 587 + base.data[p + 2]! * 114) / 1000
     return { width: base.width, height: base.height, data }
   }
   return variant(base, v)

@@ -10,7 +10,14 @@ import { modelPaths } from "./models.ts"
 import { decodeRgb, type Rgb } from "./image.ts"
 
 /** Rows of the tile grid in the screenshot (top, bottom), columns are 96 px wide, 20 of them. */
-const GRID_ROWS: ReadonlyArray<readonly [number, number]> = [[283, 389], [395, 501], [508, 614], [620, 726], [733, 839], [845, 951]]
+const GRID_ROWS: ReadonlyArray<readonly [number, number]> = [
+  [283, 389],
+  [395, 501],
+  [508, 614],
+  [620, 726],
+  [733, 839],
+  [845, 951],
+]
 const TILE_WIDTH = 96
 const COLUMNS = 20
 
@@ -71,7 +78,10 @@ export const resize = (img: Rgb, scale: number): Rgb => {
 }
 
 /** A variant of a face photo: brightness factor, scale, rotation in degrees (about the centre), shift in pixels. */
-export const variant = (img: Rgb, v: { readonly brightness?: number; readonly scale?: number; readonly degrees?: number; readonly shiftX?: number; readonly shiftY?: number }): Rgb => {
+export const variant = (
+  img: Rgb,
+  v: { readonly brightness?: number; readonly scale?: number; readonly degrees?: number; readonly shiftX?: number; readonly shiftY?: number },
+): Rgb => {
   let out = v.scale === undefined || v.scale === 1 ? img : resize(img, v.scale)
   const a = ((v.degrees ?? 0) * Math.PI) / 180
   const k = v.brightness ?? 1

@@ -16,10 +16,17 @@ describe("server configuration", () => {
   })
 
   it("environment variables set every field and production is the default environment", () => {
-    const c = loadConfig({
-      SIGNET_MASTER_KEY: key, SIGNET_PORT: "8080", SIGNET_DATABASE: "postgres://db/signet",
-      SIGNET_PUBLIC_ORIGIN: "https://signet.example.com/", SIGNET_BASE_PATH: "/signet", SIGNET_DEADLINE_MS: "5000",
-    }, [])
+    const c = loadConfig(
+      {
+        SIGNET_MASTER_KEY: key,
+        SIGNET_PORT: "8080",
+        SIGNET_DATABASE: "postgres://db/signet",
+        SIGNET_PUBLIC_ORIGIN: "https://signet.example.com/",
+        SIGNET_BASE_PATH: "/signet",
+        SIGNET_DEADLINE_MS: "5000",
+      },
+      [],
+    )
     expect(c).toMatchObject({ port: 8080, database: "postgres://db/signet", deadlineMs: 5000, masterKey: key })
     expect(c.settings).toMatchObject({ environment: "production", publicOrigin: "https://signet.example.com", basePath: "/signet" })
   })
@@ -31,7 +38,11 @@ describe("server configuration", () => {
   })
 
   it("chooses sandbox or local per KYC port: sandbox by default in a sandbox engine, none (KYC disabled) in production, local by environment variable, anything else refused", () => {
-    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_ENVIRONMENT: "sandbox" }, []).kyc).toEqual({ documentReader: "sandbox", faceMatcher: "sandbox", liveness: "sandbox" })
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_ENVIRONMENT: "sandbox" }, []).kyc).toEqual({
+      documentReader: "sandbox",
+      faceMatcher: "sandbox",
+      liveness: "sandbox",
+    })
     expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).kyc).toBeNull()
     const c = loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_KYC_DOCUMENT_READER: "local", SIGNET_KYC_LIVENESS: "local" }, [])
     expect(c.kyc).toEqual({ documentReader: "local", faceMatcher: "sandbox", liveness: "local" })
@@ -40,16 +51,25 @@ describe("server configuration", () => {
 
   it("SIGNET_TRUSTED_PROXIES takes addresses and CIDRs; anything else is refused naming the entry", () => {
     expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).trustedProxies).toEqual([])
-    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1,::1" }, []).trustedProxies).toEqual(["10.0.0.0/8", "127.0.0.1", "::1"])
-    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/8,proxy.internal" }, [])).toThrow(/SIGNET_TRUSTED_PROXIES: trusted proxy entry "proxy.internal" is not an IP address or CIDR range/)
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1,::1" }, []).trustedProxies).toEqual([
+      "10.0.0.0/8",
+      "127.0.0.1",
+      "::1",
+    ])
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/8,proxy.internal" }, [])).toThrow(
+      /SIGNET_TRUSTED_PROXIES: trusted proxy entry "proxy.internal" is not an IP address or CIDR range/,
+    )
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUSTED_PROXIES: "10.0.0.0/33" }, [])).toThrow(/SIGNET_TRUSTED_PROXIES/)
   })
 
   it("SIGNET_SMTP_URL names the mail relay (From defaults to no-reply at the public host); none leaves the sandbox mailbox; a non-SMTP URL is refused", () => {
     expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).smtp).toBeUndefined()
-    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_PUBLIC_ORIGIN: "https://signet.example.com", SIGNET_SMTP_URL: "smtps://u:p@smtp.example.com" }, []).smtp)
-      .toEqual({ url: "smtps://u:p@smtp.example.com", from: "Signet <no-reply@signet.example.com>" })
-    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_SMTP_URL: "smtp://relay:25", SIGNET_MAIL_FROM: "ID <id@x.example>" }, []).smtp?.from).toBe("ID <id@x.example>")
+    expect(
+      loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_PUBLIC_ORIGIN: "https://signet.example.com", SIGNET_SMTP_URL: "smtps://u:p@smtp.example.com" }, []).smtp,
+    ).toEqual({ url: "smtps://u:p@smtp.example.com", from: "Signet <no-reply@signet.example.com>" })
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_SMTP_URL: "smtp://relay:25", SIGNET_MAIL_FROM: "ID <id@x.example>" }, []).smtp?.from).toBe(
+      "ID <id@x.example>",
+    )
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_SMTP_URL: "https://mail.example" }, [])).toThrow(/SIGNET_SMTP_URL must be smtp:/)
   })
 

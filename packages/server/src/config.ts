@@ -49,27 +49,58 @@ export class ConfigError extends Error {
 
 const KycAdapter = Schema.Literal("sandbox", "local")
 
-const FileConfig = Schema.partial(Schema.Struct({
-  port: Schema.Int, host: Schema.String, database: Schema.String, masterKey: Schema.String, publicOrigin: Schema.String,
-  basePath: Schema.String, environment: Environment, demo: Schema.Boolean, deadlineMs: Schema.Int,
-  accessTokenTtlSeconds: Schema.Int, ceremonyTtlSeconds: Schema.Int, sessionTtlSeconds: Schema.Int,
-  webhooksAllowLoopback: Schema.Boolean, webhookRetryBaseMs: Schema.Int, validateResponses: Schema.Boolean,
-  adminToken: Schema.String, secretGraceSeconds: Schema.Int,
-  kycDocumentReader: KycAdapter, kycFaceMatcher: KycAdapter, kycLiveness: KycAdapter,
-  tsaUrl: Schema.String, trustedProxies: Schema.Union(Schema.String, Schema.Array(Schema.String)),
-  smtpUrl: Schema.String, mailFrom: Schema.String,
-}))
+const FileConfig = Schema.partial(
+  Schema.Struct({
+    port: Schema.Int,
+    host: Schema.String,
+    database: Schema.String,
+    masterKey: Schema.String,
+    publicOrigin: Schema.String,
+    basePath: Schema.String,
+    environment: Environment,
+    demo: Schema.Boolean,
+    deadlineMs: Schema.Int,
+    accessTokenTtlSeconds: Schema.Int,
+    ceremonyTtlSeconds: Schema.Int,
+    sessionTtlSeconds: Schema.Int,
+    webhooksAllowLoopback: Schema.Boolean,
+    webhookRetryBaseMs: Schema.Int,
+    validateResponses: Schema.Boolean,
+    adminToken: Schema.String,
+    secretGraceSeconds: Schema.Int,
+    kycDocumentReader: KycAdapter,
+    kycFaceMatcher: KycAdapter,
+    kycLiveness: KycAdapter,
+    tsaUrl: Schema.String,
+    trustedProxies: Schema.Union(Schema.String, Schema.Array(Schema.String)),
+    smtpUrl: Schema.String,
+    mailFrom: Schema.String,
+  }),
+)
 
 const ENV_KEYS = {
-  SIGNET_PORT: "port", SIGNET_HOST: "host", SIGNET_DATABASE: "database", SIGNET_MASTER_KEY: "masterKey",
-  SIGNET_PUBLIC_ORIGIN: "publicOrigin", SIGNET_BASE_PATH: "basePath", SIGNET_ENVIRONMENT: "environment",
-  SIGNET_DEMO: "demo", SIGNET_DEADLINE_MS: "deadlineMs", SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
-  SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback", SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
+  SIGNET_PORT: "port",
+  SIGNET_HOST: "host",
+  SIGNET_DATABASE: "database",
+  SIGNET_MASTER_KEY: "masterKey",
+  SIGNET_PUBLIC_ORIGIN: "publicOrigin",
+  SIGNET_BASE_PATH: "basePath",
+  SIGNET_ENVIRONMENT: "environment",
+  SIGNET_DEMO: "demo",
+  SIGNET_DEADLINE_MS: "deadlineMs",
+  SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
+  SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback",
+  SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
   SIGNET_VALIDATE_RESPONSES: "validateResponses",
-  SIGNET_ADMIN_TOKEN: "adminToken", SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
-  SIGNET_KYC_DOCUMENT_READER: "kycDocumentReader", SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher", SIGNET_KYC_LIVENESS: "kycLiveness",
-  SIGNET_TSA_URL: "tsaUrl", SIGNET_TRUSTED_PROXIES: "trustedProxies",
-  SIGNET_SMTP_URL: "smtpUrl", SIGNET_MAIL_FROM: "mailFrom",
+  SIGNET_ADMIN_TOKEN: "adminToken",
+  SIGNET_SECRET_GRACE_SECONDS: "secretGraceSeconds",
+  SIGNET_KYC_DOCUMENT_READER: "kycDocumentReader",
+  SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher",
+  SIGNET_KYC_LIVENESS: "kycLiveness",
+  SIGNET_TSA_URL: "tsaUrl",
+  SIGNET_TRUSTED_PROXIES: "trustedProxies",
+  SIGNET_SMTP_URL: "smtpUrl",
+  SIGNET_MAIL_FROM: "mailFrom",
 } as const
 const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback", "validateResponses"])
@@ -105,7 +136,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   const basePath = (c.basePath ?? "/api").replace(/\/+$/, "")
   if (basePath !== "" && !/^\/[A-Za-z0-9/_-]*$/.test(basePath)) throw new ConfigError(`basePath ${basePath} must start with / (or be empty)`)
   if (!demo && (c.masterKey === undefined || c.masterKey === "")) {
-    throw new ConfigError("SIGNET_MASTER_KEY is not set: give 32 random bytes as 64 hex characters (e.g. `openssl rand -hex 32`); it seals the engine's private keys and is never stored in the database")
+    throw new ConfigError(
+      "SIGNET_MASTER_KEY is not set: give 32 random bytes as 64 hex characters (e.g. `openssl rand -hex 32`); it seals the engine's private keys and is never stored in the database",
+    )
   }
   if (c.adminToken !== undefined && c.adminToken.length < 32) {
     throw new ConfigError("SIGNET_ADMIN_TOKEN must be at least 32 characters (`pnpm admin token` makes one)")
@@ -113,7 +146,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   if (c.secretGraceSeconds !== undefined && (c.secretGraceSeconds < 0 || c.secretGraceSeconds > 30 * 86_400)) {
     throw new ConfigError("secretGraceSeconds must be between 0 and 2592000 (30 days)")
   }
-  if (c.tsaUrl !== undefined && !/^https?:\/\/[^/]/.test(c.tsaUrl)) throw new ConfigError(`tsaUrl ${c.tsaUrl} must be an http(s) URL of an RFC 3161 timestamp authority`)
+  if (c.tsaUrl !== undefined && !/^https?:\/\/[^/]/.test(c.tsaUrl))
+    throw new ConfigError(`tsaUrl ${c.tsaUrl} must be an http(s) URL of an RFC 3161 timestamp authority`)
   const environment = c.environment ?? (demo ? "sandbox" : "production")
   let trustedProxies: ReadonlyArray<string> = []
   try {
@@ -121,7 +155,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   } catch (e) {
     throw new ConfigError(`SIGNET_TRUSTED_PROXIES: ${e instanceof Error ? e.message : String(e)}`)
   }
-  if (c.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(c.smtpUrl)) throw new ConfigError("SIGNET_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…")
+  if (c.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(c.smtpUrl))
+    throw new ConfigError("SIGNET_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…")
   // A production engine without a relay is refused when it is built (makeEngine: the sandbox mailbox refuses production).
   return {
     port,
@@ -138,9 +173,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
       allowLoopbackHttp: c.webhooksAllowLoopback ?? demo,
       ...(c.webhookRetryBaseMs !== undefined ? { baseDelayMs: c.webhookRetryBaseMs } : {}),
     },
-    kyc: c.kycDocumentReader === undefined && c.kycFaceMatcher === undefined && c.kycLiveness === undefined && environment === "production"
-      ? null
-      : { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
+    kyc:
+      c.kycDocumentReader === undefined && c.kycFaceMatcher === undefined && c.kycLiveness === undefined && environment === "production"
+        ? null
+        : { documentReader: c.kycDocumentReader ?? "sandbox", faceMatcher: c.kycFaceMatcher ?? "sandbox", liveness: c.kycLiveness ?? "sandbox" },
     smtp: c.smtpUrl === undefined ? undefined : { url: c.smtpUrl, from: c.mailFrom ?? `Signet <no-reply@${new URL(publicOrigin).hostname}>` },
     settings: {
       environment,

@@ -32,8 +32,12 @@ export const ensureDemoRp = async (engine: Engine, database: string, extraSignin
   const origins = [...new Set([engine.settings.publicOrigin, ...extraSigningOrigins])]
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, "utf8")) as DemoRp
-    const existing = await engine.run(getRelyingParty(saved.clientId).pipe(
-      Effect.map((rp): RelyingParty | undefined => rp), Effect.catchAll(() => Effect.succeed(undefined))))
+    const existing = await engine.run(
+      getRelyingParty(saved.clientId).pipe(
+        Effect.map((rp): RelyingParty | undefined => rp),
+        Effect.catchAll(() => Effect.succeed(undefined)),
+      ),
+    )
     if (existing !== undefined) {
       const missing = origins.filter((o) => !existing.signingOrigins.includes(o))
       if (missing.length > 0) {
@@ -42,13 +46,15 @@ export const ensureDemoRp = async (engine: Engine, database: string, extraSignin
       return saved
     }
   }
-  const created = await engine.run(registerRelyingParty({
-    name: "Demo RP",
-    signingOrigins: origins,
-    plan: "business",
-    maxLoa: "LOA-4",
-    status: "approved",
-  }))
+  const created = await engine.run(
+    registerRelyingParty({
+      name: "Demo RP",
+      signingOrigins: origins,
+      plan: "business",
+      maxLoa: "LOA-4",
+      status: "approved",
+    }),
+  )
   await engine.run(administerRelyingParty(created.rp.clientId, { _tag: "SetKycVerified", kycVerified: true }))
   const demo = { clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret }
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 })

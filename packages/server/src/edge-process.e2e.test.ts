@@ -22,8 +22,20 @@ beforeAll(async () => {
   server = await spawnServer({ SIGNET_ENVIRONMENT: "sandbox", SIGNET_ADMIN_TOKEN: ADMIN_TOKEN })
   // The endpoint table, from an in-process engine on the same database (the admin CLI's way).
   admin = await makeEngine({
-    ...storageFor(server.database), masterKey: Buffer.from(server.masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false }, housekeeping: false, validateResponses: true,
-    settings: { environment: "sandbox", publicOrigin: server.origin, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
+    ...storageFor(server.database),
+    masterKey: Buffer.from(server.masterKey, "hex"),
+    logLevel: LogLevel.None,
+    deliveries: { worker: false },
+    housekeeping: false,
+    validateResponses: true,
+    settings: {
+      environment: "sandbox",
+      publicOrigin: server.origin,
+      basePath: "/api",
+      accessTokenTtlSeconds: 3600,
+      ceremonyTtlSeconds: 300,
+      sessionTtlSeconds: 3600,
+    },
   })
   const client = new SignetClient(`${server.origin}/api`)
   // The sandbox server prints each code it "sends" (docs/configuration.md): read it from its stdout.
@@ -95,7 +107,8 @@ describe("every body is read through the bounded reader", () => {
     expect(withBody.length).toBeGreaterThan(50)
     const target = (path: string) => `/api${path.replace(/\{\w+\}/g, "x")}`
     const headersOf = (e: (typeof withBody)[number]) => ({
-      "content-type": RAW_BODIES[`${e.method} ${e.path}`] ?? "application/json", authorization: `Bearer ${accessToken}`,
+      "content-type": RAW_BODIES[`${e.method} ${e.path}`] ?? "application/json",
+      authorization: `Bearer ${accessToken}`,
     })
     // Warm up every path with a small body first, so code loading does not count as growth; then with
     // a body just past its limit, which a correct endpoint reads up to the limit and refuses: the
@@ -122,8 +135,10 @@ describe("every body is read through the bounded reader", () => {
     }
     peak = Math.max(peak, server.rss())
     const growthMb = (peak - before) / MB
-    console.info(`body limits: ${results.length} endpoints, RSS ${Math.round(before / MB)} MB before, peak ${Math.round(peak / MB)} MB (+${growthMb.toFixed(1)} MB); ` +
-      `largest amount sent before the answer ${Math.round(Math.max(...results.map((r) => r.sent)) / MB)} MB`)
+    console.info(
+      `body limits: ${results.length} endpoints, RSS ${Math.round(before / MB)} MB before, peak ${Math.round(peak / MB)} MB (+${growthMb.toFixed(1)} MB); ` +
+        `largest amount sent before the answer ${Math.round(Math.max(...results.map((r) => r.sent)) / MB)} MB`,
+    )
     for (const r of results) {
       // an endpoint that takes a body refuses it once past its limit; one that takes none answers without reading it
       if (r.readsBody) expect(r.status, r.route).toBe(413)
@@ -141,13 +156,17 @@ describe("logs", () => {
     const handoffId = "Zq8Wm3Nv5Bx7Lk2Pj9Hd4Fs6Gt1Rc0Ye"
     const requestId = `edge-log-${Date.now()}`
     const answer = await fetch(`${server.origin}/api/enrolment/email`, {
-      method: "POST", headers: { "content-type": "application/json", "x-request-id": requestId }, body: JSON.stringify({ email: "logged@example.com" }),
+      method: "POST",
+      headers: { "content-type": "application/json", "x-request-id": requestId },
+      body: JSON.stringify({ email: "logged@example.com" }),
     })
     expect(answer.status).toBe(200)
     expect((await fetch(`${server.origin}/api/kyc/handoff/${handoffId}/status`)).status).toBe(404)
     expect((await fetch(`${server.origin}/api/v2/sign/requests/${handoffId}`)).status).toBeGreaterThanOrEqual(400)
     await new Promise((r) => setTimeout(r, 300))
-    const entries = server.stdout.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { message: unknown; logLevel: string; timestamp: string; annotations: Record<string, unknown> })
+    const entries = server.stdout
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { message: unknown; logLevel: string; timestamp: string; annotations: Record<string, unknown> })
     const line = entries.find((e) => e.message === "request" && e.annotations["requestId"] === requestId)
     expect(line).toBeDefined()
     expect(line!.logLevel).toBe("INFO")

@@ -16,28 +16,40 @@ export interface SmtpSettings {
 }
 
 /** A `Mailer` layer that hands each message to one SMTP relay; the transport is closed with the engine. */
-export const MailerSmtp = (settings: SmtpSettings): Layer.Layer<Mailer> => declareAdapter({ port: "mailer", adapter: `SMTP ${new URL(settings.url).host}`, setting: "SIGNET_SMTP_URL" },
-  Layer.scoped(Mailer, Effect.gen(function* () {
-    const url = new URL(settings.url)
-    const timeout = settings.timeoutMs ?? 10_000
-    const transport = yield* Effect.acquireRelease(
-      Effect.sync(() => createTransport({
-        host: url.hostname.replace(/^\[|\]$/g, ""),
-        port: url.port === "" ? (url.protocol === "smtps:" ? 465 : 587) : Number(url.port),
-        secure: url.protocol === "smtps:",
-        requireTLS: settings.requireTls ?? (url.protocol === "smtp:" && url.username !== ""),
-        ...(url.username !== "" ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
-        connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout,
-      })),
-      (t) => Effect.sync(() => t.close()))
-    return Mailer.of({
-      send: (message) => Effect.tryPromise({
-        try: () => transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text }),
-        // The relay's own words can name hosts and users: the answer only says which stage failed.
-        catch: (e) => new MailUndeliverable({ detail: smtpStage(e) }),
-      }).pipe(Effect.asVoid),
-    })
-  })))
+export const MailerSmtp = (settings: SmtpSettings): Layer.Layer<Mailer> =>
+  declareAdapter(
+    { port: "mailer", adapter: `SMTP ${new URL(settings.url).host}`, setting: "SIGNET_SMTP_URL" },
+    Layer.scoped(
+      Mailer,
+      Effect.gen(function* () {
+        const url = new URL(settings.url)
+        const timeout = settings.timeoutMs ?? 10_000
+        const transport = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            createTransport({
+              host: url.hostname.replace(/^\[|\]$/g, ""),
+              port: url.port === "" ? (url.protocol === "smtps:" ? 465 : 587) : Number(url.port),
+              secure: url.protocol === "smtps:",
+              requireTLS: settings.requireTls ?? (url.protocol === "smtp:" && url.username !== ""),
+              ...(url.username !== "" ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+              connectionTimeout: timeout,
+              greetingTimeout: timeout,
+              socketTimeout: timeout,
+            }),
+          ),
+          (t) => Effect.sync(() => t.close()),
+        )
+        return Mailer.of({
+          send: (message) =>
+            Effect.tryPromise({
+              try: () => transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text }),
+              // The relay's own words can name hosts and users: the answer only says which stage failed.
+              catch: (e) => new MailUndeliverable({ detail: smtpStage(e) }),
+            }).pipe(Effect.asVoid),
+        })
+      }),
+    ),
+  )
 
 const smtpStage = (e: unknown): string => {
   const code = typeof e === "object" && e !== null && "code" in e ? String((e as { code: unknown }).code) : ""

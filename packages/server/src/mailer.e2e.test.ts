@@ -18,7 +18,12 @@ import { startMailCatcher, type MailCatcher } from "../../adapters-http/src/test
 import { startEngine, type RunningEngine } from "../../adapters-http/src/test-support/running-engine.ts"
 
 const settings = (environment: "sandbox" | "production") => ({
-  environment, publicOrigin: "http://localhost:1", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
+  environment,
+  publicOrigin: "http://localhost:1",
+  basePath: "/api",
+  accessTokenTtlSeconds: 3600,
+  ceremonyTtlSeconds: 300,
+  sessionTtlSeconds: 3600,
 })
 
 describe("the SMTP mailer against a real SMTP server", () => {
@@ -71,8 +76,10 @@ describe("the SMTP mailer against a real SMTP server", () => {
     const clear = await startEngine({ mail: { mailer: MailerSmtp({ url: catcher.url, from: "x@signet.test" }), codeFor: catcher.codeFor } })
     try {
       const before = catcher.caught.length
-      expect(await wrong.client.enrolmentEmail({ email: "x@example.com" }))
-        .toMatchObject({ status: 502, body: { error: "E-mail could not be sent: the mail server refused the engine's credentials" } })
+      expect(await wrong.client.enrolmentEmail({ email: "x@example.com" })).toMatchObject({
+        status: 502,
+        body: { error: "E-mail could not be sent: the mail server refused the engine's credentials" },
+      })
       const refused = await clear.client.enrolmentEmail({ email: "x@example.com" })
       expect(refused.status).toBe(502)
       expect(catcher.caught.length).toBe(before)
@@ -87,15 +94,19 @@ describe("the sandbox mailbox", () => {
   it("refuses to be made for a production engine, and a production engine without SMTP does not start, saying why", async () => {
     expect(() => new SandboxMailbox("production")).toThrow(/cannot prove anyone's address: a production engine needs SMTP \(set SIGNET_SMTP_URL/)
     const storage = storageFor(join(mkdtempSync(join(tmpdir(), "signet-mail-")), "signet.db")).storage
-    await expect(makeEngine({ settings: settings("production"), storage, masterKey: new Uint8Array(32) }))
-      .rejects.toThrow(/mailer is the sandbox adapter \(set SIGNET_SMTP_URL\)/)
+    await expect(makeEngine({ settings: settings("production"), storage, masterKey: new Uint8Array(32) })).rejects.toThrow(
+      /mailer is the sandbox adapter \(set SIGNET_SMTP_URL\)/,
+    )
   })
 
   it("keeps what a sandbox engine sends and prints it through its hook (the demo's console)", async () => {
     const printed: Array<string> = []
     const mailbox = new SandboxMailbox("sandbox", (m) => printed.push(m.subject))
-    await Effect.runPromise(Effect.flatMap(Mailer, (m) => m.send({ to: "a@example.com", subject: "Your Signet code: 12345678", text: "Your Signet verification code is 12345678" }))
-      .pipe(Effect.provide(Layer.provide(mailbox.layer, Layer.succeed(EngineConfig, settings("sandbox"))))))
+    await Effect.runPromise(
+      Effect.flatMap(Mailer, (m) =>
+        m.send({ to: "a@example.com", subject: "Your Signet code: 12345678", text: "Your Signet verification code is 12345678" }),
+      ).pipe(Effect.provide(Layer.provide(mailbox.layer, Layer.succeed(EngineConfig, settings("sandbox"))))),
+    )
     expect(mailbox.codeFor("A@example.com")).toBe("12345678")
     expect(printed).toEqual(["Your Signet code: 12345678"])
   })
@@ -113,14 +124,18 @@ describe("the code's rules over HTTP", () => {
     const asked = ok(await env.client.enrolmentEmail({ email: "slow@example.com" }))
     const code = await env.codeFor("slow@example.com")
     clock.now += 10 * 60_000 + 1
-    expect(await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code }))
-      .toMatchObject({ status: 400, body: { error: "E-mail verification code is wrong, used or expired" } })
+    expect(await env.client.enrolmentEmailVerify({ verificationId: asked.verificationId, code })).toMatchObject({
+      status: 400,
+      body: { error: "E-mail verification code is wrong, used or expired" },
+    })
   })
 
   it("at most 5 codes per address per hour (the mailbox owner is not flooded); the next hour allows more", async () => {
     for (let i = 0; i < 5; i++) expect((await env.client.enrolmentEmail({ email: "flood@example.com" })).status).toBe(200)
-    expect(await env.client.enrolmentEmail({ email: "flood@example.com" }))
-      .toMatchObject({ status: 429, body: { error: "Too many verification e-mails for this address: at most 5 per hour" } })
+    expect(await env.client.enrolmentEmail({ email: "flood@example.com" })).toMatchObject({
+      status: 429,
+      body: { error: "Too many verification e-mails for this address: at most 5 per hour" },
+    })
     clock.now += 3_600_001
     expect((await env.client.enrolmentEmail({ email: "flood@example.com" })).status).toBe(200)
   })

@@ -22,14 +22,25 @@ afterAll(async () => {
 })
 
 const settings = (environment: EngineSettings["environment"]): EngineSettings => ({
-  environment, publicOrigin: "https://signet.example", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
+  environment,
+  publicOrigin: "https://signet.example",
+  basePath: "/api",
+  accessTokenTtlSeconds: 3600,
+  ceremonyTtlSeconds: 300,
+  sessionTtlSeconds: 3600,
 })
 
 describe("the production server refuses the sandbox KYC adapters", () => {
   it("exits non-zero naming each sandbox adapter and the setting to change", async () => {
-    const server = await spawnServer({
-      SIGNET_ENVIRONMENT: "production", SIGNET_KYC_DOCUMENT_READER: "sandbox", SIGNET_KYC_FACE_MATCHER: "sandbox", SIGNET_KYC_LIVENESS: "sandbox",
-    }, { waitForHealth: false })
+    const server = await spawnServer(
+      {
+        SIGNET_ENVIRONMENT: "production",
+        SIGNET_KYC_DOCUMENT_READER: "sandbox",
+        SIGNET_KYC_FACE_MATCHER: "sandbox",
+        SIGNET_KYC_LIVENESS: "sandbox",
+      },
+      { waitForHealth: false },
+    )
     started.push(server)
     const code = await server.exited
     expect(code).not.toBe(0)
@@ -40,7 +51,12 @@ describe("the production server refuses the sandbox KYC adapters", () => {
     expect(message).toContain("KYC liveness is the sandbox adapter (set SIGNET_KYC_LIVENESS=local")
     expect(message).toContain("mailer is the sandbox adapter (set SIGNET_SMTP_URL)")
     // it never listened
-    expect(await fetch(`${server.origin}/api/health`).then(() => "answered", () => "down")).toBe("down")
+    expect(
+      await fetch(`${server.origin}/api/health`).then(
+        () => "answered",
+        () => "down",
+      ),
+    ).toBe("down")
   }, 60_000)
 
   it("one port left on sandbox beside local ones is refused too, by name", async () => {
@@ -70,7 +86,9 @@ describe("the production server refuses the sandbox KYC adapters", () => {
     const basic = `Basic ${Buffer.from("rp_prd_x:secret").toString("base64")}`
     for (const path of ["/kyc/verifications", "/kyc/customers/document", "/kyc/faceapi", "/kyc/handoff"]) {
       const r = await fetch(`${server.origin}/api${path}`, {
-        method: "POST", headers: { "content-type": "application/json", authorization: basic }, body: JSON.stringify({ customer_id: "+254700000001", phone_number: "+254700000001" }),
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: basic },
+        body: JSON.stringify({ customer_id: "+254700000001", phone_number: "+254700000001" }),
       })
       expect(r.status, path).toBe(503)
       expect(await r.json()).toEqual({ error: "Identity verification is not configured on this server" })
@@ -91,8 +109,13 @@ describe("sandbox adapters refuse production wherever they are built", () => {
   it("makeEngine names every sandbox adapter it was given (KYC, payments, exchange rates) and starts nothing", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")
     const attempt = makeEngine({
-      settings: settings("production"), storage: storageFor(file).storage, masterKey: new Uint8Array(32).fill(7), logLevel: LogLevel.None,
-      kycProviders: KycProvidersSandbox, payments: new PaymentsSandbox(), exchangeRates: ExchangeRatesSandbox,
+      settings: settings("production"),
+      storage: storageFor(file).storage,
+      masterKey: new Uint8Array(32).fill(7),
+      logLevel: LogLevel.None,
+      kycProviders: KycProvidersSandbox,
+      payments: new PaymentsSandbox(),
+      exchangeRates: ExchangeRatesSandbox,
     })
     await expect(attempt).rejects.toBeInstanceOf(SandboxAdapterRefused)
     const error = await attempt.catch((e: unknown) => e as SandboxAdapterRefused)
@@ -100,13 +123,21 @@ describe("sandbox adapters refuse production wherever they are built", () => {
   })
 
   // Every exported layer that declares a sandbox adapter, so a new one (a sandbox Mailer) is checked without editing this test.
-  const exported = [...Object.entries(Core), ...Object.entries(HttpAdapter), ["PaymentsSandbox.layer", new PaymentsSandbox().layer] as const]
-    .filter(([, value]) => Layer.isLayer(value) && adaptersOf(value).some((a) => a.sandbox)) as Array<[string, Layer.Layer<unknown, unknown, EngineConfig>]>
+  const exported = [...Object.entries(Core), ...Object.entries(HttpAdapter), ["PaymentsSandbox.layer", new PaymentsSandbox().layer] as const].filter(
+    ([, value]) => Layer.isLayer(value) && adaptersOf(value).some((a) => a.sandbox),
+  ) as Array<[string, Layer.Layer<unknown, unknown, EngineConfig>]>
 
   it("finds the sandbox adapters to check", () => {
-    expect(exported.map(([name]) => name)).toEqual(expect.arrayContaining([
-      "DocumentReaderSandbox", "LivenessProviderSandbox", "FaceMatcherSandbox", "KycProvidersSandbox", "ExchangeRatesSandbox", "PaymentsSandbox.layer",
-    ]))
+    expect(exported.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        "DocumentReaderSandbox",
+        "LivenessProviderSandbox",
+        "FaceMatcherSandbox",
+        "KycProvidersSandbox",
+        "ExchangeRatesSandbox",
+        "PaymentsSandbox.layer",
+      ]),
+    )
   })
 
   it.each(exported)("%s dies when built by a production engine and builds in a sandbox engine", async (_name, layer) => {

@@ -36,7 +36,7 @@ Premises: Flat 3, 12 Elm Street
 /** The demo document's file name as shown in the signing frame. */
 export const RP_DEMO_DOCUMENT_NAME = "lease-flat-3-elm-street.txt"
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 const DEMO_JS = String.raw`
 "use strict";
@@ -105,7 +105,7 @@ form.addEventListener("submit", async (ev) => {
 `
 
 const page = (signetOrigin: string, documentHash: string) => `<!doctype html>
-<html lang="en" data-signet-origin="${escape(signetOrigin)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="en" data-signet-origin="${escapeHtml(signetOrigin)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Sign your lease · Northwind Properties (RP demo)</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:1rem;white-space:pre-wrap;font-size:13px}
@@ -115,8 +115,8 @@ iframe{display:block;width:100%;height:22rem;border:1px solid #d0d7de;border-rad
 code{font-size:12px;word-break:break-all}small{color:#57606a}</style></head>
 <body><h1>Northwind Properties</h1>
 <p>Please read and sign your lease. <small>(A demo relying party on its own origin, using Signet's signing frame.)</small></p>
-<pre id="document">${escape(RP_DEMO_DOCUMENT)}</pre>
-<p><small>${escape(RP_DEMO_DOCUMENT_NAME)} · SHA-256 <code id="hash">${documentHash}</code> · <a href="document">download</a></small></p>
+<pre id="document">${escapeHtml(RP_DEMO_DOCUMENT)}</pre>
+<p><small>${escapeHtml(RP_DEMO_DOCUMENT_NAME)} · SHA-256 <code id="hash">${documentHash}</code> · <a href="document">download</a></small></p>
 <form id="sign"><label for="email">Your e-mail (optional: leave empty to approve with any enrolled passkey)</label>
 <input id="email" name="email" type="email" autocomplete="email">
 <label for="loa">Level of assurance</label><select id="loa" name="loa">
@@ -152,7 +152,10 @@ export const makeRpDemo = (options: RpDemoOptions): ((request: Request) => Promi
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
-          clientId: options.clientId, clientSecret: options.sscSecret, documentHash, loa,
+          clientId: options.clientId,
+          clientSecret: options.sscSecret,
+          documentHash,
+          loa,
           ...(email !== undefined ? { signerEmail: email } : {}),
         }),
       })
@@ -185,9 +188,7 @@ export const makeRpDemo = (options: RpDemoOptions): ((request: Request) => Promi
       case "POST /token":
         return token(request)
       default:
-        return ["/", "/demo.js", "/document", "/token"].includes(url.pathname)
-          ? json(405, { error: "Method not allowed" })
-          : json(404, { error: "Not found" })
+        return ["/", "/demo.js", "/document", "/token"].includes(url.pathname) ? json(405, { error: "Method not allowed" }) : json(404, { error: "Not found" })
     }
   }
 }

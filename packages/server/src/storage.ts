@@ -8,7 +8,9 @@ import { dirname } from "node:path"
 import type { StorageServices } from "@signet/adapters-http"
 
 /** Storage and event bus for a database setting. SQLite runs one node (in-process bus); PostgreSQL many (LISTEN/NOTIFY). */
-export const storageFor = (database: string): { readonly storage: Layer.Layer<StorageServices, unknown>; readonly eventBus: Layer.Layer<EventBus, unknown> } => {
+export const storageFor = (
+  database: string,
+): { readonly storage: Layer.Layer<StorageServices, unknown>; readonly eventBus: Layer.Layer<EventBus, unknown> } => {
   if (/^postgres(ql)?:\/\//.test(database)) {
     return { storage: StoragePostgres({ connectionString: database }), eventBus: EventBusPostgres({ connectionString: database }) }
   }

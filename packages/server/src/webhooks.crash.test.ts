@@ -17,15 +17,18 @@ import { storageFor } from "./storage.ts"
 const repoRoot = new URL("../../../", import.meta.url).pathname
 const serverBin = new URL("../dist/bin/server.js", import.meta.url).pathname
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, "127.0.0.1", () => {
-    const address = s.address()
-    s.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const address = s.address()
+      s.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
   })
-})
 
 const children: Array<ChildProcess> = []
-afterAll(() => children.forEach((c) => c.kill("SIGKILL")))
+afterAll(() => {
+  for (const c of children) c.kill("SIGKILL")
+})
 
 describe("delivery across a crash", () => {
   it("a delivery committed before SIGKILL arrives after the restart", async () => {
@@ -35,14 +38,25 @@ describe("delivery across a crash", () => {
     const port = await freePort()
     const origin = `http://localhost:${port}`
     const env = {
-      ...process.env, SIGNET_DATABASE: database, SIGNET_MASTER_KEY: masterKey, SIGNET_PORT: String(port), SIGNET_HOST: "127.0.0.1",
-      SIGNET_PUBLIC_ORIGIN: origin, SIGNET_ENVIRONMENT: "sandbox", SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1", SIGNET_WEBHOOK_RETRY_BASE_MS: "400", SIGNET_VALIDATE_RESPONSES: "1",
+      ...process.env,
+      SIGNET_DATABASE: database,
+      SIGNET_MASTER_KEY: masterKey,
+      SIGNET_PORT: String(port),
+      SIGNET_HOST: "127.0.0.1",
+      SIGNET_PUBLIC_ORIGIN: origin,
+      SIGNET_ENVIRONMENT: "sandbox",
+      SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1",
+      SIGNET_WEBHOOK_RETRY_BASE_MS: "400",
+      SIGNET_VALIDATE_RESPONSES: "1",
     }
     const start = async () => {
       const child = spawn(process.execPath, [serverBin], { cwd: repoRoot, env, stdio: ["ignore", "ignore", "pipe"] })
       children.push(child)
       for (let i = 0; i < 200; i++) {
-        const up = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)
+        const up = await fetch(`${origin}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
         if (up) return child
         await new Promise((r) => setTimeout(r, 100))
       }
@@ -53,8 +67,19 @@ describe("delivery across a crash", () => {
     const mailbox = new SandboxMailbox("sandbox")
     const admin = await makeEngine({
       mailer: mailbox.layer,
-      ...storageFor(database), masterKey: Buffer.from(masterKey, "hex"), logLevel: LogLevel.None, deliveries: { worker: false }, validateResponses: true,
-      settings: { environment: "sandbox", publicOrigin: origin, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 },
+      ...storageFor(database),
+      masterKey: Buffer.from(masterKey, "hex"),
+      logLevel: LogLevel.None,
+      deliveries: { worker: false },
+      validateResponses: true,
+      settings: {
+        environment: "sandbox",
+        publicOrigin: origin,
+        basePath: "/api",
+        accessTokenTtlSeconds: 3600,
+        ceremonyTtlSeconds: 300,
+        sessionTtlSeconds: 3600,
+      },
     })
     let healthy = false
     const receiver = await startWebhookReceiver(() => (healthy ? 200 : 503))
@@ -71,18 +96,35 @@ describe("delivery across a crash", () => {
       await admin.run(administerRelyingParty(rp.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
       const token = (ok(await signIn(client, passkey, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
       const whsec = `whsec_${randomBytes(32).toString("base64")}`
-      ok(await client.raw("POST", "/v2/webhooks/register", { headers: { authorization: `Bearer ${token}` }, body: { url: `${receiver.url}/hook`, events: ["sign.complete"], secret: whsec } }))
-      const pending = ok(await client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-        headers: { authorization: `Bearer ${token}` }, body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey.credentialId },
-      }))
-      ok(await client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+      ok(
+        await client.raw("POST", "/v2/webhooks/register", {
+          headers: { authorization: `Bearer ${token}` },
+          body: { url: `${receiver.url}/hook`, events: ["sign.complete"], secret: whsec },
+        }),
+      )
+      const pending = ok(
+        await client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+          headers: { authorization: `Bearer ${token}` },
+          body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey.credentialId },
+        }),
+      )
+      ok(
+        await client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+          body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+        }),
+      )
 
       // The completion is committed; the receiver refuses; the process dies without warning.
       await receiver.waitFor((r) => r.length >= 1)
       server.kill("SIGKILL")
       await new Promise((resolve) => server.once("exit", resolve))
       // Really down: nothing answers on its port until the restart.
-      expect(await fetch(`${origin}/api/health`).then(() => "answered", () => "down")).toBe("down")
+      expect(
+        await fetch(`${origin}/api/health`).then(
+          () => "answered",
+          () => "down",
+        ),
+      ).toBe("down")
       const beforeRestart = receiver.received.length
       healthy = true
       server = await start()
@@ -92,7 +134,9 @@ describe("delivery across a crash", () => {
       expect(beforeRestart).toBeGreaterThanOrEqual(1)
       const delivered = receiver.received.find((d) => d.answeredWith === 200)!
       const payload = new Webhook(whsec).verify(delivered.body, {
-        "webhook-id": delivered.headers["webhook-id"]!, "webhook-timestamp": delivered.headers["webhook-timestamp"]!, "webhook-signature": delivered.headers["webhook-signature"]!,
+        "webhook-id": delivered.headers["webhook-id"]!,
+        "webhook-timestamp": delivered.headers["webhook-timestamp"]!,
+        "webhook-signature": delivered.headers["webhook-signature"]!,
       }) as { data: { requestId: string } }
       expect(payload.data.requestId).toBe(pending.requestId)
       // the same message all along: a receiver can drop duplicates by webhook-id

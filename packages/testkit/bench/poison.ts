@@ -26,9 +26,11 @@ for (const { name, pdf } of cases) {
     const scan = await Effect.runPromiseExit(scanPdfSignatures(bytesSource(pdf)))
     const prepare = await Effect.runPromiseExit(prepareSignature(bytesSource(pdf), options))
     times.push(performance.now() - started)
-    const tag = (exit: typeof scan | typeof prepare) => exit._tag === "Success" ? "ok" : exit.cause._tag === "Fail" ? exit.cause.error._tag : "defect"
+    const tag = (exit: typeof scan | typeof prepare) => (exit._tag === "Success" ? "ok" : exit.cause._tag === "Fail" ? exit.cause.error._tag : "defect")
     outcome = `scan ${tag(scan)}, prepare ${tag(prepare)}`
   }
   times.sort((a, b) => a - b)
-  console.log(`${name} (${(pdf.length / 1024).toFixed(0)} KiB): median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms, max ${times[runs - 1]!.toFixed(0)} ms; ${outcome}`)
+  console.log(
+    `${name} (${(pdf.length / 1024).toFixed(0)} KiB): median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms, max ${times[runs - 1]!.toFixed(0)} ms; ${outcome}`,
+  )
 }

@@ -32,5 +32,6 @@ export const scratchFile = (name: string, data: Uint8Array | string): string => 
 export const runTool = (command: string, args: ReadonlyArray<string>, options: { readonly timeoutMs?: number } = {}) =>
   new Promise<{ readonly ok: boolean; readonly out: string }>((resolve) => {
     execFile(command, args, { encoding: "buffer", maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 60_000 }, (error, stdout, stderr) =>
-      resolve({ ok: error === null, out: `${stdout.toString("latin1")}${stderr.toString("latin1")}` }))
+      resolve({ ok: error === null, out: `${stdout.toString("latin1")}${stderr.toString("latin1")}` }),
+    )
   })

@@ -6,18 +6,40 @@
  * none configured every call is refused.
  */
 import {
-  AdminCheckRequest, AdminCheckResponse, administerRelyingParty, AdminListResponse, AdminOneResponse, AdminRelyingPartyView,
-  AdminRotateRequest, AdminTokenRequired, auditEvent, EngineConfig, getRelyingParty, hashSecret, organisationChecks, planInForce,
-  recordOrganisationCheck, RelyingParties, type RelyingParty, RotationAnswer, rotateSecrets, RpCommand, secretMatches, signaturesUsedToday,
+  AdminCheckRequest,
+  AdminCheckResponse,
+  administerRelyingParty,
+  AdminListResponse,
+  AdminOneResponse,
+  AdminRelyingPartyView,
+  AdminRotateRequest,
+  AdminTokenRequired,
+  auditEvent,
+  EngineConfig,
+  getRelyingParty,
+  hashSecret,
+  organisationChecks,
+  planInForce,
+  recordOrganisationCheck,
+  RelyingParties,
+  type RelyingParty,
+  RotationAnswer,
+  rotateSecrets,
+  RpCommand,
+  secretMatches,
+  signaturesUsedToday,
 } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint, type Endpoint } from "../http/endpoint.ts"
 import { checkView, rotationAnswer, viewNow } from "../rp/endpoints.ts"
 
-
-const adminView = (rp: RelyingParty) => Effect.gen(function* () {
-  return { ...(yield* viewNow(rp)), usage: { signaturesToday: yield* signaturesUsedToday(rp.clientId), signaturesPerDay: (yield* planInForce(rp)).allowance.signaturesPerDay } }
-})
+const adminView = (rp: RelyingParty) =>
+  Effect.gen(function* () {
+    return {
+      ...(yield* viewNow(rp)),
+      usage: { signaturesToday: yield* signaturesUsedToday(rp.clientId), signaturesPerDay: (yield* planInForce(rp)).allowance.signaturesPerDay },
+    }
+  })
 
 const UNAUTHORIZED = { status: 401, description: "`Administrator token required`" }
 const NOT_FOUND = { status: 404, description: "`RP <clientId> not found`" }
@@ -26,77 +48,106 @@ const NOT_FOUND = { status: 404, description: "`RP <clientId> not found`" }
 export const adminEndpointsFor = (options: { readonly adminToken: string | undefined }): ReadonlyArray<Endpoint<any, any>> => {
   const configured = options.adminToken
   // Both sides are hashed and compared in constant time, so timing tells nothing about the token.
-  const requireAdmin = (request: Request) => Effect.gen(function* () {
-    const m = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim())
-    if (configured === undefined || m === null) return yield* new AdminTokenRequired()
-    if (!(yield* secretMatches(m[1]!, yield* hashSecret(configured)))) return yield* new AdminTokenRequired()
-  })
+  const requireAdmin = (request: Request) =>
+    Effect.gen(function* () {
+      const m = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim())
+      if (configured === undefined || m === null) return yield* new AdminTokenRequired()
+      if (!(yield* secretMatches(m[1]!, yield* hashSecret(configured)))) return yield* new AdminTokenRequired()
+    })
 
   const list = endpoint({
-    method: "GET", path: "/admin/api/relying-parties", tag: "Administration", auth: "admin",
+    method: "GET",
+    path: "/admin/api/relying-parties",
+    tag: "Administration",
+    auth: "admin",
     summary: "Every RP of this environment with its status, KYC flag and today's signatures",
     response: AdminListResponse,
     errors: [UNAUTHORIZED],
-    handle: ({ request }) => Effect.gen(function* () {
-      yield* requireAdmin(request)
-      const settings = yield* EngineConfig
-      const all = yield* Effect.flatMap(RelyingParties, (r) => r.list())
-      return yield* Effect.forEach(all.filter((rp) => rp.environment === settings.environment), adminView)
-    }),
+    handle: ({ request }) =>
+      Effect.gen(function* () {
+        yield* requireAdmin(request)
+        const settings = yield* EngineConfig
+        const all = yield* Effect.flatMap(RelyingParties, (r) => r.list())
+        return yield* Effect.forEach(
+          all.filter((rp) => rp.environment === settings.environment),
+          adminView,
+        )
+      }),
   })
 
   const one = endpoint({
-    method: "GET", path: "/admin/api/relying-parties/{clientId}", tag: "Administration", auth: "admin",
+    method: "GET",
+    path: "/admin/api/relying-parties/{clientId}",
+    tag: "Administration",
+    auth: "admin",
     summary: "One RP with its usage and organisation-KYC record",
     response: AdminOneResponse,
     errors: [UNAUTHORIZED, NOT_FOUND],
-    handle: ({ request, params }) => Effect.gen(function* () {
-      yield* requireAdmin(request)
-      const rp = yield* getRelyingParty(params["clientId"]!)
-      return { ...(yield* adminView(rp)), organisationChecks: (yield* organisationChecks(rp.clientId)).map(checkView) }
-    }),
+    handle: ({ request, params }) =>
+      Effect.gen(function* () {
+        yield* requireAdmin(request)
+        const rp = yield* getRelyingParty(params["clientId"]!)
+        return { ...(yield* adminView(rp)), organisationChecks: (yield* organisationChecks(rp.clientId)).map(checkView) }
+      }),
   })
 
   const command = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/commands", tag: "Administration", auth: "admin",
-    summary: "Apply a command of the RP state machine: Approve, Reject, Suspend, SetPlan, SetMaxLoa, SetSigningOrigins, … (`{ \"_tag\": \"Approve\" }`)",
+    method: "POST",
+    path: "/admin/api/relying-parties/{clientId}/commands",
+    tag: "Administration",
+    auth: "admin",
+    summary: 'Apply a command of the RP state machine: Approve, Reject, Suspend, SetPlan, SetMaxLoa, SetSigningOrigins, … (`{ "_tag": "Approve" }`)',
     body: RpCommand,
     response: AdminRelyingPartyView,
-    errors: [UNAUTHORIZED, { status: 400, description: "a bad setting" }, NOT_FOUND, { status: 409, description: "`RP in status <status> cannot be <approved|rejected|suspended>`" }],
-    handle: ({ request, params, body }) => Effect.gen(function* () {
-      yield* requireAdmin(request)
-      const { rp } = yield* administerRelyingParty(params["clientId"]!, body)
-      yield* auditEvent("administrator", "admin.rp-command", rp.clientId, { command: body._tag })
-      return yield* adminView(rp)
-    }),
+    errors: [
+      UNAUTHORIZED,
+      { status: 400, description: "a bad setting" },
+      NOT_FOUND,
+      { status: 409, description: "`RP in status <status> cannot be <approved|rejected|suspended>`" },
+    ],
+    handle: ({ request, params, body }) =>
+      Effect.gen(function* () {
+        yield* requireAdmin(request)
+        const { rp } = yield* administerRelyingParty(params["clientId"]!, body)
+        yield* auditEvent("administrator", "admin.rp-command", rp.clientId, { command: body._tag })
+        return yield* adminView(rp)
+      }),
   })
 
   const rotate = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/rotate-secrets", tag: "Administration", auth: "admin",
+    method: "POST",
+    path: "/admin/api/relying-parties/{clientId}/rotate-secrets",
+    tag: "Administration",
+    auth: "admin",
     summary: "Rotate an RP's secrets; `grace: false` ends the replaced secrets at once (after a leak)",
     body: AdminRotateRequest,
     response: RotationAnswer,
     errors: [UNAUTHORIZED, NOT_FOUND],
-    handle: ({ request, params, body }) => Effect.gen(function* () {
-      yield* requireAdmin(request)
-      const rotated = yield* rotateSecrets(params["clientId"]!, body.which, body.grace === undefined ? {} : { grace: body.grace })
-      yield* auditEvent("administrator", "admin.rp-secrets-rotated", params["clientId"]!, { which: body.which, grace: body.grace ?? true })
-      return rotationAnswer(rotated)
-    }),
+    handle: ({ request, params, body }) =>
+      Effect.gen(function* () {
+        yield* requireAdmin(request)
+        const rotated = yield* rotateSecrets(params["clientId"]!, body.which, body.grace === undefined ? {} : { grace: body.grace })
+        yield* auditEvent("administrator", "admin.rp-secrets-rotated", params["clientId"]!, { which: body.which, grace: body.grace ?? true })
+        return rotationAnswer(rotated)
+      }),
   })
 
   const check = endpoint({
-    method: "POST", path: "/admin/api/relying-parties/{clientId}/organisation-checks", tag: "Administration", auth: "admin",
+    method: "POST",
+    path: "/admin/api/relying-parties/{clientId}/organisation-checks",
+    tag: "Administration",
+    auth: "admin",
     summary: "Record the check of the RP's organisation: `verified` sets kycVerified (unlocks LOA-4), `rejected` clears it",
     body: AdminCheckRequest,
     response: AdminCheckResponse,
     errors: [UNAUTHORIZED, { status: 400, description: "missing details; a verification names at least one checked document" }, NOT_FOUND],
-    handle: ({ request, params, body }) => Effect.gen(function* () {
-      yield* requireAdmin(request)
-      const { rp, check } = yield* recordOrganisationCheck(params["clientId"]!, body)
-      yield* auditEvent("administrator", "admin.organisation-check", rp.clientId, { outcome: body.outcome, checkedBy: body.checkedBy })
-      return { relyingParty: yield* adminView(rp), check: checkView(check) }
-    }),
+    handle: ({ request, params, body }) =>
+      Effect.gen(function* () {
+        yield* requireAdmin(request)
+        const { rp, check } = yield* recordOrganisationCheck(params["clientId"]!, body)
+        yield* auditEvent("administrator", "admin.organisation-check", rp.clientId, { outcome: body.outcome, checkedBy: body.checkedBy })
+        return { relyingParty: yield* adminView(rp), check: checkView(check) }
+      }),
   })
 
   return [list, one, command, rotate, check]

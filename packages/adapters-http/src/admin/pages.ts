@@ -14,8 +14,19 @@ input{padding:.5rem;font:inherit;width:24rem}.ok{color:#116329}.err{color:#b4231
 
 /** `GET /admin`: the console page; everything it shows comes from `/admin/api/*` with the administrator token. */
 export const adminConsolePage = endpoint({
-  method: "GET", path: "/admin", tag: "Hosted pages", auth: "none", hidden: true, summary: "Administrator console", response: { mediaType: "text/html" },
-  handle: ({ requestId }) => Effect.map(EngineConfig, (s) => new Response(`<!doctype html>
+  method: "GET",
+  path: "/admin",
+  tag: "Hosted pages",
+  auth: "none",
+  hidden: true,
+  summary: "Administrator console",
+  response: { mediaType: "text/html" },
+  handle: ({ requestId }) =>
+    Effect.map(
+      EngineConfig,
+      (s) =>
+        new Response(
+          `<!doctype html>
 <html lang="en" data-api="${escapeHtml(s.basePath)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Administration · Signet</title><style>${STYLE}</style></head>
 <body><h1>Signet administration <small>(${escapeHtml(s.environment)})</small></h1>
@@ -24,22 +35,31 @@ export const adminConsolePage = endpoint({
 <section id="console" hidden><p><span id="count"></span> · <button id="refresh" type="button">Refresh</button><button id="signout" type="button">Sign out</button></p>
 <table id="rps"><thead><tr><th>Name</th><th>Client id</th><th>Status</th><th>Plan</th><th>Organisation KYC</th><th>Signatures today</th><th>Actions</th></tr></thead><tbody></tbody></table></section>
 <p id="result" role="status" aria-live="polite"></p><p><small>Signet · interface ${INTERFACE_VERSION}</small></p>
-<script src="${escapeHtml(s.basePath)}/admin/console.js" defer></script></body></html>`, {
-    status: 200,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "no-referrer",
-      "cache-control": "no-store",
-      ...baseHeaders(requestId),
-    },
-  })),
+<script src="${escapeHtml(s.basePath)}/admin/console.js" defer></script></body></html>`,
+          {
+            status: 200,
+            headers: {
+              "content-type": "text/html; charset=utf-8",
+              "content-security-policy":
+                "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+              "x-content-type-options": "nosniff",
+              "referrer-policy": "no-referrer",
+              "cache-control": "no-store",
+              ...baseHeaders(requestId),
+            },
+          },
+        ),
+    ),
 })
 
 /** `GET /admin/console.js`: the console's script. */
 export const adminConsoleScript = endpoint({
-  method: "GET", path: "/admin/console.js", tag: "Hosted pages", auth: "none", hidden: true, summary: "Administrator console script",
+  method: "GET",
+  path: "/admin/console.js",
+  tag: "Hosted pages",
+  auth: "none",
+  hidden: true,
+  summary: "Administrator console script",
   response: { mediaType: "text/javascript" },
   handle: ({ requestId }) => scriptResponse("admin-console", requestId, "no-cache"),
 })

@@ -1,14 +1,21 @@
 /** Step-up (docs/authorization.md#step-up): a fresh passkey approval before decryption, revocation and secret rotation. */
 import {
-  requestStepUp, STEP_UP_PROOF_TTL_SECONDS, StepUpChallengeRequest, StepUpChallengeResponse, StepUpVerifyRequest, StepUpVerifyResponse,
+  requestStepUp,
+  STEP_UP_PROOF_TTL_SECONDS,
+  StepUpChallengeRequest,
+  StepUpChallengeResponse,
+  StepUpVerifyRequest,
+  StepUpVerifyResponse,
   verifyStepUp,
 } from "@signet/core"
 import { endpoint } from "../http/endpoint.ts"
 
-
 /** `POST /v2/step-up/challenge`. */
 export const stepUpChallenge = endpoint({
-  method: "POST", path: "/v2/step-up/challenge", tag: "Authorization", auth: "bearer",
+  method: "POST",
+  path: "/v2/step-up/challenge",
+  tag: "Authorization",
+  auth: "bearer",
   summary: "Start a step-up for an action: WebAuthn request options for the token's user, bound to the token's client and the action",
   body: StepUpChallengeRequest,
   response: StepUpChallengeResponse,
@@ -17,7 +24,10 @@ export const stepUpChallenge = endpoint({
 
 /** `POST /v2/step-up/verify`. */
 export const stepUpVerify = endpoint({
-  method: "POST", path: "/v2/step-up/verify", tag: "Authorization", auth: "bearer",
+  method: "POST",
+  path: "/v2/step-up/verify",
+  tag: "Authorization",
+  auth: "bearer",
   summary: `Finish a step-up: the proof for the Signet-Step-Up header, usable once within ${STEP_UP_PROOF_TTL_SECONDS} s, by the same user and client, for that action`,
   body: StepUpVerifyRequest,
   response: StepUpVerifyResponse,

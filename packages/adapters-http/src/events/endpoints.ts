@@ -8,25 +8,33 @@ const encoder = new TextEncoder()
 
 /** `GET /v2/events`. */
 export const eventStreamEndpoint = endpoint({
-  method: "GET", path: "/v2/events", tag: "Events", auth: "bearer",
-  summary: "Live stream of the signed-in user's signing events (text/event-stream): connected, then signing_request_created, signing_request_completed, signing_request_failed; resume with Last-Event-ID",
+  method: "GET",
+  path: "/v2/events",
+  tag: "Events",
+  auth: "bearer",
+  summary:
+    "Live stream of the signed-in user's signing events (text/event-stream): connected, then signing_request_created, signing_request_completed, signing_request_failed; resume with Last-Event-ID",
   response: { mediaType: "text/event-stream" },
   errors: [{ status: 400, description: "`Last-Event-ID must be an event id of this stream`" }],
-  handle: ({ user, request, query, requestId }) => Effect.gen(function* () {
-    // The browser's EventSource sends Last-Event-ID on reconnect; clients that cannot set headers may use ?lastEventId=.
-    const raw = request.headers.get("last-event-id") ?? query.get("lastEventId")
-    if (raw !== null && !/^\d{1,15}$/.test(raw.trim())) return yield* new InvalidRequest({ detail: "Last-Event-ID must be an event id of this stream" })
-    const lastEventId = raw === null ? null : Number(raw.trim())
-    const runtime = yield* Effect.runtime<SigningEvents | EventBus>()
-    const body = Stream.toReadableStreamRuntime(userEventStream(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId).pipe(Stream.map((frame) => encoder.encode(frame))), runtime)
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-store",
-        "x-accel-buffering": "no",
-        ...baseHeaders(requestId),
-      },
-    })
-  }),
+  handle: ({ user, request, query, requestId }) =>
+    Effect.gen(function* () {
+      // The browser's EventSource sends Last-Event-ID on reconnect; clients that cannot set headers may use ?lastEventId=.
+      const raw = request.headers.get("last-event-id") ?? query.get("lastEventId")
+      if (raw !== null && !/^\d{1,15}$/.test(raw.trim())) return yield* new InvalidRequest({ detail: "Last-Event-ID must be an event id of this stream" })
+      const lastEventId = raw === null ? null : Number(raw.trim())
+      const runtime = yield* Effect.runtime<SigningEvents | EventBus>()
+      const body = Stream.toReadableStreamRuntime(
+        userEventStream(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId).pipe(Stream.map((frame) => encoder.encode(frame))),
+        runtime,
+      )
+      return new Response(body, {
+        status: 200,
+        headers: {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-store",
+          "x-accel-buffering": "no",
+          ...baseHeaders(requestId),
+        },
+      })
+    }),
 })

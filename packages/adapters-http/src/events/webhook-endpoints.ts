@@ -1,7 +1,15 @@
 /** Webhook subscriptions and the delivery log, for the RP contact account. */
 import {
-  deleteWebhook, DeleteWebhookResponse, listDeliveries, ListDeliveriesResponse, listWebhooks, ListWebhooksResponse, registerWebhook,
-  RegisterWebhookRequest, RegisterWebhookResponse, ResourceNotFound,
+  deleteWebhook,
+  DeleteWebhookResponse,
+  listDeliveries,
+  ListDeliveriesResponse,
+  listWebhooks,
+  ListWebhooksResponse,
+  registerWebhook,
+  RegisterWebhookRequest,
+  RegisterWebhookResponse,
+  ResourceNotFound,
 } from "@signet/core"
 import { Effect, Schema } from "effect"
 import { endpoint } from "../http/endpoint.ts"
@@ -11,7 +19,10 @@ const LIMIT_429 = { status: 429, description: "`Rate limit exceeded. Please try 
 
 /** `POST /v2/webhooks/register` (10 per minute per user). */
 export const registerWebhookEndpoint = endpoint({
-  method: "POST", path: "/v2/webhooks/register", tag: "Webhooks", auth: "bearer",
+  method: "POST",
+  path: "/v2/webhooks/register",
+  tag: "Webhooks",
+  auth: "bearer",
   summary: "Subscribe a public https URL to sign.complete and/or batch.complete deliveries (Standard Webhooks)",
   body: RegisterWebhookRequest,
   response: RegisterWebhookResponse,
@@ -21,7 +32,10 @@ export const registerWebhookEndpoint = endpoint({
 
 /** `GET /v2/webhooks` (30 per minute per user). */
 export const listWebhooksEndpoint = endpoint({
-  method: "GET", path: "/v2/webhooks", tag: "Webhooks", auth: "bearer",
+  method: "GET",
+  path: "/v2/webhooks",
+  tag: "Webhooks",
+  auth: "bearer",
   summary: "The RP's active webhook subscriptions",
   response: ListWebhooksResponse,
   errors: [CONTACT_403, LIMIT_429],
@@ -33,7 +47,10 @@ const subscriptionId = (raw: string) =>
 
 /** `DELETE /v2/webhooks/{id}` (20 per minute per user). */
 export const deleteWebhookEndpoint = endpoint({
-  method: "DELETE", path: "/v2/webhooks/{id}", tag: "Webhooks", auth: "bearer",
+  method: "DELETE",
+  path: "/v2/webhooks/{id}",
+  tag: "Webhooks",
+  auth: "bearer",
   params: { id: Schema.Int.pipe(Schema.between(1, 999_999_999)).annotations({ description: "the subscription id from /v2/webhooks/register" }) },
   summary: "Delete a subscription; `deleted` is false when it belongs to another account",
   response: DeleteWebhookResponse,
@@ -43,7 +60,10 @@ export const deleteWebhookEndpoint = endpoint({
 
 /** `GET /v2/deliveries`: every webhook and callback delivery of the RP with each attempt's outcome. */
 export const listDeliveriesEndpoint = endpoint({
-  method: "GET", path: "/v2/deliveries", tag: "Webhooks", auth: "bearer",
+  method: "GET",
+  path: "/v2/deliveries",
+  tag: "Webhooks",
+  auth: "bearer",
   summary: "The RP's webhook and callback deliveries (newest 100, optionally ?subscriptionId=), with every attempt",
   response: ListDeliveriesResponse,
   errors: [CONTACT_403, LIMIT_429],

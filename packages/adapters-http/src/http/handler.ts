@@ -4,8 +4,21 @@
  * Any host mounts it: Node `http`, Express, Fastify, Hono, Bun, Deno or a worker.
  */
 import {
-  authenticateBearer, checkCsrf, CsrfValidationFailed, InvalidRequest, MethodNotAllowed, ProcessingDeadlineExceeded, ResourceNotFound,
-  type BearerUser, type CataloguedError, type RelyingParty, type EngineConfig, type HostedSessions, type KeyStore, type SigningKeys, type TokenRevocations,
+  authenticateBearer,
+  checkCsrf,
+  CsrfValidationFailed,
+  InvalidRequest,
+  MethodNotAllowed,
+  ProcessingDeadlineExceeded,
+  ResourceNotFound,
+  type BearerUser,
+  type CataloguedError,
+  type RelyingParty,
+  type EngineConfig,
+  type HostedSessions,
+  type KeyStore,
+  type SigningKeys,
+  type TokenRevocations,
 } from "@signet/core"
 import { Cause, Duration, Effect, Exit, Option, type ManagedRuntime } from "effect"
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
@@ -50,13 +63,20 @@ export const REDACTED = "[redacted]"
  * capabilities or ids a stranger could use (KYC handoff ids, signing request ids), so they are
  * redacted; ids under a bearer token are kept. An unmatched path keeps only its short segments.
  */
-export const loggedPath = (route: { readonly endpoint: Endpoint<any, any>; readonly params: Record<string, string> } | undefined, base: string, pathname: string): string => {
+export const loggedPath = (
+  route: { readonly endpoint: Endpoint<any, any>; readonly params: Record<string, string> } | undefined,
+  base: string,
+  pathname: string,
+): string => {
   if (route === undefined) {
-    return pathname.split("/").map((segment) => (segment.length >= 16 ? REDACTED : segment)).join("/")
+    return pathname
+      .split("/")
+      .map((segment) => (segment.length >= 16 ? REDACTED : segment))
+      .join("/")
   }
   const { endpoint, params } = route
   const bearer = endpoint.auth === "bearer" || endpoint.auth === "bearer-optional"
-  const kept = new Set(bearer ? Object.keys(params) : endpoint.loggedParams ?? [])
+  const kept = new Set(bearer ? Object.keys(params) : (endpoint.loggedParams ?? []))
   return base + endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => (kept.has(name) ? encodeURIComponent(params[name] ?? "") : REDACTED))
 }
 
@@ -101,40 +121,46 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
     }
   }
 
-  const run = (request: Request, url: URL, found: ReturnType<typeof route>, requestId: string, clientIp: string): Effect.Effect<Response, CataloguedError, R | HandlerServices> => Effect.gen(function* () {
-    if (found._tag === "NotFound") return yield* new ResourceNotFound({ what: "Route" })
-    if (found._tag === "MalformedPath") return yield* new InvalidRequest({ detail: "the path has malformed percent-encoding" })
-    if (found._tag === "MethodNotAllowed") return yield* new MethodNotAllowed({ method: request.method })
-    const { endpoint } = found.route
+  const run = (
+    request: Request,
+    url: URL,
+    found: ReturnType<typeof route>,
+    requestId: string,
+    clientIp: string,
+  ): Effect.Effect<Response, CataloguedError, R | HandlerServices> =>
+    Effect.gen(function* () {
+      if (found._tag === "NotFound") return yield* new ResourceNotFound({ what: "Route" })
+      if (found._tag === "MalformedPath") return yield* new InvalidRequest({ detail: "the path has malformed percent-encoding" })
+      if (found._tag === "MethodNotAllowed") return yield* new MethodNotAllowed({ method: request.method })
+      const { endpoint } = found.route
 
-    const authorization = Option.fromNullable(request.headers.get("authorization"))
-    // A cookie-carrying state change from a hosted page must prove it came from our page.
-    const session = cookieValue(request, SESSION_COOKIE)
-    if (STATE_CHANGING.has(request.method) && session !== undefined && Option.isNone(authorization)) {
-      yield* checkCsrf(session, request.headers.get(CSRF_HEADER) ?? undefined).pipe(
-        Effect.catchAllDefect(() => Effect.fail(new CsrfValidationFailed())))
-    }
+      const authorization = Option.fromNullable(request.headers.get("authorization"))
+      // A cookie-carrying state change from a hosted page must prove it came from our page.
+      const session = cookieValue(request, SESSION_COOKIE)
+      if (STATE_CHANGING.has(request.method) && session !== undefined && Option.isNone(authorization)) {
+        yield* checkCsrf(session, request.headers.get(CSRF_HEADER) ?? undefined).pipe(Effect.catchAllDefect(() => Effect.fail(new CsrfValidationFailed())))
+      }
 
-    let user: BearerUser | undefined
-    if (endpoint.auth === "bearer" || (endpoint.auth === "bearer-optional" && Option.isSome(authorization))) {
-      user = yield* authenticateBearer(authorization, endpoint.scope ?? "basic")
-    }
+      let user: BearerUser | undefined
+      if (endpoint.auth === "bearer" || (endpoint.auth === "bearer-optional" && Option.isSome(authorization))) {
+        user = yield* authenticateBearer(authorization, endpoint.scope ?? "basic")
+      }
 
-    let client: RelyingParty | undefined
-    if (endpoint.client !== undefined) client = yield* endpoint.client(request)
+      let client: RelyingParty | undefined
+      if (endpoint.client !== undefined) client = yield* endpoint.client(request)
 
-    const body = endpoint.body === undefined
-      ? undefined
-      : yield* readJson(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES).pipe(
-        Effect.flatMap((raw) => decodeBody(endpoint.body!, raw)))
+      const body =
+        endpoint.body === undefined
+          ? undefined
+          : yield* readJson(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES).pipe(Effect.flatMap((raw) => decodeBody(endpoint.body!, raw)))
 
-    const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, client, clientIp })
-    const answer = yield* encodeResponse(endpoint, result, strict)
-    if (answer instanceof Response) return answer
-    const response = json(answer.status, answer.body, requestId)
-    for (const [k, v] of answer.headers) response.headers.append(k, v)
-    return response
-  })
+      const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, client, clientIp })
+      const answer = yield* encodeResponse(endpoint, result, strict)
+      if (answer instanceof Response) return answer
+      const response = json(answer.status, answer.body, requestId)
+      for (const [k, v] of answer.headers) response.headers.append(k, v)
+      return response
+    })
 
   return async (request) => {
     const started = performance.now()
@@ -144,7 +170,8 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
     const clientIp = options.clientIp?.(request) ?? "unknown"
     const path = loggedPath(found._tag === "Found" ? { endpoint: found.route.endpoint, params: found.params } : undefined, base, url.pathname)
     const program = run(request, url, found, requestId, clientIp).pipe(
-      Effect.timeoutFail({ duration: Duration.millis(options.deadlineMs), onTimeout: () => new ProcessingDeadlineExceeded() }))
+      Effect.timeoutFail({ duration: Duration.millis(options.deadlineMs), onTimeout: () => new ProcessingDeadlineExceeded() }),
+    )
     const exit = await options.runtime.runPromiseExit(program)
     let response: Response
     if (Exit.isSuccess(exit)) {
@@ -158,15 +185,24 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
         const defect = Cause.dieOption(exit.cause)
         const violation = Option.isSome(defect) && defect.value instanceof ResponseContractViolation ? defect.value : undefined
         response = internalError(requestId, strict ? violation?.message : undefined)
-        await options.runtime.runPromise(Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(
-          Effect.annotateLogs({ requestId, method: request.method, path })))
+        await options.runtime.runPromise(
+          Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(Effect.annotateLogs({ requestId, method: request.method, path })),
+        )
       }
     }
     response = withEdgeHeaders(response)
-    await options.runtime.runPromise(Effect.logInfo("request").pipe(Effect.annotateLogs({
-      requestId, method: request.method, path, status: response.status, clientIp,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    })))
+    await options.runtime.runPromise(
+      Effect.logInfo("request").pipe(
+        Effect.annotateLogs({
+          requestId,
+          method: request.method,
+          path,
+          status: response.status,
+          clientIp,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+        }),
+      ),
+    )
     return response
   }
 }

@@ -3,7 +3,7 @@ import { INTERFACE_VERSION } from "@signet/core"
 import { JSONSchema, Schema } from "effect"
 import type { Endpoint } from "./endpoint.ts"
 
-const ErrorBody = Schema.Struct({ error: Schema.String }).annotations({ identifier: "Error", description: "Every failure: `{ \"error\": <message> }`" })
+const ErrorBody = Schema.Struct({ error: Schema.String }).annotations({ identifier: "Error", description: 'Every failure: `{ "error": <message> }`' })
 
 const STANDARD_ERRORS: ReadonlyArray<{ readonly status: number; readonly description: string }> = [
   { status: 400, description: "A required field or format is wrong; `error` names it (also malformed JSON)" },
@@ -17,21 +17,26 @@ const BEARER_ERRORS = [
   { status: 403, description: "`CSRF token validation failed`, or the token lacks the `basic` scope" },
 ]
 
-const CLIENT_ERRORS = [
-  { status: 401, description: "`invalid_client`: missing or wrong client credentials (HTTP Basic)" },
-]
+const CLIENT_ERRORS = [{ status: 401, description: "`invalid_client`: missing or wrong client credentials (HTTP Basic)" }]
 
 /** The security requirement an endpoint's declared authentication means (an empty object: may also be called without). */
 export const securityOf = (e: Endpoint<any, any>): ReadonlyArray<Record<string, ReadonlyArray<string>>> => {
   switch (e.auth) {
-    case "bearer": return [{ bearer: [e.scope ?? "basic"] }]
-    case "bearer-optional": return [{}, { bearer: [e.scope ?? "basic"] }]
-    case "basic": return [{ basic: [] }]
+    case "bearer":
+      return [{ bearer: [e.scope ?? "basic"] }]
+    case "bearer-optional":
+      return [{}, { bearer: [e.scope ?? "basic"] }]
+    case "basic":
+      return [{ basic: [] }]
     // client_secret_post sends the credentials in the form instead
-    case "oauth-client": return [{ basic: [] }, {}]
-    case "admin": return [{ adminToken: [] }]
-    case "capture-token": return [{ captureToken: [] }]
-    case "none": return []
+    case "oauth-client":
+      return [{ basic: [] }, {}]
+    case "admin":
+      return [{ adminToken: [] }]
+    case "capture-token":
+      return [{ captureToken: [] }]
+    case "none":
+      return []
   }
 }
 
@@ -46,12 +51,16 @@ export const openApiDocument = (endpoints: ReadonlyArray<Endpoint<any, any>>, se
     if (e.hidden) continue
     const success = String(e.status ?? 200)
     const responses: Record<string, unknown> = {
-      [success]: "mediaType" in e.response
-        ? { description: "OK", content: { [e.response.mediaType]: {} } }
-        : { description: "OK", content: { "application/json": { schema: schemaOf(e.response) } } },
+      [success]:
+        "mediaType" in e.response
+          ? { description: "OK", content: { [e.response.mediaType]: {} } }
+          : { description: "OK", content: { "application/json": { schema: schemaOf(e.response) } } },
     }
-    const errors = [...(e.body ? STANDARD_ERRORS : STANDARD_ERRORS.filter((x) => x.status === 408)),
-      ...(e.auth === "bearer" ? BEARER_ERRORS : e.auth === "basic" || e.auth === "oauth-client" ? CLIENT_ERRORS : []), ...(e.errors ?? [])]
+    const errors = [
+      ...(e.body ? STANDARD_ERRORS : STANDARD_ERRORS.filter((x) => x.status === 408)),
+      ...(e.auth === "bearer" ? BEARER_ERRORS : e.auth === "basic" || e.auth === "oauth-client" ? CLIENT_ERRORS : []),
+      ...(e.errors ?? []),
+    ]
     for (const err of errors) {
       const key = String(err.status)
       const prior = responses[key] as { description: string } | undefined

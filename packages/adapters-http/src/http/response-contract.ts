@@ -12,7 +12,9 @@ export class ResponseContractViolation extends Data.TaggedError("ResponseContrac
   readonly status: number
   readonly issue: string
 }> {
-  override get message() { return `${this.endpoint} answered ${this.status} outside its contract: ${this.issue}` }
+  override get message() {
+    return `${this.endpoint} answered ${this.status} outside its contract: ${this.issue}`
+  }
 }
 
 /** The Schema of an endpoint's JSON answers with `status`, if it declares one. */
@@ -33,7 +35,13 @@ export const encodeResponse = (endpoint: Endpoint<any, any>, result: unknown, st
   if (result instanceof Response) {
     const type = result.headers.get("content-type") ?? ""
     if (strict && /^application\/(.+\+)?json/.test(type)) {
-      return Effect.die(new ResponseContractViolation({ endpoint: nameOf(endpoint), status: result.status, issue: "a JSON Response built outside the contract (return the value, or reply(status, body))" }))
+      return Effect.die(
+        new ResponseContractViolation({
+          endpoint: nameOf(endpoint),
+          status: result.status,
+          issue: "a JSON Response built outside the contract (return the value, or reply(status, body))",
+        }),
+      )
     }
     return Effect.succeed(result)
   }
@@ -47,6 +55,9 @@ export const encodeResponse = (endpoint: Endpoint<any, any>, result: unknown, st
     Effect.catchAll((error) => {
       const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
       const where = issue === undefined || issue.path.length === 0 ? "body" : issue.path.map(String).join(".")
-      return Effect.die(new ResponseContractViolation({ endpoint: nameOf(endpoint), status: answer.status, issue: `${where}: ${issue?.message ?? "does not match"}` }))
-    }))
+      return Effect.die(
+        new ResponseContractViolation({ endpoint: nameOf(endpoint), status: answer.status, issue: `${where}: ${issue?.message ?? "does not match"}` }),
+      )
+    }),
+  )
 }

@@ -12,19 +12,26 @@ export interface Route<R> {
 export const compileRoutes = <R>(endpoints: ReadonlyArray<Endpoint<any, R>>): ReadonlyArray<Route<R>> =>
   endpoints.map((endpoint) => {
     const names: Array<string> = []
-    const source = endpoint.path.split("/").map((segment) => {
-      const m = /^\{(\w+)\}$/.exec(segment)
-      if (m) {
-        names.push(m[1]!)
-        return "([^/]+)"
-      }
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-    }).join("/")
+    const source = endpoint.path
+      .split("/")
+      .map((segment) => {
+        const m = /^\{(\w+)\}$/.exec(segment)
+        if (m) {
+          names.push(m[1]!)
+          return "([^/]+)"
+        }
+        return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      })
+      .join("/")
     return { endpoint, pattern: new RegExp(`^${source}$`), names }
   })
 
 /** The route for a method and path, or why there is none. */
-export const matchRoute = <R>(routes: ReadonlyArray<Route<R>>, method: string, path: string):
+export const matchRoute = <R>(
+  routes: ReadonlyArray<Route<R>>,
+  method: string,
+  path: string,
+):
   | { readonly _tag: "Found"; readonly route: Route<R>; readonly params: Record<string, string> }
   | { readonly _tag: "NotFound" }
   | { readonly _tag: "MethodNotAllowed" } => {

@@ -19,4 +19,5 @@ export const decodeBody = <A>(schema: Schema.Schema<A, any, never>, input: unkno
     }),
     // The decoder itself can throw on hostile values (effect 3.22 turns a discriminator with an object
     // whose toString is not a function into a string and fails): that is the body's fault, not ours.
-    Effect.catchAllDefect(() => Effect.fail(new InvalidRequest({ detail: "body: values of the wrong types" }))))
+    Effect.catchAllDefect(() => Effect.fail(new InvalidRequest({ detail: "body: values of the wrong types" }))),
+  )

@@ -25,7 +25,8 @@ button{margin:1rem .5rem 0 0;padding:.6rem 1.2rem;font:inherit;cursor:pointer}bu
 
 const headers = (requestId: string): Record<string, string> => ({
   "content-type": "text/html; charset=utf-8",
-  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; media-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; media-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   "permissions-policy": "camera=(self), microphone=()",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
@@ -33,8 +34,15 @@ const headers = (requestId: string): Record<string, string> => ({
   ...baseHeaders(requestId),
 })
 
-const capturePage = (api: string, environment: string, mode: "desktop" | "phone", requestId: string, handoff?: { readonly id: string; readonly code: string }) =>
-  new Response(`<!doctype html>
+const capturePage = (
+  api: string,
+  environment: string,
+  mode: "desktop" | "phone",
+  requestId: string,
+  handoff?: { readonly id: string; readonly code: string },
+) =>
+  new Response(
+    `<!doctype html>
 <html lang="en" data-api="${escapeHtml(api)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Verify your identity · Signet</title><style>${STYLE}</style></head>
 <body data-mode="${mode}" data-state="loading"${handoff === undefined ? "" : ` data-handoff="${escapeHtml(handoff.id)}"`}><main>
@@ -50,36 +58,58 @@ const capturePage = (api: string, environment: string, mode: "desktop" | "phone"
 <div><button id="capture" type="button" hidden disabled>Capture</button></div>
 <p id="verdict" role="status" aria-live="polite"></p>
 </main><p><small>Signet ${escapeHtml(environment)} · interface ${INTERFACE_VERSION} · images go only to Signet, encrypted at rest</small></p>
-<script src="${escapeHtml(api)}/kyc/capture.js" defer></script></body></html>`, { status: 200, headers: headers(requestId) })
+<script src="${escapeHtml(api)}/kyc/capture.js" defer></script></body></html>`,
+    { status: 200, headers: headers(requestId) },
+  )
 
-const expiredPage = (requestId: string) => new Response(`<!doctype html>
+const expiredPage = (requestId: string) =>
+  new Response(
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Verify your identity · Signet</title><style>${STYLE}</style></head>
 <body data-state="error"><h1>Link expired</h1><p class="err">This link has expired or was replaced. Start again on your computer.</p></body></html>`,
-{ status: 404, headers: headers(requestId) })
+    { status: 404, headers: headers(requestId) },
+  )
 
 /** `GET /kyc/capture`: the desktop capture page; `#token=<liveness session token>` (or `#handoff=<id>` to wait for the phone), optional `&origin=<RP origin>`. */
 export const kycCapturePage = endpoint({
-  method: "GET", path: "/kyc/capture", tag: "Identity verification", auth: "none", hidden: true, summary: "Hosted capture (desktop)",
+  method: "GET",
+  path: "/kyc/capture",
+  tag: "Identity verification",
+  auth: "none",
+  hidden: true,
+  summary: "Hosted capture (desktop)",
   response: { mediaType: "text/html" },
   handle: ({ requestId }) => Effect.map(EngineConfig, (s) => capturePage(s.basePath, s.environment, "desktop", requestId)),
 })
 
 /** `GET /kyc/handoff/{id}`: the phone page of a handoff (document, then face). */
 export const kycHandoffPage = endpoint({
-  method: "GET", path: "/kyc/handoff/{id}", tag: "Identity verification", auth: "none", hidden: true, summary: "Hosted capture (phone handoff)",
+  method: "GET",
+  path: "/kyc/handoff/{id}",
+  tag: "Identity verification",
+  auth: "none",
+  hidden: true,
+  summary: "Hosted capture (phone handoff)",
   response: { mediaType: "text/html" },
-  handle: ({ requestId, params, clientIp }) => Effect.gen(function* () {
-    const s = yield* EngineConfig
-    const id = params["id"] ?? ""
-    return yield* handoffContext(id, clientIp).pipe(
-      Effect.map((c) => capturePage(s.basePath, s.environment, "phone", requestId, { id, code: c.code })),
-      Effect.catchTag("KycVerificationNotFound", () => Effect.succeed(expiredPage(requestId))))
-  }),
+  handle: ({ requestId, params, clientIp }) =>
+    Effect.gen(function* () {
+      const s = yield* EngineConfig
+      const id = params["id"] ?? ""
+      return yield* handoffContext(id, clientIp).pipe(
+        Effect.map((c) => capturePage(s.basePath, s.environment, "phone", requestId, { id, code: c.code })),
+        Effect.catchTag("KycVerificationNotFound", () => Effect.succeed(expiredPage(requestId))),
+      )
+    }),
 })
 
 /** `GET /kyc/capture.js`: the capture pages' script. */
 export const kycCaptureScript = endpoint({
-  method: "GET", path: "/kyc/capture.js", tag: "Identity verification", auth: "none", hidden: true, summary: "Hosted capture script",
+  method: "GET",
+  path: "/kyc/capture.js",
+  tag: "Identity verification",
+  auth: "none",
+  hidden: true,
+  summary: "Hosted capture script",
   response: { mediaType: "text/javascript" },
   handle: ({ requestId }) => scriptResponse("kyc-capture", requestId),
 })

@@ -40,6 +40,7 @@ export const browserScript = (name: BrowserScript): Promise<string> => {
 
 /** The response that serves a hosted page's script from the engine's own origin (the pages' CSP is `script-src 'self'`). */
 export const scriptResponse = (name: BrowserScript, requestId: string, cacheControl = "public, max-age=300") =>
-  Effect.map(Effect.promise(() => browserScript(name)), (text) =>
-    new Response(text, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": cacheControl, ...baseHeaders(requestId) } }),
+  Effect.map(
+    Effect.promise(() => browserScript(name)),
+    (text) => new Response(text, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": cacheControl, ...baseHeaders(requestId) } }),
   )

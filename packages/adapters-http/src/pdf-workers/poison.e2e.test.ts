@@ -25,12 +25,13 @@ const repoRoot = new URL("../../../../", import.meta.url).pathname
 const serverBin = new URL("../../../server/dist/bin/server.js", import.meta.url).pathname
 const MB = 1024 * 1024
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, "127.0.0.1", () => {
-    const address = s.address()
-    s.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const address = s.address()
+      s.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
   })
-})
 
 /** Resident set of a process, from /proc (Linux). */
 const rssOf = (pid: number): number => {
@@ -44,14 +45,26 @@ beforeAll(async () => {
   const port = await freePort()
   origin = `http://localhost:${port}`
   server = spawn(process.execPath, [serverBin], {
-    cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"],
+    cwd: repoRoot,
+    stdio: ["ignore", "ignore", "inherit"],
     env: {
-      ...process.env, SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-poison-")), "signet.db"), SIGNET_MASTER_KEY: randomBytes(32).toString("hex"),
-      SIGNET_PORT: String(port), SIGNET_HOST: "127.0.0.1", SIGNET_PUBLIC_ORIGIN: origin, SIGNET_ENVIRONMENT: "sandbox",
+      ...process.env,
+      SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-poison-")), "signet.db"),
+      SIGNET_MASTER_KEY: randomBytes(32).toString("hex"),
+      SIGNET_PORT: String(port),
+      SIGNET_HOST: "127.0.0.1",
+      SIGNET_PUBLIC_ORIGIN: origin,
+      SIGNET_ENVIRONMENT: "sandbox",
     },
   })
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)) return
+    if (
+      await fetch(`${origin}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return
     await new Promise((r) => setTimeout(r, 100))
   }
   throw new Error("the server did not start")
@@ -64,7 +77,9 @@ describe("poison PDFs against a running server (issue 13, items 1, 6, 7)", () =>
   it("8 at a time: every poison gets a 4xx, /health answers throughout, RSS stays under 600 MB", async () => {
     // A running server: it has read a PDF before (its first PDF job starts the worker thread).
     const warm = await fetch(`${origin}/api/v2/validate`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pdf: toBase64(await samplePdf({ xrefStream: false })) }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pdf: toBase64(await samplePdf({ xrefStream: false })) }),
     })
     expect(warm.status).toBe(200)
     const health = { slowest: 0, checks: 0, failures: 0 }
@@ -86,14 +101,19 @@ describe("poison PDFs against a running server (issue 13, items 1, 6, 7)", () =>
     const results: Array<{ name: string; status: number; ms: number; message: string }> = []
     for (const { name, pdf } of poisonPdfs()) {
       const body = JSON.stringify({ pdf: toBase64(pdf) })
-      const batch = await Promise.all(Array.from({ length: 8 }, async () => {
-        const started = performance.now()
-        const response = await fetch(`${origin}/api/v2/validate`, {
-          method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(30_000),
-        })
-        const answer = await response.json() as { error?: string; message?: string }
-        return { name, status: response.status, ms: performance.now() - started, message: answer.message ?? answer.error ?? "" }
-      }))
+      const batch = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const started = performance.now()
+          const response = await fetch(`${origin}/api/v2/validate`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+            signal: AbortSignal.timeout(30_000),
+          })
+          const answer = (await response.json()) as { error?: string; message?: string }
+          return { name, status: response.status, ms: performance.now() - started, message: answer.message ?? answer.error ?? "" }
+        }),
+      )
       results.push(...batch)
     }
     polling = false
@@ -103,14 +123,26 @@ describe("poison PDFs against a running server (issue 13, items 1, 6, 7)", () =>
       expect(r.status, `${r.name}: ${r.message}`).toBeLessThan(500)
     }
     expect(results).toHaveLength(40)
-    if (process.env.SIGNET_REPORT_FIGURES) console.log(JSON.stringify({ slowestHealthMs: Math.round(health.slowest), healthChecks: health.checks, slowestPoisonMs: Math.round(Math.max(...results.map((r) => r.ms))), rssBeforeMb: Math.round(rssBefore / MB), rssPeakMb: Math.round(rssPeak / MB), statuses: [...new Set(results.map((r) => `${r.name}: ${r.status} ${r.message}`))] }))
+    if (process.env.SIGNET_REPORT_FIGURES)
+      console.log(
+        JSON.stringify({
+          slowestHealthMs: Math.round(health.slowest),
+          healthChecks: health.checks,
+          slowestPoisonMs: Math.round(Math.max(...results.map((r) => r.ms))),
+          rssBeforeMb: Math.round(rssBefore / MB),
+          rssPeakMb: Math.round(rssPeak / MB),
+          statuses: [...new Set(results.map((r) => `${r.name}: ${r.status} ${r.message}`))],
+        }),
+      )
     expect(health.failures).toBe(0)
     expect(health.checks).toBeGreaterThan(0)
     expect(rssPeak, `RSS ${Math.round(rssBefore / MB)} MB before, ${Math.round(rssPeak / MB)} MB at most`).toBeLessThan(600 * MB)
     expect(server.exitCode).toBeNull()
     // The server still signs-validates an ordinary PDF afterwards.
     const fine = await fetch(`${origin}/api/v2/validate`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pdf: toBase64(await samplePdf({ xrefStream: true })) }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pdf: toBase64(await samplePdf({ xrefStream: true })) }),
     })
     expect(fine.status).toBe(200)
     expect(await fine.json()).toEqual({ signatures: [] })
@@ -123,12 +155,13 @@ describe("poison PDFs against a running server (issue 13, items 1, 6, 7)", () =>
     const deepPdf = deepNestingPdf()
     const largePdf = largeXrefTablePdf(300_000)
     const post = async (pdf: Uint8Array): Promise<Response> => {
-      const send = () => fetch(`${origin}/api/v2/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pdf: toBase64(pdf) }) })
+      const send = () =>
+        fetch(`${origin}/api/v2/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pdf: toBase64(pdf) }) })
       return send().catch((e: { cause?: { code?: string } }) => (e.cause?.code === "EPIPE" || e.cause?.code === "ECONNRESET" ? send() : Promise.reject(e)))
     }
     const deep = await post(deepPdf)
     expect(deep.status).toBe(422)
-    expect((await deep.json() as { error: string }).error).toMatch(/^PDF exceeds a processing limit: arrays and dictionaries nested deeper than 64/)
+    expect(((await deep.json()) as { error: string }).error).toMatch(/^PDF exceeds a processing limit: arrays and dictionaries nested deeper than 64/)
     const large = await post(largePdf)
     expect(large.status).toBe(200)
     expect(await large.json()).toEqual({ signatures: [] })

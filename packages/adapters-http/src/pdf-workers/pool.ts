@@ -14,7 +14,14 @@
  * idle threads do not keep the process alive.
  */
 import {
-  PdfProcessor, PdfTooComplex, PdfUnreadable, SignatureImageInvalid, type PdfJobs, type PdfReadError, type PdfSignatureScan, type PreparedUpload,
+  PdfProcessor,
+  PdfTooComplex,
+  PdfUnreadable,
+  SignatureImageInvalid,
+  type PdfJobs,
+  type PdfReadError,
+  type PdfSignatureScan,
+  type PreparedUpload,
 } from "@signet/core"
 import { Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
@@ -45,8 +52,11 @@ export const DEFAULT_PDF_WORKER_SETTINGS: PdfWorkerSettings = {
   deadlineMs: 5_000,
 }
 
-type JobBody = PdfJobMessage extends infer M ? M extends { readonly id: number } ? Omit<M, "id"> : never : never
-type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: PdfReadError | SignatureImageInvalid } | { readonly ok: false; readonly defect: unknown }
+type JobBody = PdfJobMessage extends infer M ? (M extends { readonly id: number } ? Omit<M, "id"> : never) : never
+type Outcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: PdfReadError | SignatureImageInvalid }
+  | { readonly ok: false; readonly defect: unknown }
 
 interface Job {
   readonly body: JobBody
@@ -70,29 +80,38 @@ let bundled: Promise<URL> | undefined
  * imports as one ES module file named by its content's hash (bundled once per process; esbuild is
  * then a development dependency, never needed by a built engine).
  */
-const workerScript = (): Promise<URL> => bundled ??= (async () => {
-  if (import.meta.url.endsWith(".js")) return new URL("./worker.js", import.meta.url)
-  const { build } = await import("esbuild")
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL("./worker.ts", import.meta.url))],
-    bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "silent",
-    // workspace packages from their sources, as the tests that run this resolve them
-    conditions: ["@signet/source"],
-  })
-  const code = result.outputFiles[0]!.contents
-  const file = join(tmpdir(), `signet-pdf-worker-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`)
-  const exists = await access(file).then(() => true, () => false)
-  if (!exists) {
-    // Written aside and renamed, so a concurrent process never loads half a file.
-    const partial = `${file}.${process.pid}.tmp`
-    await writeFile(partial, code)
-    await rename(partial, file)
-  }
-  return pathToFileURL(file)
-})().catch((e: unknown) => {
-  bundled = undefined
-  throw e
-})
+const workerScript = (): Promise<URL> =>
+  (bundled ??= (async () => {
+    if (import.meta.url.endsWith(".js")) return new URL("./worker.js", import.meta.url)
+    const { build } = await import("esbuild")
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL("./worker.ts", import.meta.url))],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      write: false,
+      logLevel: "silent",
+      // workspace packages from their sources, as the tests that run this resolve them
+      conditions: ["@signet/source"],
+    })
+    const code = result.outputFiles[0]!.contents
+    const file = join(tmpdir(), `signet-pdf-worker-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`)
+    const exists = await access(file).then(
+      () => true,
+      () => false,
+    )
+    if (!exists) {
+      // Written aside and renamed, so a concurrent process never loads half a file.
+      const partial = `${file}.${process.pid}.tmp`
+      await writeFile(partial, code)
+      await rename(partial, file)
+    }
+    return pathToFileURL(file)
+  })().catch((e: unknown) => {
+    bundled = undefined
+    throw e
+  }))
 
 /** Builds the worker's bundle ahead of the first PDF job (a server calls it at start; errors wait for that job). */
 export const warmPdfWorkers = (): void => {
@@ -158,13 +177,16 @@ export class PdfWorkerPool {
   private spawn(): void {
     const thread: Thread = { worker: undefined, ready: false, job: undefined }
     this.threads.add(thread)
-    workerScript().then((script) => {
-      if (this.closed || !this.threads.has(thread)) return
-      this.attach(thread, new Worker(script, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: this.settings.heapMb } }))
-    }, (error: unknown) => {
-      this.threads.delete(thread)
-      for (const queued of this.queue.splice(0)) queued.done({ ok: false, defect: error })
-    })
+    workerScript().then(
+      (script) => {
+        if (this.closed || !this.threads.has(thread)) return
+        this.attach(thread, new Worker(script, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: this.settings.heapMb } }))
+      },
+      (error: unknown) => {
+        this.threads.delete(thread)
+        for (const queued of this.queue.splice(0)) queued.done({ ok: false, defect: error })
+      },
+    )
   }
 
   private attach(thread: Thread, worker: Worker): void {
@@ -191,9 +213,11 @@ export class PdfWorkerPool {
       this.drop(thread)
       if (job !== undefined) {
         clearTimeout(job.timer)
-        job.done(error.code === "ERR_WORKER_OUT_OF_MEMORY"
-          ? { ok: false, error: new PdfTooComplex({ detail: `reading it needed more than ${this.settings.heapMb} MB of memory` }) }
-          : { ok: false, defect: error })
+        job.done(
+          error.code === "ERR_WORKER_OUT_OF_MEMORY"
+            ? { ok: false, error: new PdfTooComplex({ detail: `reading it needed more than ${this.settings.heapMb} MB of memory` }) }
+            : { ok: false, defect: error },
+        )
       } else if (!thread.ready && this.queue.length > 0 && [...this.threads].every((t) => !t.ready)) {
         // A thread that cannot start (a broken install) fails the waiting jobs rather than retrying forever.
         for (const queued of this.queue.splice(0)) queued.done({ ok: false, defect: error })
@@ -258,7 +282,8 @@ export class PdfWorkerPool {
   /** The pool as the core's PDF jobs. */
   get jobs(): PdfJobs {
     return {
-      prepare: (pdf, options) => this.job<PreparedUpload>({ job: "prepare", pdf, options }) as Effect.Effect<PreparedUpload, PdfReadError | SignatureImageInvalid>,
+      prepare: (pdf, options) =>
+        this.job<PreparedUpload>({ job: "prepare", pdf, options }) as Effect.Effect<PreparedUpload, PdfReadError | SignatureImageInvalid>,
       scan: (pdf) => this.job<PdfSignatureScan>({ job: "scan", pdf }) as Effect.Effect<PdfSignatureScan, PdfReadError>,
       appendDss: (pdf, material) => this.job<Uint8Array>({ job: "appendDss", pdf, material }) as Effect.Effect<Uint8Array, PdfReadError>,
     }
@@ -267,8 +292,13 @@ export class PdfWorkerPool {
 
 /** The `PdfProcessor` of an engine: a worker pool that lives as long as the layer. */
 export const PdfProcessorWorkers = (settings: Partial<PdfWorkerSettings> = {}): Layer.Layer<PdfProcessor> =>
-  Layer.scoped(PdfProcessor, Effect.map(
-    Effect.acquireRelease(
-      Effect.sync(() => new PdfWorkerPool({ ...DEFAULT_PDF_WORKER_SETTINGS, ...settings })),
-      (p) => Effect.promise(() => p.close())),
-    (pool) => pool.jobs))
+  Layer.scoped(
+    PdfProcessor,
+    Effect.map(
+      Effect.acquireRelease(
+        Effect.sync(() => new PdfWorkerPool({ ...DEFAULT_PDF_WORKER_SETTINGS, ...settings })),
+        (p) => Effect.promise(() => p.close()),
+      ),
+      (pool) => pool.jobs,
+    ),
+  )

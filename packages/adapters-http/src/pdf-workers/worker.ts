@@ -19,9 +19,12 @@ const sha256Node = Layer.succeed(Sha256Streams, {
 
 const run = (message: PdfJobMessage): Effect.Effect<unknown, unknown> => {
   switch (message.job) {
-    case "prepare": return pdfJobsInProcess.prepare(message.pdf, message.options)
-    case "scan": return pdfJobsInProcess.scan(message.pdf)
-    case "appendDss": return pdfJobsInProcess.appendDss(message.pdf, message.material)
+    case "prepare":
+      return pdfJobsInProcess.prepare(message.pdf, message.options)
+    case "scan":
+      return pdfJobsInProcess.scan(message.pdf)
+    case "appendDss":
+      return pdfJobsInProcess.appendDss(message.pdf, message.material)
   }
 }
 
@@ -33,9 +36,10 @@ port.on("message", (message: PdfJobMessage) => {
     else {
       const failure = Cause.failureOption(exit.cause)
       const error = Option.getOrUndefined(failure) as { _tag?: unknown; detail?: unknown } | undefined
-      reply = error !== undefined && typeof error._tag === "string" && typeof error.detail === "string"
-        ? { id: message.id, ok: false, error: { _tag: error._tag, detail: error.detail } }
-        : { id: message.id, ok: false, defect: Cause.pretty(exit.cause) }
+      reply =
+        error !== undefined && typeof error._tag === "string" && typeof error.detail === "string"
+          ? { id: message.id, ok: false, error: { _tag: error._tag, detail: error.detail } }
+          : { id: message.id, ok: false, defect: Cause.pretty(exit.cause) }
     }
     port.postMessage(reply)
   })

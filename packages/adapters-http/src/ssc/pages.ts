@@ -33,14 +33,20 @@ const headers = (requestId: string, ancestors: string): Record<string, string> =
   ...baseHeaders(requestId),
 })
 
-const errorPage = (requestId: string, message: string) => new Response(`<!doctype html>
+const errorPage = (requestId: string, message: string) =>
+  new Response(
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Signing frame · Signet</title><style>${STYLE}</style></head>
-<body data-state="error"><h1>Signing unavailable</h1><p class="err">${escapeHtml(message)}</p></body></html>`, {
-  status: 404,
-  headers: headers(requestId, "'none'"),
-})
+<body data-state="error"><h1>Signing unavailable</h1><p class="err">${escapeHtml(message)}</p></body></html>`,
+    {
+      status: 404,
+      headers: headers(requestId, "'none'"),
+    },
+  )
 
-const framePage = (api: string, environment: string, rp: { readonly name: string; readonly clientId: string }, ancestors: string, requestId: string) => new Response(`<!doctype html>
+const framePage = (api: string, environment: string, rp: { readonly name: string; readonly clientId: string }, ancestors: string, requestId: string) =>
+  new Response(
+    `<!doctype html>
 <html lang="en" data-api="${escapeHtml(api)}" data-client-id="${escapeHtml(rp.clientId)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Approve signature · Signet</title><style>${STYLE}</style></head>
 <body data-state="loading"><main>
@@ -56,18 +62,26 @@ const framePage = (api: string, environment: string, rp: { readonly name: string
 <p id="status" role="status" aria-live="polite"></p>
 <div><button id="approve" type="button" disabled>Approve with passkey</button><button id="retry" type="button" hidden>Try again</button><button id="cancel" type="button" class="secondary" disabled>Cancel</button></div>
 </main><p><small>Signet ${escapeHtml(environment)} · interface ${INTERFACE_VERSION}</small></p>
-<script src="${escapeHtml(api)}/ssc/frame.js" defer></script></body></html>`, {
-  status: 200,
-  headers: headers(requestId, ancestors),
-})
+<script src="${escapeHtml(api)}/ssc/frame.js" defer></script></body></html>`,
+    {
+      status: 200,
+      headers: headers(requestId, ancestors),
+    },
+  )
 
 /** The client id of the RP that created a pending `/v2/sign` request or batch; undefined when there is none. */
 const pendingOwner = (kind: "request" | "batch", id: string): Effect.Effect<string | undefined, never, SigningRequests | Batches> => {
   const owner = (found: Option.Option<{ readonly status: string; readonly clientId: string }>) =>
     Option.isSome(found) && found.value.status === "pending_auth" ? found.value.clientId : undefined
   return kind === "request"
-    ? Effect.map(Effect.flatMap(SigningRequests, (r) => r.findById(id)), owner)
-    : Effect.map(Effect.flatMap(Batches, (b) => b.findById(id)), owner)
+    ? Effect.map(
+        Effect.flatMap(SigningRequests, (r) => r.findById(id)),
+        owner,
+      )
+    : Effect.map(
+        Effect.flatMap(Batches, (b) => b.findById(id)),
+        owner,
+      )
 }
 
 /**
@@ -77,26 +91,44 @@ const pendingOwner = (kind: "request" | "batch", id: string): Effect.Effect<stri
  * frame's script shows the request's own RP and refuses one made by another RP than `client_id`'s.
  */
 export const signingFramePage = endpoint({
-  method: "GET", path: "/ssc/frame", tag: "Signing token flow", auth: "none", hidden: true, summary: "Signing frame",
+  method: "GET",
+  path: "/ssc/frame",
+  tag: "Signing token flow",
+  auth: "none",
+  hidden: true,
+  summary: "Signing frame",
   response: { mediaType: "text/html" },
-  handle: ({ requestId, query }) => Effect.gen(function* () {
-    const settings = yield* EngineConfig
-    const pending = query.get("request") ? { kind: "request" as const, id: query.get("request")! }
-      : query.get("batch") ? { kind: "batch" as const, id: query.get("batch")! } : undefined
-    const owner = pending === undefined ? undefined : yield* pendingOwner(pending.kind, pending.id)
-    if (pending !== undefined && owner === undefined) return errorPage(requestId, "Signing request not found")
-    const clientId = owner ?? query.get("client_id") ?? ""
-    const rp = clientId === ""
-      ? Option.none()
-      : yield* getRelyingParty(clientId).pipe(Effect.map(Option.some), Effect.catchTag("ResourceNotFound", () => Effect.succeedNone))
-    if (Option.isNone(rp)) return errorPage(requestId, clientId === "" ? "client_id is required" : "Unknown RP client_id")
-    return framePage(settings.basePath, settings.environment, rp.value, frameAncestors(rp.value.signingOrigins), requestId)
-  }),
+  handle: ({ requestId, query }) =>
+    Effect.gen(function* () {
+      const settings = yield* EngineConfig
+      const pending = query.get("request")
+        ? { kind: "request" as const, id: query.get("request")! }
+        : query.get("batch")
+          ? { kind: "batch" as const, id: query.get("batch")! }
+          : undefined
+      const owner = pending === undefined ? undefined : yield* pendingOwner(pending.kind, pending.id)
+      if (pending !== undefined && owner === undefined) return errorPage(requestId, "Signing request not found")
+      const clientId = owner ?? query.get("client_id") ?? ""
+      const rp =
+        clientId === ""
+          ? Option.none()
+          : yield* getRelyingParty(clientId).pipe(
+              Effect.map(Option.some),
+              Effect.catchTag("ResourceNotFound", () => Effect.succeedNone),
+            )
+      if (Option.isNone(rp)) return errorPage(requestId, clientId === "" ? "client_id is required" : "Unknown RP client_id")
+      return framePage(settings.basePath, settings.environment, rp.value, frameAncestors(rp.value.signingOrigins), requestId)
+    }),
 })
 
 /** `GET /ssc/frame.js`: the signing frame's script. */
 export const signingFrameScript = endpoint({
-  method: "GET", path: "/ssc/frame.js", tag: "Signing token flow", auth: "none", hidden: true, summary: "Signing frame script",
+  method: "GET",
+  path: "/ssc/frame.js",
+  tag: "Signing token flow",
+  auth: "none",
+  hidden: true,
+  summary: "Signing frame script",
   response: { mediaType: "text/javascript" },
   handle: ({ requestId }) => scriptResponse("signing-frame", requestId),
 })

@@ -22,12 +22,18 @@ export class BrowserAgent {
   cookies(origin: string): Map<string, string> {
     const host = new URL(origin).host
     let jar = this.#jars.get(host)
-    if (jar === undefined) this.#jars.set(host, jar = new Map())
+    if (jar === undefined) {
+      jar = new Map()
+      this.#jars.set(host, jar)
+    }
     return jar
   }
 
   /** One request, no redirect following; cookies sent and stored. */
-  async request(url: string | URL, init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {}): Promise<Page> {
+  async request(
+    url: string | URL,
+    init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Page> {
     const target = new URL(url)
     const jar = this.cookies(target.origin)
     const headers: Record<string, string> = { ...init.headers }
@@ -40,7 +46,12 @@ export class BrowserAgent {
       headers["content-type"] = "application/json"
       body = JSON.stringify(init.json)
     }
-    const response = await fetch(target, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, redirect: "manual", ...(body !== undefined ? { body } : {}) })
+    const response = await fetch(target, {
+      method: init.method ?? (body === undefined ? "GET" : "POST"),
+      headers,
+      redirect: "manual",
+      ...(body !== undefined ? { body } : {}),
+    })
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(";")
       const eq = pair!.indexOf("=")
@@ -55,7 +66,7 @@ export class BrowserAgent {
 
   /** Follows redirects from `url` until an answer that is not one, or until `stopAt` says so (that hop is not requested). */
   async follow(url: string | URL, options: { stopAt?: (next: URL) => boolean; first?: Page } = {}): Promise<Page> {
-    let page = options.first ?? await this.request(url)
+    let page = options.first ?? (await this.request(url))
     for (let hops = 0; REDIRECTS.has(page.status); hops++) {
       if (hops > 20) throw new Error("too many redirects")
       const next = new URL(page.headers.get("location")!, page.url)

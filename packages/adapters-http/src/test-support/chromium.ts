@@ -10,13 +10,20 @@ export const CHROMIUM_PATH = "/usr/bin/chromium"
 export const chromiumAvailable = (): boolean => existsSync(CHROMIUM_PATH)
 
 /** Launches headless Chromium with no background traffic (no internet is assumed). */
-export const launchChromium = (): Promise<Browser> => chromium.launch({
-  executablePath: CHROMIUM_PATH,
-  args: [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
-  ],
-})
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  })
 
 /** Attaches a CTAP2 platform authenticator (resident keys, user verification always succeeds) to the page's context. */
 export const addVirtualAuthenticator = async (page: Page): Promise<{ readonly cdp: CDPSession; readonly authenticatorId: string }> => {
@@ -24,7 +31,11 @@ export const addVirtualAuthenticator = async (page: Page): Promise<{ readonly cd
   await cdp.send("WebAuthn.enable")
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
     options: {
-      protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true,
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
       automaticPresenceSimulation: true,
     },
   })
@@ -59,7 +70,9 @@ export const requireBrowser = (what: string): boolean => {
   const available = chromiumAvailable()
   const required = process.env["SIGNET_REQUIRE_BROWSER"] === "1"
   if (!available && !required) {
-    console.warn(`\n!!! Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium): SKIPPING browser tests of ${what}. Set SIGNET_REQUIRE_BROWSER=1 to make this a failure. !!!\n`)
+    console.warn(
+      `\n!!! Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium): SKIPPING browser tests of ${what}. Set SIGNET_REQUIRE_BROWSER=1 to make this a failure. !!!\n`,
+    )
   }
   describe.runIf(required)(`browser prerequisites for ${what} (SIGNET_REQUIRE_BROWSER=1)`, () => {
     it(`Chromium is installed at ${CHROMIUM_PATH}`, () => {

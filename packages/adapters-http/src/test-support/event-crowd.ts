@@ -19,29 +19,38 @@ export const crowdLatencies = async (env: RunningEngine, clients: number, waitMs
   const completedAt: Array<number> = new Array<number>(clients).fill(0)
   const requests: Array<ReturnType<typeof get>> = []
   for (let i = 0; i < clients; i++) {
-    connected.push(new Promise((resolve, reject) => {
-      const req = get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-        let text = ""
-        res.setEncoding("utf8")
-        res.on("data", (chunk: string) => {
-          text += chunk
-          if (text.includes("event: connected")) resolve()
-          if (completedAt[i] === 0 && text.includes("event: signing_request_completed")) completedAt[i] = performance.now()
+    connected.push(
+      new Promise((resolve, reject) => {
+        const req = get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+          let text = ""
+          res.setEncoding("utf8")
+          res.on("data", (chunk: string) => {
+            text += chunk
+            if (text.includes("event: connected")) resolve()
+            if (completedAt[i] === 0 && text.includes("event: signing_request_completed")) completedAt[i] = performance.now()
+          })
         })
-      })
-      req.on("error", reject)
-      requests.push(req)
-    }))
+        req.on("error", reject)
+        requests.push(req)
+      }),
+    )
   }
   await Promise.all(connected)
-  const pending = ok(await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-    headers: { authorization: `Bearer ${token}` }, body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey.credentialId },
-  }))
-  ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) } }))
+  const pending = ok(
+    await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+      headers: { authorization: `Bearer ${token}` },
+      body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey.credentialId },
+    }),
+  )
+  ok(
+    await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+      body: { assertion: passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+    }),
+  )
   const done = performance.now()
   const deadline = done + waitMs
   while (completedAt.some((t) => t === 0) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10))
-  requests.forEach((r) => r.destroy())
+  for (const r of requests) r.destroy()
   agent.destroy()
   return completedAt.map((t) => (t === 0 ? Infinity : Math.max(0, t - done))).sort((a, b) => a - b)
 }

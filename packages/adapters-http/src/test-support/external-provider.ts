@@ -31,10 +31,16 @@ export const startExternalProvider = async (redirectUri: string, accounts: Reado
   const clientId = "signet-test"
   const clientSecret = "external-provider-client-secret-0123456789"
   const provider = new Provider(issuer, {
-    clients: [{
-      client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri],
-      grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic",
-    }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     findAccount: async (_ctx, id) => {
       const account = accounts[id]
@@ -47,7 +53,13 @@ export const startExternalProvider = async (redirectUri: string, accounts: Reado
   })
   handler = provider.callback()
   return {
-    issuer, clientId, clientSecret,
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }),
+    issuer,
+    clientId,
+    clientSecret,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

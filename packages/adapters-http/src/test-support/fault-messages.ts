@@ -13,6 +13,6 @@ export const FAULT_MESSAGES: Readonly<Record<PasskeyFault, string>> = {
 }
 
 /** The six switches the spec names a message for (all but the counter). */
-export const SPEC_FAULT_MESSAGES: ReadonlyArray<readonly [Exclude<PasskeyFault, "counterBackwards">, string]> =
-  (Object.entries(FAULT_MESSAGES) as Array<[PasskeyFault, string]>)
-    .filter((e): e is [Exclude<PasskeyFault, "counterBackwards">, string] => e[0] !== "counterBackwards")
+export const SPEC_FAULT_MESSAGES: ReadonlyArray<readonly [Exclude<PasskeyFault, "counterBackwards">, string]> = (
+  Object.entries(FAULT_MESSAGES) as Array<[PasskeyFault, string]>
+).filter((e): e is [Exclude<PasskeyFault, "counterBackwards">, string] => e[0] !== "counterBackwards")

@@ -22,7 +22,9 @@ export interface MailCatcher {
 }
 
 /** Starts the server on a free loopback port; it accepts only `user`/`pass` (PLAIN or LOGIN, without TLS: loopback only). */
-export const startMailCatcher = async (credentials: { readonly user: string; readonly pass: string } = { user: "signet", pass: "s3cret" }): Promise<MailCatcher> => {
+export const startMailCatcher = async (
+  credentials: { readonly user: string; readonly pass: string } = { user: "signet", pass: "s3cret" },
+): Promise<MailCatcher> => {
   const caught: Array<CaughtMail> = []
   const server = new SMTPServer({
     disabledCommands: ["STARTTLS"],

@@ -15,7 +15,11 @@ export const opensslVerifies = (signatureBase64: string, content: Uint8Array, ro
   writeFileSync(doc, content)
   writeFileSync(root, rootPem)
   try {
-    execFileSync("openssl", ["cms", "-verify", "-binary", "-purpose", "any", "-inform", "DER", "-in", sig, "-content", doc, "-CAfile", root, "-out", "/dev/null"], { stdio: "pipe" })
+    execFileSync(
+      "openssl",
+      ["cms", "-verify", "-binary", "-purpose", "any", "-inform", "DER", "-in", sig, "-content", doc, "-CAfile", root, "-out", "/dev/null"],
+      { stdio: "pipe" },
+    )
     return true
   } catch {
     return false

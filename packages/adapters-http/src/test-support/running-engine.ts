@@ -24,37 +24,39 @@ export interface RunningEngine {
 }
 
 /** Starts an engine on a temp SQLite file (or the given storage), listening on 127.0.0.1, mounted at `/api`. */
-export const startEngine = async (options: {
-  readonly environment?: Environment
-  readonly storage?: Layer.Layer<StorageServices, unknown>
-  readonly deadlineMs?: number
-  readonly extraEndpoints?: EngineOptions["extraEndpoints"]
-  readonly masterKey?: Uint8Array
-  readonly clock?: Clock.Clock
-  readonly eventBus?: EngineOptions["eventBus"]
-  /** run the hourly clean-up (default on) */
-  readonly housekeeping?: boolean
-  /** delivery settings; tests default to the loopback switch on and 200 ms retries */
-  readonly deliveries?: EngineOptions["deliveries"]
-  /** the origin the engine believes it is reached at (nodes behind one load balancer share it); its own by default */
-  readonly publicOrigin?: string
-  /** the administrator token of the admin API and console */
-  readonly adminToken?: string
-  /** grace period of rotated RP secrets (default 24 h) */
-  readonly secretGraceSeconds?: number
-  /** the payment sandbox (its own by default) */
-  readonly payments?: EngineOptions["payments"]
-  /** KYC providers (the sandbox adapters unless given) */
-  readonly kycProviders?: EngineOptions["kycProviders"]
-  /** register the test RP (default); false to share one registered elsewhere */
-  readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
-  /** the timestamp authority (default the built-in one) */
-  readonly timestampAuthority?: EngineOptions["timestampAuthority"]
-  /** proxies whose X-Forwarded-For is believed (tests pose as many clients through 127.0.0.1) */
-  readonly trustedProxies?: ReadonlyArray<string>
-  /** the mailer and how the test reads codes (default: the sandbox mailbox; production: SMTP to a real server on 127.0.0.1) */
-  readonly mail?: { readonly mailer: NonNullable<EngineOptions["mailer"]>; readonly codeFor: (email: string) => Promise<string> }
-} = {}): Promise<RunningEngine> => {
+export const startEngine = async (
+  options: {
+    readonly environment?: Environment
+    readonly storage?: Layer.Layer<StorageServices, unknown>
+    readonly deadlineMs?: number
+    readonly extraEndpoints?: EngineOptions["extraEndpoints"]
+    readonly masterKey?: Uint8Array
+    readonly clock?: Clock.Clock
+    readonly eventBus?: EngineOptions["eventBus"]
+    /** run the hourly clean-up (default on) */
+    readonly housekeeping?: boolean
+    /** delivery settings; tests default to the loopback switch on and 200 ms retries */
+    readonly deliveries?: EngineOptions["deliveries"]
+    /** the origin the engine believes it is reached at (nodes behind one load balancer share it); its own by default */
+    readonly publicOrigin?: string
+    /** the administrator token of the admin API and console */
+    readonly adminToken?: string
+    /** grace period of rotated RP secrets (default 24 h) */
+    readonly secretGraceSeconds?: number
+    /** the payment sandbox (its own by default) */
+    readonly payments?: EngineOptions["payments"]
+    /** KYC providers (the sandbox adapters unless given) */
+    readonly kycProviders?: EngineOptions["kycProviders"]
+    /** register the test RP (default); false to share one registered elsewhere */
+    readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
+    /** the timestamp authority (default the built-in one) */
+    readonly timestampAuthority?: EngineOptions["timestampAuthority"]
+    /** proxies whose X-Forwarded-For is believed (tests pose as many clients through 127.0.0.1) */
+    readonly trustedProxies?: ReadonlyArray<string>
+    /** the mailer and how the test reads codes (default: the sandbox mailbox; production: SMTP to a real server on 127.0.0.1) */
+    readonly mail?: { readonly mailer: NonNullable<EngineOptions["mailer"]>; readonly codeFor: (email: string) => Promise<string> }
+  } = {},
+): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
   const server = await listen((r) => target(r), 0, "127.0.0.1")
   const origin = options.publicOrigin ?? `http://localhost:${server.port}`
@@ -65,10 +67,16 @@ export const startEngine = async (options: {
   const mailbox = options.mail === undefined && catcher === undefined ? new SandboxMailbox(environment) : undefined
   const codeFor = options.mail?.codeFor ?? (catcher !== undefined ? catcher.codeFor : async (email: string) => mailbox!.codeFor(email))
   const engine = await makeEngine({
-    mailer: options.mail?.mailer ?? (catcher !== undefined ? MailerSmtp({ url: catcher.url, from: "Signet <no-reply@localhost>", requireTls: false }) : mailbox!.layer),
+    mailer:
+      options.mail?.mailer ??
+      (catcher !== undefined ? MailerSmtp({ url: catcher.url, from: "Signet <no-reply@localhost>", requireTls: false }) : mailbox!.layer),
     settings: {
-      environment, publicOrigin: origin, basePath: "/api",
-      accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
+      environment,
+      publicOrigin: origin,
+      basePath: "/api",
+      accessTokenTtlSeconds: 3600,
+      ceremonyTtlSeconds: 300,
+      sessionTtlSeconds: 3600,
       ...(options.secretGraceSeconds !== undefined ? { secretGraceSeconds: options.secretGraceSeconds } : {}),
     },
     storage,
@@ -90,9 +98,19 @@ export const startEngine = async (options: {
     ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
   })
   target = engine.handler
-  const rp: RunningEngine["rp"] = options.rp ?? await engine.run(registerRelyingParty({
-    name: "Test RP", signingOrigins: [origin], plan: "business", maxLoa: "LOA-4", status: "approved",
-  })).then((created) => ({ clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret }))
+  const rp: RunningEngine["rp"] =
+    options.rp ??
+    (await engine
+      .run(
+        registerRelyingParty({
+          name: "Test RP",
+          signingOrigins: [origin],
+          plan: "business",
+          maxLoa: "LOA-4",
+          status: "approved",
+        }),
+      )
+      .then((created) => ({ clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret })))
   const client = new SignetClient(`http://localhost:${server.port}/api`)
   client.mailbox = codeFor
   return {

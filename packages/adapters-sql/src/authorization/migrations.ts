@@ -10,7 +10,8 @@ const authorization = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("step_up_proofs")
+      await db.schema
+        .createTable("step_up_proofs")
         .addColumn("proof_hash", t.text, (c) => c.primaryKey())
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("client_id", t.text, (c) => c.notNull())
@@ -20,7 +21,8 @@ const authorization = (dialect: SqlDialect): Migration => {
         .addColumn("consumed_at", t.bigint)
         .execute()
       await db.schema.createIndex("step_up_proofs_expires_idx").on("step_up_proofs").column("expires_at").execute()
-      await db.schema.createTable("audit_events")
+      await db.schema
+        .createTable("audit_events")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("at", t.bigint, (c) => c.notNull())
         .addColumn("action", t.text, (c) => c.notNull())

@@ -10,7 +10,8 @@ const plans = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     async up(db: Kysely<any>) {
-      await db.schema.createTable("checkouts")
+      await db.schema
+        .createTable("checkouts")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("client_id", t.text, (c) => c.notNull())
         .addColumn("user_id", t.text, (c) => c.notNull())
@@ -31,7 +32,8 @@ const plans = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("checkouts_client_idx").on("checkouts").columns(["client_id", "created_at"]).execute()
 
-      await db.schema.createTable("subscriptions")
+      await db.schema
+        .createTable("subscriptions")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("client_id", t.text, (c) => c.notNull())
         .addColumn("plan", t.text, (c) => c.notNull())

@@ -9,7 +9,8 @@ const documents = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("encrypted_files")
+      await db.schema
+        .createTable("encrypted_files")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("owner_user_id", t.text, (c) => c.notNull())
         .addColumn("name", t.text, (c) => c.notNull())
@@ -18,7 +19,8 @@ const documents = (dialect: SqlDialect): Migration => {
         .addColumn("created_at", t.bigint, (c) => c.notNull())
         .execute()
       // One row per recipient (the owner included), so "files I can open" is an indexed lookup.
-      await db.schema.createTable("encrypted_file_recipients")
+      await db.schema
+        .createTable("encrypted_file_recipients")
         .addColumn("file_id", t.text, (c) => c.notNull())
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("position", t.int, (c) => c.notNull())
@@ -26,7 +28,8 @@ const documents = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("encrypted_file_recipients_user_idx").on("encrypted_file_recipients").columns(["user_id", "file_id"]).execute()
 
-      await db.schema.createTable("signature_images")
+      await db.schema
+        .createTable("signature_images")
         .addColumn("user_id", t.text, (c) => c.primaryKey())
         .addColumn("sealed", t.text, (c) => c.notNull())
         .addColumn("width", t.int, (c) => c.notNull())

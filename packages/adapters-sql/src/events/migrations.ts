@@ -7,11 +7,11 @@ import { type AnyDb, type SqlDialect, typesOf } from "../migration.ts"
 
 const webhooks = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
-  const autoId = (c: ColumnDefinitionBuilder) =>
-    dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
+  const autoId = (c: ColumnDefinitionBuilder) => (dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement())
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("webhook_subscriptions")
+      await db.schema
+        .createTable("webhook_subscriptions")
         .addColumn("id", "integer", autoId)
         .addColumn("rp_id", "integer", (c) => c.notNull())
         .addColumn("client_id", t.text, (c) => c.notNull())
@@ -24,7 +24,8 @@ const webhooks = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("webhook_subscriptions_client_idx").on("webhook_subscriptions").columns(["client_id", "active"]).execute()
 
-      await db.schema.createTable("deliveries")
+      await db.schema
+        .createTable("deliveries")
         .addColumn("id", "integer", autoId)
         .addColumn("kind", t.text, (c) => c.notNull())
         .addColumn("subscription_id", "integer")
@@ -47,7 +48,8 @@ const webhooks = (dialect: SqlDialect): Migration => {
       await db.schema.createIndex("deliveries_client_idx").on("deliveries").columns(["client_id", "id"]).execute()
       await db.schema.createIndex("deliveries_order_idx").on("deliveries").columns(["url", "ordering_key", "id"]).execute()
 
-      await db.schema.createTable("delivery_attempts")
+      await db.schema
+        .createTable("delivery_attempts")
         .addColumn("delivery_id", "integer", (c) => c.notNull())
         .addColumn("attempt", t.int, (c) => c.notNull())
         .addColumn("at", t.bigint, (c) => c.notNull())

@@ -10,7 +10,8 @@ const identityProviders = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("identity_providers")
+      await db.schema
+        .createTable("identity_providers")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("owner_client_id", t.text)
         .addColumn("name", t.text, (c) => c.notNull())
@@ -25,7 +26,8 @@ const identityProviders = (dialect: SqlDialect): Migration => {
         .addColumn("created_at", t.bigint, (c) => c.notNull())
         .execute()
 
-      await db.schema.createTable("external_logins")
+      await db.schema
+        .createTable("external_logins")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("provider_id", t.text, (c) => c.notNull())
         .addColumn("nonce", t.text, (c) => c.notNull())
@@ -39,7 +41,8 @@ const identityProviders = (dialect: SqlDialect): Migration => {
         .addColumn("consumed_at", t.bigint)
         .execute()
 
-      await db.schema.createTable("identity_links")
+      await db.schema
+        .createTable("identity_links")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("provider_id", t.text, (c) => c.notNull())
@@ -51,7 +54,8 @@ const identityProviders = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("identity_links_user_idx").on("identity_links").columns(["user_id", "created_at"]).execute()
 
-      await db.schema.createTable("link_offers")
+      await db.schema
+        .createTable("link_offers")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("provider_id", t.text, (c) => c.notNull())

@@ -19,16 +19,29 @@ const decode = decodeRow(HostedSessionFromRow)
 const what = (): string => "session id"
 
 /** `HostedSessions` on the SQL database. */
-export const HostedSessionsSql: Layer.Layer<HostedSessions, never, SqlDatabase> = Layer.effect(HostedSessions,
+export const HostedSessionsSql: Layer.Layer<HostedSessions, never, SqlDatabase> = Layer.effect(
+  HostedSessions,
   Effect.gen(function* () {
     const service = yield* SqlDatabase
     const run = query(service)
     const write = guardedWrite(service)
     return HostedSessions.of({
-      insert: (s) => write(what, (db) => db.insertInto("hosted_sessions").values({
-        id: s.id, csrf_token_hash: s.csrfTokenHash, created_at: s.createdAt, expires_at: s.expiresAt,
-      }).execute()).pipe(Effect.asVoid),
-      findById: (id) => run((db) => db.selectFrom("hosted_sessions").selectAll().where("id", "=", id).executeTakeFirst())
-        .pipe(Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row))))),
+      insert: (s) =>
+        write(what, (db) =>
+          db
+            .insertInto("hosted_sessions")
+            .values({
+              id: s.id,
+              csrf_token_hash: s.csrfTokenHash,
+              created_at: s.createdAt,
+              expires_at: s.expiresAt,
+            })
+            .execute(),
+        ).pipe(Effect.asVoid),
+      findById: (id) =>
+        run((db) => db.selectFrom("hosted_sessions").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+          Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))),
+        ),
     })
-  }))
+  }),
+)

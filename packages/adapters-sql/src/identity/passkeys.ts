@@ -22,12 +22,28 @@ export const PasskeyFromRow = Schema.transform(
   {
     strict: true,
     decode: (r) => ({
-      id: r.id, userId: r.user_id, publicKey: r.public_key, algorithm: r.algorithm, counter: r.counter,
-      rpId: r.rp_id, transports: r.transports, backedUp: r.backed_up, createdAt: r.created_at, lastUsedAt: r.last_used_at,
+      id: r.id,
+      userId: r.user_id,
+      publicKey: r.public_key,
+      algorithm: r.algorithm,
+      counter: r.counter,
+      rpId: r.rp_id,
+      transports: r.transports,
+      backedUp: r.backed_up,
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
     }),
     encode: (p) => ({
-      id: p.id, user_id: p.userId, public_key: p.publicKey, algorithm: p.algorithm, counter: p.counter,
-      rp_id: p.rpId, transports: p.transports, backed_up: p.backedUp, created_at: p.createdAt, last_used_at: p.lastUsedAt,
+      id: p.id,
+      user_id: p.userId,
+      public_key: p.publicKey,
+      algorithm: p.algorithm,
+      counter: p.counter,
+      rp_id: p.rpId,
+      transports: p.transports,
+      backed_up: p.backedUp,
+      created_at: p.createdAt,
+      last_used_at: p.lastUsedAt,
     }),
   },
 )
@@ -36,23 +52,41 @@ const decode = decodeRow(PasskeyFromRow)
 const what = (): string => "credential id"
 
 /** `Passkeys` on the SQL database. */
-export const PasskeysSql: Layer.Layer<Passkeys, never, SqlDatabase> = Layer.effect(Passkeys, Effect.gen(function* () {
-  const service = yield* SqlDatabase
-  const run = query(service)
-  const write = guardedWrite(service)
-  return Passkeys.of({
-    insert: (p) => write(what, (db) => db.insertInto("passkeys").values({
-      id: p.id, user_id: p.userId, public_key: p.publicKey, algorithm: p.algorithm, counter: p.counter,
-      rp_id: p.rpId, transports: JSON.stringify(p.transports), backed_up: flag(p.backedUp),
-      created_at: p.createdAt, last_used_at: p.lastUsedAt,
-    }).execute()).pipe(Effect.asVoid),
-    findById: (id) => run((db) => db.selectFrom("passkeys").selectAll().where("id", "=", id).executeTakeFirst())
-      .pipe(Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row))))),
-    listByUser: (userId) =>
-      run((db) => db.selectFrom("passkeys").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute())
-        .pipe(Effect.flatMap(Effect.forEach(decode))),
-    recordUse: (id, counter, at) =>
-      run((db) => db.updateTable("passkeys").set({ counter, last_used_at: at }).where("id", "=", id).execute())
-        .pipe(Effect.asVoid),
-  })
-}))
+export const PasskeysSql: Layer.Layer<Passkeys, never, SqlDatabase> = Layer.effect(
+  Passkeys,
+  Effect.gen(function* () {
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const write = guardedWrite(service)
+    return Passkeys.of({
+      insert: (p) =>
+        write(what, (db) =>
+          db
+            .insertInto("passkeys")
+            .values({
+              id: p.id,
+              user_id: p.userId,
+              public_key: p.publicKey,
+              algorithm: p.algorithm,
+              counter: p.counter,
+              rp_id: p.rpId,
+              transports: JSON.stringify(p.transports),
+              backed_up: flag(p.backedUp),
+              created_at: p.createdAt,
+              last_used_at: p.lastUsedAt,
+            })
+            .execute(),
+        ).pipe(Effect.asVoid),
+      findById: (id) =>
+        run((db) => db.selectFrom("passkeys").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+          Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))),
+        ),
+      listByUser: (userId) =>
+        run((db) => db.selectFrom("passkeys").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()).pipe(
+          Effect.flatMap(Effect.forEach(decode)),
+        ),
+      recordUse: (id, counter, at) =>
+        run((db) => db.updateTable("passkeys").set({ counter, last_used_at: at }).where("id", "=", id).execute()).pipe(Effect.asVoid),
+    })
+  }),
+)

@@ -7,7 +7,11 @@ import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 /** A `users` row decoded to the domain `User`. */
 export const UserFromRow = Schema.transform(
   Schema.Struct({
-    id: Schema.String, email: Schema.String, display_name: Schema.String, created_at: DbBigInt, email_verified_at: Schema.NullOr(DbBigInt),
+    id: Schema.String,
+    email: Schema.String,
+    display_name: Schema.String,
+    created_at: DbBigInt,
+    email_verified_at: Schema.NullOr(DbBigInt),
   }),
   User,
   {
@@ -21,27 +25,40 @@ const decode = decodeRow(UserFromRow)
 const what = (columns: ReadonlyArray<string>): string => (columns.includes("email") ? "email" : "user id")
 
 /** `Users` on the SQL database. */
-export const UsersSql: Layer.Layer<Users, never, SqlDatabase> = Layer.effect(Users, Effect.gen(function* () {
-  const service = yield* SqlDatabase
-  const run = query(service)
-  const write = guardedWrite(service)
-  const decodeFirst = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
-  return Users.of({
-    insert: (user) => write(what, (db) => db.insertInto("users").values({
-      id: user.id, email: user.email.toLowerCase(), display_name: user.displayName, created_at: user.createdAt,
-      email_verified_at: user.emailVerifiedAt,
-    }).execute()).pipe(
-      Effect.asVoid,
-      // When both keys are taken the databases name different ones (PostgreSQL the primary key, SQLite either):
-      // report the e-mail whenever it is taken, so the answer does not depend on the database.
-      Effect.catchTag("UniqueViolation", (e) =>
-        run((db) => db.selectFrom("users").select("id").where("email", "=", user.email.toLowerCase()).executeTakeFirst())
-          .pipe(Effect.flatMap((row) => Effect.fail(row === undefined ? e : new UniqueViolation({ what: "email" })))))),
-    findById: (id) => run((db) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst())
-      .pipe(Effect.flatMap(decodeFirst)),
-    findByEmail: (email) =>
-      run((db) => db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst())
-        .pipe(Effect.flatMap(decodeFirst)),
-    markEmailVerified: (id, at) => run((db) => db.updateTable("users").set({ email_verified_at: at }).where("id", "=", id).execute()).pipe(Effect.asVoid),
-  })
-}))
+export const UsersSql: Layer.Layer<Users, never, SqlDatabase> = Layer.effect(
+  Users,
+  Effect.gen(function* () {
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const write = guardedWrite(service)
+    const decodeFirst = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
+    return Users.of({
+      insert: (user) =>
+        write(what, (db) =>
+          db
+            .insertInto("users")
+            .values({
+              id: user.id,
+              email: user.email.toLowerCase(),
+              display_name: user.displayName,
+              created_at: user.createdAt,
+              email_verified_at: user.emailVerifiedAt,
+            })
+            .execute(),
+        ).pipe(
+          Effect.asVoid,
+          // When both keys are taken the databases name different ones (PostgreSQL the primary key, SQLite either):
+          // report the e-mail whenever it is taken, so the answer does not depend on the database.
+          Effect.catchTag("UniqueViolation", (e) =>
+            run((db) => db.selectFrom("users").select("id").where("email", "=", user.email.toLowerCase()).executeTakeFirst()).pipe(
+              Effect.flatMap((row) => Effect.fail(row === undefined ? e : new UniqueViolation({ what: "email" }))),
+            ),
+          ),
+        ),
+      findById: (id) => run((db) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
+      findByEmail: (email) =>
+        run((db) => db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
+      markEmailVerified: (id, at) => run((db) => db.updateTable("users").set({ email_verified_at: at }).where("id", "=", id).execute()).pipe(Effect.asVoid),
+    })
+  }),
+)

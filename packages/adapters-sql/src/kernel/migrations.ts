@@ -11,9 +11,9 @@ const foundation = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("relying_parties")
-        .addColumn("id", "integer", (c) =>
-          dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement())
+      await db.schema
+        .createTable("relying_parties")
+        .addColumn("id", "integer", (c) => (dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
         .addColumn("client_id", t.text, (c) => c.notNull().unique())
         .addColumn("name", t.text, (c) => c.notNull())
         .addColumn("environment", t.text, (c) => c.notNull())
@@ -31,14 +31,16 @@ const foundation = (dialect: SqlDialect): Migration => {
         .addColumn("updated_at", t.bigint, (c) => c.notNull())
         .execute()
 
-      await db.schema.createTable("users")
+      await db.schema
+        .createTable("users")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("email", t.text, (c) => c.notNull().unique())
         .addColumn("display_name", t.text, (c) => c.notNull())
         .addColumn("created_at", t.bigint, (c) => c.notNull())
         .execute()
 
-      await db.schema.createTable("passkeys")
+      await db.schema
+        .createTable("passkeys")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("public_key", t.text, (c) => c.notNull())
@@ -52,7 +54,8 @@ const foundation = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("passkeys_user_id_idx").on("passkeys").column("user_id").execute()
 
-      await db.schema.createTable("ceremonies")
+      await db.schema
+        .createTable("ceremonies")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("kind", t.text, (c) => c.notNull())
         .addColumn("challenge", t.text, (c) => c.notNull())
@@ -66,14 +69,16 @@ const foundation = (dialect: SqlDialect): Migration => {
         .addColumn("consumed_at", t.bigint)
         .execute()
 
-      await db.schema.createTable("hosted_sessions")
+      await db.schema
+        .createTable("hosted_sessions")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("csrf_token_hash", t.text, (c) => c.notNull())
         .addColumn("created_at", t.bigint, (c) => c.notNull())
         .addColumn("expires_at", t.bigint, (c) => c.notNull())
         .execute()
 
-      await db.schema.createTable("keys")
+      await db.schema
+        .createTable("keys")
         .addColumn("key_id", t.text, (c) => c.primaryKey())
         .addColumn("algorithm", t.text, (c) => c.notNull())
         .addColumn("public_jwk", t.text, (c) => c.notNull())
@@ -86,11 +91,11 @@ const foundation = (dialect: SqlDialect): Migration => {
 
 const signing = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
-  const autoId = (c: ColumnDefinitionBuilder) =>
-    dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
+  const autoId = (c: ColumnDefinitionBuilder) => (dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement())
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("certificates")
+      await db.schema
+        .createTable("certificates")
         .addColumn("serial", t.text, (c) => c.primaryKey())
         .addColumn("kind", t.text, (c) => c.notNull())
         .addColumn("environment", t.text, (c) => c.notNull())
@@ -109,7 +114,8 @@ const signing = (dialect: SqlDialect): Migration => {
       await db.schema.createIndex("certificates_kind_idx").on("certificates").columns(["kind", "environment", "created_at"]).execute()
       await db.schema.createIndex("certificates_user_idx").on("certificates").columns(["user_id", "created_at"]).execute()
 
-      await db.schema.createTable("signing_requests")
+      await db.schema
+        .createTable("signing_requests")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("client_id", t.text, (c) => c.notNull())
@@ -132,7 +138,8 @@ const signing = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("signing_requests_user_idx").on("signing_requests").columns(["user_id", "created_at"]).execute()
 
-      await db.schema.createTable("batches")
+      await db.schema
+        .createTable("batches")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("client_id", t.text, (c) => c.notNull())
@@ -149,7 +156,8 @@ const signing = (dialect: SqlDialect): Migration => {
         .addColumn("error_message", t.text)
         .execute()
 
-      await db.schema.createTable("signing_events")
+      await db.schema
+        .createTable("signing_events")
         .addColumn("seq", "integer", autoId)
         .addColumn("type", t.text, (c) => c.notNull())
         .addColumn("subject_id", t.text, (c) => c.notNull())
@@ -166,7 +174,8 @@ const signing = (dialect: SqlDialect): Migration => {
       await db.schema.createIndex("signing_events_user_idx").on("signing_events").columns(["user_id", "seq"]).execute()
       await db.schema.createIndex("signing_events_subject_idx").on("signing_events").columns(["subject_id", "seq"]).execute()
 
-      await db.schema.createTable("quota_counters")
+      await db.schema
+        .createTable("quota_counters")
         .addColumn("key", t.text, (c) => c.primaryKey())
         .addColumn("count", t.bigint, (c) => c.notNull())
         .addColumn("expires_at", t.bigint, (c) => c.notNull())
@@ -182,9 +191,13 @@ const openidProvider = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.alterTable("relying_parties").addColumn("post_logout_redirect_uris", t.text, (c) => c.notNull().defaultTo("[]")).execute()
+      await db.schema
+        .alterTable("relying_parties")
+        .addColumn("post_logout_redirect_uris", t.text, (c) => c.notNull().defaultTo("[]"))
+        .execute()
 
-      await db.schema.createTable("oidc_codes")
+      await db.schema
+        .createTable("oidc_codes")
         .addColumn("code_hash", t.text, (c) => c.primaryKey())
         .addColumn("client_id", t.text, (c) => c.notNull())
         .addColumn("user_id", t.text, (c) => c.notNull())
@@ -200,7 +213,8 @@ const openidProvider = (dialect: SqlDialect): Migration => {
         .addColumn("consumed_at", t.bigint)
         .execute()
 
-      await db.schema.createTable("oidc_refresh_tokens")
+      await db.schema
+        .createTable("oidc_refresh_tokens")
         .addColumn("token_hash", t.text, (c) => c.primaryKey())
         .addColumn("family_id", t.text, (c) => c.notNull())
         .addColumn("client_id", t.text, (c) => c.notNull())
@@ -217,7 +231,8 @@ const openidProvider = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("oidc_refresh_tokens_family_idx").on("oidc_refresh_tokens").column("family_id").execute()
 
-      await db.schema.createTable("oidc_consents")
+      await db.schema
+        .createTable("oidc_consents")
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("client_id", t.text, (c) => c.notNull())
         .addColumn("scope", t.text, (c) => c.notNull())
@@ -225,12 +240,14 @@ const openidProvider = (dialect: SqlDialect): Migration => {
         .addPrimaryKeyConstraint("oidc_consents_pk", ["user_id", "client_id"])
         .execute()
 
-      await db.schema.createTable("oidc_revocations")
+      await db.schema
+        .createTable("oidc_revocations")
         .addColumn("jti", t.text, (c) => c.primaryKey())
         .addColumn("expires_at", t.bigint, (c) => c.notNull())
         .execute()
 
-      await db.schema.createTable("oidc_signing_keys")
+      await db.schema
+        .createTable("oidc_signing_keys")
         .addColumn("key_id", t.text, (c) => c.primaryKey())
         .addColumn("environment", t.text, (c) => c.notNull())
         .addColumn("seq", t.int, (c) => c.notNull())
@@ -238,7 +255,8 @@ const openidProvider = (dialect: SqlDialect): Migration => {
         .addUniqueConstraint("oidc_signing_keys_seq_unique", ["environment", "seq"])
         .execute()
 
-      await db.schema.createTable("session_sign_ins")
+      await db.schema
+        .createTable("session_sign_ins")
         .addColumn("session_id", t.text, (c) => c.primaryKey())
         .addColumn("user_id", t.text, (c) => c.notNull())
         .addColumn("auth_time", t.bigint, (c) => c.notNull())
@@ -260,7 +278,8 @@ const accounts = (dialect: SqlDialect): Migration => {
     up: async (db: AnyDb) => {
       await db.schema.alterTable("users").addColumn("email_verified_at", t.bigint).execute()
       await db.schema.alterTable("ceremonies").addColumn("email_verification_id", t.text).execute()
-      await db.schema.createTable("email_verifications")
+      await db.schema
+        .createTable("email_verifications")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("email", t.text, (c) => c.notNull())
         .addColumn("code_hash", t.text, (c) => c.notNull())

@@ -8,11 +8,11 @@ import { type AnyDb, type SqlDialect, typesOf } from "../migration.ts"
 const kyc = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   const real = dialect === "postgres" ? "double precision" : "real"
-  const autoId = (c: ColumnDefinitionBuilder) =>
-    dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()
+  const autoId = (c: ColumnDefinitionBuilder) => (dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement())
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("kyc_verifications")
+      await db.schema
+        .createTable("kyc_verifications")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("client_id", t.text, (c) => c.notNull())
         .addColumn("customer_id", t.text, (c) => c.notNull())
@@ -37,7 +37,8 @@ const kyc = (dialect: SqlDialect): Migration => {
       await db.schema.createIndex("kyc_verifications_session_idx").on("kyc_verifications").column("session_token_hash").execute()
       await db.schema.createIndex("kyc_verifications_customer_idx").on("kyc_verifications").columns(["customer_id", "status"]).execute()
 
-      await db.schema.createTable("kyc_captures")
+      await db.schema
+        .createTable("kyc_captures")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("verification_id", t.text, (c) => c.notNull())
         .addColumn("liveness_score", real, (c) => c.notNull())
@@ -47,7 +48,8 @@ const kyc = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("kyc_captures_verification_idx").on("kyc_captures").column("verification_id").execute()
 
-      await db.schema.createTable("kyc_images")
+      await db.schema
+        .createTable("kyc_images")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("verification_id", t.text, (c) => c.notNull())
         .addColumn("kind", t.text, (c) => c.notNull())
@@ -59,7 +61,8 @@ const kyc = (dialect: SqlDialect): Migration => {
       await db.schema.createIndex("kyc_images_verification_idx").on("kyc_images").columns(["verification_id", "kind"]).execute()
       await db.schema.createIndex("kyc_images_created_idx").on("kyc_images").column("created_at").execute()
 
-      await db.schema.createTable("kyc_audit")
+      await db.schema
+        .createTable("kyc_audit")
         .addColumn("seq", "integer", autoId)
         .addColumn("verification_id", t.text, (c) => c.notNull())
         .addColumn("client_id", t.text, (c) => c.notNull())
@@ -71,7 +74,8 @@ const kyc = (dialect: SqlDialect): Migration => {
         .execute()
       await db.schema.createIndex("kyc_audit_verification_idx").on("kyc_audit").columns(["verification_id", "seq"]).execute()
 
-      await db.schema.createTable("kyc_settings")
+      await db.schema
+        .createTable("kyc_settings")
         .addColumn("client_id", t.text, (c) => c.primaryKey())
         .addColumn("enabled", t.int, (c) => c.notNull())
         .addColumn("identity_scope", t.text, (c) => c.notNull())

@@ -9,7 +9,8 @@ const preparedPdfs = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("prepared_pdfs")
+      await db.schema
+        .createTable("prepared_pdfs")
         .addColumn("request_id", t.text, (c) => c.primaryKey())
         .addColumn("client_id", t.text, (c) => c.notNull())
         .addColumn("user_id", t.text, (c) => c.notNull())
@@ -29,7 +30,8 @@ const padesLevels = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.alterTable("prepared_pdfs")
+      await db.schema
+        .alterTable("prepared_pdfs")
         .addColumn("level", t.text, (c) => c.notNull().defaultTo("PAdES-BASELINE-B"))
         .execute()
     },

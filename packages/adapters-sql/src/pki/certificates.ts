@@ -9,23 +9,55 @@ import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 /** A `certificates` row decoded to the domain `StoredCertificate`. */
 export const CertificateFromRow = Schema.transform(
   Schema.Struct({
-    serial: Schema.String, kind: Schema.String, environment: Schema.String, user_id: Schema.NullOr(Schema.String),
-    key_id: Schema.String, subject: Schema.String, issuer_serial: Schema.NullOr(Schema.String), der: Schema.String,
-    not_before: DbBigInt, not_after: DbBigInt, status: Schema.String, revoked_at: Schema.NullOr(DbBigInt),
-    revocation_reason: Schema.NullOr(Schema.String), created_at: DbBigInt,
+    serial: Schema.String,
+    kind: Schema.String,
+    environment: Schema.String,
+    user_id: Schema.NullOr(Schema.String),
+    key_id: Schema.String,
+    subject: Schema.String,
+    issuer_serial: Schema.NullOr(Schema.String),
+    der: Schema.String,
+    not_before: DbBigInt,
+    not_after: DbBigInt,
+    status: Schema.String,
+    revoked_at: Schema.NullOr(DbBigInt),
+    revocation_reason: Schema.NullOr(Schema.String),
+    created_at: DbBigInt,
   }),
   Schema.typeSchema(StoredCertificate),
   {
     strict: false,
     decode: (r) => ({
-      serial: r.serial, kind: r.kind, environment: r.environment, userId: r.user_id, keyId: r.key_id, subject: r.subject,
-      issuerSerial: r.issuer_serial, der: r.der, notBefore: r.not_before, notAfter: r.not_after, status: r.status,
-      revokedAt: r.revoked_at, revocationReason: r.revocation_reason, createdAt: r.created_at,
+      serial: r.serial,
+      kind: r.kind,
+      environment: r.environment,
+      userId: r.user_id,
+      keyId: r.key_id,
+      subject: r.subject,
+      issuerSerial: r.issuer_serial,
+      der: r.der,
+      notBefore: r.not_before,
+      notAfter: r.not_after,
+      status: r.status,
+      revokedAt: r.revoked_at,
+      revocationReason: r.revocation_reason,
+      createdAt: r.created_at,
     }),
     encode: (c) => ({
-      serial: c.serial, kind: c.kind, environment: c.environment, user_id: c.userId, key_id: c.keyId, subject: c.subject,
-      issuer_serial: c.issuerSerial, der: c.der, not_before: c.notBefore, not_after: c.notAfter, status: c.status,
-      revoked_at: c.revokedAt, revocation_reason: c.revocationReason, created_at: c.createdAt,
+      serial: c.serial,
+      kind: c.kind,
+      environment: c.environment,
+      user_id: c.userId,
+      key_id: c.keyId,
+      subject: c.subject,
+      issuer_serial: c.issuerSerial,
+      der: c.der,
+      not_before: c.notBefore,
+      not_after: c.notAfter,
+      status: c.status,
+      revoked_at: c.revokedAt,
+      revocation_reason: c.revocationReason,
+      created_at: c.createdAt,
     }),
   },
 )
@@ -34,25 +66,58 @@ const decode = decodeRow(CertificateFromRow)
 const toRow = rowEncoder<Insertable<CertificatesTable>>()(CertificateFromRow)
 
 /** `Certificates` on the SQL database. */
-export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = Layer.effect(Certificates, Effect.gen(function* () {
-  const service = yield* SqlDatabase
-  const run = query(service)
-  const write = guardedWrite(service)
-  const first = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
-  return Certificates.of({
-    insert: (c) => write(() => "certificate serial", (db) => db.insertInto("certificates").values(toRow(c)).execute()).pipe(Effect.asVoid),
-    findBySerial: (serial) => run((db) => db.selectFrom("certificates").selectAll().where("serial", "=", serial).executeTakeFirst())
-      .pipe(Effect.flatMap(first)),
-    // The oldest valid one: nodes that raced to create a CA all settle on the first row written.
-    findCurrentCa: (kind, environment) => run((db) => db.selectFrom("certificates").selectAll()
-      .where("kind", "=", kind).where("environment", "=", environment).where("status", "=", "valid")
-      .orderBy("created_at", "asc").orderBy("serial", "asc").executeTakeFirst()).pipe(Effect.flatMap(first)),
-    listByUser: (userId) => run((db) => db.selectFrom("certificates").selectAll().where("user_id", "=", userId)
-      .orderBy("created_at", "desc").orderBy("serial", "asc").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
-    listRevokedBy: (issuerSerial) => run((db) => db.selectFrom("certificates").selectAll().where("issuer_serial", "=", issuerSerial)
-      .where("status", "=", "revoked").orderBy("revoked_at", "asc").orderBy("serial", "asc").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
-    revoke: (serial, at, reason) => run((db) => db.updateTable("certificates")
-      .set({ status: "revoked", revoked_at: at, revocation_reason: reason })
-      .where("serial", "=", serial).where("status", "=", "valid").execute()).pipe(Effect.asVoid),
-  })
-}))
+export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = Layer.effect(
+  Certificates,
+  Effect.gen(function* () {
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const write = guardedWrite(service)
+    const first = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
+    return Certificates.of({
+      insert: (c) =>
+        write(
+          () => "certificate serial",
+          (db) => db.insertInto("certificates").values(toRow(c)).execute(),
+        ).pipe(Effect.asVoid),
+      findBySerial: (serial) =>
+        run((db) => db.selectFrom("certificates").selectAll().where("serial", "=", serial).executeTakeFirst()).pipe(Effect.flatMap(first)),
+      // The oldest valid one: nodes that raced to create a CA all settle on the first row written.
+      findCurrentCa: (kind, environment) =>
+        run((db) =>
+          db
+            .selectFrom("certificates")
+            .selectAll()
+            .where("kind", "=", kind)
+            .where("environment", "=", environment)
+            .where("status", "=", "valid")
+            .orderBy("created_at", "asc")
+            .orderBy("serial", "asc")
+            .executeTakeFirst(),
+        ).pipe(Effect.flatMap(first)),
+      listByUser: (userId) =>
+        run((db) =>
+          db.selectFrom("certificates").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("serial", "asc").execute(),
+        ).pipe(Effect.flatMap(Effect.forEach(decode))),
+      listRevokedBy: (issuerSerial) =>
+        run((db) =>
+          db
+            .selectFrom("certificates")
+            .selectAll()
+            .where("issuer_serial", "=", issuerSerial)
+            .where("status", "=", "revoked")
+            .orderBy("revoked_at", "asc")
+            .orderBy("serial", "asc")
+            .execute(),
+        ).pipe(Effect.flatMap(Effect.forEach(decode))),
+      revoke: (serial, at, reason) =>
+        run((db) =>
+          db
+            .updateTable("certificates")
+            .set({ status: "revoked", revoked_at: at, revocation_reason: reason })
+            .where("serial", "=", serial)
+            .where("status", "=", "valid")
+            .execute(),
+        ).pipe(Effect.asVoid),
+    })
+  }),
+)

@@ -12,16 +12,19 @@ const rpPlatform = (dialect: SqlDialect): Migration => {
   return {
     up: async (db: AnyDb) => {
       // One column per statement: SQLite's ALTER TABLE adds one at a time.
-      await db.schema.alterTable("relying_parties").addColumn("redirect_uris", t.text, (c) => c.notNull().defaultTo("[]")).execute()
+      await db.schema
+        .alterTable("relying_parties")
+        .addColumn("redirect_uris", t.text, (c) => c.notNull().defaultTo("[]"))
+        .execute()
       await db.schema.alterTable("relying_parties").addColumn("requested_plan", t.text).execute()
       await db.schema.alterTable("relying_parties").addColumn("retired_client_secret_hash", t.text).execute()
       await db.schema.alterTable("relying_parties").addColumn("retired_client_secret_until", t.bigint).execute()
       await db.schema.alterTable("relying_parties").addColumn("retired_ssc_secret_hash", t.text).execute()
       await db.schema.alterTable("relying_parties").addColumn("retired_ssc_secret_until", t.bigint).execute()
 
-      await db.schema.createTable("rp_organisation_checks")
-        .addColumn("id", "integer", (c) =>
-          dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement())
+      await db.schema
+        .createTable("rp_organisation_checks")
+        .addColumn("id", "integer", (c) => (dialect === "postgres" ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
         .addColumn("client_id", t.text, (c) => c.notNull())
         .addColumn("status", t.text, (c) => c.notNull())
         .addColumn("legal_name", t.text, (c) => c.notNull())
@@ -47,7 +50,10 @@ const idTokenAlgorithm = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.alterTable("relying_parties").addColumn("id_token_signed_response_alg", t.text, (c) => c.notNull().defaultTo("ES256")).execute()
+      await db.schema
+        .alterTable("relying_parties")
+        .addColumn("id_token_signed_response_alg", t.text, (c) => c.notNull().defaultTo("ES256"))
+        .execute()
     },
   }
 }

@@ -41,25 +41,53 @@ export const RelyingPartyFromRow = Schema.transform(
   {
     strict: true,
     decode: (r) => ({
-      id: r.id, clientId: r.client_id, name: r.name, environment: r.environment,
-      clientSecretHash: r.client_secret_hash, sscSecretHash: r.ssc_secret_hash, status: r.status,
-      maxLoa: r.max_loa, kycVerified: r.kyc_verified, signingOrigins: r.signing_origins,
-      webauthnRpId: r.webauthn_rp_id, plan: r.plan, customAllowance: r.custom_allowance,
-      contactUserId: r.contact_user_id, createdAt: r.created_at, updatedAt: r.updated_at,
-      redirectUris: r.redirect_uris, postLogoutRedirectUris: r.post_logout_redirect_uris, requestedPlan: r.requested_plan,
+      id: r.id,
+      clientId: r.client_id,
+      name: r.name,
+      environment: r.environment,
+      clientSecretHash: r.client_secret_hash,
+      sscSecretHash: r.ssc_secret_hash,
+      status: r.status,
+      maxLoa: r.max_loa,
+      kycVerified: r.kyc_verified,
+      signingOrigins: r.signing_origins,
+      webauthnRpId: r.webauthn_rp_id,
+      plan: r.plan,
+      customAllowance: r.custom_allowance,
+      contactUserId: r.contact_user_id,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      redirectUris: r.redirect_uris,
+      postLogoutRedirectUris: r.post_logout_redirect_uris,
+      requestedPlan: r.requested_plan,
       retiredClientSecret: retired(r.retired_client_secret_hash, r.retired_client_secret_until),
       retiredSscSecret: retired(r.retired_ssc_secret_hash, r.retired_ssc_secret_until),
       idTokenSignedResponseAlg: r.id_token_signed_response_alg,
     }),
     encode: (rp) => ({
-      id: rp.id, client_id: rp.clientId, name: rp.name, environment: rp.environment,
-      client_secret_hash: rp.clientSecretHash, ssc_secret_hash: rp.sscSecretHash, status: rp.status,
-      max_loa: rp.maxLoa, kyc_verified: rp.kycVerified, signing_origins: rp.signingOrigins,
-      webauthn_rp_id: rp.webauthnRpId, plan: rp.plan, custom_allowance: rp.customAllowance,
-      contact_user_id: rp.contactUserId, created_at: rp.createdAt, updated_at: rp.updatedAt,
-      redirect_uris: rp.redirectUris, post_logout_redirect_uris: rp.postLogoutRedirectUris, requested_plan: rp.requestedPlan,
-      retired_client_secret_hash: rp.retiredClientSecret?.hash ?? null, retired_client_secret_until: rp.retiredClientSecret?.validUntil ?? null,
-      retired_ssc_secret_hash: rp.retiredSscSecret?.hash ?? null, retired_ssc_secret_until: rp.retiredSscSecret?.validUntil ?? null,
+      id: rp.id,
+      client_id: rp.clientId,
+      name: rp.name,
+      environment: rp.environment,
+      client_secret_hash: rp.clientSecretHash,
+      ssc_secret_hash: rp.sscSecretHash,
+      status: rp.status,
+      max_loa: rp.maxLoa,
+      kyc_verified: rp.kycVerified,
+      signing_origins: rp.signingOrigins,
+      webauthn_rp_id: rp.webauthnRpId,
+      plan: rp.plan,
+      custom_allowance: rp.customAllowance,
+      contact_user_id: rp.contactUserId,
+      created_at: rp.createdAt,
+      updated_at: rp.updatedAt,
+      redirect_uris: rp.redirectUris,
+      post_logout_redirect_uris: rp.postLogoutRedirectUris,
+      requested_plan: rp.requestedPlan,
+      retired_client_secret_hash: rp.retiredClientSecret?.hash ?? null,
+      retired_client_secret_until: rp.retiredClientSecret?.validUntil ?? null,
+      retired_ssc_secret_hash: rp.retiredSscSecret?.hash ?? null,
+      retired_ssc_secret_until: rp.retiredSscSecret?.validUntil ?? null,
       id_token_signed_response_alg: rp.idTokenSignedResponseAlg,
     }),
   },
@@ -97,23 +125,26 @@ const isRowId = (id: number): boolean => Number.isInteger(id) && id >= 1 && id <
 const what = (columns: ReadonlyArray<string>): string => (columns.includes("client_id") ? "client id" : "relying party id")
 
 /** `RelyingParties` on the SQL database. */
-export const RelyingPartiesSql: Layer.Layer<RelyingParties, never, SqlDatabase> = Layer.effect(RelyingParties,
+export const RelyingPartiesSql: Layer.Layer<RelyingParties, never, SqlDatabase> = Layer.effect(
+  RelyingParties,
   Effect.gen(function* () {
     const service = yield* SqlDatabase
     const run = query(service)
     const write = guardedWrite(service)
     const decodeFirst = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
     return RelyingParties.of({
-      insert: (rp) => write(what, (db) => db.insertInto("relying_parties").values(toRow(rp)).returningAll().executeTakeFirstOrThrow())
-        .pipe(Effect.flatMap(decode)),
-      update: (rp) => !isRowId(rp.id) ? Effect.void : run((db) => db.updateTable("relying_parties").set(toRow(rp)).where("id", "=", rp.id).execute())
-        .pipe(Effect.asVoid),
-      findById: (id) => !isRowId(id) ? Effect.succeedNone : run((db) => db.selectFrom("relying_parties").selectAll().where("id", "=", id).executeTakeFirst())
-        .pipe(Effect.flatMap(decodeFirst)),
+      insert: (rp) =>
+        write(what, (db) => db.insertInto("relying_parties").values(toRow(rp)).returningAll().executeTakeFirstOrThrow()).pipe(Effect.flatMap(decode)),
+      update: (rp) =>
+        !isRowId(rp.id) ? Effect.void : run((db) => db.updateTable("relying_parties").set(toRow(rp)).where("id", "=", rp.id).execute()).pipe(Effect.asVoid),
+      findById: (id) =>
+        !isRowId(id)
+          ? Effect.succeedNone
+          : run((db) => db.selectFrom("relying_parties").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
       findByClientId: (clientId) =>
-        run((db) => db.selectFrom("relying_parties").selectAll().where("client_id", "=", clientId).executeTakeFirst())
-          .pipe(Effect.flatMap(decodeFirst)),
-      list: () => run((db) => db.selectFrom("relying_parties").selectAll().orderBy("created_at").orderBy("id").execute())
-        .pipe(Effect.flatMap(Effect.forEach(decode))),
+        run((db) => db.selectFrom("relying_parties").selectAll().where("client_id", "=", clientId).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
+      list: () =>
+        run((db) => db.selectFrom("relying_parties").selectAll().orderBy("created_at").orderBy("id").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
     })
-  }))
+  }),
+)

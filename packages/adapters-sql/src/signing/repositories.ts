@@ -10,28 +10,69 @@ import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 /** A `signing_requests` row decoded to the domain `SigningRequest`. */
 export const SigningRequestFromRow = Schema.transform(
   Schema.Struct({
-    id: Schema.String, user_id: Schema.String, client_id: Schema.String, credential_id: Schema.String,
-    document_hash: Schema.String, document_name: Schema.NullOr(Schema.String), signature_format: Schema.String,
-    loa: Schema.String, callback_url: Schema.NullOr(Schema.String), rp_origin: Schema.NullOr(Schema.String),
-    status: Schema.String, nonce: Schema.String, failed_attempts: Schema.Number, created_at: DbBigInt, expires_at: DbBigInt,
-    completed_at: Schema.NullOr(DbBigInt), signature: Schema.NullOr(Schema.String),
-    certificate_serial: Schema.NullOr(Schema.String), error_message: Schema.NullOr(Schema.String),
+    id: Schema.String,
+    user_id: Schema.String,
+    client_id: Schema.String,
+    credential_id: Schema.String,
+    document_hash: Schema.String,
+    document_name: Schema.NullOr(Schema.String),
+    signature_format: Schema.String,
+    loa: Schema.String,
+    callback_url: Schema.NullOr(Schema.String),
+    rp_origin: Schema.NullOr(Schema.String),
+    status: Schema.String,
+    nonce: Schema.String,
+    failed_attempts: Schema.Number,
+    created_at: DbBigInt,
+    expires_at: DbBigInt,
+    completed_at: Schema.NullOr(DbBigInt),
+    signature: Schema.NullOr(Schema.String),
+    certificate_serial: Schema.NullOr(Schema.String),
+    error_message: Schema.NullOr(Schema.String),
   }),
   Schema.typeSchema(SigningRequest),
   {
     strict: false,
     decode: (r) => ({
-      id: r.id, userId: r.user_id, clientId: r.client_id, credentialId: r.credential_id, documentHash: r.document_hash,
-      documentName: r.document_name, signatureFormat: r.signature_format, loa: r.loa, callbackUrl: r.callback_url,
-      rpOrigin: r.rp_origin, status: r.status, nonce: r.nonce, failedAttempts: r.failed_attempts, createdAt: r.created_at,
-      expiresAt: r.expires_at, completedAt: r.completed_at, signature: r.signature, certificateSerial: r.certificate_serial,
+      id: r.id,
+      userId: r.user_id,
+      clientId: r.client_id,
+      credentialId: r.credential_id,
+      documentHash: r.document_hash,
+      documentName: r.document_name,
+      signatureFormat: r.signature_format,
+      loa: r.loa,
+      callbackUrl: r.callback_url,
+      rpOrigin: r.rp_origin,
+      status: r.status,
+      nonce: r.nonce,
+      failedAttempts: r.failed_attempts,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      completedAt: r.completed_at,
+      signature: r.signature,
+      certificateSerial: r.certificate_serial,
       errorMessage: r.error_message,
     }),
     encode: (q) => ({
-      id: q.id, user_id: q.userId, client_id: q.clientId, credential_id: q.credentialId, document_hash: q.documentHash,
-      document_name: q.documentName, signature_format: q.signatureFormat, loa: q.loa, callback_url: q.callbackUrl,
-      rp_origin: q.rpOrigin, status: q.status, nonce: q.nonce, failed_attempts: q.failedAttempts, created_at: q.createdAt,
-      expires_at: q.expiresAt, completed_at: q.completedAt, signature: q.signature, certificate_serial: q.certificateSerial,
+      id: q.id,
+      user_id: q.userId,
+      client_id: q.clientId,
+      credential_id: q.credentialId,
+      document_hash: q.documentHash,
+      document_name: q.documentName,
+      signature_format: q.signatureFormat,
+      loa: q.loa,
+      callback_url: q.callbackUrl,
+      rp_origin: q.rpOrigin,
+      status: q.status,
+      nonce: q.nonce,
+      failed_attempts: q.failedAttempts,
+      created_at: q.createdAt,
+      expires_at: q.expiresAt,
+      completed_at: q.completedAt,
+      signature: q.signature,
+      certificate_serial: q.certificateSerial,
       error_message: q.errorMessage,
     }),
   },
@@ -40,25 +81,55 @@ export const SigningRequestFromRow = Schema.transform(
 /** A `batches` row decoded to the domain `Batch` (documents and results are JSON). */
 export const BatchFromRow = Schema.transform(
   Schema.Struct({
-    id: Schema.String, user_id: Schema.String, client_id: Schema.String, credential_id: Schema.String,
-    documents: Schema.String, callback_url: Schema.NullOr(Schema.String), status: Schema.String, nonce: Schema.String,
-    failed_attempts: Schema.Number, created_at: DbBigInt, expires_at: DbBigInt, completed_at: Schema.NullOr(DbBigInt),
-    results: Schema.NullOr(Schema.String), error_message: Schema.NullOr(Schema.String),
+    id: Schema.String,
+    user_id: Schema.String,
+    client_id: Schema.String,
+    credential_id: Schema.String,
+    documents: Schema.String,
+    callback_url: Schema.NullOr(Schema.String),
+    status: Schema.String,
+    nonce: Schema.String,
+    failed_attempts: Schema.Number,
+    created_at: DbBigInt,
+    expires_at: DbBigInt,
+    completed_at: Schema.NullOr(DbBigInt),
+    results: Schema.NullOr(Schema.String),
+    error_message: Schema.NullOr(Schema.String),
   }),
   Schema.typeSchema(Batch),
   {
     strict: false,
     decode: (r) => ({
-      id: r.id, userId: r.user_id, clientId: r.client_id, credentialId: r.credential_id, documents: JSON.parse(r.documents),
-      callbackUrl: r.callback_url, status: r.status, nonce: r.nonce, failedAttempts: r.failed_attempts,
-      createdAt: r.created_at, expiresAt: r.expires_at, completedAt: r.completed_at,
-      results: r.results === null ? null : JSON.parse(r.results), errorMessage: r.error_message,
+      id: r.id,
+      userId: r.user_id,
+      clientId: r.client_id,
+      credentialId: r.credential_id,
+      documents: JSON.parse(r.documents),
+      callbackUrl: r.callback_url,
+      status: r.status,
+      nonce: r.nonce,
+      failedAttempts: r.failed_attempts,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      completedAt: r.completed_at,
+      results: r.results === null ? null : JSON.parse(r.results),
+      errorMessage: r.error_message,
     }),
     encode: (b) => ({
-      id: b.id, user_id: b.userId, client_id: b.clientId, credential_id: b.credentialId, documents: JSON.stringify(b.documents),
-      callback_url: b.callbackUrl, status: b.status, nonce: b.nonce, failed_attempts: b.failedAttempts,
-      created_at: b.createdAt, expires_at: b.expiresAt, completed_at: b.completedAt,
-      results: b.results === null ? null : JSON.stringify(b.results), error_message: b.errorMessage,
+      id: b.id,
+      user_id: b.userId,
+      client_id: b.clientId,
+      credential_id: b.credentialId,
+      documents: JSON.stringify(b.documents),
+      callback_url: b.callbackUrl,
+      status: b.status,
+      nonce: b.nonce,
+      failed_attempts: b.failedAttempts,
+      created_at: b.createdAt,
+      expires_at: b.expiresAt,
+      completed_at: b.completedAt,
+      results: b.results === null ? null : JSON.stringify(b.results),
+      error_message: b.errorMessage,
     }),
   },
 )
@@ -66,115 +137,192 @@ export const BatchFromRow = Schema.transform(
 /** A `signing_events` row decoded to the domain `SigningEvent`. */
 export const SigningEventFromRow = Schema.transform(
   Schema.Struct({
-    seq: DbBigInt, type: Schema.String, subject_id: Schema.String, subject_kind: Schema.String, user_id: Schema.String,
-    client_id: Schema.String, status: Schema.String, document_hash: Schema.String, created_at: DbBigInt,
-    signed_at: Schema.NullOr(DbBigInt), error_message: Schema.NullOr(Schema.String), recorded_at: DbBigInt,
+    seq: DbBigInt,
+    type: Schema.String,
+    subject_id: Schema.String,
+    subject_kind: Schema.String,
+    user_id: Schema.String,
+    client_id: Schema.String,
+    status: Schema.String,
+    document_hash: Schema.String,
+    created_at: DbBigInt,
+    signed_at: Schema.NullOr(DbBigInt),
+    error_message: Schema.NullOr(Schema.String),
+    recorded_at: DbBigInt,
   }),
   Schema.typeSchema(SigningEvent),
   {
     strict: false,
     decode: (r) => ({
-      seq: r.seq, type: r.type, subjectId: r.subject_id, subjectKind: r.subject_kind, userId: r.user_id, clientId: r.client_id,
-      status: r.status, documentHash: r.document_hash, createdAt: r.created_at, signedAt: r.signed_at,
-      errorMessage: r.error_message, recordedAt: r.recorded_at,
+      seq: r.seq,
+      type: r.type,
+      subjectId: r.subject_id,
+      subjectKind: r.subject_kind,
+      userId: r.user_id,
+      clientId: r.client_id,
+      status: r.status,
+      documentHash: r.document_hash,
+      createdAt: r.created_at,
+      signedAt: r.signed_at,
+      errorMessage: r.error_message,
+      recordedAt: r.recorded_at,
     }),
     encode: (e) => ({
-      seq: e.seq, type: e.type, subject_id: e.subjectId, subject_kind: e.subjectKind, user_id: e.userId, client_id: e.clientId,
-      status: e.status, document_hash: e.documentHash, created_at: e.createdAt, signed_at: e.signedAt,
-      error_message: e.errorMessage, recorded_at: e.recordedAt,
+      seq: e.seq,
+      type: e.type,
+      subject_id: e.subjectId,
+      subject_kind: e.subjectKind,
+      user_id: e.userId,
+      client_id: e.clientId,
+      status: e.status,
+      document_hash: e.documentHash,
+      created_at: e.createdAt,
+      signed_at: e.signedAt,
+      error_message: e.errorMessage,
+      recorded_at: e.recordedAt,
     }),
   },
 )
 
-const firstOf = <A>(decode: (row: unknown) => Effect.Effect<A>) => (row: unknown) =>
-  row === undefined ? Effect.succeedNone : Effect.asSome(decode(row))
+const firstOf =
+  <A>(decode: (row: unknown) => Effect.Effect<A>) =>
+  (row: unknown) =>
+    row === undefined ? Effect.succeedNone : Effect.asSome(decode(row))
 
 /** `SigningRequests` on the SQL database. */
-export const SigningRequestsSql: Layer.Layer<SigningRequests, never, SqlDatabase> = Layer.effect(SigningRequests, Effect.gen(function* () {
-  const service = yield* SqlDatabase
-  const run = query(service)
-  const write = guardedWrite(service)
-  const decode = decodeRow(SigningRequestFromRow)
-  const toRow = rowEncoder<Insertable<SigningRequestsTable>>()(SigningRequestFromRow)
-  return SigningRequests.of({
-    insert: (r) => write(() => "signing request id", (db) => db.insertInto("signing_requests").values(toRow(r)).execute()).pipe(Effect.asVoid),
-    findById: (id) => run((db) => db.selectFrom("signing_requests").selectAll().where("id", "=", id).executeTakeFirst())
-      .pipe(Effect.flatMap(firstOf(decode))),
-    update: (next, expected) => run((db) => db.updateTable("signing_requests").set(toRow(next))
-      .where("id", "=", next.id).where("status", "=", expected).executeTakeFirst())
-      .pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
-  })
-}))
+export const SigningRequestsSql: Layer.Layer<SigningRequests, never, SqlDatabase> = Layer.effect(
+  SigningRequests,
+  Effect.gen(function* () {
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const write = guardedWrite(service)
+    const decode = decodeRow(SigningRequestFromRow)
+    const toRow = rowEncoder<Insertable<SigningRequestsTable>>()(SigningRequestFromRow)
+    return SigningRequests.of({
+      insert: (r) =>
+        write(
+          () => "signing request id",
+          (db) => db.insertInto("signing_requests").values(toRow(r)).execute(),
+        ).pipe(Effect.asVoid),
+      findById: (id) =>
+        run((db) => db.selectFrom("signing_requests").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(firstOf(decode))),
+      update: (next, expected) =>
+        run((db) => db.updateTable("signing_requests").set(toRow(next)).where("id", "=", next.id).where("status", "=", expected).executeTakeFirst()).pipe(
+          Effect.map((r) => Number(r.numUpdatedRows) === 1),
+        ),
+    })
+  }),
+)
 
 /** `Batches` on the SQL database. */
-export const BatchesSql: Layer.Layer<Batches, never, SqlDatabase> = Layer.effect(Batches, Effect.gen(function* () {
-  const service = yield* SqlDatabase
-  const run = query(service)
-  const write = guardedWrite(service)
-  const decode = decodeRow(BatchFromRow)
-  const toRow = rowEncoder<Insertable<BatchesTable>>()(BatchFromRow)
-  return Batches.of({
-    insert: (b) => write(() => "batch id", (db) => db.insertInto("batches").values(toRow(b)).execute()).pipe(Effect.asVoid),
-    findById: (id) => run((db) => db.selectFrom("batches").selectAll().where("id", "=", id).executeTakeFirst())
-      .pipe(Effect.flatMap(firstOf(decode))),
-    update: (next, expected) => run((db) => db.updateTable("batches").set(toRow(next))
-      .where("id", "=", next.id).where("status", "=", expected).executeTakeFirst())
-      .pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
-  })
-}))
+export const BatchesSql: Layer.Layer<Batches, never, SqlDatabase> = Layer.effect(
+  Batches,
+  Effect.gen(function* () {
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const write = guardedWrite(service)
+    const decode = decodeRow(BatchFromRow)
+    const toRow = rowEncoder<Insertable<BatchesTable>>()(BatchFromRow)
+    return Batches.of({
+      insert: (b) =>
+        write(
+          () => "batch id",
+          (db) => db.insertInto("batches").values(toRow(b)).execute(),
+        ).pipe(Effect.asVoid),
+      findById: (id) => run((db) => db.selectFrom("batches").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(firstOf(decode))),
+      update: (next, expected) =>
+        run((db) => db.updateTable("batches").set(toRow(next)).where("id", "=", next.id).where("status", "=", expected).executeTakeFirst()).pipe(
+          Effect.map((r) => Number(r.numUpdatedRows) === 1),
+        ),
+    })
+  }),
+)
 
 /** `SigningEvents` on the SQL database. */
-export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = Layer.effect(SigningEvents, Effect.gen(function* () {
-  const service = yield* SqlDatabase
-  const run = query(service)
-  const decode = decodeRow(SigningEventFromRow)
-  const toRow = rowEncoder<Insertable<SigningEventsTable>>()(SigningEventFromRow)
-  return SigningEvents.of({
-    append: (event) => {
-      const { seq: _seq, ...row } = toRow({ ...event, seq: 0 })
-      return run((db) => db.insertInto("signing_events").values(row).returningAll().executeTakeFirstOrThrow()).pipe(Effect.flatMap(decode))
-    },
-    lastSeqForUser: (userId) => run((db) => db.selectFrom("signing_events").select((eb) => eb.fn.max("seq").as("last"))
-      .where("user_id", "=", userId).executeTakeFirst()).pipe(Effect.map((row) => Number(row?.last ?? 0))),
-    listForUser: (userId, afterSeq, limit) => run((db) => db.selectFrom("signing_events").selectAll()
-      .where("user_id", "=", userId).where("seq", ">", afterSeq).orderBy("seq", "asc").limit(limit).execute())
-      .pipe(Effect.flatMap(Effect.forEach(decode))),
-    listForSubject: (subjectId) => run((db) => db.selectFrom("signing_events").selectAll()
-      .where("subject_id", "=", subjectId).orderBy("seq", "asc").execute())
-      .pipe(Effect.flatMap(Effect.forEach(decode))),
-  })
-}))
+export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = Layer.effect(
+  SigningEvents,
+  Effect.gen(function* () {
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const decode = decodeRow(SigningEventFromRow)
+    const toRow = rowEncoder<Insertable<SigningEventsTable>>()(SigningEventFromRow)
+    return SigningEvents.of({
+      append: (event) => {
+        const { seq: _seq, ...row } = toRow({ ...event, seq: 0 })
+        return run((db) => db.insertInto("signing_events").values(row).returningAll().executeTakeFirstOrThrow()).pipe(Effect.flatMap(decode))
+      },
+      lastSeqForUser: (userId) =>
+        run((db) =>
+          db
+            .selectFrom("signing_events")
+            .select((eb) => eb.fn.max("seq").as("last"))
+            .where("user_id", "=", userId)
+            .executeTakeFirst(),
+        ).pipe(Effect.map((row) => Number(row?.last ?? 0))),
+      listForUser: (userId, afterSeq, limit) =>
+        run((db) =>
+          db.selectFrom("signing_events").selectAll().where("user_id", "=", userId).where("seq", ">", afterSeq).orderBy("seq", "asc").limit(limit).execute(),
+        ).pipe(Effect.flatMap(Effect.forEach(decode))),
+      listForSubject: (subjectId) =>
+        run((db) => db.selectFrom("signing_events").selectAll().where("subject_id", "=", subjectId).orderBy("seq", "asc").execute()).pipe(
+          Effect.flatMap(Effect.forEach(decode)),
+        ),
+    })
+  }),
+)
 
 /**
  * `QuotaCounters`: one upsert whose update only applies while the total stays within the
  * limit. The database arbitrates (row lock on PostgreSQL, single writer on SQLite), so
  * concurrent callers can never push a counter past its limit.
  */
-export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = Layer.effect(QuotaCounters, Effect.gen(function* () {
-  const service = yield* SqlDatabase
-  const run = query(service)
-  const decodeCount = decodeRow(Schema.Struct({ count: DbBigInt }))
-  const decodeCounter = decodeRow(Schema.Struct({ key: Schema.String, count: DbBigInt, expires_at: DbBigInt }))
-  return QuotaCounters.of({
-    consume: (key, amount, limit, expiresAt) => amount > limit
-      ? Effect.succeedNone
-      : run((db) => db.insertInto("quota_counters").values({ key, count: amount, expires_at: expiresAt })
-        .onConflict((oc) => oc.column("key").doUpdateSet({ count: sql`quota_counters.count + ${amount}` })
-          .where(sql<boolean>`quota_counters.count + ${amount} <= ${limit}`))
-        .returning("count").executeTakeFirst()).pipe(
-        Effect.flatMap((row) => row === undefined ? Effect.succeedNone : Effect.map(decodeCount(row), (r) => Option.some(r.count)))),
-    purgeExpired: (now) => run((db) => db.deleteFrom("quota_counters").where("expires_at", "<", now).executeTakeFirst())
-      .pipe(Effect.map((r) => Number(r.numDeletedRows))),
-    peek: (key) => run((db) => db.selectFrom("quota_counters").select("count").where("key", "=", key).executeTakeFirst())
-      .pipe(Effect.flatMap((row) => row === undefined ? Effect.succeed(0) : Effect.map(decodeCount(row), (r) => r.count))),
-    // A key range, not LIKE: client ids contain `_`, a LIKE wildcard. Keys are ASCII and both
-    // databases compare text byte-wise here, so [prefix, prefix with its last character + 1) is exact.
-    list: (prefix) => prefix === ""
-      ? Effect.die(new Error("QuotaCounters.list needs a prefix"))
-      : run((db) => db.selectFrom("quota_counters").selectAll().where("key", ">=", prefix)
-        .where("key", "<", prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1))
-        .orderBy("key", "asc").execute())
-        .pipe(Effect.flatMap(Effect.forEach(decodeCounter)),
-          Effect.map((rows) => rows.map((r) => ({ key: r.key, count: r.count, expiresAt: r.expires_at })))),
-  })
-}))
+export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = Layer.effect(
+  QuotaCounters,
+  Effect.gen(function* () {
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const decodeCount = decodeRow(Schema.Struct({ count: DbBigInt }))
+    const decodeCounter = decodeRow(Schema.Struct({ key: Schema.String, count: DbBigInt, expires_at: DbBigInt }))
+    return QuotaCounters.of({
+      consume: (key, amount, limit, expiresAt) =>
+        amount > limit
+          ? Effect.succeedNone
+          : run((db) =>
+              db
+                .insertInto("quota_counters")
+                .values({ key, count: amount, expires_at: expiresAt })
+                .onConflict((oc) =>
+                  oc
+                    .column("key")
+                    .doUpdateSet({ count: sql`quota_counters.count + ${amount}` })
+                    .where(sql<boolean>`quota_counters.count + ${amount} <= ${limit}`),
+                )
+                .returning("count")
+                .executeTakeFirst(),
+            ).pipe(Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.map(decodeCount(row), (r) => Option.some(r.count))))),
+      purgeExpired: (now) =>
+        run((db) => db.deleteFrom("quota_counters").where("expires_at", "<", now).executeTakeFirst()).pipe(Effect.map((r) => Number(r.numDeletedRows))),
+      peek: (key) =>
+        run((db) => db.selectFrom("quota_counters").select("count").where("key", "=", key).executeTakeFirst()).pipe(
+          Effect.flatMap((row) => (row === undefined ? Effect.succeed(0) : Effect.map(decodeCount(row), (r) => r.count))),
+        ),
+      // A key range, not LIKE: client ids contain `_`, a LIKE wildcard. Keys are ASCII and both
+      // databases compare text byte-wise here, so [prefix, prefix with its last character + 1) is exact.
+      list: (prefix) =>
+        prefix === ""
+          ? Effect.die(new Error("QuotaCounters.list needs a prefix"))
+          : run((db) =>
+              db
+                .selectFrom("quota_counters")
+                .selectAll()
+                .where("key", ">=", prefix)
+                .where("key", "<", prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1))
+                .orderBy("key", "asc")
+                .execute(),
+            ).pipe(
+              Effect.flatMap(Effect.forEach(decodeCounter)),
+              Effect.map((rows) => rows.map((r) => ({ key: r.key, count: r.count, expiresAt: r.expires_at }))),
+            ),
+    })
+  }),
+)

@@ -9,7 +9,8 @@ const signingTokenFlow = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
   return {
     up: async (db: AnyDb) => {
-      await db.schema.createTable("ssc_operations")
+      await db.schema
+        .createTable("ssc_operations")
         .addColumn("id", t.text, (c) => c.primaryKey())
         .addColumn("client_id", t.text, (c) => c.notNull())
         .addColumn("token_id", t.text, (c) => c.notNull())

@@ -12,12 +12,23 @@ export const auditEvent = (actor: AuditActor, action: string, subject: string, d
   Effect.gen(function* () {
     const at = yield* Clock.currentTimeMillis
     const event: AuditEvent = {
-      id: yield* uuid, at, action, subject, detail,
+      id: yield* uuid,
+      at,
+      action,
+      subject,
+      detail,
       actorUserId: typeof actor === "string" ? null : actor.userId,
       actorClientId: actor === "administrator" ? "admin" : actor === "engine" ? null : actor.clientId,
     }
     yield* Effect.flatMap(AuditLog, (log) => log.append(event))
-    yield* Effect.logInfo(`security event ${action}`).pipe(Effect.annotateLogs({
-      audit: true, action, subject, actorUserId: event.actorUserId ?? "", actorClientId: event.actorClientId ?? "", ...detail,
-    }))
+    yield* Effect.logInfo(`security event ${action}`).pipe(
+      Effect.annotateLogs({
+        audit: true,
+        action,
+        subject,
+        actorUserId: event.actorUserId ?? "",
+        actorClientId: event.actorClientId ?? "",
+        ...detail,
+      }),
+    )
   })

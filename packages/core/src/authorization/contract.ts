@@ -12,7 +12,8 @@ export const StepUpActionName = Schema.Literal("decrypt", "revoke-certificate", 
 export const StepUpChallengeRequest = Schema.Struct({ action: StepUpActionName })
 /** Answer of `POST /v2/step-up/challenge`. */
 export const StepUpChallengeResponse = Schema.Struct({
-  stepUpId: Schema.String, action: StepUpActionName,
+  stepUpId: Schema.String,
+  action: StepUpActionName,
   options: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ description: "options for navigator.credentials.get()" }),
 })
 /** Body of `POST /v2/step-up/verify`. */

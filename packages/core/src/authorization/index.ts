@@ -9,7 +9,12 @@ export { AuditLog, StepUpProofs } from "./ports.ts"
 export type { AuditEvent, StepUpAction, StepUpProof } from "./ports.ts"
 export { SCOPE_CONSENT_TEXT, isConsoleToken, requireConsole } from "./principals.ts"
 export {
-  listOwnRelyingParties, ownOrganisationChecks, ownRelyingParty, registerOwnRelyingParty, rotateOwnSecrets, submitOwnOrganisation,
+  listOwnRelyingParties,
+  ownOrganisationChecks,
+  ownRelyingParty,
+  registerOwnRelyingParty,
+  rotateOwnSecrets,
+  submitOwnOrganisation,
   updateOwnRelyingParty,
 } from "./self-service.ts"
 export type { RelyingPartyRegistration, RelyingPartySettings } from "./self-service.ts"

@@ -16,16 +16,25 @@ export interface StepUpProof {
 }
 
 /** Step-up proofs. */
-export class StepUpProofs extends Context.Tag("@signet/core/StepUpProofs")<StepUpProofs, {
-  readonly insert: (proof: StepUpProof) => Effect.Effect<void>
-  /**
-   * Uses the proof up if it exists, is unused, unexpired at `now` and was issued for exactly
-   * this user, client and action; atomic, so two requests cannot spend one proof.
-   */
-  readonly consume: (input: { readonly proofHash: string; readonly userId: string; readonly clientId: string; readonly action: StepUpAction; readonly now: number }) => Effect.Effect<boolean>
-  /** Deletes proofs that expired before `now`; answers how many. */
-  readonly purgeExpired: (now: number) => Effect.Effect<number>
-}>() {}
+export class StepUpProofs extends Context.Tag("@signet/core/StepUpProofs")<
+  StepUpProofs,
+  {
+    readonly insert: (proof: StepUpProof) => Effect.Effect<void>
+    /**
+     * Uses the proof up if it exists, is unused, unexpired at `now` and was issued for exactly
+     * this user, client and action; atomic, so two requests cannot spend one proof.
+     */
+    readonly consume: (input: {
+      readonly proofHash: string
+      readonly userId: string
+      readonly clientId: string
+      readonly action: StepUpAction
+      readonly now: number
+    }) => Effect.Effect<boolean>
+    /** Deletes proofs that expired before `now`; answers how many. */
+    readonly purgeExpired: (now: number) => Effect.Effect<number>
+  }
+>() {}
 
 /** One security event of the audit trail. */
 export interface AuditEvent {
@@ -44,8 +53,11 @@ export interface AuditEvent {
 }
 
 /** The append-only audit trail of security events. */
-export class AuditLog extends Context.Tag("@signet/core/AuditLog")<AuditLog, {
-  readonly append: (event: AuditEvent) => Effect.Effect<void>
-  /** The newest events first, at most `limit`. */
-  readonly recent: (limit: number) => Effect.Effect<ReadonlyArray<AuditEvent>>
-}>() {}
+export class AuditLog extends Context.Tag("@signet/core/AuditLog")<
+  AuditLog,
+  {
+    readonly append: (event: AuditEvent) => Effect.Effect<void>
+    /** The newest events first, at most `limit`. */
+    readonly recent: (limit: number) => Effect.Effect<ReadonlyArray<AuditEvent>>
+  }
+>() {}

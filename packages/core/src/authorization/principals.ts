@@ -16,7 +16,8 @@ export const SCOPE_CONSENT_TEXT: Readonly<Record<string, string>> = {
   basic: "ask you to approve signatures with your passkey (each one needs your approval) and read your account and passkeys",
   email: "read your e-mail address",
   profile: "read your name",
-  files: "store, list, read and delete your encrypted files at Signet, including files other services stored for you, and change your signature image; decrypting needs your passkey each time",
+  files:
+    "store, list, read and delete your encrypted files at Signet, including files other services stored for you, and change your signature image; decrypting needs your passkey each time",
   certificates: "list and renew your signing certificates; revoking one needs your passkey",
 }
 

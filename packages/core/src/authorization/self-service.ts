@@ -90,23 +90,27 @@ export const listOwnRelyingParties = (user: BearerUser) =>
 export const updateOwnRelyingParty = (user: BearerUser, clientId: string, settings: RelyingPartySettings) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    return yield* storage.transaction(Effect.gen(function* () {
-      let rp = yield* ownRelyingParty(user, clientId)
-      if (rp.status !== "pending") {
-        if (settings.webauthnRpId !== undefined && settings.webauthnRpId !== rp.webauthnRpId) return yield* new RpSettingLocked({ setting: "webauthnRpId" })
-        if (settings.requestedPlan !== undefined && settings.requestedPlan !== rp.requestedPlan) return yield* new RpSettingLocked({ setting: "requestedPlan" })
-      }
-      const commands: Array<RpCommand> = []
-      if (settings.name !== undefined) commands.push({ _tag: "SetName", name: settings.name })
-      if (settings.redirectUris !== undefined) commands.push({ _tag: "SetRedirectUris", uris: settings.redirectUris })
-      if (settings.signingOrigins !== undefined) commands.push({ _tag: "SetSigningOrigins", origins: settings.signingOrigins })
-      if (settings.webauthnRpId !== undefined && settings.webauthnRpId !== rp.webauthnRpId) commands.push({ _tag: "SetWebAuthnRpId", rpId: settings.webauthnRpId })
-      if (settings.requestedPlan !== undefined) commands.push({ _tag: "SetRequestedPlan", plan: settings.requestedPlan })
-      if (settings.idTokenSignedResponseAlg !== undefined) commands.push({ _tag: "SetIdTokenAlgorithm", alg: settings.idTokenSignedResponseAlg })
-      for (const command of commands) rp = (yield* administerRelyingParty(clientId, command)).rp
-      if (commands.length > 0) yield* auditEvent(user, "rp.settings-changed", clientId, { fields: commands.map((c) => c._tag).join(",") })
-      return rp
-    }))
+    return yield* storage.transaction(
+      Effect.gen(function* () {
+        let rp = yield* ownRelyingParty(user, clientId)
+        if (rp.status !== "pending") {
+          if (settings.webauthnRpId !== undefined && settings.webauthnRpId !== rp.webauthnRpId) return yield* new RpSettingLocked({ setting: "webauthnRpId" })
+          if (settings.requestedPlan !== undefined && settings.requestedPlan !== rp.requestedPlan)
+            return yield* new RpSettingLocked({ setting: "requestedPlan" })
+        }
+        const commands: Array<RpCommand> = []
+        if (settings.name !== undefined) commands.push({ _tag: "SetName", name: settings.name })
+        if (settings.redirectUris !== undefined) commands.push({ _tag: "SetRedirectUris", uris: settings.redirectUris })
+        if (settings.signingOrigins !== undefined) commands.push({ _tag: "SetSigningOrigins", origins: settings.signingOrigins })
+        if (settings.webauthnRpId !== undefined && settings.webauthnRpId !== rp.webauthnRpId)
+          commands.push({ _tag: "SetWebAuthnRpId", rpId: settings.webauthnRpId })
+        if (settings.requestedPlan !== undefined) commands.push({ _tag: "SetRequestedPlan", plan: settings.requestedPlan })
+        if (settings.idTokenSignedResponseAlg !== undefined) commands.push({ _tag: "SetIdTokenAlgorithm", alg: settings.idTokenSignedResponseAlg })
+        for (const command of commands) rp = (yield* administerRelyingParty(clientId, command)).rp
+        if (commands.length > 0) yield* auditEvent(user, "rp.settings-changed", clientId, { fields: commands.map((c) => c._tag).join(",") })
+        return rp
+      }),
+    )
   })
 
 /**
@@ -130,5 +134,4 @@ export const submitOwnOrganisation = (user: BearerUser, clientId: string, detail
   })
 
 /** The contact reads its RP's organisation-KYC record. */
-export const ownOrganisationChecks = (user: BearerUser, clientId: string) =>
-  Effect.flatMap(ownRelyingParty(user, clientId), () => organisationChecks(clientId))
+export const ownOrganisationChecks = (user: BearerUser, clientId: string) => Effect.flatMap(ownRelyingParty(user, clientId), () => organisationChecks(clientId))

@@ -31,8 +31,13 @@ export const STEP_UP_HEADER = "signet-step-up"
 /** The actions that need a step-up. */
 export const STEP_UP_ACTIONS: ReadonlyArray<StepUpAction> = ["decrypt", "revoke-certificate", "rotate-secrets"]
 
-const challengeOf = (input: { readonly id: string; readonly userId: string; readonly clientId: string; readonly action: StepUpAction; readonly nonce: string }) =>
-  sha256(utf8(JSON.stringify(["signet/step-up/v1", input.id, input.userId, input.clientId, input.action, input.nonce])))
+const challengeOf = (input: {
+  readonly id: string
+  readonly userId: string
+  readonly clientId: string
+  readonly action: StepUpAction
+  readonly nonce: string
+}) => sha256(utf8(JSON.stringify(["signet/step-up/v1", input.id, input.userId, input.clientId, input.action, input.nonce])))
 
 /** Starts a step-up for the token's user and client: WebAuthn request options allowing only the user's passkeys. */
 export const requestStepUp = (user: BearerUser, action: StepUpAction) =>
@@ -43,18 +48,32 @@ export const requestStepUp = (user: BearerUser, action: StepUpAction) =>
     const challenge = yield* challengeOf({ id, userId: user.userId, clientId: user.clientId, action, nonce: yield* token(16) })
     const allow = (yield* Effect.flatMap(Passkeys, (p) => p.listByUser(user.userId))).map((p) => p.id)
     const { generateAuthenticationOptions } = yield* simpleWebAuthn
-    const options = yield* Effect.promise(() => generateAuthenticationOptions({
-      rpID: rp.rpId,
-      challenge: new Uint8Array(challenge),
-      timeout: settings.ceremonyTtlSeconds * 1000,
-      userVerification: "required",
-      allowCredentials: allow.map((credentialId) => ({ id: credentialId })),
-    }))
+    const options = yield* Effect.promise(() =>
+      generateAuthenticationOptions({
+        rpID: rp.rpId,
+        challenge: new Uint8Array(challenge),
+        timeout: settings.ceremonyTtlSeconds * 1000,
+        userVerification: "required",
+        allowCredentials: allow.map((credentialId) => ({ id: credentialId })),
+      }),
+    )
     const now = yield* Clock.currentTimeMillis
-    yield* Effect.flatMap(Ceremonies, (c) => c.insert({
-      id, kind: `step-up:${action}`, challenge: options.challenge, userId: user.userId, email: null, displayName: null, emailVerificationId: null,
-      clientId: user.clientId, rpId: rp.rpId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null,
-    })).pipe(Effect.orDie)
+    yield* Effect.flatMap(Ceremonies, (c) =>
+      c.insert({
+        id,
+        kind: `step-up:${action}`,
+        challenge: options.challenge,
+        userId: user.userId,
+        email: null,
+        displayName: null,
+        emailVerificationId: null,
+        clientId: user.clientId,
+        rpId: rp.rpId,
+        createdAt: now,
+        expiresAt: now + settings.ceremonyTtlSeconds * 1000,
+        consumedAt: null,
+      }),
+    ).pipe(Effect.orDie)
     return { stepUpId: id, action, options }
   })
 
@@ -65,28 +84,41 @@ export const requestStepUp = (user: BearerUser, action: StepUpAction) =>
 export const verifyStepUp = (user: BearerUser, input: { readonly stepUpId: string; readonly assertion: Assertion }) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    const action = yield* storage.transaction(Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const ceremony = yield* Effect.flatMap(Ceremonies, (c) => c.consume(input.stepUpId, now))
-      if (Option.isNone(ceremony) || !ceremony.value.kind.startsWith("step-up:") || ceremony.value.expiresAt <= now
-        || ceremony.value.userId !== user.userId || ceremony.value.clientId !== user.clientId) {
-        return yield* new OperationExpired()
-      }
-      const c = ceremony.value
-      const rp = yield* ceremonyRpFor(user.clientId)
-      const passkey = yield* registeredPasskey(input.assertion.id)
-      if (passkey.userId !== user.userId) return yield* new CredentialNotRegistered()
-      const verified = yield* verifyAssertion(input.assertion, passkey, { challenge: c.challenge, origins: rp.origins, rpId: c.rpId })
-      yield* Effect.flatMap(Passkeys, (p) => p.recordUse(passkey.id, verified.newCounter, now))
-      return c.kind.slice("step-up:".length) as StepUpAction
-    }))
+    const action = yield* storage.transaction(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const ceremony = yield* Effect.flatMap(Ceremonies, (c) => c.consume(input.stepUpId, now))
+        if (
+          Option.isNone(ceremony) ||
+          !ceremony.value.kind.startsWith("step-up:") ||
+          ceremony.value.expiresAt <= now ||
+          ceremony.value.userId !== user.userId ||
+          ceremony.value.clientId !== user.clientId
+        ) {
+          return yield* new OperationExpired()
+        }
+        const c = ceremony.value
+        const rp = yield* ceremonyRpFor(user.clientId)
+        const passkey = yield* registeredPasskey(input.assertion.id)
+        if (passkey.userId !== user.userId) return yield* new CredentialNotRegistered()
+        const verified = yield* verifyAssertion(input.assertion, passkey, { challenge: c.challenge, origins: rp.origins, rpId: c.rpId })
+        yield* Effect.flatMap(Passkeys, (p) => p.recordUse(passkey.id, verified.newCounter, now))
+        return c.kind.slice("step-up:".length) as StepUpAction
+      }),
+    )
     const now = yield* Clock.currentTimeMillis
     const proof = `su_${yield* token(32)}`
     const proofHash = yield* hashSecret(proof)
-    yield* Effect.flatMap(StepUpProofs, (p) => p.insert({
-      proofHash, userId: user.userId, clientId: user.clientId, action, createdAt: now,
-      expiresAt: now + STEP_UP_PROOF_TTL_SECONDS * 1000,
-    }))
+    yield* Effect.flatMap(StepUpProofs, (p) =>
+      p.insert({
+        proofHash,
+        userId: user.userId,
+        clientId: user.clientId,
+        action,
+        createdAt: now,
+        expiresAt: now + STEP_UP_PROOF_TTL_SECONDS * 1000,
+      }),
+    )
     yield* auditEvent(user, "step-up.approved", user.userId, { stepUpAction: action })
     return { stepUpToken: proof, action, expiresIn: STEP_UP_PROOF_TTL_SECONDS }
   })
@@ -97,8 +129,14 @@ export const requireStepUp = (user: BearerUser, action: StepUpAction, proof: str
     if (proof === null || proof === undefined || proof.trim() === "") return yield* new StepUpRequired({ action })
     const now = yield* Clock.currentTimeMillis
     const proofHash = yield* hashSecret(proof.trim())
-    const spent = yield* Effect.flatMap(StepUpProofs, (p) => p.consume({
-      proofHash, userId: user.userId, clientId: user.clientId, action, now,
-    }))
+    const spent = yield* Effect.flatMap(StepUpProofs, (p) =>
+      p.consume({
+        proofHash,
+        userId: user.userId,
+        clientId: user.clientId,
+        action,
+        now,
+      }),
+    )
     if (!spent) return yield* new StepUpRequired({ action })
   })

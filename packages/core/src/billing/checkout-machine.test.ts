@@ -8,17 +8,42 @@ import { convertMinor, formatMinor, type Checkout, type CheckoutStatus } from ".
 const EXPIRES_AT = 15 * 60_000
 
 const fresh = (): Checkout => ({
-  id: "chk_model", clientId: "rp_sbx_model", userId: "u1", plan: "starter", period: "monthly", method: "card",
-  priceUsdMinor: 6900, currency: "USD", amountMinor: 6900, rateQuote: null, status: "created", providerReference: null,
-  failureReason: null, createdAt: 0, expiresAt: EXPIRES_AT, updatedAt: 0, paidAt: null,
+  id: "chk_model",
+  clientId: "rp_sbx_model",
+  userId: "u1",
+  plan: "starter",
+  period: "monthly",
+  method: "card",
+  priceUsdMinor: 6900,
+  currency: "USD",
+  amountMinor: 6900,
+  rateQuote: null,
+  status: "created",
+  providerReference: null,
+  failureReason: null,
+  createdAt: 0,
+  expiresAt: EXPIRES_AT,
+  updatedAt: 0,
+  paidAt: null,
 })
 
-interface Model { status: CheckoutStatus; reference: string | null; now: number; subscriptionsStarted: number }
-interface Real { checkout: Checkout; subscriptionsStarted: number }
+interface Model {
+  status: CheckoutStatus
+  reference: string | null
+  now: number
+  subscriptionsStarted: number
+}
+interface Real {
+  checkout: Checkout
+  subscriptionsStarted: number
+}
 
 /** Applies `command` to the real machine and to the model's rules, and compares. */
 class Step implements fc.Command<Model, Real> {
-  constructor(readonly command: CheckoutCommand, readonly advanceMs: number) {}
+  constructor(
+    readonly command: CheckoutCommand,
+    readonly advanceMs: number,
+  ) {}
   check = () => true
   run(m: Model, r: Real) {
     m.now += this.advanceMs
@@ -49,12 +74,15 @@ class Step implements fc.Command<Model, Real> {
   expect(m: Model): CheckoutStatus | "unchanged" | "refused" {
     const open = m.status === "created" || m.status === "pending"
     switch (this.command._tag) {
-      case "Submit": return m.status === "created" ? "pending" : "refused"
+      case "Submit":
+        return m.status === "created" ? "pending" : "refused"
       case "Confirm":
         if (this.command.reference !== m.reference) return "refused"
         return m.status === "pending" ? "paid" : m.status === "paid" ? "unchanged" : "refused"
-      case "Fail": return m.status === "failed" ? "unchanged" : open ? "failed" : "refused"
-      case "Expire": return m.status === "expired" ? "unchanged" : open && m.now >= EXPIRES_AT ? "expired" : "refused"
+      case "Fail":
+        return m.status === "failed" ? "unchanged" : open ? "failed" : "refused"
+      case "Expire":
+        return m.status === "expired" ? "unchanged" : open && m.now >= EXPIRES_AT ? "expired" : "refused"
     }
   }
   toString = () => `${JSON.stringify(this.command)}+${this.advanceMs}ms`
@@ -71,12 +99,18 @@ const commands = [
 
 describe("checkout machine", () => {
   it("follows the model for any command sequence; a paid checkout starts exactly one subscription", () => {
-    fc.assert(fc.property(fc.commands(commands, { maxCommands: 30 }), (cmds) => {
-      fc.modelRun(() => ({
-        model: { status: "created" as CheckoutStatus, reference: null, now: 0, subscriptionsStarted: 0 },
-        real: { checkout: fresh(), subscriptionsStarted: 0 },
-      }), cmds)
-    }), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.commands(commands, { maxCommands: 30 }), (cmds) => {
+        fc.modelRun(
+          () => ({
+            model: { status: "created" as CheckoutStatus, reference: null, now: 0, subscriptionsStarted: 0 },
+            real: { checkout: fresh(), subscriptionsStarted: 0 },
+          }),
+          cmds,
+        )
+      }),
+      { numRuns: 500 },
+    )
   })
 
   it("a confirmation delivered twice is a no-op the second time", () => {

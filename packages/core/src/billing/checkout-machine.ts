@@ -36,11 +36,7 @@ export interface CheckoutStep {
 const VERBS: Readonly<Record<CheckoutCommand["_tag"], string>> = { Submit: "submitted", Confirm: "confirmed", Fail: "failed", Expire: "expired" }
 
 /** Applies one command at time `at` (ms). */
-export const applyCheckoutCommand = (
-  checkout: Checkout,
-  command: CheckoutCommand,
-  at: number,
-): Either.Either<CheckoutStep, CheckoutTransitionNotAllowed> => {
+export const applyCheckoutCommand = (checkout: Checkout, command: CheckoutCommand, at: number): Either.Either<CheckoutStep, CheckoutTransitionNotAllowed> => {
   const refused = Either.left(new CheckoutTransitionNotAllowed({ current: checkout.status, verb: VERBS[command._tag] }))
   const unchanged = Either.right<CheckoutStep>({ checkout, events: [] })
   const open = checkout.status === "created" || checkout.status === "pending"

@@ -36,16 +36,16 @@ export interface CheckoutInput {
 }
 
 const oneOf = <A extends string>(schema: Schema.Schema<A>, field: string, value: unknown) =>
-  Schema.decodeUnknown(schema)(value).pipe(Effect.mapError(() =>
-    new InvalidRequest({ detail: `${field} must be one of ${String(schema.ast).replace(/"/g, "")}` })))
+  Schema.decodeUnknown(schema)(value).pipe(
+    Effect.mapError(() => new InvalidRequest({ detail: `${field} must be one of ${String(schema.ast).replace(/"/g, "")}` })),
+  )
 
 /** A checkout as the API shows it. */
 export const checkoutView = (c: Checkout) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const subscription = c.status === "paid"
-      ? (yield* Effect.flatMap(Subscriptions, (s) => s.listForRp(c.clientId))).find((s) => s.checkoutId === c.id) ?? null
-      : null
+    const subscription =
+      c.status === "paid" ? ((yield* Effect.flatMap(Subscriptions, (s) => s.listForRp(c.clientId))).find((s) => s.checkoutId === c.id) ?? null) : null
     return {
       checkoutId: c.id,
       clientId: c.clientId,
@@ -73,33 +73,44 @@ export const checkoutView = (c: Checkout) =>
 export const advanceCheckout = (checkoutId: string, commandsFor: (current: Checkout) => ReadonlyArray<CheckoutCommand>) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    const attempt = storage.transaction(Effect.gen(function* () {
-      const repo = yield* Checkouts
-      let current = yield* Effect.flatMap(repo.findById(checkoutId), Option.match({
-        onNone: () => Effect.fail(new ResourceNotFound({ what: "Checkout" })),
-        onSome: Effect.succeed,
-      }))
-      const stored = current.status
-      const at = yield* Clock.currentTimeMillis
-      const events: Array<CheckoutEvent> = []
-      for (const command of commandsFor(current)) {
-        const step = yield* applyCheckoutCommand(current, command, at)
-        current = step.checkout
-        events.push(...step.events)
-      }
-      if (events.length === 0) return Option.some(current)
-      if (!(yield* repo.update(current, stored))) return Option.none<Checkout>()
-      for (const event of events) {
-        if (event._tag !== "CheckoutPaid") continue
-        const subscription = {
-          id: `sub_${yield* token(12)}`, clientId: current.clientId, plan: current.plan, period: current.period,
-          checkoutId: current.id, startsAt: event.at, endsAt: event.at + PERIOD_DAYS[current.period] * DAY_MS, createdAt: at,
+    const attempt = storage.transaction(
+      Effect.gen(function* () {
+        const repo = yield* Checkouts
+        let current = yield* Effect.flatMap(
+          repo.findById(checkoutId),
+          Option.match({
+            onNone: () => Effect.fail(new ResourceNotFound({ what: "Checkout" })),
+            onSome: Effect.succeed,
+          }),
+        )
+        const stored = current.status
+        const at = yield* Clock.currentTimeMillis
+        const events: Array<CheckoutEvent> = []
+        for (const command of commandsFor(current)) {
+          const step = yield* applyCheckoutCommand(current, command, at)
+          current = step.checkout
+          events.push(...step.events)
         }
-        // A unique checkout id: a confirmation racing this one cannot start a second term.
-        yield* Effect.flatMap(Subscriptions, (s) => s.insert(subscription)).pipe(Effect.catchTag("UniqueViolation", () => Effect.void))
-      }
-      return Option.some(current)
-    }))
+        if (events.length === 0) return Option.some(current)
+        if (!(yield* repo.update(current, stored))) return Option.none<Checkout>()
+        for (const event of events) {
+          if (event._tag !== "CheckoutPaid") continue
+          const subscription = {
+            id: `sub_${yield* token(12)}`,
+            clientId: current.clientId,
+            plan: current.plan,
+            period: current.period,
+            checkoutId: current.id,
+            startsAt: event.at,
+            endsAt: event.at + PERIOD_DAYS[current.period] * DAY_MS,
+            createdAt: at,
+          }
+          // A unique checkout id: a confirmation racing this one cannot start a second term.
+          yield* Effect.flatMap(Subscriptions, (s) => s.insert(subscription)).pipe(Effect.catchTag("UniqueViolation", () => Effect.void))
+        }
+        return Option.some(current)
+      }),
+    )
     for (let i = 0; ; i++) {
       const done = yield* attempt
       if (Option.isSome(done)) return done.value
@@ -130,24 +141,48 @@ export const startCheckout = (user: BearerUser, clientId: string, input: Checkou
     const rateQuote = currency === "USD" ? null : yield* Effect.flatMap(ExchangeRates, (x) => x.quote(currency))
     const now = yield* Clock.currentTimeMillis
     const checkout: Checkout = {
-      id: `chk_${yield* token(16)}`, clientId: rp.clientId, userId: user.userId, plan: planId, period, method,
-      priceUsdMinor, currency, amountMinor: rateQuote === null ? priceUsdMinor : convertMinor(priceUsdMinor, rateQuote.rate),
-      rateQuote, status: "created", providerReference: null, failureReason: null,
-      createdAt: now, expiresAt: now + CHECKOUT_LIFETIME_MS, updatedAt: now, paidAt: null,
+      id: `chk_${yield* token(16)}`,
+      clientId: rp.clientId,
+      userId: user.userId,
+      plan: planId,
+      period,
+      method,
+      priceUsdMinor,
+      currency,
+      amountMinor: rateQuote === null ? priceUsdMinor : convertMinor(priceUsdMinor, rateQuote.rate),
+      rateQuote,
+      status: "created",
+      providerReference: null,
+      failureReason: null,
+      createdAt: now,
+      expiresAt: now + CHECKOUT_LIFETIME_MS,
+      updatedAt: now,
+      paidAt: null,
     }
     yield* Effect.flatMap(Checkouts, (c) => c.insert(checkout)).pipe(Effect.orDie)
     // The provider is called outside any transaction; its confirmation may even arrive before we store `pending`.
-    const started = yield* Effect.flatMap(Payments, (p) => p.start({
-      checkoutId: checkout.id, method, currency, amountMinor: checkout.amountMinor,
-      description: `Signet ${PLANS[planId].name} (${period}) for ${rp.clientId}`,
-      cardToken: input.cardToken, phone: input.phone,
-    }))
+    const started = yield* Effect.flatMap(Payments, (p) =>
+      p.start({
+        checkoutId: checkout.id,
+        method,
+        currency,
+        amountMinor: checkout.amountMinor,
+        description: `Signet ${PLANS[planId].name} (${period}) for ${rp.clientId}`,
+        cardToken: input.cardToken,
+        phone: input.phone,
+      }),
+    )
     const commands: ReadonlyArray<CheckoutCommand> =
-      started.outcome === "declined" ? [{ _tag: "Fail", reason: started.reason }]
-        : started.outcome === "succeeded" ? [{ _tag: "Submit", reference: started.reference }, { _tag: "Confirm", reference: started.reference }]
+      started.outcome === "declined"
+        ? [{ _tag: "Fail", reason: started.reason }]
+        : started.outcome === "succeeded"
+          ? [
+              { _tag: "Submit", reference: started.reference },
+              { _tag: "Confirm", reference: started.reference },
+            ]
           : [{ _tag: "Submit", reference: started.reference }]
     // If the provider's callback got here first, the checkout already moved on: leave it.
-    const after = yield* advanceCheckout(checkout.id, (current) => current.status === "created" ? commands : [])
+    const after = yield* advanceCheckout(checkout.id, (current) => (current.status === "created" ? commands : []))
     return yield* checkoutView(after)
   })
 
@@ -159,9 +194,10 @@ export const getCheckout = (user: BearerUser, clientId: string, checkoutId: stri
     if (Option.isNone(found) || found.value.clientId !== rp.clientId) return yield* new ResourceNotFound({ what: "Checkout" })
     const now = yield* Clock.currentTimeMillis
     const open = found.value.status === "created" || found.value.status === "pending"
-    const current = open && now >= found.value.expiresAt
-      ? yield* advanceCheckout(checkoutId, (c) => c.status === "created" || c.status === "pending" ? [{ _tag: "Expire" }] : []).pipe(Effect.orDie)
-      : found.value
+    const current =
+      open && now >= found.value.expiresAt
+        ? yield* advanceCheckout(checkoutId, (c) => (c.status === "created" || c.status === "pending" ? [{ _tag: "Expire" }] : [])).pipe(Effect.orDie)
+        : found.value
     return yield* checkoutView(current)
   })
 
@@ -171,12 +207,13 @@ export const receivePaymentCallback = (provider: string, header: (name: string) 
     const read = yield* Effect.flatMap(Payments, (p) => p.readCallback(provider, header, body))
     if (Option.isNone(read)) return yield* new PaymentCallbackSignatureInvalid()
     const confirmation = read.value
-    const outcome: CheckoutCommand = confirmation.outcome === "succeeded"
-      ? { _tag: "Confirm", reference: confirmation.reference }
-      : { _tag: "Fail", reason: confirmation.reason ?? "payment failed" }
+    const outcome: CheckoutCommand =
+      confirmation.outcome === "succeeded"
+        ? { _tag: "Confirm", reference: confirmation.reference }
+        : { _tag: "Fail", reason: confirmation.reason ?? "payment failed" }
     // The callback can overtake the provider's answer to our own request: submit first then.
-    const after = yield* advanceCheckout(confirmation.checkoutId, (current) => current.status === "created"
-      ? [{ _tag: "Submit", reference: confirmation.reference }, outcome]
-      : [outcome])
+    const after = yield* advanceCheckout(confirmation.checkoutId, (current) =>
+      current.status === "created" ? [{ _tag: "Submit", reference: confirmation.reference }, outcome] : [outcome],
+    )
     return { received: true as const, eventId: confirmation.eventId, checkoutId: after.id, status: after.status }
   })

@@ -4,13 +4,29 @@ export type { CheckoutCommand, CheckoutEvent, CheckoutStep } from "./checkout-ma
 export { CHECKOUT_LIFETIME_MS, getCheckout, receivePaymentCallback, startCheckout } from "./checkout.ts"
 export type { CheckoutInput } from "./checkout.ts"
 export {
-  AllowanceView, CheckoutRequest, CheckoutView, IsoTimestamp, PaymentCallbackResponse, PlansResponse, RateLimitsResponse, SubscriptionView,
+  AllowanceView,
+  CheckoutRequest,
+  CheckoutView,
+  IsoTimestamp,
+  PaymentCallbackResponse,
+  PlansResponse,
+  RateLimitsResponse,
+  SubscriptionView,
   UsageResponse,
 } from "./contract.ts"
 export { CheckoutTransitionNotAllowed, PaymentCallbackSignatureInvalid, billingErrors } from "./errors.ts"
 export type { BillingError } from "./errors.ts"
 export {
-  BillingPeriod, Checkout, CheckoutStatus, Currency, PERIOD_DAYS, PaymentMethod, RateQuote, Subscription, convertMinor, formatMinor,
+  BillingPeriod,
+  Checkout,
+  CheckoutStatus,
+  Currency,
+  PERIOD_DAYS,
+  PaymentMethod,
+  RateQuote,
+  Subscription,
+  convertMinor,
+  formatMinor,
   subscriptionStatus,
 } from "./model.ts"
 export { ExchangeRates, Payments } from "./payments.ts"

@@ -4,10 +4,13 @@ import type { Currency, PaymentMethod, RateQuote } from "./model.ts"
 import type { NotConfigured } from "../kernel/errors.ts"
 
 /** Where exchange rates come from; a quote is stored with the checkout it priced. */
-export class ExchangeRates extends Context.Tag("@signet/core/ExchangeRates")<ExchangeRates, {
-  /** The current rate from US dollars to `quote`; 503 `Currency conversion is not configured on this server` without a source. */
-  readonly quote: (quote: Exclude<Currency, "USD">) => Effect.Effect<RateQuote, NotConfigured>
-}>() {}
+export class ExchangeRates extends Context.Tag("@signet/core/ExchangeRates")<
+  ExchangeRates,
+  {
+    /** The current rate from US dollars to `quote`; 503 `Currency conversion is not configured on this server` without a source. */
+    readonly quote: (quote: Exclude<Currency, "USD">) => Effect.Effect<RateQuote, NotConfigured>
+  }
+>() {}
 
 /** A payment the engine asks a provider to collect. */
 export interface PaymentOrder {
@@ -39,12 +42,15 @@ export interface PaymentConfirmation {
 }
 
 /** Payment providers: start a payment and read their signed callbacks. */
-export class Payments extends Context.Tag("@signet/core/Payments")<Payments, {
-  /** Asks the provider of `order.method` to collect the amount. */
-  readonly start: (order: PaymentOrder) => Effect.Effect<PaymentStart>
-  /**
-   * Reads a callback of `provider` (`card` or `mobile_money`) from its raw body and headers;
-   * None when the signature does not verify (or the provider is unknown).
-   */
-  readonly readCallback: (provider: string, header: (name: string) => string | null, body: string) => Effect.Effect<Option.Option<PaymentConfirmation>>
-}>() {}
+export class Payments extends Context.Tag("@signet/core/Payments")<
+  Payments,
+  {
+    /** Asks the provider of `order.method` to collect the amount. */
+    readonly start: (order: PaymentOrder) => Effect.Effect<PaymentStart>
+    /**
+     * Reads a callback of `provider` (`card` or `mobile_money`) from its raw body and headers;
+     * None when the signature does not verify (or the provider is unknown).
+     */
+    readonly readCallback: (provider: string, header: (name: string) => string | null, body: string) => Effect.Effect<Option.Option<PaymentConfirmation>>
+  }
+>() {}

@@ -20,14 +20,25 @@ const iso = (ms: number) => new Date(ms).toISOString()
  * Signet's console; 404 otherwise, so others learn nothing of it.
  */
 export const contactsRelyingParty = (user: BearerUser, clientId: string) =>
-  Effect.zipRight(requireRpBinding(user, clientId).pipe(Effect.mapError(() => new ResourceNotFound({ what: "Relying party" }))), Effect.flatMap(RelyingParties, (r) => r.findByClientId(clientId)).pipe(Effect.flatMap((found) =>
-    Option.isSome(found) && found.value.contactUserId === user.userId
-      ? Effect.succeed(found.value)
-      : Effect.fail(new ResourceNotFound({ what: "Relying party" })))))
+  Effect.zipRight(
+    requireRpBinding(user, clientId).pipe(Effect.mapError(() => new ResourceNotFound({ what: "Relying party" }))),
+    Effect.flatMap(RelyingParties, (r) => r.findByClientId(clientId)).pipe(
+      Effect.flatMap((found) =>
+        Option.isSome(found) && found.value.contactUserId === user.userId
+          ? Effect.succeed(found.value)
+          : Effect.fail(new ResourceNotFound({ what: "Relying party" })),
+      ),
+    ),
+  )
 
 /** A subscription as the reports show it. */
 export const subscriptionView = (s: Subscription, now: number) => ({
-  id: s.id, plan: s.plan, period: s.period, status: subscriptionStatus(s, now), startsAt: iso(s.startsAt), endsAt: iso(s.endsAt),
+  id: s.id,
+  plan: s.plan,
+  period: s.period,
+  status: subscriptionStatus(s, now),
+  startsAt: iso(s.startsAt),
+  endsAt: iso(s.endsAt),
 })
 
 // The current minute's per-user signing windows of the RP, and its signing-token (SSC) window.

@@ -58,13 +58,18 @@ const algorithmId = (oid: string, params?: asn1js.BaseBlock) =>
   new asn1js.Sequence({ value: params === undefined ? [new asn1js.ObjectIdentifier({ value: oid })] : [new asn1js.ObjectIdentifier({ value: oid }), params] })
 
 /** RSAES-OAEP-params with SHA-256 and MGF1-SHA-256 (the label is empty, the default). */
-const oaepSha256 = () => algorithmId(EnvelopeOid.rsaesOaep, new asn1js.Sequence({ value: [
-  new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 0 }, value: [algorithmId(SHA256_OID)] }),
-  new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 1 }, value: [algorithmId(EnvelopeOid.mgf1, algorithmId(SHA256_OID))] }),
-] }))
+const oaepSha256 = () =>
+  algorithmId(
+    EnvelopeOid.rsaesOaep,
+    new asn1js.Sequence({
+      value: [
+        new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 0 }, value: [algorithmId(SHA256_OID)] }),
+        new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 1 }, value: [algorithmId(EnvelopeOid.mgf1, algorithmId(SHA256_OID))] }),
+      ],
+    }),
+  )
 
-const parseCertificate = (der: Uint8Array) =>
-  Effect.try(() => pkijs.Certificate.fromBER(new Uint8Array(der))).pipe(Effect.orDie)
+const parseCertificate = (der: Uint8Array) => Effect.try(() => pkijs.Certificate.fromBER(new Uint8Array(der))).pipe(Effect.orDie)
 
 const subtle = () => globalThis.crypto.subtle
 
@@ -77,40 +82,55 @@ export const sealEnvelope = (plain: Uint8Array, recipients: ReadonlyArray<Uint8A
     const random = yield* Random
     const cek = yield* random.bytes(32)
     const nonce = yield* random.bytes(12)
-    const sealed = new Uint8Array(yield* Effect.promise(async () => {
-      const key = await subtle().importKey("raw", new Uint8Array(cek), "AES-GCM", false, ["encrypt"])
-      return subtle().encrypt({ name: "AES-GCM", iv: new Uint8Array(nonce), tagLength: 128 }, key, new Uint8Array(plain))
-    }))
-    const infos = yield* Effect.forEach(recipients, (der) => Effect.gen(function* () {
-      const certificate = yield* parseCertificate(der)
-      const spki = new Uint8Array(certificate.subjectPublicKeyInfo.toSchema().toBER(false))
-      const wrapped = yield* Effect.promise(async () => {
-        const key = await subtle().importKey("spki", spki, { name: "RSA-OAEP", hash: "SHA-256" }, false, ["encrypt"])
-        return new Uint8Array(await subtle().encrypt({ name: "RSA-OAEP" }, key, new Uint8Array(cek)))
-      })
-      return new asn1js.Sequence({ value: [
-        new asn1js.Integer({ value: 0 }),
-        new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }).toSchema(),
-        oaepSha256(),
-        new asn1js.OctetString({ valueHex: wrapped }),
-      ] })
-    }))
+    const sealed = new Uint8Array(
+      yield* Effect.promise(async () => {
+        const key = await subtle().importKey("raw", new Uint8Array(cek), "AES-GCM", false, ["encrypt"])
+        return subtle().encrypt({ name: "AES-GCM", iv: new Uint8Array(nonce), tagLength: 128 }, key, new Uint8Array(plain))
+      }),
+    )
+    const infos = yield* Effect.forEach(recipients, (der) =>
+      Effect.gen(function* () {
+        const certificate = yield* parseCertificate(der)
+        const spki = new Uint8Array(certificate.subjectPublicKeyInfo.toSchema().toBER(false))
+        const wrapped = yield* Effect.promise(async () => {
+          const key = await subtle().importKey("spki", spki, { name: "RSA-OAEP", hash: "SHA-256" }, false, ["encrypt"])
+          return new Uint8Array(await subtle().encrypt({ name: "RSA-OAEP" }, key, new Uint8Array(cek)))
+        })
+        return new asn1js.Sequence({
+          value: [
+            new asn1js.Integer({ value: 0 }),
+            new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }).toSchema(),
+            oaepSha256(),
+            new asn1js.OctetString({ valueHex: wrapped }),
+          ],
+        })
+      }),
+    )
     const ciphertext = sealed.slice(0, sealed.length - 16)
     const mac = sealed.slice(sealed.length - 16)
-    const envelope = new asn1js.Sequence({ value: [
-      new asn1js.Integer({ value: 0 }),
-      new asn1js.Set({ value: infos }),
-      new asn1js.Sequence({ value: [
-        new asn1js.ObjectIdentifier({ value: EnvelopeOid.data }),
-        algorithmId(EnvelopeOid.aes256Gcm, new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: nonce }), new asn1js.Integer({ value: 16 })] })),
-        new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: ciphertext }),
-      ] }),
-      new asn1js.OctetString({ valueHex: mac }),
-    ] })
-    const contentInfo = new asn1js.Sequence({ value: [
-      new asn1js.ObjectIdentifier({ value: EnvelopeOid.authEnvelopedData }),
-      new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 0 }, value: [envelope] }),
-    ] })
+    const envelope = new asn1js.Sequence({
+      value: [
+        new asn1js.Integer({ value: 0 }),
+        new asn1js.Set({ value: infos }),
+        new asn1js.Sequence({
+          value: [
+            new asn1js.ObjectIdentifier({ value: EnvelopeOid.data }),
+            algorithmId(
+              EnvelopeOid.aes256Gcm,
+              new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: nonce }), new asn1js.Integer({ value: 16 })] }),
+            ),
+            new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 }, valueHex: ciphertext }),
+          ],
+        }),
+        new asn1js.OctetString({ valueHex: mac }),
+      ],
+    })
+    const contentInfo = new asn1js.Sequence({
+      value: [
+        new asn1js.ObjectIdentifier({ value: EnvelopeOid.authEnvelopedData }),
+        new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 0 }, value: [envelope] }),
+      ],
+    })
     return new Uint8Array(contentInfo.toBER(false))
   })
 
@@ -180,10 +200,15 @@ const parseEnvelope = (der: Uint8Array): ParsedEnvelope => {
     }
     const [issuer, serial] = children(rid!)
     must(issuer !== undefined && serial instanceof asn1js.Integer)
-    return [{
-      issuer: new Uint8Array(issuer!.toBER(false)), serial: stripZeros(toHex(new Uint8Array((serial as asn1js.Integer).valueBlock.valueHexView))),
-      subjectKeyId: null, algorithm: algorithm!, encryptedKey: octets(encryptedKey!),
-    }]
+    return [
+      {
+        issuer: new Uint8Array(issuer!.toBER(false)),
+        serial: stripZeros(toHex(new Uint8Array((serial as asn1js.Integer).valueBlock.valueHexView))),
+        subjectKeyId: null,
+        algorithm: algorithm!,
+        encryptedKey: octets(encryptedKey!),
+      },
+    ]
   })
   const content = children(must(fields.shift()))
   const cipher = children(must(content[1]))
@@ -235,19 +260,21 @@ const refuse = (detail: string) => new InvalidRequest({ detail })
 export const openEnvelope = (der: Uint8Array, keys: ReadonlyArray<EnvelopeKey>): Effect.Effect<Uint8Array, InvalidRequest | NotAnEnvelopeRecipient, KeyStore> =>
   Effect.gen(function* () {
     const parsed = yield* Effect.try({ try: () => parseEnvelope(der), catch: () => refuse(MALFORMED) })
-    const candidates = yield* Effect.forEach(keys, (key) => Effect.map(parseCertificate(key.certificate), (c) => {
-      const ski = c.extensions?.find((e) => e.extnID === "2.5.29.14")
-      return {
-        key,
-        issuer: toHex(new Uint8Array(c.issuer.toSchema().toBER(false))),
-        serial: stripZeros(toHex(new Uint8Array(c.serialNumber.valueBlock.valueHexView))),
-        subjectKeyId: ski === undefined ? null : toHex(new Uint8Array((ski.parsedValue as asn1js.OctetString).valueBlock.valueHexView)),
-      }
-    }))
+    const candidates = yield* Effect.forEach(keys, (key) =>
+      Effect.map(parseCertificate(key.certificate), (c) => {
+        const ski = c.extensions?.find((e) => e.extnID === "2.5.29.14")
+        return {
+          key,
+          issuer: toHex(new Uint8Array(c.issuer.toSchema().toBER(false))),
+          serial: stripZeros(toHex(new Uint8Array(c.serialNumber.valueBlock.valueHexView))),
+          subjectKeyId: ski === undefined ? null : toHex(new Uint8Array((ski.parsedValue as asn1js.OctetString).valueBlock.valueHexView)),
+        }
+      }),
+    )
     const match = parsed.recipients.flatMap((r) => {
-      const found = candidates.find((c) => r.subjectKeyId !== null
-        ? c.subjectKeyId === r.subjectKeyId
-        : c.serial === r.serial && c.issuer === toHex(r.issuer!))
+      const found = candidates.find((c) =>
+        r.subjectKeyId !== null ? c.subjectKeyId === r.subjectKeyId : c.serial === r.serial && c.issuer === toHex(r.issuer!),
+      )
       return found === undefined ? [] : [{ recipient: r, key: found.key }]
     })[0]
     if (match === undefined) return yield* new NotAnEnvelopeRecipient()
@@ -269,18 +296,26 @@ export const openEnvelope = (der: Uint8Array, keys: ReadonlyArray<EnvelopeKey>):
       catch: () => refuse(MALFORMED),
     })
     const store = yield* KeyStore
-    const cek = yield* store.decrypt(match.key.keyId, match.recipient.encryptedKey, oaep.hash).pipe(
-      Effect.catchAll(() => Effect.fail(refuse(UNDECRYPTABLE))))
+    const cek = yield* store.decrypt(match.key.keyId, match.recipient.encryptedKey, oaep.hash).pipe(Effect.catchAll(() => Effect.fail(refuse(UNDECRYPTABLE))))
     if (cek.length !== cipher.keyBytes || (parsed.mac !== null && parsed.mac.length !== params.tagBytes)) return yield* refuse(UNDECRYPTABLE)
     return yield* Effect.tryPromise({
       try: async () => {
         const key = await subtle().importKey("raw", new Uint8Array(cek), cipher.mode, false, ["decrypt"])
-        if (cipher.mode === "AES-CBC") return new Uint8Array(await subtle().decrypt({ name: "AES-CBC", iv: new Uint8Array(params.iv) }, key, new Uint8Array(parsed.ciphertext)))
+        if (cipher.mode === "AES-CBC")
+          return new Uint8Array(await subtle().decrypt({ name: "AES-CBC", iv: new Uint8Array(params.iv) }, key, new Uint8Array(parsed.ciphertext)))
         const data = concatBytes([parsed.ciphertext, parsed.mac!])
-        return new Uint8Array(await subtle().decrypt({
-          name: "AES-GCM", iv: new Uint8Array(params.iv), tagLength: params.tagBytes * 8,
-          ...(parsed.aad === null ? {} : { additionalData: new Uint8Array(parsed.aad) }),
-        }, key, data))
+        return new Uint8Array(
+          await subtle().decrypt(
+            {
+              name: "AES-GCM",
+              iv: new Uint8Array(params.iv),
+              tagLength: params.tagBytes * 8,
+              ...(parsed.aad === null ? {} : { additionalData: new Uint8Array(parsed.aad) }),
+            },
+            key,
+            data,
+          ),
+        )
       },
       catch: () => refuse(UNDECRYPTABLE),
     })

@@ -35,10 +35,14 @@ export const DECRYPT_ASYMMETRIC_PER_MINUTE = 20
 const iso = (ms: number) => new Date(ms).toISOString()
 
 const userById = (userId: string) =>
-  Effect.flatMap(Users, (u) => u.findById(userId)).pipe(Effect.flatMap(Option.match({
-    onNone: () => Effect.fail(new ResourceNotFound({ what: "User" })),
-    onSome: Effect.succeed,
-  })))
+  Effect.flatMap(Users, (u) => u.findById(userId)).pipe(
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.fail(new ResourceNotFound({ what: "User" })),
+        onSome: Effect.succeed,
+      }),
+    ),
+  )
 
 /** A user's encryption certificate as the API shows it, issuing it on first use. */
 export const encryptionCertificateOf = (user: User) =>
@@ -46,8 +50,13 @@ export const encryptionCertificateOf = (user: User) =>
     const identity = yield* encryptionIdentityFor(user)
     const c = identity.certificate
     return {
-      userId: user.id, serial: c.serial, subject: c.subject, notBefore: iso(c.notBefore), notAfter: iso(c.notAfter),
-      pem: toPem(fromBase64(c.der)!), chainPem: identity.chain.map((ca) => toPem(fromBase64(ca.der)!)),
+      userId: user.id,
+      serial: c.serial,
+      subject: c.subject,
+      notBefore: iso(c.notBefore),
+      notAfter: iso(c.notAfter),
+      pem: toPem(fromBase64(c.der)!),
+      chainPem: identity.chain.map((ca) => toPem(fromBase64(ca.der)!)),
     }
   })
 
@@ -59,13 +68,21 @@ export const recipientEncryptionCertificate = (userId: string) => Effect.flatMap
 
 /** Metadata of a stored file, as the API shows it. */
 export const fileView = (f: EncryptedFile) => ({
-  id: f.id, name: f.name, size: f.size, owner: f.ownerUserId, recipients: f.recipients, createdAt: iso(f.createdAt),
+  id: f.id,
+  name: f.name,
+  size: f.size,
+  owner: f.ownerUserId,
+  recipients: f.recipients,
+  createdAt: iso(f.createdAt),
 })
 
 const NAME_MAX = 255
 
 /** `POST /v2/files`: encrypts `content` (base64) for the caller and `recipients` (user ids) and stores it. */
-export const storeFile = (user: BearerUser, input: { readonly name: string; readonly content: string; readonly recipients?: ReadonlyArray<string> | undefined }) =>
+export const storeFile = (
+  user: BearerUser,
+  input: { readonly name: string; readonly content: string; readonly recipients?: ReadonlyArray<string> | undefined },
+) =>
   Effect.gen(function* () {
     const name = input.name.trim()
     if (name.length === 0 || name.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) {
@@ -75,13 +92,20 @@ export const storeFile = (user: BearerUser, input: { readonly name: string; read
     if (plain === undefined) return yield* new InvalidRequest({ detail: "content must be base64" })
     if (plain.length > MAX_FILE_BYTES) return yield* new PayloadTooLarge({ limit: MAX_FILE_BYTES })
     const ids = [...new Set([user.userId, ...(input.recipients ?? [])])]
-    if (ids.length > MAX_FILE_RECIPIENTS) return yield* new InvalidRequest({ detail: `a file has at most ${MAX_FILE_RECIPIENTS} recipients, the owner included` })
-    const users = yield* Effect.forEach(ids, (id) => userById(id).pipe(
-      Effect.catchTag("ResourceNotFound", () => Effect.fail(new InvalidRequest({ detail: `recipient ${id} is not a user` })))))
+    if (ids.length > MAX_FILE_RECIPIENTS)
+      return yield* new InvalidRequest({ detail: `a file has at most ${MAX_FILE_RECIPIENTS} recipients, the owner included` })
+    const users = yield* Effect.forEach(ids, (id) =>
+      userById(id).pipe(Effect.catchTag("ResourceNotFound", () => Effect.fail(new InvalidRequest({ detail: `recipient ${id} is not a user` })))),
+    )
     const certificates = yield* Effect.forEach(users, (u) => Effect.map(encryptionIdentityFor(u), (i) => fromBase64(i.certificate.der)!))
     const envelope = yield* sealEnvelope(plain, certificates)
     const file: EncryptedFile = {
-      id: yield* uuid, ownerUserId: user.userId, name, size: plain.length, recipients: ids, envelope: toBase64(envelope),
+      id: yield* uuid,
+      ownerUserId: user.userId,
+      name,
+      size: plain.length,
+      recipients: ids,
+      envelope: toBase64(envelope),
       createdAt: yield* Clock.currentTimeMillis,
     }
     yield* Effect.flatMap(Storage, (s) => s.transaction(Effect.flatMap(EncryptedFiles, (f) => f.insert(file)))).pipe(Effect.orDie)
@@ -94,14 +118,16 @@ export const listFiles = (user: BearerUser) =>
 
 /** A file the caller owns or is a recipient of; 404 `File not found` for anyone else (its existence is not told). */
 const visibleFile = (user: BearerUser, fileId: string) =>
-  Effect.flatMap(EncryptedFiles, (f) => f.findById(fileId)).pipe(Effect.flatMap((found) =>
-    Option.isSome(found) && (found.value.ownerUserId === user.userId || found.value.recipients.includes(user.userId))
-      ? Effect.succeed(found.value)
-      : Effect.fail(new ResourceNotFound({ what: "File" }))))
+  Effect.flatMap(EncryptedFiles, (f) => f.findById(fileId)).pipe(
+    Effect.flatMap((found) =>
+      Option.isSome(found) && (found.value.ownerUserId === user.userId || found.value.recipients.includes(user.userId))
+        ? Effect.succeed(found.value)
+        : Effect.fail(new ResourceNotFound({ what: "File" })),
+    ),
+  )
 
 /** `GET /v2/files/{id}`: metadata and the EnvelopedData (base64 DER). */
-export const getFile = (user: BearerUser, fileId: string) =>
-  Effect.map(visibleFile(user, fileId), (f) => ({ ...fileView(f), envelopedData: f.envelope }))
+export const getFile = (user: BearerUser, fileId: string) => Effect.map(visibleFile(user, fileId), (f) => ({ ...fileView(f), envelopedData: f.envelope }))
 
 /** `DELETE /v2/files/{id}`: the owner removes a file; a recipient cannot (404 for anyone but the owner). */
 export const deleteFile = (user: BearerUser, fileId: string) =>
@@ -114,9 +140,9 @@ export const deleteFile = (user: BearerUser, fileId: string) =>
 
 /** Every encryption key the user ever had (a revoked or expired certificate still opens what was sealed to it). */
 const envelopeKeysOf = (userId: string): Effect.Effect<ReadonlyArray<EnvelopeKey>, never, Certificates> =>
-  Effect.flatMap(Certificates, (c) => c.listByUser(userId)).pipe(Effect.map((list) => list
-    .filter((c) => c.kind === "encryption")
-    .map((c) => ({ certificate: fromBase64(c.der)!, keyId: c.keyId }))))
+  Effect.flatMap(Certificates, (c) => c.listByUser(userId)).pipe(
+    Effect.map((list) => list.filter((c) => c.kind === "encryption").map((c) => ({ certificate: fromBase64(c.der)!, keyId: c.keyId }))),
+  )
 
 /**
  * `POST /decrypt` (30 per minute per user): the plaintext of a stored file the caller is a

@@ -21,14 +21,20 @@ type Rgb = readonly [number, number, number]
 /** A white RGBA canvas with the few drawing operations the card needs. */
 class Canvas {
   readonly rgba: Uint8Array
-  constructor(readonly width: number, readonly height: number) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
     this.rgba = new Uint8Array(width * height * 4).fill(255)
   }
   fill(x: number, y: number, w: number, h: number, [r, g, b]: Rgb) {
     for (let j = Math.max(0, y); j < Math.min(this.height, y + h); j++) {
       for (let i = Math.max(0, x); i < Math.min(this.width, x + w); i++) {
         const o = (j * this.width + i) * 4
-        this.rgba[o] = r; this.rgba[o + 1] = g; this.rgba[o + 2] = b; this.rgba[o + 3] = 255
+        this.rgba[o] = r
+        this.rgba[o + 1] = g
+        this.rgba[o + 2] = b
+        this.rgba[o + 3] = 255
       }
     }
   }
@@ -55,14 +61,21 @@ class Canvas {
     const oy = y + Math.floor((h - dh) / 2)
     for (let j = 0; j < dh; j++) {
       for (let i = 0; i < dw; i++) {
-        const sx0 = Math.floor((i * image.width) / dw), sx1 = Math.max(sx0 + 1, Math.floor(((i + 1) * image.width) / dw))
-        const sy0 = Math.floor((j * image.height) / dh), sy1 = Math.max(sy0 + 1, Math.floor(((j + 1) * image.height) / dh))
-        let r = 0, g = 0, b = 0, n = 0
+        const sx0 = Math.floor((i * image.width) / dw),
+          sx1 = Math.max(sx0 + 1, Math.floor(((i + 1) * image.width) / dw))
+        const sy0 = Math.floor((j * image.height) / dh),
+          sy1 = Math.max(sy0 + 1, Math.floor(((j + 1) * image.height) / dh))
+        let r = 0,
+          g = 0,
+          b = 0,
+          n = 0
         for (let sy = sy0; sy < sy1; sy++) {
           for (let sx = sx0; sx < sx1; sx++) {
             const s = (sy * image.width + sx) * 4
             const a = image.rgba[s + 3]! / 255
-            r += image.rgba[s]! * a + 255 * (1 - a); g += image.rgba[s + 1]! * a + 255 * (1 - a); b += image.rgba[s + 2]! * a + 255 * (1 - a)
+            r += image.rgba[s]! * a + 255 * (1 - a)
+            g += image.rgba[s + 1]! * a + 255 * (1 - a)
+            b += image.rgba[s + 2]! * a + 255 * (1 - a)
             n++
           }
         }
@@ -98,15 +111,22 @@ export const renderSignatureCard = (facts: {
   readonly verifyUrl: string
   readonly signerImage: Bitmap | null
 }): Effect.Effect<Uint8Array> => {
-  const time = new Date(facts.signedAt).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")
+  const time = new Date(facts.signedAt)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC")
   const name = Array.from(facts.signerName).slice(0, 28).join("")
   const value = (text: string) => wrap(text, LINE_CHARS).map((l) => [l, INK] as const)
   const body: Array<readonly [string, Rgb]> = [
     [`ON ${time}`, INK],
-    ["CERTIFICATE SERIAL", MUTED], ...value(facts.certificateSerial),
-    ["SIGNING REQUEST", MUTED], ...value(facts.requestId),
-    ["DOCUMENT SHA-256", MUTED], ...wrap(facts.documentHash, 32).map((l) => [l, INK] as const),
-    ["VERIFY AT", MUTED], ...value(facts.verifyUrl),
+    ["CERTIFICATE SERIAL", MUTED],
+    ...value(facts.certificateSerial),
+    ["SIGNING REQUEST", MUTED],
+    ...value(facts.requestId),
+    ["DOCUMENT SHA-256", MUTED],
+    ...wrap(facts.documentHash, 32).map((l) => [l, INK] as const),
+    ["VERIFY AT", MUTED],
+    ...value(facts.verifyUrl),
   ]
   const bodyLine = (FONT_ROWS + 3) * BODY_CELL
   const textX = MARGIN + IMAGE_BOX.width + MARGIN

@@ -51,10 +51,12 @@ describe("error catalogue", () => {
     const daily = new E.DailySigningLimitExceeded({ used: 100, maximum: 100, resetsAt: "2026-11-26T00:00:00Z" })
     expect(daily.message).toMatch(/^Daily signing limit exceeded \(.*100.*100.*2026-11-26T00:00:00Z.*\)$/)
     expect(daily.status).toBe(429)
-    expect(new E.RpUrnNotOwned({ urn: "urn:signet:rp_1:42", detail: "held by +254700000001" }).message)
-      .toBe("rp_urn urn:signet:rp_1:42 does not belong to this customer_id: held by +254700000001")
-    expect(new E.PhoneNumberTaken({ phoneNumber: "+254700000001", detail: "a@b.co" }).message)
-      .toBe("phone_number +254700000001 already belongs to another customer: a@b.co")
+    expect(new E.RpUrnNotOwned({ urn: "urn:signet:rp_1:42", detail: "held by +254700000001" }).message).toBe(
+      "rp_urn urn:signet:rp_1:42 does not belong to this customer_id: held by +254700000001",
+    )
+    expect(new E.PhoneNumberTaken({ phoneNumber: "+254700000001", detail: "a@b.co" }).message).toBe(
+      "phone_number +254700000001 already belongs to another customer: a@b.co",
+    )
     for (const reason of ["no_country_code", "wrong_digit_count", "unused_range", "email_without_tld"] as const) {
       const e = new E.InvalidIdentifierFormat({ value: "x", reason })
       expect(e.status).toBe(422)
@@ -86,9 +88,13 @@ describe("error catalogue", () => {
 
   it("every error class the core exports with an HTTP status is in a module's list", () => {
     const catalogued = new Set<unknown>(E.CATALOGUE)
-    const withStatus = Object.entries(E).filter(([, value]) =>
-      typeof value === "function" && value.prototype instanceof Error && "fields" in value &&
-      samplesOf(value).some((error) => typeof (error as { status?: unknown }).status === "number"))
+    const withStatus = Object.entries(E).filter(
+      ([, value]) =>
+        typeof value === "function" &&
+        value.prototype instanceof Error &&
+        "fields" in value &&
+        samplesOf(value).some((error) => typeof (error as { status?: unknown }).status === "number"),
+    )
     expect(withStatus.length).toBeGreaterThan(80)
     expect(withStatus.filter(([, value]) => !catalogued.has(value)).map(([name]) => name)).toEqual([])
   })

@@ -42,5 +42,9 @@ const TAGS: ReadonlySet<string> = new Set(CATALOGUE.map((e) => e._tag))
 
 /** True for an error of the catalogue: its tag is one of the catalogued ones and it carries a numeric `status`. */
 export const isCatalogued = (u: unknown): u is CataloguedError =>
-  typeof u === "object" && u !== null && "_tag" in u && TAGS.has((u as { _tag: unknown })._tag as string) &&
-  "status" in u && typeof (u as { status: unknown }).status === "number"
+  typeof u === "object" &&
+  u !== null &&
+  "_tag" in u &&
+  TAGS.has((u as { _tag: unknown })._tag as string) &&
+  "status" in u &&
+  typeof (u as { status: unknown }).status === "number"

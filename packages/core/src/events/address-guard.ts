@@ -13,19 +13,36 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6
 const EXTRA_V6 = { ipv4Compatible: [[ipaddr.IPv6.parse("::"), 96] as [ipaddr.IPv6, number]] }
 
 const V4_WORDS: Readonly<Record<string, string>> = {
-  unspecified: "unspecified address", broadcast: "broadcast address", multicast: "multicast address",
-  linkLocal: "link-local address (cloud metadata lives here)", loopback: "loopback address",
-  carrierGradeNat: "shared (carrier-grade NAT) address", private: "private address", reserved: "reserved address",
-  as112: "AS112 address", amt: "AMT relay address",
+  unspecified: "unspecified address",
+  broadcast: "broadcast address",
+  multicast: "multicast address",
+  linkLocal: "link-local address (cloud metadata lives here)",
+  loopback: "loopback address",
+  carrierGradeNat: "shared (carrier-grade NAT) address",
+  private: "private address",
+  reserved: "reserved address",
+  as112: "AS112 address",
+  amt: "AMT relay address",
 }
 
 const V6_WORDS: Readonly<Record<string, string>> = {
-  unspecified: "unspecified address", linkLocal: "link-local address", multicast: "multicast address",
-  loopback: "loopback address", uniqueLocal: "unique local (private) address",
-  deprecatedSiteLocal: "site-local address", discard: "discard-only address", rfc6145: "IPv4-translated address",
-  benchmarking: "benchmarking address", amt: "AMT address", as112v6: "AS112 address", deprecatedOrchid: "ORCHID address",
-  orchid2: "ORCHIDv2 address", droneRemoteIdProtocolEntityTags: "DRIP address", segmentRouting: "segment routing address",
-  reserved: "reserved or documentation address", ipv4Compatible: "IPv4-compatible address",
+  unspecified: "unspecified address",
+  linkLocal: "link-local address",
+  multicast: "multicast address",
+  loopback: "loopback address",
+  uniqueLocal: "unique local (private) address",
+  deprecatedSiteLocal: "site-local address",
+  discard: "discard-only address",
+  rfc6145: "IPv4-translated address",
+  benchmarking: "benchmarking address",
+  amt: "AMT address",
+  as112v6: "AS112 address",
+  deprecatedOrchid: "ORCHID address",
+  orchid2: "ORCHIDv2 address",
+  droneRemoteIdProtocolEntityTags: "DRIP address",
+  segmentRouting: "segment routing address",
+  reserved: "reserved or documentation address",
+  ipv4Compatible: "IPv4-compatible address",
 }
 
 /** The parsed address, or undefined when `text` is not an IP address (brackets and zone ids are ignored). */
@@ -42,12 +59,16 @@ export const embeddedIPv4 = (address: ipaddr.IPv6): { readonly mechanism: string
   const p = address.parts
   const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255])
   switch (address.range() as string) {
-    case "ipv4Mapped": return { mechanism: "IPv4-mapped", ipv4: v4(p[6]!, p[7]!) }
-    case "rfc6145": return { mechanism: "IPv4-translated", ipv4: v4(p[6]!, p[7]!) }
+    case "ipv4Mapped":
+      return { mechanism: "IPv4-mapped", ipv4: v4(p[6]!, p[7]!) }
+    case "rfc6145":
+      return { mechanism: "IPv4-translated", ipv4: v4(p[6]!, p[7]!) }
     // RFC 3056 §2: 2002:V4ADDR::/48
-    case "6to4": return { mechanism: "6to4", ipv4: v4(p[1]!, p[2]!) }
+    case "6to4":
+      return { mechanism: "6to4", ipv4: v4(p[1]!, p[2]!) }
     // RFC 4380 §4: the client's address is the last 32 bits, inverted
-    case "teredo": return { mechanism: "Teredo", ipv4: v4(~p[6]! & 0xffff, ~p[7]! & 0xffff) }
+    case "teredo":
+      return { mechanism: "Teredo", ipv4: v4(~p[6]! & 0xffff, ~p[7]! & 0xffff) }
     case "rfc6052": {
       // RFC 6052 §2.2: the well-known /96 carries it in the last 32 bits; the local-use /48 in bits 48..63 and 72..87.
       if (p[1] === 0xff9b && p[2] === 0) return { mechanism: "NAT64", ipv4: v4(p[6]!, p[7]!) }
@@ -64,7 +85,7 @@ export const embeddedIPv4 = (address: ipaddr.IPv6): { readonly mechanism: string
 
 const v4Problem = (address: ipaddr.IPv4): string | undefined => {
   const range: string = address.range()
-  return range === "unicast" ? undefined : V4_WORDS[range] ?? `${range} address`
+  return range === "unicast" ? undefined : (V4_WORDS[range] ?? `${range} address`)
 }
 
 const v6Problem = (address: ipaddr.IPv6): string | undefined => {
@@ -81,7 +102,7 @@ const v6Problem = (address: ipaddr.IPv6): string | undefined => {
     return `${embedded.mechanism} address${inner === undefined ? "" : ` carrying a ${inner} (${embedded.ipv4.toString()})`}`
   }
   const range: string = address.range()
-  return range === "unicast" ? undefined : V6_WORDS[range] ?? `${range} address`
+  return range === "unicast" ? undefined : (V6_WORDS[range] ?? `${range} address`)
 }
 
 /** Why an address is not public, or undefined when it is. */
@@ -107,12 +128,14 @@ export const isAddressLiteral = (host: string): boolean => parseAddress(host) !=
  * A host name as the guard judges it: brackets off, lower case, trailing dots removed
  * (`localhost.` is `localhost`). IDNA is done by the WHATWG URL parser before this.
  */
-export const normaliseHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.+$/, "")
+export const normaliseHost = (hostname: string): string =>
+  hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.+$/, "")
 
 // Special-use and internal suffixes (RFC 6761, RFC 6762 appendix G, RFC 7686, RFC 8375) that never name a public receiver.
-const INTERNAL_SUFFIXES = [
-  "localhost", "local", "internal", "intranet", "private", "corp", "home", "lan", "home.arpa", "onion", "invalid", "test",
-]
+const INTERNAL_SUFFIXES = ["localhost", "local", "internal", "intranet", "private", "corp", "home", "lan", "home.arpa", "onion", "invalid", "test"]
 
 /** Why a host name is internal, or undefined. */
 const internalName = (host: string): string | undefined => {

@@ -34,15 +34,30 @@ export const enqueueCompletion = (notice: CompletionNotice) =>
     const deliveries = yield* Deliveries
     const payload = JSON.stringify({ type: notice.eventType, timestamp: new Date(now).toISOString(), data: notice.data })
     const base = {
-      clientId: notice.clientId, eventType: notice.eventType, orderingKey: notice.orderingKey, payload, status: "pending" as const,
-      attempts: 0, nextAttemptAt: now, lastStatus: null, lastError: null, createdAt: now, deliveredAt: null,
+      clientId: notice.clientId,
+      eventType: notice.eventType,
+      orderingKey: notice.orderingKey,
+      payload,
+      status: "pending" as const,
+      attempts: 0,
+      nextAttemptAt: now,
+      lastStatus: null,
+      lastError: null,
+      createdAt: now,
+      deliveredAt: null,
     }
     const subscriptions = yield* Effect.flatMap(WebhookSubscriptions, (s) => s.listFor(notice.clientId, notice.eventType))
     for (const s of subscriptions) {
       yield* deliveries.enqueue({ ...base, kind: "webhook", subscriptionId: s.id, url: s.url, messageId: `msg_${(yield* uuid).replace(/-/g, "")}` })
     }
     if (notice.callbackUrl !== null) {
-      yield* deliveries.enqueue({ ...base, kind: "callback", subscriptionId: null, url: notice.callbackUrl, messageId: `msg_${(yield* uuid).replace(/-/g, "")}` })
+      yield* deliveries.enqueue({
+        ...base,
+        kind: "callback",
+        subscriptionId: null,
+        url: notice.callbackUrl,
+        messageId: `msg_${(yield* uuid).replace(/-/g, "")}`,
+      })
     }
   })
 
@@ -74,8 +89,10 @@ const deliverOne = (d: Delivery) =>
     const started = yield* Clock.currentTimeMillis
     const timestamp = Math.floor(started / 1000)
     const headers: Record<string, string> = {
-      "content-type": "application/json", "user-agent": "Signet-Webhooks/1",
-      "webhook-id": d.messageId, "webhook-timestamp": String(timestamp),
+      "content-type": "application/json",
+      "user-agent": "Signet-Webhooks/1",
+      "webhook-id": d.messageId,
+      "webhook-timestamp": String(timestamp),
     }
     let outcome: { status: number | null; error: string | null }
     const subscription = d.subscriptionId === null ? undefined : yield* Effect.flatMap(WebhookSubscriptions, (s) => s.findById(d.subscriptionId!))
@@ -87,14 +104,18 @@ const deliverOne = (d: Delivery) =>
       }
       outcome = yield* transport.post(d.url, headers, d.payload).pipe(
         Effect.match({
-          onSuccess: (r): { status: number | null; error: string | null } => ({ status: r.status, error: r.status >= 200 && r.status < 300 ? null : `receiver answered ${r.status}` }),
+          onSuccess: (r): { status: number | null; error: string | null } => ({
+            status: r.status,
+            error: r.status >= 200 && r.status < 300 ? null : `receiver answered ${r.status}`,
+          }),
           onFailure: (e) => ({ status: null, error: e.reason }),
         }),
         Effect.timeoutTo({
           duration: Duration.seconds(ATTEMPT_LIMIT_SECONDS),
           onSuccess: (o) => o,
           onTimeout: () => ({ status: null, error: `no answer within ${ATTEMPT_LIMIT_SECONDS} s` }),
-        }))
+        }),
+      )
     }
     const finished = yield* Clock.currentTimeMillis
     const attempt = d.attempts + 1
@@ -102,13 +123,22 @@ const deliverOne = (d: Delivery) =>
     const gaveUp = !delivered && (attempt >= policy.maxAttempts || outcome.error === "subscription deleted")
     const jitter = yield* Effect.flatMap(Random, (r) => r.bytes(1)).pipe(Effect.map((b) => b[0]! / 256))
     // The attempt and the delivery's next state commit together (a crash between them would reuse the attempt number).
-    yield* Effect.flatMap(Storage, (storage) => storage.transaction(Effect.flatMap(Deliveries, (q) => q.recordAttempt(
-      { deliveryId: d.id, attempt, at: started, statusCode: outcome.status, error: outcome.error, durationMs: finished - started },
-      {
-        status: delivered ? "delivered" : gaveUp ? "failed" : "pending",
-        nextAttemptAt: delivered || gaveUp ? finished : finished + retryDelay(attempt, policy, jitter),
-        lastStatus: outcome.status, lastError: outcome.error, deliveredAt: delivered ? finished : null,
-      }))))
+    yield* Effect.flatMap(Storage, (storage) =>
+      storage.transaction(
+        Effect.flatMap(Deliveries, (q) =>
+          q.recordAttempt(
+            { deliveryId: d.id, attempt, at: started, statusCode: outcome.status, error: outcome.error, durationMs: finished - started },
+            {
+              status: delivered ? "delivered" : gaveUp ? "failed" : "pending",
+              nextAttemptAt: delivered || gaveUp ? finished : finished + retryDelay(attempt, policy, jitter),
+              lastStatus: outcome.status,
+              lastError: outcome.error,
+              deliveredAt: delivered ? finished : null,
+            },
+          ),
+        ),
+      ),
+    )
     return delivered
   })
 
@@ -124,8 +154,14 @@ export const deliverDue = Effect.gen(function* () {
 export const deliveryWorker = Effect.gen(function* () {
   const pokes = yield* Effect.flatMap(EventBus, (bus) => bus.subscribe(OUTBOX_TOPIC))
   const wake = Stream.merge(pokes, Stream.tick(Duration.seconds(1)))
-  yield* wake.pipe(Stream.runForEach(() => Effect.gen(function* () {
-    // Keep going while rounds are full: a backlog drains without waiting for ticks.
-    while ((yield* deliverDue) === BATCH) { /* next round */ }
-  }).pipe(Effect.catchAllCause((cause) => Effect.logError("delivery round failed", cause)))))
+  yield* wake.pipe(
+    Stream.runForEach(() =>
+      Effect.gen(function* () {
+        // Keep going while rounds are full: a backlog drains without waiting for ticks.
+        while ((yield* deliverDue) === BATCH) {
+          /* next round */
+        }
+      }).pipe(Effect.catchAllCause((cause) => Effect.logError("delivery round failed", cause))),
+    ),
+  )
 })

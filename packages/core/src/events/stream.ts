@@ -47,30 +47,32 @@ const PAGE = 200
  * requests at another (docs/authorization.md); null (Signet's console) shows them all.
  */
 export const userEventStream = (userId: string, lastEventId: number | null, clientId: string | null = null) =>
-  Stream.unwrapScoped(Effect.gen(function* () {
-    const log = yield* SigningEvents
-    // Subscribe before reading the log, so nothing recorded in between can be missed.
-    const pokes = yield* Effect.flatMap(EventBus, (bus) => bus.subscribe(userEventsTopic(userId)))
-    let cursor = lastEventId ?? (yield* log.lastSeqForUser(userId))
-    const drain = (quiet: boolean) => Effect.gen(function* () {
-      const frames: Array<string> = []
-      for (;;) {
-        const page = yield* log.listForUser(userId, cursor, PAGE)
-        for (const e of page) {
-          if (clientId === null || e.clientId === clientId) frames.push(sseFrame(e.type, eventRecord(e), e.seq))
-          cursor = e.seq
-        }
-        if (page.length < PAGE) break
-      }
-      if (frames.length === 0 && quiet) frames.push(KEEP_ALIVE)
-      return frames
-    })
-    const triggers = Stream.merge(
-      pokes.pipe(Stream.as(false)),
-      Stream.tick(STREAM_TICK).pipe(Stream.drop(1), Stream.as(true)))
-    return Stream.make(sseFrame("connected", { status: "connected", last_event_id: cursor }, cursor)).pipe(
-      Stream.concat(Stream.fromEffect(drain(false)).pipe(Stream.flattenIterables)),
-      Stream.concat(triggers.pipe(Stream.mapEffect(drain), Stream.flattenIterables)),
-      // Storage gone (shutdown, outage): end the stream; the client resumes with Last-Event-ID.
-      Stream.catchAllCause(() => Stream.empty))
-  }))
+  Stream.unwrapScoped(
+    Effect.gen(function* () {
+      const log = yield* SigningEvents
+      // Subscribe before reading the log, so nothing recorded in between can be missed.
+      const pokes = yield* Effect.flatMap(EventBus, (bus) => bus.subscribe(userEventsTopic(userId)))
+      let cursor = lastEventId ?? (yield* log.lastSeqForUser(userId))
+      const drain = (quiet: boolean) =>
+        Effect.gen(function* () {
+          const frames: Array<string> = []
+          for (;;) {
+            const page = yield* log.listForUser(userId, cursor, PAGE)
+            for (const e of page) {
+              if (clientId === null || e.clientId === clientId) frames.push(sseFrame(e.type, eventRecord(e), e.seq))
+              cursor = e.seq
+            }
+            if (page.length < PAGE) break
+          }
+          if (frames.length === 0 && quiet) frames.push(KEEP_ALIVE)
+          return frames
+        })
+      const triggers = Stream.merge(pokes.pipe(Stream.as(false)), Stream.tick(STREAM_TICK).pipe(Stream.drop(1), Stream.as(true)))
+      return Stream.make(sseFrame("connected", { status: "connected", last_event_id: cursor }, cursor)).pipe(
+        Stream.concat(Stream.fromEffect(drain(false)).pipe(Stream.flattenIterables)),
+        Stream.concat(triggers.pipe(Stream.mapEffect(drain), Stream.flattenIterables)),
+        // Storage gone (shutdown, outage): end the stream; the client resumes with Last-Event-ID.
+        Stream.catchAllCause(() => Stream.empty),
+      )
+    }),
+  )

@@ -82,13 +82,26 @@ export const registerWebhook = (user: BearerUser, input: { readonly url: string;
       return yield* new InvalidRequest({ detail: "events must list one or more of sign.complete, batch.complete" })
     }
     if (webhookSecretBytes(input.secret) === undefined) {
-      return yield* new InvalidRequest({ detail: "secret must be 16 to 256 printable characters of your choice, or a Standard Webhooks secret (whsec_ followed by base64 of 24 to 64 random bytes)" })
+      return yield* new InvalidRequest({
+        detail:
+          "secret must be 16 to 256 printable characters of your choice, or a Standard Webhooks secret (whsec_ followed by base64 of 24 to 64 random bytes)",
+      })
     }
     const sealed = yield* sealWebhookSecret(input.secret, { clientId: rp.clientId, ownerUserId: user.userId, url: input.url })
-    const subscription = yield* Effect.flatMap(WebhookSubscriptions, (s) => Effect.flatMap(Clock.currentTimeMillis, (now) => s.insert({
-      rpId: rp.id, clientId: rp.clientId, ownerUserId: user.userId, url: input.url, events: events as ReadonlyArray<WebhookEventType>,
-      secret: sealed, active: true, createdAt: now,
-    })))
+    const subscription = yield* Effect.flatMap(WebhookSubscriptions, (s) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        s.insert({
+          rpId: rp.id,
+          clientId: rp.clientId,
+          ownerUserId: user.userId,
+          url: input.url,
+          events: events as ReadonlyArray<WebhookEventType>,
+          secret: sealed,
+          active: true,
+          createdAt: now,
+        }),
+      ),
+    )
     return { subscriptionId: subscription.id, status: "active" as const }
   })
 
@@ -99,7 +112,12 @@ export const listWebhooks = (user: BearerUser) =>
     const rp = yield* contactRp(user)
     const subscriptions = yield* Effect.flatMap(WebhookSubscriptions, (s) => s.listActive(rp.clientId))
     return subscriptions.map((s) => ({
-      id: s.id, rp_id: s.rpId, url: s.url, events: s.events, active: s.active, created_at: recordTime(s.createdAt),
+      id: s.id,
+      rp_id: s.rpId,
+      url: s.url,
+      events: s.events,
+      active: s.active,
+      created_at: recordTime(s.createdAt),
     }))
   })
 
@@ -123,11 +141,26 @@ export const listDeliveries = (user: BearerUser, subscriptionId: number | null) 
     const rp = yield* contactRp(user)
     const deliveries = yield* Deliveries
     const list = yield* deliveries.listForClient(rp.clientId, subscriptionId, 100)
-    return yield* Effect.forEach(list, (d) => Effect.map(deliveries.attemptsOf(d.id), (attempts) => ({
-      id: d.id, kind: d.kind, subscriptionId: d.subscriptionId, url: d.url, eventType: d.eventType, messageId: d.messageId,
-      status: d.status, attempts: d.attempts, createdAt: new Date(d.createdAt).toISOString(),
-      deliveredAt: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
-      nextAttemptAt: d.status === "pending" ? new Date(d.nextAttemptAt).toISOString() : null,
-      attemptLog: attempts.map((a) => ({ attempt: a.attempt, at: new Date(a.at).toISOString(), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
-    })))
+    return yield* Effect.forEach(list, (d) =>
+      Effect.map(deliveries.attemptsOf(d.id), (attempts) => ({
+        id: d.id,
+        kind: d.kind,
+        subscriptionId: d.subscriptionId,
+        url: d.url,
+        eventType: d.eventType,
+        messageId: d.messageId,
+        status: d.status,
+        attempts: d.attempts,
+        createdAt: new Date(d.createdAt).toISOString(),
+        deliveredAt: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
+        nextAttemptAt: d.status === "pending" ? new Date(d.nextAttemptAt).toISOString() : null,
+        attemptLog: attempts.map((a) => ({
+          attempt: a.attempt,
+          at: new Date(a.at).toISOString(),
+          statusCode: a.statusCode,
+          error: a.error,
+          durationMs: a.durationMs,
+        })),
+      })),
+    )
   })

@@ -8,7 +8,11 @@ import { Assertion } from "../identity/contract.ts"
 // identity-providers endpoints
 /** An external OpenID provider of an RP (never its client secret). */
 export const IdentityProviderView = Schema.Struct({
-  id: Schema.String, name: Schema.String, issuer: Schema.String, clientId: Schema.String, scopes: Schema.Array(Schema.String),
+  id: Schema.String,
+  name: Schema.String,
+  issuer: Schema.String,
+  clientId: Schema.String,
+  scopes: Schema.Array(Schema.String),
   ownerClientId: Schema.NullOr(Schema.String).annotations({ description: "the RP whose users may use it; null for engine-wide" }),
   createdAt: Schema.Int,
 }).annotations({ identifier: "IdentityProvider" })
@@ -30,7 +34,9 @@ export const SignInProvidersResponse = Schema.Array(Schema.Struct({ id: Schema.S
 export const LinkRequestRequest = Schema.Struct({ offerId: Schema.String })
 /** Answer of `POST /idp/link/request`. */
 export const LinkRequestResponse = Schema.Struct({
-  signinId: Schema.String, email: Schema.String, provider: Schema.String,
+  signinId: Schema.String,
+  email: Schema.String,
+  provider: Schema.String,
   options: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ description: "PublicKeyCredentialRequestOptionsJSON" }),
 })
 /** Body of `POST /idp/link/confirm`. */

@@ -6,9 +6,18 @@ import { safeReturnTo, validateIdToken } from "./external-sign-in.ts"
 import type { IdentityProvider } from "./model.ts"
 
 const provider: IdentityProvider = {
-  id: "idp_test", ownerClientId: null, name: "Example ID", issuer: "https://id.example", clientId: "signet", clientSecretSealed: "",
-  scopes: ["openid", "email"], authorizationEndpoint: "https://id.example/auth", tokenEndpoint: "https://id.example/token",
-  jwksUri: "https://id.example/jwks", userinfoEndpoint: null, createdAt: 0,
+  id: "idp_test",
+  ownerClientId: null,
+  name: "Example ID",
+  issuer: "https://id.example",
+  clientId: "signet",
+  clientSecretSealed: "",
+  scopes: ["openid", "email"],
+  authorizationEndpoint: "https://id.example/auth",
+  tokenEndpoint: "https://id.example/token",
+  jwksUri: "https://id.example/jwks",
+  userinfoEndpoint: null,
+  createdAt: 0,
 }
 const NOW_S = 1_800_000_000
 
@@ -25,14 +34,17 @@ beforeAll(async () => {
 
 const idToken = (claims: JWTPayload, key: CryptoKey = signingKey) =>
   new SignJWT({ iss: provider.issuer, aud: provider.clientId, sub: "248289761001", nonce: "n-1", iat: NOW_S - 10, exp: NOW_S + 300, ...claims })
-    .setProtectedHeader({ alg: "RS256", kid: "k1" }).sign(key)
+    .setProtectedHeader({ alg: "RS256", kid: "k1" })
+    .sign(key)
 
 /** Runs validation at NOW_S on the test clock. */
 const validate = (token: string, nonce = "n-1") =>
-  Effect.runPromise(Effect.gen(function* () {
-    yield* TestClock.setTime(NOW_S * 1000)
-    return yield* Effect.either(validateIdToken(provider, token, nonce, jwks))
-  }).pipe(Effect.provide(TestContext.TestContext)))
+  Effect.runPromise(
+    Effect.gen(function* () {
+      yield* TestClock.setTime(NOW_S * 1000)
+      return yield* Effect.either(validateIdToken(provider, token, nonce, jwks))
+    }).pipe(Effect.provide(TestContext.TestContext)),
+  )
 
 describe("validateIdToken", () => {
   it("accepts a token signed by the provider's key for this client and nonce, and reads sub, verified e-mail and name", async () => {
@@ -46,7 +58,7 @@ describe("validateIdToken", () => {
   })
 
   it.each([
-    ["another key signed it", { }, "other-key", /ID token rejected/],
+    ["another key signed it", {}, "other-key", /ID token rejected/],
     ["another issuer", { iss: "https://evil.example" }, undefined, /ID token rejected .*iss/],
     ["another audience", { aud: "someone-else" }, undefined, /ID token rejected .*aud/],
     ["expired", { exp: NOW_S - 1 }, undefined, /ID token rejected .*exp/],
@@ -64,7 +76,9 @@ describe("validateIdToken", () => {
 
   it("refuses an unsigned (alg none) token", async () => {
     const header = Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")
-    const payload = Buffer.from(JSON.stringify({ iss: provider.issuer, aud: "signet", sub: "x", nonce: "n-1", iat: NOW_S, exp: NOW_S + 60 })).toString("base64url")
+    const payload = Buffer.from(JSON.stringify({ iss: provider.issuer, aud: "signet", sub: "x", nonce: "n-1", iat: NOW_S, exp: NOW_S + 60 })).toString(
+      "base64url",
+    )
     expect(Either.isLeft(await validate(`${header}.${payload}.`))).toBe(true)
   })
 })

@@ -7,7 +7,13 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose"
 import { AlreadyExists, InvalidRequest, OperationExpired, ResourceNotFound } from "../kernel/errors.ts"
 import { CredentialNotRegistered } from "../identity/errors.ts"
-import { ExternalAccountCreationRefused, ExternalEmailNotVerified, ExternalIdentityLinkedElsewhere, ExternalSignInFailed, ExternalSignInStateInvalid } from "./errors.ts"
+import {
+  ExternalAccountCreationRefused,
+  ExternalEmailNotVerified,
+  ExternalIdentityLinkedElsewhere,
+  ExternalSignInFailed,
+  ExternalSignInStateInvalid,
+} from "./errors.ts"
 import { isEmail } from "../identity/email-verification.ts"
 import { hashSecret, secretMatches } from "../kernel/secrets.ts"
 import { Ceremonies, Passkeys, Users } from "../identity/ports.ts"
@@ -91,16 +97,33 @@ export const startExternalSignIn = (input: ExternalStart) =>
     const binding = yield* token(32)
     const codeChallenge = toBase64Url(yield* sha256(utf8(codeVerifier)))
     const now = yield* Clock.currentTimeMillis
-    yield* Effect.flatMap(ExternalLogins, (r) => Effect.gen(function* () {
-      yield* r.insert({
-        id: yield* hashSecret(state), providerId: provider.id, nonce, codeVerifier, browserBindingHash: yield* hashSecret(binding),
-        returnTo, linkUserId, clientId: input.clientId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null,
-      })
-    })).pipe(Effect.orDie)
+    yield* Effect.flatMap(ExternalLogins, (r) =>
+      Effect.gen(function* () {
+        yield* r.insert({
+          id: yield* hashSecret(state),
+          providerId: provider.id,
+          nonce,
+          codeVerifier,
+          browserBindingHash: yield* hashSecret(binding),
+          returnTo,
+          linkUserId,
+          clientId: input.clientId,
+          createdAt: now,
+          expiresAt: now + settings.ceremonyTtlSeconds * 1000,
+          consumedAt: null,
+        })
+      }),
+    ).pipe(Effect.orDie)
     const url = new URL(provider.authorizationEndpoint)
     const params: Record<string, string> = {
-      response_type: "code", client_id: provider.clientId, redirect_uri: externalRedirectUriOf(settings), scope: provider.scopes.join(" "),
-      state, nonce, code_challenge: codeChallenge, code_challenge_method: "S256",
+      response_type: "code",
+      client_id: provider.clientId,
+      redirect_uri: externalRedirectUriOf(settings),
+      scope: provider.scopes.join(" "),
+      state,
+      nonce,
+      code_challenge: codeChallenge,
+      code_challenge_method: "S256",
     }
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
     return { location: url.toString(), binding, maxAgeSeconds: settings.ceremonyTtlSeconds }
@@ -121,15 +144,23 @@ export const validateIdToken = (provider: IdentityProvider, idToken: string, exp
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const payload = yield* Effect.tryPromise({
-      try: async () => (await jwtVerify(idToken, createLocalJWKSet(jwks as JSONWebKeySet), {
-        issuer: provider.issuer, audience: provider.clientId, currentDate: new Date(now), requiredClaims: ["sub", "exp", "iat"],
-        algorithms: ["RS256", "PS256", "ES256", "ES384", "EdDSA"],
-      })).payload,
+      try: async () =>
+        (
+          await jwtVerify(idToken, createLocalJWKSet(jwks as JSONWebKeySet), {
+            issuer: provider.issuer,
+            audience: provider.clientId,
+            currentDate: new Date(now),
+            requiredClaims: ["sub", "exp", "iat"],
+            algorithms: ["RS256", "PS256", "ES256", "ES384", "EdDSA"],
+          })
+        ).payload,
       catch: (e) => new ExternalSignInFailed({ detail: `ID token rejected (${e instanceof Error ? e.message : String(e)})` }),
     })
-    if (typeof payload["nonce"] !== "string" || payload["nonce"] !== expectedNonce) return yield* new ExternalSignInFailed({ detail: "ID token nonce mismatch" })
+    if (typeof payload["nonce"] !== "string" || payload["nonce"] !== expectedNonce)
+      return yield* new ExternalSignInFailed({ detail: "ID token nonce mismatch" })
     const aud = payload.aud
-    if (Array.isArray(aud) && aud.length > 1 && payload["azp"] !== provider.clientId) return yield* new ExternalSignInFailed({ detail: "ID token azp mismatch" })
+    if (Array.isArray(aud) && aud.length > 1 && payload["azp"] !== provider.clientId)
+      return yield* new ExternalSignInFailed({ detail: "ID token azp mismatch" })
     if (typeof payload.sub !== "string" || payload.sub === "") return yield* new ExternalSignInFailed({ detail: "ID token without sub" })
     const email = typeof payload["email"] === "string" ? payload["email"].trim().toLowerCase() : null
     return {
@@ -152,7 +183,9 @@ const withUserInfo = (provider: IdentityProvider, claims: ExternalClaims, access
     const u = info as { email?: unknown; email_verified?: unknown; name?: unknown }
     const email = typeof u.email === "string" ? u.email.trim().toLowerCase() : null
     return {
-      sub: claims.sub, email, emailVerified: email !== null && u.email_verified === true,
+      sub: claims.sub,
+      email,
+      emailVerified: email !== null && u.email_verified === true,
       name: claims.name ?? (typeof u.name === "string" ? u.name : null),
     } satisfies ExternalClaims
   })
@@ -160,8 +193,14 @@ const withUserInfo = (provider: IdentityProvider, claims: ExternalClaims, access
 /** How a completed external sign-in ended. */
 export type ExternalOutcome =
   /** signed in (an existing link, a new link for the signed-in user, or a new account) */
-  | { readonly kind: "signed-in"; readonly userId: string; readonly created: boolean; readonly linked: boolean; readonly returnTo: string
-    readonly session: { readonly sessionId: string; readonly expiresAt: number } }
+  | {
+      readonly kind: "signed-in"
+      readonly userId: string
+      readonly created: boolean
+      readonly linked: boolean
+      readonly returnTo: string
+      readonly session: { readonly sessionId: string; readonly expiresAt: number }
+    }
   /** an account with the same verified e-mail exists: its passkey must confirm the link */
   | { readonly kind: "confirm-link"; readonly offerId: string; readonly binding: string; readonly returnTo: string }
 
@@ -177,10 +216,17 @@ export interface ExternalCallback {
 const newLink = (userId: string, provider: IdentityProvider, claims: ExternalClaims, now: number) =>
   Effect.gen(function* () {
     const link: IdentityLink = {
-      id: yield* uuid, userId, providerId: provider.id, issuer: provider.issuer, subject: claims.sub, email: claims.email, createdAt: now,
+      id: yield* uuid,
+      userId,
+      providerId: provider.id,
+      issuer: provider.issuer,
+      subject: claims.sub,
+      email: claims.email,
+      createdAt: now,
     }
     yield* Effect.flatMap(IdentityLinks, (r) => r.insert(link)).pipe(
-      Effect.catchTag("UniqueViolation", () => Effect.fail(new ExternalIdentityLinkedElsewhere())))
+      Effect.catchTag("UniqueViolation", () => Effect.fail(new ExternalIdentityLinkedElsewhere())),
+    )
   })
 
 /**
@@ -200,67 +246,99 @@ export const completeExternalSignIn = (input: ExternalCallback) =>
     if (input.error !== null) return yield* new ExternalSignInFailed({ detail: `the provider answered ${input.error.slice(0, 100)}` })
     if (input.code === null || input.code === "") return yield* new ExternalSignInFailed({ detail: "no authorization code" })
     const provider = yield* Effect.flatMap(IdentityProviders, (r) => r.findById(login.providerId)).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(new ExternalSignInFailed({ detail: "the provider was removed" })), onSome: Effect.succeed })))
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(new ExternalSignInFailed({ detail: "the provider was removed" })), onSome: Effect.succeed })),
+    )
 
     const client = yield* ExternalProviderClient
-    const answer = yield* client.exchangeCode(provider.tokenEndpoint, { clientId: provider.clientId, clientSecret: yield* clientSecretOf(provider) }, {
-      grant_type: "authorization_code", code: input.code, redirect_uri: externalRedirectUriOf(settings), code_verifier: login.codeVerifier,
-    })
+    const answer = yield* client.exchangeCode(
+      provider.tokenEndpoint,
+      { clientId: provider.clientId, clientSecret: yield* clientSecretOf(provider) },
+      {
+        grant_type: "authorization_code",
+        code: input.code,
+        redirect_uri: externalRedirectUriOf(settings),
+        code_verifier: login.codeVerifier,
+      },
+    )
     if (answer.status !== 200) {
-      const error = typeof answer.body === "object" && answer.body !== null && "error" in answer.body ? String(answer.body.error).slice(0, 100) : `HTTP ${answer.status}`
+      const error =
+        typeof answer.body === "object" && answer.body !== null && "error" in answer.body ? String(answer.body.error).slice(0, 100) : `HTTP ${answer.status}`
       return yield* new ExternalSignInFailed({ detail: `the token endpoint refused the code (${error})` })
     }
     const tokens = yield* Schema.decodeUnknown(TokenAnswer)(answer.body).pipe(
-      Effect.mapError(() => new ExternalSignInFailed({ detail: "the token endpoint answered without an id_token" })))
+      Effect.mapError(() => new ExternalSignInFailed({ detail: "the token endpoint answered without an id_token" })),
+    )
     const fromIdToken = yield* validateIdToken(provider, tokens.id_token, login.nonce, yield* client.getJson(provider.jwksUri))
     const claims = yield* withUserInfo(provider, fromIdToken, tokens.access_token)
 
     const storage = yield* Storage
-    const decided = yield* storage.transaction(Effect.gen(function* () {
-      const existing = yield* Effect.flatMap(IdentityLinks, (r) => r.findByIdentity(provider.issuer, claims.sub))
-      if (Option.isSome(existing)) {
-        if (login.linkUserId !== null && existing.value.userId !== login.linkUserId) return yield* new ExternalIdentityLinkedElsewhere()
-        return { kind: "user" as const, userId: existing.value.userId, created: false, linked: false }
-      }
-      if (login.linkUserId !== null) {
-        yield* newLink(login.linkUserId, provider, claims, now)
-        return { kind: "user" as const, userId: login.linkUserId, created: false, linked: true }
-      }
-      if (!claims.emailVerified || claims.email === null || !isEmail(claims.email)) return yield* new ExternalEmailNotVerified()
-      const holder = yield* Effect.flatMap(Users, (u) => u.findByEmail(claims.email!))
-      if (Option.isSome(holder)) {
-        // Same e-mail is not proof of the same person: the account's passkey must confirm (no silent takeover).
-        const binding = yield* token(32)
-        const offerId = yield* uuid
-        yield* Effect.flatMap(LinkOffers, (r) => Effect.gen(function* () {
-          yield* r.insert({
-            id: offerId, userId: holder.value.id, providerId: provider.id, issuer: provider.issuer, subject: claims.sub, email: claims.email,
-            browserBindingHash: yield* hashSecret(binding), returnTo: login.returnTo, clientId: login.clientId,
-            createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null,
-          })
-        })).pipe(Effect.orDie)
-        return { kind: "offer" as const, offerId, binding }
-      }
-      // Only an engine-wide provider (registered by the administrator) opens accounts. An RP's own
-      // provider is run by that RP, which could claim anyone's address and keep signing into the
-      // account its owner later enrols on (pre-account hijack); it signs in accounts linked to it.
-      if (provider.ownerClientId !== null) return yield* new ExternalAccountCreationRefused()
-      const userId = yield* uuid
-      // The provider's `email_verified` is its word, not a proof to Signet: the address stays
-      // unverified (out of certificates) until its owner proves it with a code (docs/identity.md).
-      yield* Effect.flatMap(Users, (u) => u.insert({
-        id: userId, email: claims.email!, displayName: claims.name ?? claims.email!, createdAt: now, emailVerifiedAt: null,
-      })).pipe(
-        Effect.catchTag("UniqueViolation", () => Effect.fail(new AlreadyExists({ what: `account for ${claims.email}` }))))
-      yield* newLink(userId, provider, claims, now)
-      return { kind: "user" as const, userId, created: true, linked: true }
-    }))
+    const decided = yield* storage.transaction(
+      Effect.gen(function* () {
+        const existing = yield* Effect.flatMap(IdentityLinks, (r) => r.findByIdentity(provider.issuer, claims.sub))
+        if (Option.isSome(existing)) {
+          if (login.linkUserId !== null && existing.value.userId !== login.linkUserId) return yield* new ExternalIdentityLinkedElsewhere()
+          return { kind: "user" as const, userId: existing.value.userId, created: false, linked: false }
+        }
+        if (login.linkUserId !== null) {
+          yield* newLink(login.linkUserId, provider, claims, now)
+          return { kind: "user" as const, userId: login.linkUserId, created: false, linked: true }
+        }
+        if (!claims.emailVerified || claims.email === null || !isEmail(claims.email)) return yield* new ExternalEmailNotVerified()
+        const holder = yield* Effect.flatMap(Users, (u) => u.findByEmail(claims.email!))
+        if (Option.isSome(holder)) {
+          // Same e-mail is not proof of the same person: the account's passkey must confirm (no silent takeover).
+          const binding = yield* token(32)
+          const offerId = yield* uuid
+          yield* Effect.flatMap(LinkOffers, (r) =>
+            Effect.gen(function* () {
+              yield* r.insert({
+                id: offerId,
+                userId: holder.value.id,
+                providerId: provider.id,
+                issuer: provider.issuer,
+                subject: claims.sub,
+                email: claims.email,
+                browserBindingHash: yield* hashSecret(binding),
+                returnTo: login.returnTo,
+                clientId: login.clientId,
+                createdAt: now,
+                expiresAt: now + settings.ceremonyTtlSeconds * 1000,
+                consumedAt: null,
+              })
+            }),
+          ).pipe(Effect.orDie)
+          return { kind: "offer" as const, offerId, binding }
+        }
+        // Only an engine-wide provider (registered by the administrator) opens accounts. An RP's own
+        // provider is run by that RP, which could claim anyone's address and keep signing into the
+        // account its owner later enrols on (pre-account hijack); it signs in accounts linked to it.
+        if (provider.ownerClientId !== null) return yield* new ExternalAccountCreationRefused()
+        const userId = yield* uuid
+        // The provider's `email_verified` is its word, not a proof to Signet: the address stays
+        // unverified (out of certificates) until its owner proves it with a code (docs/identity.md).
+        yield* Effect.flatMap(Users, (u) =>
+          u.insert({
+            id: userId,
+            email: claims.email!,
+            displayName: claims.name ?? claims.email!,
+            createdAt: now,
+            emailVerifiedAt: null,
+          }),
+        ).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(new AlreadyExists({ what: `account for ${claims.email}` }))))
+        yield* newLink(userId, provider, claims, now)
+        return { kind: "user" as const, userId, created: true, linked: true }
+      }),
+    )
     if (decided.kind === "offer") {
       return { kind: "confirm-link", offerId: decided.offerId, binding: decided.binding, returnTo: login.returnTo } satisfies ExternalOutcome
     }
     const session = yield* openSignedInSession(decided.userId, `external:${provider.id}`)
     return {
-      kind: "signed-in", userId: decided.userId, created: decided.created, linked: decided.linked, returnTo: login.returnTo,
+      kind: "signed-in",
+      userId: decided.userId,
+      created: decided.created,
+      linked: decided.linked,
+      returnTo: login.returnTo,
       session: { sessionId: session.sessionId, expiresAt: session.expiresAt },
     } satisfies ExternalOutcome
   })
@@ -284,18 +362,37 @@ export const requestLinkConfirmation = (offerId: string, binding: string | undef
     const passkeys = yield* Effect.flatMap(Passkeys, (p) => p.listByUser(offer.userId))
     const challenge = yield* Effect.flatMap(Random, (r) => r.bytes(32))
     const { generateAuthenticationOptions } = yield* simpleWebAuthn
-    const options = yield* Effect.promise(() => generateAuthenticationOptions({
-      rpID: rp.rpId, challenge: new Uint8Array(challenge), timeout: settings.ceremonyTtlSeconds * 1000, userVerification: "required",
-      allowCredentials: passkeys.filter((p) => p.rpId === rp.rpId).map((p) => ({ id: p.id })),
-    }))
+    const options = yield* Effect.promise(() =>
+      generateAuthenticationOptions({
+        rpID: rp.rpId,
+        challenge: new Uint8Array(challenge),
+        timeout: settings.ceremonyTtlSeconds * 1000,
+        userVerification: "required",
+        allowCredentials: passkeys.filter((p) => p.rpId === rp.rpId).map((p) => ({ id: p.id })),
+      }),
+    )
     const now = yield* Clock.currentTimeMillis
     const signinId = yield* uuid
-    yield* Effect.flatMap(Ceremonies, (c) => c.insert({
-      id: signinId, kind: "sign-in", challenge: options.challenge, userId: offer.userId, email: null, displayName: null,
-      clientId: rp.clientId, rpId: rp.rpId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null, emailVerificationId: null,
-    })).pipe(Effect.orDie)
+    yield* Effect.flatMap(Ceremonies, (c) =>
+      c.insert({
+        id: signinId,
+        kind: "sign-in",
+        challenge: options.challenge,
+        userId: offer.userId,
+        email: null,
+        displayName: null,
+        clientId: rp.clientId,
+        rpId: rp.rpId,
+        createdAt: now,
+        expiresAt: now + settings.ceremonyTtlSeconds * 1000,
+        consumedAt: null,
+        emailVerificationId: null,
+      }),
+    ).pipe(Effect.orDie)
     return {
-      signinId, options, email: offer.email ?? "",
+      signinId,
+      options,
+      email: offer.email ?? "",
       provider: Option.match(provider, { onNone: () => offer.issuer, onSome: (p) => p.name }),
     }
   })
@@ -304,41 +401,70 @@ export const requestLinkConfirmation = (offerId: string, binding: string | undef
  * Confirms a link offer with the account's passkey: the assertion must be the offered
  * account's and pass every WebAuthn check; then the link is written and the browser signed in.
  */
-export const confirmLink = (input: { readonly offerId: string; readonly signinId: string; readonly assertion: Assertion; readonly binding: string | undefined }) =>
+export const confirmLink = (input: {
+  readonly offerId: string
+  readonly signinId: string
+  readonly assertion: Assertion
+  readonly binding: string | undefined
+}) =>
   Effect.gen(function* () {
     yield* liveOffer(input.offerId, input.binding)
     // The challenge is used up by the first attempt, successful or not (outside the transaction, so a refusal keeps it used).
     const ceremony = yield* Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.flatMap(Ceremonies, (c) => c.consume(input.signinId, now)))
     const storage = yield* Storage
-    const offer = yield* storage.transaction(Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const offer = yield* liveOffer(input.offerId, input.binding)
-      if (Option.isNone(ceremony) || ceremony.value.kind !== "sign-in" || ceremony.value.expiresAt <= now || ceremony.value.userId !== offer.userId) {
-        return yield* new OperationExpired()
-      }
-      const rp = yield* ceremonyRpFor(ceremony.value.clientId)
-      const passkey = yield* registeredPasskey(input.assertion.id)
-      if (passkey.userId !== offer.userId) return yield* new CredentialNotRegistered()
-      const verified = yield* verifyAssertion(input.assertion, passkey, { challenge: ceremony.value.challenge, origins: rp.origins, rpId: ceremony.value.rpId })
-      yield* Effect.flatMap(Passkeys, (p) => p.recordUse(passkey.id, verified.newCounter, now))
-      const used = yield* Effect.flatMap(LinkOffers, (r) => r.consume(offer.id, now))
-      if (Option.isNone(used)) return yield* new OperationExpired()
-      yield* Effect.flatMap(IdentityLinks, (r) => r.insert({
-        id: `${offer.id}`, userId: offer.userId, providerId: offer.providerId, issuer: offer.issuer, subject: offer.subject, email: offer.email, createdAt: now,
-      })).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(new ExternalIdentityLinkedElsewhere())))
-      return offer
-    }))
+    const offer = yield* storage.transaction(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const offer = yield* liveOffer(input.offerId, input.binding)
+        if (Option.isNone(ceremony) || ceremony.value.kind !== "sign-in" || ceremony.value.expiresAt <= now || ceremony.value.userId !== offer.userId) {
+          return yield* new OperationExpired()
+        }
+        const rp = yield* ceremonyRpFor(ceremony.value.clientId)
+        const passkey = yield* registeredPasskey(input.assertion.id)
+        if (passkey.userId !== offer.userId) return yield* new CredentialNotRegistered()
+        const verified = yield* verifyAssertion(input.assertion, passkey, {
+          challenge: ceremony.value.challenge,
+          origins: rp.origins,
+          rpId: ceremony.value.rpId,
+        })
+        yield* Effect.flatMap(Passkeys, (p) => p.recordUse(passkey.id, verified.newCounter, now))
+        const used = yield* Effect.flatMap(LinkOffers, (r) => r.consume(offer.id, now))
+        if (Option.isNone(used)) return yield* new OperationExpired()
+        yield* Effect.flatMap(IdentityLinks, (r) =>
+          r.insert({
+            id: `${offer.id}`,
+            userId: offer.userId,
+            providerId: offer.providerId,
+            issuer: offer.issuer,
+            subject: offer.subject,
+            email: offer.email,
+            createdAt: now,
+          }),
+        ).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(new ExternalIdentityLinkedElsewhere())))
+        return offer
+      }),
+    )
     const session = yield* openSignedInSession(offer.userId, "passkey")
     return { userId: offer.userId, returnTo: offer.returnTo, session: { sessionId: session.sessionId, expiresAt: session.expiresAt } }
   })
 
 /** A user's linked external identities, as `GET /v2/me` shows them. */
 export const linkedIdentitiesOf = (userId: string) =>
-  Effect.flatMap(IdentityLinks, (r) => r.listByUser(userId)).pipe(Effect.map((links) => links.map((l) => ({
-    id: l.id, providerId: l.providerId, issuer: l.issuer, subject: l.subject, email: l.email, createdAt: l.createdAt,
-  }))))
+  Effect.flatMap(IdentityLinks, (r) => r.listByUser(userId)).pipe(
+    Effect.map((links) =>
+      links.map((l) => ({
+        id: l.id,
+        providerId: l.providerId,
+        issuer: l.issuer,
+        subject: l.subject,
+        email: l.email,
+        createdAt: l.createdAt,
+      })),
+    ),
+  )
 
 /** Unlinks one of the user's external identities; another user's link id is not found. */
 export const unlinkIdentity = (userId: string, linkId: string) =>
-  Effect.flatMap(IdentityLinks, (r) => r.remove(linkId, userId)).pipe(Effect.flatMap((removed) =>
-    removed ? Effect.succeed({ unlinked: true as const }) : Effect.fail(new ResourceNotFound({ what: "Linked identity" }))))
+  Effect.flatMap(IdentityLinks, (r) => r.remove(linkId, userId)).pipe(
+    Effect.flatMap((removed) => (removed ? Effect.succeed({ unlinked: true as const }) : Effect.fail(new ResourceNotFound({ what: "Linked identity" })))),
+  )

@@ -1,15 +1,36 @@
 /** Public surface of the identity-provider capability: external OpenID providers, sign-in through them and account links. */
 export {
-  IdentityProviderView, LinkConfirmRequest, LinkConfirmResponse, LinkRequestRequest, LinkRequestResponse, ListProvidersResponse,
-  RegisterProviderRequest, RemoveProviderResponse, SignInProvidersResponse, UnlinkResponse,
+  IdentityProviderView,
+  LinkConfirmRequest,
+  LinkConfirmResponse,
+  LinkRequestRequest,
+  LinkRequestResponse,
+  ListProvidersResponse,
+  RegisterProviderRequest,
+  RemoveProviderResponse,
+  SignInProvidersResponse,
+  UnlinkResponse,
 } from "./contract.ts"
 export {
-  ExternalAccountCreationRefused, ExternalEmailNotVerified, ExternalIdentityLinkedElsewhere, ExternalSignInFailed, ExternalSignInStateInvalid,
-  IdentityProviderIssuerMismatch, IdentityProviderUnavailable, NotRpContactForProviders, identityProviderErrors,
+  ExternalAccountCreationRefused,
+  ExternalEmailNotVerified,
+  ExternalIdentityLinkedElsewhere,
+  ExternalSignInFailed,
+  ExternalSignInStateInvalid,
+  IdentityProviderIssuerMismatch,
+  IdentityProviderUnavailable,
+  NotRpContactForProviders,
+  identityProviderErrors,
 } from "./errors.ts"
 export type { IdentityProviderError } from "./errors.ts"
 export {
-  EXTERNAL_CALLBACK_PATH, completeExternalSignIn, confirmLink, linkedIdentitiesOf, requestLinkConfirmation, safeReturnTo, startExternalSignIn,
+  EXTERNAL_CALLBACK_PATH,
+  completeExternalSignIn,
+  confirmLink,
+  linkedIdentitiesOf,
+  requestLinkConfirmation,
+  safeReturnTo,
+  startExternalSignIn,
   unlinkIdentity,
 } from "./external-sign-in.ts"
 export type { ExternalCallback, ExternalOutcome, ExternalStart } from "./external-sign-in.ts"

@@ -58,7 +58,13 @@ const Discovery = Schema.Struct({
 
 /** The view of a stored provider. */
 export const viewProvider = (p: IdentityProvider): ProviderView => ({
-  id: p.id, name: p.name, issuer: p.issuer, clientId: p.clientId, scopes: p.scopes, ownerClientId: p.ownerClientId, createdAt: p.createdAt,
+  id: p.id,
+  name: p.name,
+  issuer: p.issuer,
+  clientId: p.clientId,
+  scopes: p.scopes,
+  ownerClientId: p.ownerClientId,
+  createdAt: p.createdAt,
 })
 
 /** The discovery URL of an issuer (Discovery §4: the issuer, without a trailing slash, plus the well-known path). */
@@ -105,11 +111,16 @@ export const registerIdentityProvider = (manager: ProviderManager, input: Provid
 
     const raw = yield* Effect.flatMap(ExternalProviderClient, (c) => c.getJson(discoveryUrlOf(issuer)))
     const discovery = yield* Schema.decodeUnknown(Discovery)(raw).pipe(
-      Effect.mapError(() => new IdentityProviderUnavailable({ detail: "the discovery document lacks issuer, authorization_endpoint, token_endpoint or jwks_uri" })))
+      Effect.mapError(
+        () => new IdentityProviderUnavailable({ detail: "the discovery document lacks issuer, authorization_endpoint, token_endpoint or jwks_uri" }),
+      ),
+    )
     // Discovery §4.3: the issuer in the document must be identical to the one used to find it.
     if (discovery.issuer !== issuer) return yield* new IdentityProviderIssuerMismatch({ expected: issuer, actual: discovery.issuer })
     if (!isHttpUrl(discovery.authorization_endpoint)) {
-      return yield* new IdentityProviderUnavailable({ detail: `the discovery document has an endpoint that is not an http(s) URL: ${discovery.authorization_endpoint}` })
+      return yield* new IdentityProviderUnavailable({
+        detail: `the discovery document has an endpoint that is not an http(s) URL: ${discovery.authorization_endpoint}`,
+      })
     }
     // the endpoints the engine itself calls pass the address guard too
     for (const url of [discovery.token_endpoint, discovery.jwks_uri, ...(discovery.userinfo_endpoint === undefined ? [] : [discovery.userinfo_endpoint])]) {
@@ -129,8 +140,16 @@ export const registerIdentityProvider = (manager: ProviderManager, input: Provid
     const id = `idp_${yield* token(12)}`
     const sealed = yield* Effect.flatMap(Vault, (v) => v.seal(utf8(input.clientSecret), SECRET_PURPOSE, id))
     const provider: IdentityProvider = {
-      id, ownerClientId, name, issuer, clientId: input.clientId.trim(), clientSecretSealed: toBase64(sealed), scopes,
-      authorizationEndpoint: discovery.authorization_endpoint, tokenEndpoint: discovery.token_endpoint, jwksUri: discovery.jwks_uri,
+      id,
+      ownerClientId,
+      name,
+      issuer,
+      clientId: input.clientId.trim(),
+      clientSecretSealed: toBase64(sealed),
+      scopes,
+      authorizationEndpoint: discovery.authorization_endpoint,
+      tokenEndpoint: discovery.token_endpoint,
+      jwksUri: discovery.jwks_uri,
       userinfoEndpoint: discovery.userinfo_endpoint ?? null,
       createdAt: yield* Clock.currentTimeMillis,
     }
@@ -161,10 +180,14 @@ export const removeIdentityProvider = (manager: ProviderManager, id: string) =>
 
 /** Providers offered on a sign-in page: the engine-wide ones, plus the RP's own when the page names an RP. */
 export const providersForSignIn = (clientId: string | null) =>
-  Effect.flatMap(IdentityProviders, (r) => r.list()).pipe(Effect.map((all) =>
-    all.filter((p) => p.ownerClientId === null || (clientId !== null && p.ownerClientId === clientId)).map((p) => ({ id: p.id, name: p.name }))))
+  Effect.flatMap(IdentityProviders, (r) => r.list()).pipe(
+    Effect.map((all) =>
+      all.filter((p) => p.ownerClientId === null || (clientId !== null && p.ownerClientId === clientId)).map((p) => ({ id: p.id, name: p.name })),
+    ),
+  )
 
 /** The provider's client secret, opened from the Vault. */
 export const clientSecretOf = (p: IdentityProvider) =>
   Effect.flatMap(Vault, (v) => v.open(fromBase64(p.clientSecretSealed) ?? new Uint8Array(), SECRET_PURPOSE, p.id)).pipe(
-    Effect.map((bytes) => new TextDecoder().decode(bytes)))
+    Effect.map((bytes) => new TextDecoder().decode(bytes)),
+  )

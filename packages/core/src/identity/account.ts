@@ -13,7 +13,14 @@ export const describeAccount = (userId: string) =>
     const passkeys = yield* Effect.flatMap(Passkeys, (p) => p.listByUser(userId))
     return {
       user: user.value,
-      passkeys: passkeys.map((p) => ({ id: p.id, rpId: p.rpId, algorithm: p.algorithm, backedUp: p.backedUp, createdAt: p.createdAt, lastUsedAt: p.lastUsedAt })),
+      passkeys: passkeys.map((p) => ({
+        id: p.id,
+        rpId: p.rpId,
+        algorithm: p.algorithm,
+        backedUp: p.backedUp,
+        createdAt: p.createdAt,
+        lastUsedAt: p.lastUsedAt,
+      })),
     }
   })
 

@@ -9,13 +9,20 @@ import { Schema } from "effect"
 export const EmailAddress = Schema.String.annotations({ description: "e-mail address", examples: ["ada@example.com"] })
 /** Options for `navigator.credentials.create()`. */
 export const PasskeyCreationOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  identifier: "PublicKeyCredentialCreationOptionsJSON", description: "options for navigator.credentials.create() (WebAuthn L3 JSON)" })
+  identifier: "PublicKeyCredentialCreationOptionsJSON",
+  description: "options for navigator.credentials.create() (WebAuthn L3 JSON)",
+})
 /** Options for `navigator.credentials.get()`. */
 export const PasskeyRequestOptions = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-  identifier: "PublicKeyCredentialRequestOptionsJSON", description: "options for navigator.credentials.get() (WebAuthn L3 JSON)" })
+  identifier: "PublicKeyCredentialRequestOptionsJSON",
+  description: "options for navigator.credentials.get() (WebAuthn L3 JSON)",
+})
 /** The tokens a passkey sign-in answers. */
 export const SignInTokenResponse = Schema.Struct({
-  access_token: Schema.String, token_type: Schema.Literal("Bearer"), expires_in: Schema.Int, scope: Schema.String,
+  access_token: Schema.String,
+  token_type: Schema.Literal("Bearer"),
+  expires_in: Schema.Int,
+  scope: Schema.String,
 }).annotations({ identifier: "TokenResponse" })
 /** Answer of `GET /session`. */
 export const OpenSessionResponse = Schema.Struct({ csrfToken: Schema.String, expiresAt: Schema.Int })

@@ -67,21 +67,24 @@ export const startEmailVerification = (rawEmail: string) =>
     const id = yield* uuid
     const code = yield* newCode
     const expiresAt = now + EMAIL_CODE_TTL_SECONDS * 1000
-    yield* repo.insert({ id, email, codeHash: yield* codeHashOf(id, code), attempts: 0, createdAt: now, expiresAt, verifiedAt: null, consumedAt: null })
+    yield* repo
+      .insert({ id, email, codeHash: yield* codeHashOf(id, code), attempts: 0, createdAt: now, expiresAt, verifiedAt: null, consumedAt: null })
       .pipe(Effect.orDie)
     const settings = yield* EngineConfig
     const origin = new URL(issuerOf(settings)).host
-    yield* Effect.flatMap(Mailer, (m) => m.send({
-      to: email,
-      subject: `Your Signet code: ${code}`,
-      text: [
-        `Your Signet verification code is ${code}`,
-        "",
-        `Enter it on the page that asked for it (${origin}). It works once and expires in ${EMAIL_CODE_TTL_SECONDS / 60} minutes.`,
-        "Nobody from Signet or any service will ask you for this code: do not give it to anyone.",
-        "If you did not ask for it, ignore this message; nothing changes without the code.",
-      ].join("\n"),
-    }))
+    yield* Effect.flatMap(Mailer, (m) =>
+      m.send({
+        to: email,
+        subject: `Your Signet code: ${code}`,
+        text: [
+          `Your Signet verification code is ${code}`,
+          "",
+          `Enter it on the page that asked for it (${origin}). It works once and expires in ${EMAIL_CODE_TTL_SECONDS / 60} minutes.`,
+          "Nobody from Signet or any service will ask you for this code: do not give it to anyone.",
+          "If you did not ask for it, ignore this message; nothing changes without the code.",
+        ].join("\n"),
+      }),
+    )
     return { verificationId: id, expiresAt: Math.floor(expiresAt / 1000) }
   })
 

@@ -55,38 +55,42 @@ export const requestEnrolment = (input: EnrolmentRequest) =>
     if (!ownAccount && Option.isNone(proof)) return yield* new EmailVerificationRequired()
     const owned = Option.isSome(existing) ? yield* passkeys.listByUser(existing.value.id) : []
     const userId = Option.isSome(existing) ? existing.value.id : yield* uuid
-    const displayName = Option.isSome(existing) ? existing.value.displayName : (input.displayName?.normalize("NFC").trim().slice(0, 200) || email)
+    const displayName = Option.isSome(existing) ? existing.value.displayName : input.displayName?.normalize("NFC").trim().slice(0, 200) || email
     const challenge = yield* Effect.flatMap(Random, (r) => r.bytes(32))
     const now = yield* Clock.currentTimeMillis
     const id = yield* uuid
     const { generateRegistrationOptions } = yield* simpleWebAuthn
-    const options = yield* Effect.promise(() => generateRegistrationOptions({
-      rpName: rp.rpName,
-      rpID: rp.rpId,
-      userName: email,
-      userDisplayName: displayName,
-      userID: utf8(userId) as Uint8Array<ArrayBuffer>,
-      challenge: new Uint8Array(challenge),
-      timeout: settings.ceremonyTtlSeconds * 1000,
-      attestationType: "none",
-      excludeCredentials: owned.map((p) => ({ id: p.id })),
-      authenticatorSelection: { residentKey: "required", userVerification: "required" },
-      supportedAlgorithmIDs: [...SUPPORTED_ALGORITHMS],
-    }))
-    yield* ceremonies.insert({
-      id,
-      kind: "enrolment",
-      challenge: options.challenge,
-      userId,
-      email,
-      displayName,
-      clientId: rp.clientId,
-      rpId: rp.rpId,
-      createdAt: now,
-      expiresAt: now + settings.ceremonyTtlSeconds * 1000,
-      consumedAt: null,
-      emailVerificationId: Option.match(proof, { onNone: () => null, onSome: (v) => v.id }),
-    }).pipe(Effect.orDie)
+    const options = yield* Effect.promise(() =>
+      generateRegistrationOptions({
+        rpName: rp.rpName,
+        rpID: rp.rpId,
+        userName: email,
+        userDisplayName: displayName,
+        userID: utf8(userId) as Uint8Array<ArrayBuffer>,
+        challenge: new Uint8Array(challenge),
+        timeout: settings.ceremonyTtlSeconds * 1000,
+        attestationType: "none",
+        excludeCredentials: owned.map((p) => ({ id: p.id })),
+        authenticatorSelection: { residentKey: "required", userVerification: "required" },
+        supportedAlgorithmIDs: [...SUPPORTED_ALGORITHMS],
+      }),
+    )
+    yield* ceremonies
+      .insert({
+        id,
+        kind: "enrolment",
+        challenge: options.challenge,
+        userId,
+        email,
+        displayName,
+        clientId: rp.clientId,
+        rpId: rp.rpId,
+        createdAt: now,
+        expiresAt: now + settings.ceremonyTtlSeconds * 1000,
+        consumedAt: null,
+        emailVerificationId: Option.match(proof, { onNone: () => null, onSome: (v) => v.id }),
+      })
+      .pipe(Effect.orDie)
     return { enrolmentId: id, options }
   })
 
@@ -94,51 +98,56 @@ export const requestEnrolment = (input: EnrolmentRequest) =>
 export const completeEnrolment = (input: { readonly enrolmentId: string; readonly credential: RegistrationCredential }) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    return yield* storage.transaction(Effect.gen(function* () {
-      const ceremonies = yield* Ceremonies
-      const users = yield* Users
-      const passkeys = yield* Passkeys
-      const now = yield* Clock.currentTimeMillis
-      const ceremony = yield* ceremonies.consume(input.enrolmentId, now)
-      if (Option.isNone(ceremony) || ceremony.value.kind !== "enrolment" || ceremony.value.expiresAt <= now) {
-        return yield* new OperationExpired()
-      }
-      const c = ceremony.value
-      const rp = yield* ceremonyRpFor(c.clientId)
-      const verified = yield* verifyRegistration(input.credential, { challenge: c.challenge, origins: rp.origins, rpId: c.rpId })
-      // The e-mail proof is used up with the passkey it let in: one proof, one passkey.
-      let emailVerifiedAt: number | null = null
-      if (c.emailVerificationId !== null) {
-        const used = yield* Effect.flatMap(EmailVerifications, (r) => r.consume(c.emailVerificationId!, now))
-        if (Option.isNone(used) || used.value.email !== c.email) return yield* new OperationExpired()
-        emailVerifiedAt = now
-      }
-      const userId = c.userId ?? (yield* uuid)
-      let user: User | undefined = Option.getOrUndefined(yield* users.findById(userId))
-      if (user === undefined) {
-        user = { id: userId, email: c.email ?? "", displayName: c.displayName ?? c.email ?? "", createdAt: now, emailVerifiedAt }
-        // Two enrolments raced for one new e-mail: the first one wins.
-        yield* users.insert(user).pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: `account for ${c.email}` })))
-      } else if (emailVerifiedAt !== null && user.emailVerifiedAt === null) {
-        yield* users.markEmailVerified(userId, emailVerifiedAt)
-      }
-      yield* passkeys.insert({
-        id: verified.credentialId,
-        userId,
-        publicKey: verified.publicKey,
-        algorithm: verified.algorithm,
-        counter: verified.counter,
-        rpId: c.rpId,
-        transports: verified.transports,
-        backedUp: verified.backedUp,
-        createdAt: now,
-        lastUsedAt: null,
-      }).pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: "passkey" })))
-      return { userId, email: user.email, credentialId: verified.credentialId }
-    }))
+    return yield* storage.transaction(
+      Effect.gen(function* () {
+        const ceremonies = yield* Ceremonies
+        const users = yield* Users
+        const passkeys = yield* Passkeys
+        const now = yield* Clock.currentTimeMillis
+        const ceremony = yield* ceremonies.consume(input.enrolmentId, now)
+        if (Option.isNone(ceremony) || ceremony.value.kind !== "enrolment" || ceremony.value.expiresAt <= now) {
+          return yield* new OperationExpired()
+        }
+        const c = ceremony.value
+        const rp = yield* ceremonyRpFor(c.clientId)
+        const verified = yield* verifyRegistration(input.credential, { challenge: c.challenge, origins: rp.origins, rpId: c.rpId })
+        // The e-mail proof is used up with the passkey it let in: one proof, one passkey.
+        let emailVerifiedAt: number | null = null
+        if (c.emailVerificationId !== null) {
+          const used = yield* Effect.flatMap(EmailVerifications, (r) => r.consume(c.emailVerificationId!, now))
+          if (Option.isNone(used) || used.value.email !== c.email) return yield* new OperationExpired()
+          emailVerifiedAt = now
+        }
+        const userId = c.userId ?? (yield* uuid)
+        let user: User | undefined = Option.getOrUndefined(yield* users.findById(userId))
+        if (user === undefined) {
+          user = { id: userId, email: c.email ?? "", displayName: c.displayName ?? c.email ?? "", createdAt: now, emailVerifiedAt }
+          // Two enrolments raced for one new e-mail: the first one wins.
+          yield* users.insert(user).pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: `account for ${c.email}` })))
+        } else if (emailVerifiedAt !== null && user.emailVerifiedAt === null) {
+          yield* users.markEmailVerified(userId, emailVerifiedAt)
+        }
+        yield* passkeys
+          .insert({
+            id: verified.credentialId,
+            userId,
+            publicKey: verified.publicKey,
+            algorithm: verified.algorithm,
+            counter: verified.counter,
+            rpId: c.rpId,
+            transports: verified.transports,
+            backedUp: verified.backedUp,
+            createdAt: now,
+            lastUsedAt: null,
+          })
+          .pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: "passkey" })))
+        return { userId, email: user.email, credentialId: verified.credentialId }
+      }),
+    )
   })
 
 /** A user's passkey by id, or `Credential not registered`. */
 export const registeredPasskey = (credentialId: string) =>
   Effect.flatMap(Passkeys, (p) => p.findById(credentialId)).pipe(
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new CredentialNotRegistered()), onSome: Effect.succeed })))
+    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new CredentialNotRegistered()), onSome: Effect.succeed })),
+  )

@@ -18,23 +18,24 @@ const sessionKey = (sessionId: string) => hashSecret(sessionId)
  * load opens one; a sign-in on the browser's previous live session moves to the new one (new
  * id, same `auth_time`), so going from the sign-in page to the consent page keeps the user signed in.
  */
-export const openHostedSession = (previousSessionId?: string) => Effect.gen(function* () {
-  const settings = yield* EngineConfig
-  const now = yield* Clock.currentTimeMillis
-  const sessionId = yield* token(32)
-  const csrfToken = yield* token(32)
-  const expiresAt = now + settings.sessionTtlSeconds * 1000
-  const csrfTokenHash = yield* hashSecret(csrfToken)
-  const key = yield* sessionKey(sessionId)
-  yield* Effect.flatMap(HostedSessions, (s) => s.insert({ id: key, csrfTokenHash, createdAt: now, expiresAt })).pipe(Effect.orDie)
-  const previous = yield* hostedSessionUser(previousSessionId)
-  if (Option.isSome(previous)) {
-    const signIns = yield* SessionSignIns
-    yield* signIns.save({ ...previous.value, sessionId: key })
-    yield* signIns.remove(previous.value.sessionId)
-  }
-  return { sessionId, csrfToken, expiresAt }
-})
+export const openHostedSession = (previousSessionId?: string) =>
+  Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    const now = yield* Clock.currentTimeMillis
+    const sessionId = yield* token(32)
+    const csrfToken = yield* token(32)
+    const expiresAt = now + settings.sessionTtlSeconds * 1000
+    const csrfTokenHash = yield* hashSecret(csrfToken)
+    const key = yield* sessionKey(sessionId)
+    yield* Effect.flatMap(HostedSessions, (s) => s.insert({ id: key, csrfTokenHash, createdAt: now, expiresAt })).pipe(Effect.orDie)
+    const previous = yield* hostedSessionUser(previousSessionId)
+    if (Option.isSome(previous)) {
+      const signIns = yield* SessionSignIns
+      yield* signIns.save({ ...previous.value, sessionId: key })
+      yield* signIns.remove(previous.value.sessionId)
+    }
+    return { sessionId, csrfToken, expiresAt }
+  })
 
 /** Checks the CSRF token of a cookie-carrying state change: unknown or expired session, or a wrong token, fail alike. */
 export const checkCsrf = (sessionId: string, csrfToken: string | undefined) =>
@@ -93,4 +94,8 @@ export const openSignedInSession = (userId: string, authMethod: string) =>
   })
 
 /** The user a hosted session is signed in as, if it is live and signed in. */
-export const signedInUserOf = (sessionId: string | undefined) => Effect.map(hostedSessionUser(sessionId), Option.map((s) => s.userId))
+export const signedInUserOf = (sessionId: string | undefined) =>
+  Effect.map(
+    hostedSessionUser(sessionId),
+    Option.map((s) => s.userId),
+  )

@@ -4,19 +4,45 @@ export type { AccessClaims, BearerUser } from "./access-token.ts"
 export { CLIENT_SCOPES, describeAccount, issueClientToken } from "./account.ts"
 export { EmailAddress, OpenSessionResponse, PasskeyCreationOptions, PasskeyRequestOptions, SignInTokenResponse } from "./contract.ts"
 export {
-  EMAIL_CODES_PER_HOUR, EMAIL_CODE_DIGITS, EMAIL_CODE_MAX_ATTEMPTS, EMAIL_CODE_TTL_SECONDS, confirmEmailVerification, startEmailVerification,
+  EMAIL_CODES_PER_HOUR,
+  EMAIL_CODE_DIGITS,
+  EMAIL_CODE_MAX_ATTEMPTS,
+  EMAIL_CODE_TTL_SECONDS,
+  confirmEmailVerification,
+  startEmailVerification,
 } from "./email-verification.ts"
 export { completeEnrolment, requestEnrolment } from "./enrolment.ts"
 export type { EnrolmentRequest } from "./enrolment.ts"
 export {
-  ChallengeMismatch, CredentialNotRegistered, CsrfValidationFailed, EmailVerificationFailed, EmailVerificationLimit, EmailVerificationRequired,
-  EnrolmentRequiresSignIn, InsufficientScope, InvalidOrExpiredToken, MailUndeliverable, MissingAuthorizationHeader, OriginMismatch,
-  PasskeySignatureInvalid, RegistrationRejected, RpIdMismatch, SignatureCounterRegressed, TokenMissingSubject, UserVerificationRequired,
+  ChallengeMismatch,
+  CredentialNotRegistered,
+  CsrfValidationFailed,
+  EmailVerificationFailed,
+  EmailVerificationLimit,
+  EmailVerificationRequired,
+  EnrolmentRequiresSignIn,
+  InsufficientScope,
+  InvalidOrExpiredToken,
+  MailUndeliverable,
+  MissingAuthorizationHeader,
+  OriginMismatch,
+  PasskeySignatureInvalid,
+  RegistrationRejected,
+  RpIdMismatch,
+  SignatureCounterRegressed,
+  TokenMissingSubject,
+  UserVerificationRequired,
   identityErrors,
 } from "./errors.ts"
 export type { AccountError, IdentityError } from "./errors.ts"
 export {
-  checkCsrf, hostedSessionUser, openHostedSession, openSignedInSession, signInHostedSession, signOutHostedSession, signedInUserOf,
+  checkCsrf,
+  hostedSessionUser,
+  openHostedSession,
+  openSignedInSession,
+  signInHostedSession,
+  signOutHostedSession,
+  signedInUserOf,
 } from "./hosted-session.ts"
 export { Mailer } from "./mailer.ts"
 export type { MailMessage } from "./mailer.ts"

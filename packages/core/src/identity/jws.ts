@@ -46,20 +46,24 @@ export const verifyJwt = (token: string, expected: JwtExpectation) =>
     const nowMs = expected.at ?? (yield* Clock.currentTimeMillis)
     return yield* Effect.promise(async (): Promise<JWTPayload | undefined> => {
       try {
-        const { payload } = await jwtVerify(token, async (header) => {
-          if (header.kid === undefined || !expected.keyIds.includes(header.kid)) throw new Error("unknown key")
-          const info = await Effect.runPromise(store.get(header.kid))
-          // The key decides the algorithm: a token naming another one (RS256 header on an EC key, `none`, HS256) is refused.
-          if (info.algorithm !== "ES256" && info.algorithm !== "RS256") throw new Error("not a signing key")
-          if (header.alg !== info.algorithm) throw new Error("algorithm does not match the key")
-          const j = info.publicJwk
-          const material = `${info.algorithm}:${j.crv}:${j.x}:${j.y}:${j.n}:${j.e}`
-          const cached = verificationKeys.get(material)
-          if (cached !== undefined) return cached
-          const key = await importJWK({ ...j }, info.algorithm)
-          verificationKeys.set(material, key)
-          return key
-        }, { issuer: expected.issuer, audience: expected.audience, algorithms: ["ES256", "RS256"], typ: expected.typ, currentDate: new Date(nowMs) })
+        const { payload } = await jwtVerify(
+          token,
+          async (header) => {
+            if (header.kid === undefined || !expected.keyIds.includes(header.kid)) throw new Error("unknown key")
+            const info = await Effect.runPromise(store.get(header.kid))
+            // The key decides the algorithm: a token naming another one (RS256 header on an EC key, `none`, HS256) is refused.
+            if (info.algorithm !== "ES256" && info.algorithm !== "RS256") throw new Error("not a signing key")
+            if (header.alg !== info.algorithm) throw new Error("algorithm does not match the key")
+            const j = info.publicJwk
+            const material = `${info.algorithm}:${j.crv}:${j.x}:${j.y}:${j.n}:${j.e}`
+            const cached = verificationKeys.get(material)
+            if (cached !== undefined) return cached
+            const key = await importJWK({ ...j }, info.algorithm)
+            verificationKeys.set(material, key)
+            return key
+          },
+          { issuer: expected.issuer, audience: expected.audience, algorithms: ["ES256", "RS256"], typ: expected.typ, currentDate: new Date(nowMs) },
+        )
         return payload
       } catch {
         return undefined

@@ -10,7 +10,10 @@ export interface MailMessage {
 }
 
 /** Delivers e-mails: SMTP in production, an in-memory sandbox mailbox in sandbox engines (adapters-http). */
-export class Mailer extends Context.Tag("@signet/core/Mailer")<Mailer, {
-  /** Hands the message to the mail system; fails when it refused or could not be reached. */
-  readonly send: (message: MailMessage) => Effect.Effect<void, MailUndeliverable>
-}>() {}
+export class Mailer extends Context.Tag("@signet/core/Mailer")<
+  Mailer,
+  {
+    /** Hands the message to the mail system; fails when it refused or could not be reached. */
+    readonly send: (message: MailMessage) => Effect.Effect<void, MailUndeliverable>
+  }
+>() {}

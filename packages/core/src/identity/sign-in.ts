@@ -38,19 +38,33 @@ export const requestSignIn = (input: { readonly clientId: string; readonly email
     }
     const challenge = yield* Effect.flatMap(Random, (r) => r.bytes(32))
     const { generateAuthenticationOptions } = yield* simpleWebAuthn
-    const options = yield* Effect.promise(() => generateAuthenticationOptions({
-      rpID: rp.rpId,
-      challenge: new Uint8Array(challenge),
-      timeout: settings.ceremonyTtlSeconds * 1000,
-      userVerification: "required",
-      allowCredentials: allow.map((id) => ({ id })),
-    }))
+    const options = yield* Effect.promise(() =>
+      generateAuthenticationOptions({
+        rpID: rp.rpId,
+        challenge: new Uint8Array(challenge),
+        timeout: settings.ceremonyTtlSeconds * 1000,
+        userVerification: "required",
+        allowCredentials: allow.map((id) => ({ id })),
+      }),
+    )
     const now = yield* Clock.currentTimeMillis
     const id = yield* uuid
-    yield* Effect.flatMap(Ceremonies, (c) => c.insert({
-      id, kind: "sign-in", challenge: options.challenge, userId, email: null, displayName: null,
-      clientId: rp.clientId, rpId: rp.rpId, createdAt: now, expiresAt: now + settings.ceremonyTtlSeconds * 1000, consumedAt: null, emailVerificationId: null,
-    })).pipe(Effect.orDie)
+    yield* Effect.flatMap(Ceremonies, (c) =>
+      c.insert({
+        id,
+        kind: "sign-in",
+        challenge: options.challenge,
+        userId,
+        email: null,
+        displayName: null,
+        clientId: rp.clientId,
+        rpId: rp.rpId,
+        createdAt: now,
+        expiresAt: now + settings.ceremonyTtlSeconds * 1000,
+        consumedAt: null,
+        emailVerificationId: null,
+      }),
+    ).pipe(Effect.orDie)
     return { signinId: id, options }
   })
 
@@ -65,23 +79,25 @@ export const completeSignIn = (input: { readonly signinId: string; readonly asse
 export const completeSignInWithPasskey = (input: { readonly signinId: string; readonly assertion: Assertion }) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    const { userId, clientId, backedUp } = yield* storage.transaction(Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const ceremony = yield* Effect.flatMap(Ceremonies, (c) => c.consume(input.signinId, now))
-      if (Option.isNone(ceremony) || ceremony.value.kind !== "sign-in" || ceremony.value.expiresAt <= now) {
-        return yield* new OperationExpired()
-      }
-      const c = ceremony.value
-      const rp = yield* ceremonyRpFor(c.clientId)
-      const passkey = yield* registeredPasskey(input.assertion.id)
-      const handle = input.assertion.response.userHandle
-      if ((c.userId !== null && passkey.userId !== c.userId) || (handle != null && handle !== userHandleOf(passkey.userId))) {
-        return yield* new CredentialNotRegistered()
-      }
-      const verified = yield* verifyAssertion(input.assertion, passkey, { challenge: c.challenge, origins: rp.origins, rpId: c.rpId })
-      yield* Effect.flatMap(Passkeys, (p) => p.recordUse(passkey.id, verified.newCounter, now))
-      return { userId: passkey.userId, clientId: c.clientId ?? "", backedUp: passkey.backedUp }
-    }))
+    const { userId, clientId, backedUp } = yield* storage.transaction(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const ceremony = yield* Effect.flatMap(Ceremonies, (c) => c.consume(input.signinId, now))
+        if (Option.isNone(ceremony) || ceremony.value.kind !== "sign-in" || ceremony.value.expiresAt <= now) {
+          return yield* new OperationExpired()
+        }
+        const c = ceremony.value
+        const rp = yield* ceremonyRpFor(c.clientId)
+        const passkey = yield* registeredPasskey(input.assertion.id)
+        const handle = input.assertion.response.userHandle
+        if ((c.userId !== null && passkey.userId !== c.userId) || (handle != null && handle !== userHandleOf(passkey.userId))) {
+          return yield* new CredentialNotRegistered()
+        }
+        const verified = yield* verifyAssertion(input.assertion, passkey, { challenge: c.challenge, origins: rp.origins, rpId: c.rpId })
+        yield* Effect.flatMap(Passkeys, (p) => p.recordUse(passkey.id, verified.newCounter, now))
+        return { userId: passkey.userId, clientId: c.clientId ?? "", backedUp: passkey.backedUp }
+      }),
+    )
     // Only Signet's own console gets the narrow scopes without a consent page; an RP gets `openid basic`.
     const scope = clientId === CONSOLE_CLIENT_ID ? CONSOLE_SCOPE : SIGN_IN_SCOPE
     const issued = yield* issueAccessToken({ sub: userId, clientId, scope })

@@ -47,10 +47,11 @@ export const acceptedIdTokenKeyIds = Effect.gen(function* () {
 })
 
 /** The key id that signs new ID tokens with `alg`. */
-export const currentIdTokenKeyId = (alg: IdTokenAlgorithm) => Effect.gen(function* () {
-  const settings = yield* EngineConfig
-  return keyIdFor(settings, alg, (yield* acceptedGenerations)[0]!)
-})
+export const currentIdTokenKeyId = (alg: IdTokenAlgorithm) =>
+  Effect.gen(function* () {
+    const settings = yield* EngineConfig
+    return keyIdFor(settings, alg, (yield* acceptedGenerations)[0]!)
+  })
 
 /** The key id that signs new tokens. */
 export const currentSigningKeyId = Effect.map(acceptedSigningKeyIds, (ids) => ids[0]!)
@@ -64,26 +65,30 @@ export const rotateSigningKey = Effect.gen(function* () {
   const store = yield* KeyStore
   const storage = yield* Storage
   const now = yield* Clock.currentTimeMillis
-  return yield* storage.transaction(Effect.gen(function* () {
-    const repo = yield* SigningKeys
-    const generations = yield* repo.list(settings.environment)
-    // Generation 1 predates the table: record it first so the ordering is complete.
-    if (generations.length === 0) {
-      yield* store.ensure(signingKeyId(settings, 1), "ES256")
-      yield* store.ensure(rsaSigningKeyId(settings, 1), "RS256")
-      yield* repo.insert({ keyId: signingKeyId(settings, 1), environment: settings.environment, seq: 1, createdAt: now })
-    }
-    const seq = (generations[0]?.seq ?? 1) + 1
-    const keyId = signingKeyId(settings, seq)
-    yield* store.ensure(keyId, "ES256")
-    yield* store.ensure(rsaSigningKeyId(settings, seq), "RS256")
-    yield* repo.insert({ keyId, environment: settings.environment, seq, createdAt: now })
-    const previous = generations[0]?.seq ?? 1
-    return {
-      current: keyId,
-      currentRs256: rsaSigningKeyId(settings, seq),
-      // in JWKS order: each generation's ES256 key, then its RS256 key; newest first
-      published: [keyId, rsaSigningKeyId(settings, seq), signingKeyId(settings, previous), rsaSigningKeyId(settings, previous)],
-    }
-  })).pipe(Effect.catchTag("UniqueViolation", () => Effect.dieMessage("a concurrent key rotation won; run it again")))
+  return yield* storage
+    .transaction(
+      Effect.gen(function* () {
+        const repo = yield* SigningKeys
+        const generations = yield* repo.list(settings.environment)
+        // Generation 1 predates the table: record it first so the ordering is complete.
+        if (generations.length === 0) {
+          yield* store.ensure(signingKeyId(settings, 1), "ES256")
+          yield* store.ensure(rsaSigningKeyId(settings, 1), "RS256")
+          yield* repo.insert({ keyId: signingKeyId(settings, 1), environment: settings.environment, seq: 1, createdAt: now })
+        }
+        const seq = (generations[0]?.seq ?? 1) + 1
+        const keyId = signingKeyId(settings, seq)
+        yield* store.ensure(keyId, "ES256")
+        yield* store.ensure(rsaSigningKeyId(settings, seq), "RS256")
+        yield* repo.insert({ keyId, environment: settings.environment, seq, createdAt: now })
+        const previous = generations[0]?.seq ?? 1
+        return {
+          current: keyId,
+          currentRs256: rsaSigningKeyId(settings, seq),
+          // in JWKS order: each generation's ES256 key, then its RS256 key; newest first
+          published: [keyId, rsaSigningKeyId(settings, seq), signingKeyId(settings, previous), rsaSigningKeyId(settings, previous)],
+        }
+      }),
+    )
+    .pipe(Effect.catchTag("UniqueViolation", () => Effect.dieMessage("a concurrent key rotation won; run it again")))
 })

@@ -6,8 +6,7 @@ import { Effect } from "effect"
  * responder ids). Pure: the same input always gives the same digest.
  */
 export const digest = (algorithm: "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512", data: Uint8Array): Effect.Effect<Uint8Array> =>
-  Effect.promise(() => globalThis.crypto.subtle.digest(algorithm, new Uint8Array(data))).pipe(
-    Effect.map((buf) => new Uint8Array(buf)))
+  Effect.promise(() => globalThis.crypto.subtle.digest(algorithm, new Uint8Array(data))).pipe(Effect.map((buf) => new Uint8Array(buf)))
 
 /** SHA-256 of bytes. Pure: the same input always gives the same digest. */
 export const sha256 = (data: Uint8Array): Effect.Effect<Uint8Array> => digest("SHA-256", data)

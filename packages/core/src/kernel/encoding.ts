@@ -1,8 +1,7 @@
 /** Byte encodings used across the engine (no Buffer: core runs on any web-standard runtime). */
 
 /** Lower-case hexadecimal of bytes. */
-export const toHex = (bytes: Uint8Array): string =>
-  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 
 /** Bytes of a hexadecimal string; undefined when it is not hex of whole bytes. */
 export const fromHex = (hex: string): Uint8Array | undefined => {
@@ -27,8 +26,7 @@ export const toBase64 = (bytes: Uint8Array): string => {
 }
 
 /** base64url without padding (RFC 4648 §5), as WebAuthn and JOSE use. */
-export const toBase64Url = (bytes: Uint8Array): string =>
-  toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+export const toBase64Url = (bytes: Uint8Array): string => toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 
 /**
  * Bytes of base64 or base64url text; undefined when it is not valid. The web-standard `atob`
@@ -62,6 +60,9 @@ export const constantTimeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
 export const concatBytes = (parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
-  for (const p of parts) { out.set(p, at); at += p.length }
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
   return out
 }

@@ -2,7 +2,13 @@
 export { SandboxAdapterRefused, adaptersOf, declareAdapter, mergeAdapters, refusedAdapters, sandboxAdapter } from "../ports/adapters.ts"
 export type { AdapterInfo } from "../ports/adapters.ts"
 export {
-  DEFAULT_SECRET_GRACE_SECONDS, EngineConfig, Environment, INTERFACE_VERSION, engineRpIdOf, environmentPrefix, issuerOf,
+  DEFAULT_SECRET_GRACE_SECONDS,
+  EngineConfig,
+  Environment,
+  INTERFACE_VERSION,
+  engineRpIdOf,
+  environmentPrefix,
+  issuerOf,
 } from "../ports/engine-config.ts"
 export type { EngineSettings } from "../ports/engine-config.ts"
 export { EventBus, EventBusInProcess } from "../ports/event-bus.ts"
@@ -17,8 +23,17 @@ export type { FieldErrors } from "./contract.ts"
 export { digest, sha256 } from "./digest.ts"
 export { bytesEqual, concatBytes, constantTimeEqual, fromBase64, fromHex, toBase64, toBase64Url, toHex, utf8 } from "./encoding.ts"
 export {
-  AlreadyExists, InvalidRequest, MalformedJson, MethodNotAllowed, NotConfigured, OperationExpired, PayloadTooLarge, ProcessingDeadlineExceeded,
-  ResourceNotFound, UnsupportedMediaType, commonErrors,
+  AlreadyExists,
+  InvalidRequest,
+  MalformedJson,
+  MethodNotAllowed,
+  NotConfigured,
+  OperationExpired,
+  PayloadTooLarge,
+  ProcessingDeadlineExceeded,
+  ResourceNotFound,
+  UnsupportedMediaType,
+  commonErrors,
 } from "./errors.ts"
 export type { CommonError, ErrorStatus } from "./errors.ts"
 export { MAX_JSON_DEPTH, jsonDepthProblem } from "./json-depth.ts"

@@ -15,7 +15,8 @@ export const jsonDepth = (text: string, limit = MAX_JSON_DEPTH): number => {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 0x5c) i++ // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++ // backslash: the next character is escaped
       else if (c === 0x22) inString = false
       continue
     }

@@ -17,7 +17,8 @@ const problem = async (bytes: Uint8Array) => {
 
 describe("png", () => {
   it("decodes what it encodes, pixel for pixel", async () => {
-    const width = 37, height = 11
+    const width = 37,
+      height = 11
     const rgba = new Uint8Array(width * height * 4).map((_, i) => (i * 97 + (i >> 7)) & 0xff)
     const bytes = await Effect.runPromise(encodePng({ width, height, rgba }))
     const back = await decode(bytes)
@@ -39,7 +40,8 @@ describe("png", () => {
   it("refuses what is not a whole, sane PNG", async () => {
     const good = png(2, 2, 8, 2, Buffer.alloc(2 * 7))
     expect(await problem(good)).toBe("decoded")
-    const flipped = new Uint8Array(good); flipped[20] = flipped[20]! ^ 1
+    const flipped = new Uint8Array(good)
+    flipped[20] = flipped[20]! ^ 1
     expect(await problem(flipped)).toMatch(/bad CRC in IHDR/)
     expect(await problem(good.slice(0, good.length - 12))).toMatch(/truncated/)
     expect(await problem(new Uint8Array([1, 2, 3]))).toMatch(/bad signature/)

@@ -97,7 +97,9 @@ export const decodePng = (bytes: Uint8Array, limits: PngLimits): Effect.Effect<B
       const stride = Math.ceil((h.width * bitsPerPixel) / 8)
       const expected = (stride + 1) * h.height
       const raw = await inflateBytes(concatBytes(data), expected).catch((e: unknown) => {
-        throw new PngProblem(e instanceof InflateLimitExceeded ? "image data is larger than its dimensions allow" : "image data does not inflate (corrupt zlib stream)")
+        throw new PngProblem(
+          e instanceof InflateLimitExceeded ? "image data is larger than its dimensions allow" : "image data does not inflate (corrupt zlib stream)",
+        )
       })
       if (raw.length !== expected) throw new PngProblem("image data does not match the dimensions")
       const rows = unfilterRows(raw, stride, Math.max(1, bitsPerPixel >> 3))

@@ -11,7 +11,10 @@ export class InflateLimitExceeded extends Error {}
 /** Runs bytes through a web transform stream, stopping (and failing) past `limit` output bytes. */
 const transform = async (stream: CompressionStream | DecompressionStream, input: Uint8Array, limit: number): Promise<Uint8Array> => {
   const writer = stream.writable.getWriter()
-  const writing = writer.write(new Uint8Array(input)).then(() => writer.close()).catch(() => undefined)
+  const writing = writer
+    .write(new Uint8Array(input))
+    .then(() => writer.close())
+    .catch(() => undefined)
   const reader = stream.readable.getReader()
   const parts: Array<Uint8Array> = []
   let total = 0
@@ -34,12 +37,13 @@ export const inflateBytes = (data: Uint8Array, limit = Number.MAX_SAFE_INTEGER):
   transform(new DecompressionStream("deflate"), data, limit)
 
 /** zlib deflate. */
-export const deflateBytes = (data: Uint8Array): Promise<Uint8Array> =>
-  transform(new CompressionStream("deflate"), data, Number.MAX_SAFE_INTEGER)
+export const deflateBytes = (data: Uint8Array): Promise<Uint8Array> => transform(new CompressionStream("deflate"), data, Number.MAX_SAFE_INTEGER)
 
 const paeth = (a: number, b: number, c: number) => {
   const p = a + b - c
-  const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c)
+  const pa = Math.abs(p - a),
+    pb = Math.abs(p - b),
+    pc = Math.abs(p - c)
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
 }
 

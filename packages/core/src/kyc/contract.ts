@@ -24,7 +24,7 @@ const required = (description: string) => Schema.propertySignature(RequiredStrin
 export const KycRpUrn = Text.annotations({ description: "the RP's own reference, plain or urn:signet:<client_id>:<id>" })
 /** `return_selfie`: `true` or `1` (also as strings) include the selfie of a verified customer. */
 export const KycReturnSelfie = Schema.Union(Schema.Boolean, Schema.Number, Schema.String).annotations({
-  description: "true or 1 (also \"true\", \"1\"): include the selfie when verified; anything else: not",
+  description: 'true or 1 (also "true", "1"): include the selfie when verified; anything else: not',
 })
 /** A base64 JPEG, with or without a `data:` prefix. */
 export const KycImageData = Schema.String.annotations({ description: "base64 JPEG (a data: prefix is ignored)" })
@@ -49,9 +49,12 @@ export const KycStartBody = Schema.Struct({
 export type KycStartBody = typeof KycStartBody.Type
 
 const documentFields = {
-  images: maybe(Schema.Array(KycImageData).annotations({
-    description: "ID card front then back, or the passport photo page (~1600 px long edge, quality 0.85); none (and no image): 422 `At least one document image is required`",
-  })),
+  images: maybe(
+    Schema.Array(KycImageData).annotations({
+      description:
+        "ID card front then back, or the passport photo page (~1600 px long edge, quality 0.85); none (and no image): 422 `At least one document image is required`",
+    }),
+  ),
   image: maybe(KycImageData.annotations({ description: "a single base64 JPEG (instead of images)" })),
 }
 const hasImage = (b: { readonly images?: ReadonlyArray<string> | null | undefined; readonly image?: string | null | undefined }): boolean =>
@@ -59,16 +62,16 @@ const hasImage = (b: { readonly images?: ReadonlyArray<string> | null | undefine
 const DOCUMENT_ERRORS = { "": () => new DocumentImageRequired() }
 
 /** `POST /kyc/customers/document`. */
-export const KycDocumentBody = Schema.Struct({ ...customerFields, ...documentFields }).pipe(
-  Schema.filter(hasImage, { message: () => "At least one document image is required" }),
-).annotations({ identifier: "KycDocument", ...fieldErrors({ ...CUSTOMER_ERRORS, ...DOCUMENT_ERRORS }) })
+export const KycDocumentBody = Schema.Struct({ ...customerFields, ...documentFields })
+  .pipe(Schema.filter(hasImage, { message: () => "At least one document image is required" }))
+  .annotations({ identifier: "KycDocument", ...fieldErrors({ ...CUSTOMER_ERRORS, ...DOCUMENT_ERRORS }) })
 /** The body of a document submission. */
 export type KycDocumentBody = typeof KycDocumentBody.Type
 
 /** `POST /kyc/handoff/{id}/document`: the phone's document (the handoff id names the customer). */
-export const KycHandoffDocumentBody = Schema.Struct(documentFields).pipe(
-  Schema.filter(hasImage, { message: () => "At least one document image is required" }),
-).annotations({ identifier: "KycHandoffDocument", ...fieldErrors(DOCUMENT_ERRORS) })
+export const KycHandoffDocumentBody = Schema.Struct(documentFields)
+  .pipe(Schema.filter(hasImage, { message: () => "At least one document image is required" }))
+  .annotations({ identifier: "KycHandoffDocument", ...fieldErrors(DOCUMENT_ERRORS) })
 /** The body of the phone's document upload. */
 export type KycHandoffDocumentBody = typeof KycHandoffDocumentBody.Type
 
@@ -92,13 +95,15 @@ export type KycVerdictBody = typeof KycVerdictBody.Type
 /** `POST /kyc/customers/compare`: the details and photo to compare with the verified identity. */
 export const KycCompareBody = Schema.Struct({
   ...customerFields,
-  checks: maybe(Schema.Struct({
-    personal_number: maybe(Schema.String.annotations({ description: "personal number" })),
-    date_of_birth: maybe(Schema.String.annotations({ description: "dd/mm/yyyy" })),
-    full_name: maybe(Schema.String.annotations({ description: "SURNAME, Given Names" })),
-    image: maybe(KycImageData.annotations({ description: "base64 photo to compare with the verified face" })),
-    rp_urn: maybe(KycRpUrn.annotations({ description: "read when the body has no rp_urn" })),
-  })),
+  checks: maybe(
+    Schema.Struct({
+      personal_number: maybe(Schema.String.annotations({ description: "personal number" })),
+      date_of_birth: maybe(Schema.String.annotations({ description: "dd/mm/yyyy" })),
+      full_name: maybe(Schema.String.annotations({ description: "SURNAME, Given Names" })),
+      image: maybe(KycImageData.annotations({ description: "base64 photo to compare with the verified face" })),
+      rp_urn: maybe(KycRpUrn.annotations({ description: "read when the body has no rp_urn" })),
+    }),
+  ),
 }).annotations({ identifier: "KycCompare", ...fieldErrors(CUSTOMER_ERRORS) })
 /** The body of `POST /kyc/customers/compare`. */
 export type KycCompareBody = typeof KycCompareBody.Type
@@ -107,9 +112,13 @@ export type KycCompareBody = typeof KycCompareBody.Type
 export const KycReviewBody = Schema.Struct({
   ...customerFields,
   decision: Schema.Literal("approve", "reject"),
-}).annotations({ identifier: "KycReview", ...fieldErrors({
-  ...CUSTOMER_ERRORS, decision: () => new InvalidRequest({ detail: "decision must be approve or reject" }),
-}) })
+}).annotations({
+  identifier: "KycReview",
+  ...fieldErrors({
+    ...CUSTOMER_ERRORS,
+    decision: () => new InvalidRequest({ detail: "decision must be approve or reject" }),
+  }),
+})
 /** The body of `POST /kyc/customers/review`. */
 export type KycReviewBody = typeof KycReviewBody.Type
 
@@ -129,7 +138,9 @@ export type KycCaptureRelayBody = typeof KycCaptureRelayBody.Type
 
 /** The verification handle: the answer of `POST /kyc/verifications`. */
 export const KycVerificationHandle = Schema.Struct({
-  customer_id: Schema.String, phone_number: Schema.String, status: Schema.String,
+  customer_id: Schema.String,
+  phone_number: Schema.String,
+  status: Schema.String,
   created: Schema.Boolean.annotations({ description: "false: the customer's existing verification, with its current status" }),
   enrolled: Schema.Boolean.annotations({ description: "status is verified" }),
   rp_urn: Schema.optional(Schema.String).annotations({ description: "present when a reference is recorded" }),
@@ -137,20 +148,28 @@ export const KycVerificationHandle = Schema.Struct({
 
 /** The verdict: the answer of the document, face, verification-read and review calls. */
 export const KycVerdict = Schema.Struct({
-  customer_id: Schema.String, status: Schema.String, verified_name: Schema.String, doc_type: Schema.String, doc_number: Schema.String,
-  personal_number: Schema.String, doc_expiry: Schema.NullOr(Schema.String),
+  customer_id: Schema.String,
+  status: Schema.String,
+  verified_name: Schema.String,
+  doc_type: Schema.String,
+  doc_number: Schema.String,
+  personal_number: Schema.String,
+  doc_expiry: Schema.NullOr(Schema.String),
   nationality: Schema.String.annotations({ description: "three-letter country code" }),
   face_match_score: Schema.NullOr(Schema.Number).annotations({ description: "0 to 1" }),
   liveness_score: Schema.NullOr(Schema.Number).annotations({ description: "0 to 1" }),
   reasons: Schema.Array(Schema.String).annotations({ description: "e.g. document_not_authentic, face_match_borderline" }),
-  selfie: Schema.NullOr(Schema.Struct({ content_type: Schema.String, data: Schema.String.annotations({ description: "base64" }) }))
-    .annotations({ description: "only when return_selfie was sent and the status is verified" }),
+  selfie: Schema.NullOr(Schema.Struct({ content_type: Schema.String, data: Schema.String.annotations({ description: "base64" }) })).annotations({
+    description: "only when return_selfie was sent and the status is verified",
+  }),
 }).annotations({ identifier: "KycVerdict" })
 
 /** The liveness session: the answer of `POST /kyc/customers/liveness-session`. */
 export const KycLivenessSession = Schema.Struct({
   url: Schema.String.annotations({ description: "the capture pass-through (`<base>/kyc/faceapi`)" }),
-  token: Schema.String, expiresIn: Schema.Int, customer_id: Schema.String,
+  token: Schema.String,
+  expiresIn: Schema.Int,
+  customer_id: Schema.String,
   rp_urn: Schema.optional(Schema.String).annotations({ description: "present when a reference is recorded" }),
 }).annotations({ identifier: "KycLivenessSession" })
 
@@ -163,7 +182,8 @@ export const KycCaptureResult = Schema.Struct({
 
 /** The answer of `POST /kyc/customers/compare`. */
 export const KycComparison = Schema.Struct({
-  customer_id: Schema.String, enrolled: Schema.Boolean,
+  customer_id: Schema.String,
+  enrolled: Schema.Boolean,
   matches: Schema.Record({ key: Schema.String, value: Schema.Boolean }).annotations({ description: "one entry per requested detail, and customer_id" }),
   face: Schema.Struct({
     match: Schema.Boolean,
@@ -176,14 +196,19 @@ export const KycComparison = Schema.Struct({
 export const KycErasure = Schema.Struct({ customer_id: Schema.String, erased: Schema.Boolean }).annotations({ identifier: "KycErasure" })
 
 /** Status and reasons as the browser side of a capture (session token or handoff id) sees them. */
-export const KycCaptureStatusView = Schema.Struct({ status: Schema.String, reasons: Schema.Array(Schema.String), expiresIn: Schema.Int })
-  .annotations({ identifier: "KycCaptureStatusView" })
+export const KycCaptureStatusView = Schema.Struct({ status: Schema.String, reasons: Schema.Array(Schema.String), expiresIn: Schema.Int }).annotations({
+  identifier: "KycCaptureStatusView",
+})
 
 /** The answer of `POST /kyc/handoff`. */
 export const KycHandoff = Schema.Struct({
-  handoffId: Schema.String, url: Schema.String.annotations({ description: "the phone page" }), statusUrl: Schema.String,
-  code: Schema.String.annotations({ description: "shown on both screens, so the customer knows the phone is theirs" }), expiresIn: Schema.Int,
-  customer_id: Schema.String, rp_urn: Schema.optional(Schema.String),
+  handoffId: Schema.String,
+  url: Schema.String.annotations({ description: "the phone page" }),
+  statusUrl: Schema.String,
+  code: Schema.String.annotations({ description: "shown on both screens, so the customer knows the phone is theirs" }),
+  expiresIn: Schema.Int,
+  customer_id: Schema.String,
+  rp_urn: Schema.optional(Schema.String),
 }).annotations({ identifier: "KycHandoff" })
 
 /** The answer of `GET /kyc/handoff/{id}/status`. */

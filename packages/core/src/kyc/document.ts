@@ -8,7 +8,12 @@ import { KYC_REASONS } from "./machine.ts"
 import type { DocumentReading, KycDocument } from "./model.ts"
 import { docTypeOf, mrzDate, parseMrz } from "./mrz.ts"
 
-const letters = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z]+/g, "")
+const letters = (s: string) =>
+  s
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toUpperCase()
+    .replace(/[^A-Z]+/g, "")
 
 /** MRZ names are transliterated and may be truncated: the MRZ form must be a prefix of the visual one. */
 const namesAgree = (mrz: string, visual: string | undefined) =>
@@ -29,18 +34,27 @@ export const judgeDocument = (reading: DocumentReading, today: string): Document
       return refuse("mrz_name_mismatch")
     }
     document = {
-      docType: docTypeOf(mrz.documentCode), docNumber: mrz.documentNumber,
+      docType: docTypeOf(mrz.documentCode),
+      docNumber: mrz.documentNumber,
       personalNumber: mrz.personalNumber || (reading.visual?.personalNumber ?? ""),
-      surname: reading.visual?.surname ?? mrz.surname, givenNames: reading.visual?.givenNames ?? mrz.givenNames,
-      dateOfBirth: mrzDate(mrz.dateOfBirth, "birth", currentYear), docExpiry: mrzDate(mrz.expiryDate, "expiry", currentYear),
+      surname: reading.visual?.surname ?? mrz.surname,
+      givenNames: reading.visual?.givenNames ?? mrz.givenNames,
+      dateOfBirth: mrzDate(mrz.dateOfBirth, "birth", currentYear),
+      docExpiry: mrzDate(mrz.expiryDate, "expiry", currentYear),
       nationality: mrz.nationality,
     }
   } else {
     const v = reading.visual
     if (!reading.accepted || v === null || v.surname === undefined || v.docNumber === undefined) return refuse()
     document = {
-      docType: v.docType ?? "national_id", docNumber: v.docNumber, personalNumber: v.personalNumber ?? "", surname: v.surname,
-      givenNames: v.givenNames ?? "", dateOfBirth: v.dateOfBirth ?? null, docExpiry: v.docExpiry ?? null, nationality: v.nationality ?? "",
+      docType: v.docType ?? "national_id",
+      docNumber: v.docNumber,
+      personalNumber: v.personalNumber ?? "",
+      surname: v.surname,
+      givenNames: v.givenNames ?? "",
+      dateOfBirth: v.dateOfBirth ?? null,
+      docExpiry: v.docExpiry ?? null,
+      nationality: v.nationality ?? "",
     }
   }
   if (document.docExpiry !== null && document.docExpiry < today) return { accepted: false, reasons: ["document_expired"] }

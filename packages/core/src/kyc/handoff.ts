@@ -29,7 +29,8 @@ export interface KycCaptureStatus {
 /** The six-digit code shown on both screens of a handoff, so the person can check the phone continues this desktop's session. */
 export const handoffCode = (handoffId: string) =>
   Effect.map(sha256(utf8(`signet/kyc-handoff-code/v1:${handoffId}`)), (h) =>
-    String((((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0) % 1_000_000).padStart(6, "0"))
+    String((((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0) % 1_000_000).padStart(6, "0"),
+  )
 
 /** The verification a live session token (or handoff id) belongs to; unknown, superseded or expired → 404. */
 export const verificationOfSession = (sessionToken: string | undefined) =>

@@ -7,12 +7,19 @@ import { DEFAULT_KYC_SETTINGS } from "./model.ts"
 const T = DEFAULT_KYC_SETTINGS.thresholds
 const DOC = { docType: "passport", docNumber: "X", personalNumber: "", surname: "A", givenNames: "B", dateOfBirth: null, docExpiry: null, nationality: "KEN" }
 
-interface Model { status: string }
-interface Real { state: KycMachineState }
+interface Model {
+  status: string
+}
+interface Real {
+  state: KycMachineState
+}
 
 const outcomeOf = (r: Real, run: () => ReturnType<typeof kycStep<KycMachineState>>) => {
   const moved = run()
-  if (Either.isRight(moved)) { r.state = moved.right.state; return "ok" }
+  if (Either.isRight(moved)) {
+    r.state = moved.right.state
+    return "ok"
+  }
   return moved.left._tag
 }
 
@@ -20,7 +27,13 @@ class Document implements fc.Command<Model, Real> {
   constructor(readonly accepted: boolean) {}
   check = () => true
   run(m: Model, r: Real) {
-    const got = outcomeOf(r, () => kycStep(r.state, { _tag: "SubmitDocument", outcome: this.accepted ? { accepted: true, document: DOC } : { accepted: false, reasons: ["document_not_authentic"] } }, T))
+    const got = outcomeOf(r, () =>
+      kycStep(
+        r.state,
+        { _tag: "SubmitDocument", outcome: this.accepted ? { accepted: true, document: DOC } : { accepted: false, reasons: ["document_not_authentic"] } },
+        T,
+      ),
+    )
     if (m.status === "verified") return expect(got).toBe("AlreadyVerified")
     expect(got).toBe("ok")
     m.status = this.accepted ? "document_verified" : "failed"
@@ -30,7 +43,10 @@ class Document implements fc.Command<Model, Real> {
 }
 
 class Face implements fc.Command<Model, Real> {
-  constructor(readonly liveness: number, readonly match: number) {}
+  constructor(
+    readonly liveness: number,
+    readonly match: number,
+  ) {}
   check = () => true
   run(m: Model, r: Real) {
     const got = outcomeOf(r, () => kycStep(r.state, { _tag: "SubmitFace", livenessScore: this.liveness, faceMatchScore: this.match }, T))
@@ -40,7 +56,9 @@ class Face implements fc.Command<Model, Real> {
     // The model: the spec's table written out directly.
     m.status = this.liveness < 0.5 ? "failed" : this.match >= 0.75 ? "verified" : this.match >= 0.65 ? "needs_review" : "failed"
     expect(r.state.status).toBe(m.status)
-    expect(r.state.reasons).toEqual(m.status === "needs_review" ? ["face_match_borderline"] : m.status === "verified" ? [] : [this.liveness < 0.5 ? "liveness_failed" : "face_mismatch"])
+    expect(r.state.reasons).toEqual(
+      m.status === "needs_review" ? ["face_match_borderline"] : m.status === "verified" ? [] : [this.liveness < 0.5 ? "liveness_failed" : "face_mismatch"],
+    )
   }
   toString = () => `Face(${this.liveness}, ${this.match})`
 }
@@ -63,13 +81,18 @@ const score = fc.oneof(fc.constantFrom(0.49, 0.5, 0.51, 0.64, 0.65, 0.66, 0.74, 
 
 describe("verification machine against its model", () => {
   it("follows the spec's table and the documented open moves", () => {
-    fc.assert(fc.property(fc.commands([
-      fc.boolean().map((b) => new Document(b)),
-      fc.tuple(score, score).map(([l, f]) => new Face(l, f)),
-      fc.boolean().map((b) => new Review(b)),
-    ], { size: "+1" }), (cmds) => {
-      fc.modelRun(() => ({ model: { status: "pending" }, real: { state: initialKycState } }), cmds)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(
+        fc.commands(
+          [fc.boolean().map((b) => new Document(b)), fc.tuple(score, score).map(([l, f]) => new Face(l, f)), fc.boolean().map((b) => new Review(b))],
+          { size: "+1" },
+        ),
+        (cmds) => {
+          fc.modelRun(() => ({ model: { status: "pending" }, real: { state: initialKycState } }), cmds)
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 
   it("thresholds at their exact boundaries", () => {

@@ -67,8 +67,11 @@ export const faceVerdict = (liveness: number, match: number, t: KycThresholds): 
 }
 
 /** One move of the machine. */
-export const kycStep = <S extends KycMachineState>(state: S, command: KycCommand, thresholds: KycThresholds):
-  Either.Either<{ readonly state: S; readonly events: ReadonlyArray<KycMachineEvent> }, KycMachineError> => {
+export const kycStep = <S extends KycMachineState>(
+  state: S,
+  command: KycCommand,
+  thresholds: KycThresholds,
+): Either.Either<{ readonly state: S; readonly events: ReadonlyArray<KycMachineEvent> }, KycMachineError> => {
   const move = (changes: Partial<KycMachineState>, action: KycMachineEvent["action"]) => {
     const next = { ...state, ...changes } as S
     return Either.right({ state: next, events: [{ action, from: state.status, to: next.status }] })
@@ -77,9 +80,12 @@ export const kycStep = <S extends KycMachineState>(state: S, command: KycCommand
     case "SubmitDocument": {
       if (state.status === "verified") return Either.left(new AlreadyVerified())
       const o = command.outcome
-      return move(o.accepted
-        ? { status: "document_verified", document: o.document, livenessScore: null, faceMatchScore: null, reasons: [] }
-        : { status: "failed", document: null, livenessScore: null, faceMatchScore: null, reasons: o.reasons }, "document_submitted")
+      return move(
+        o.accepted
+          ? { status: "document_verified", document: o.document, livenessScore: null, faceMatchScore: null, reasons: [] }
+          : { status: "failed", document: null, livenessScore: null, faceMatchScore: null, reasons: o.reasons },
+        "document_submitted",
+      )
     }
     case "SubmitFace": {
       if (state.status === "verified") return Either.left(new AlreadyVerified())
@@ -90,9 +96,10 @@ export const kycStep = <S extends KycMachineState>(state: S, command: KycCommand
     }
     case "Review": {
       if (state.status !== "needs_review") return Either.left(new KycReviewNotPending({ current: state.status }))
-      return move(command.decision === "approve"
-        ? { status: "verified", reasons: [] }
-        : { status: "failed", reasons: [KYC_REASONS.reviewRejected] }, "reviewed")
+      return move(
+        command.decision === "approve" ? { status: "verified", reasons: [] } : { status: "failed", reasons: [KYC_REASONS.reviewRejected] },
+        "reviewed",
+      )
     }
   }
 }

@@ -84,9 +84,18 @@ export const parseMrz = (input: ReadonlyArray<string>): Either.Either<Mrz, MrzFo
       { field: "composite", valid: holds(l1.slice(5, 30) + l2.slice(0, 7) + l2.slice(8, 15) + l2.slice(18, 29), l2[29]!) },
     ]
     return Either.right({
-      format: "TD1", documentCode: clean(l1.slice(0, 2)), issuingState: clean(l1.slice(2, 5)), documentNumber: clean(documentNumber),
-      nationality: clean(l2.slice(15, 18)), dateOfBirth: l2.slice(0, 6), sex: clean(l2.slice(7, 8)), expiryDate: l2.slice(8, 14),
-      personalNumber: clean(l1.slice(15, 30)), ...names(l3), checks, valid: checks.every((c) => c.valid),
+      format: "TD1",
+      documentCode: clean(l1.slice(0, 2)),
+      issuingState: clean(l1.slice(2, 5)),
+      documentNumber: clean(documentNumber),
+      nationality: clean(l2.slice(15, 18)),
+      dateOfBirth: l2.slice(0, 6),
+      sex: clean(l2.slice(7, 8)),
+      expiryDate: l2.slice(8, 14),
+      personalNumber: clean(l1.slice(15, 30)),
+      ...names(l3),
+      checks,
+      valid: checks.every((c) => c.valid),
     })
   }
   if (lines.length === 2 && (lengths === "36x36" || lengths === "44x44")) {
@@ -102,10 +111,18 @@ export const parseMrz = (input: ReadonlyArray<string>): Either.Either<Mrz, MrzFo
       { field: "composite", valid: holds(l2.slice(0, 10) + l2.slice(13, 20) + l2.slice(21, compositeAt), l2[compositeAt]!) },
     ]
     return Either.right({
-      format: td3 ? "TD3" : "TD2", documentCode: clean(l1.slice(0, 2)), issuingState: clean(l1.slice(2, 5)),
-      documentNumber: clean(documentNumber), nationality: clean(l2.slice(10, 13)), dateOfBirth: l2.slice(13, 19), sex: clean(l2.slice(20, 21)),
-      expiryDate: l2.slice(21, 27), personalNumber: clean(l2.slice(28, td3 ? 42 : 35)), ...names(l1.slice(5)),
-      checks, valid: checks.every((c) => c.valid),
+      format: td3 ? "TD3" : "TD2",
+      documentCode: clean(l1.slice(0, 2)),
+      issuingState: clean(l1.slice(2, 5)),
+      documentNumber: clean(documentNumber),
+      nationality: clean(l2.slice(10, 13)),
+      dateOfBirth: l2.slice(13, 19),
+      sex: clean(l2.slice(20, 21)),
+      expiryDate: l2.slice(21, 27),
+      personalNumber: clean(l2.slice(28, td3 ? 42 : 35)),
+      ...names(l1.slice(5)),
+      checks,
+      valid: checks.every((c) => c.valid),
     })
   }
   return fail(`not a TD1 (3×30), TD2 (2×36) or TD3 (2×44) zone: ${lines.length} lines of ${lengths || "0"}`)
@@ -120,7 +137,7 @@ export const mrzDate = (yymmdd: string, kind: "birth" | "expiry", currentYear: n
   const yy = Number(yymmdd.slice(0, 2))
   const month = Number(yymmdd.slice(2, 4))
   const day = Number(yymmdd.slice(4, 6))
-  const century = kind === "expiry" ? 2000 : (2000 + yy > currentYear ? 1900 : 2000)
+  const century = kind === "expiry" ? 2000 : 2000 + yy > currentYear ? 1900 : 2000
   const year = century + yy
   const daysIn = [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
   if (month < 1 || month > 12 || day < 1 || day > daysIn[month - 1]!) return null
@@ -128,13 +145,19 @@ export const mrzDate = (yymmdd: string, kind: "birth" | "expiry", currentYear: n
 }
 
 /** The document family (`passport`, `visa`, `national_id`) of an MRZ document code. */
-export const docTypeOf = (documentCode: string): string =>
-  documentCode.startsWith("P") ? "passport" : documentCode.startsWith("V") ? "visa" : "national_id"
+export const docTypeOf = (documentCode: string): string => (documentCode.startsWith("P") ? "passport" : documentCode.startsWith("V") ? "visa" : "national_id")
 
 /** Builds a TD3 zone from fields, with correct check digits (fixtures and tests). */
 export const composeTd3 = (f: {
-  readonly issuingState: string; readonly surname: string; readonly givenNames: string; readonly documentNumber: string
-  readonly nationality: string; readonly dateOfBirth: string; readonly sex: string; readonly expiryDate: string; readonly personalNumber?: string
+  readonly issuingState: string
+  readonly surname: string
+  readonly givenNames: string
+  readonly documentNumber: string
+  readonly nationality: string
+  readonly dateOfBirth: string
+  readonly sex: string
+  readonly expiryDate: string
+  readonly personalNumber?: string
 }): [string, string] => {
   const pad = (s: string, n: number) => (s.toUpperCase().replace(/[^A-Z0-9]+/g, "<") + "<".repeat(n)).slice(0, n)
   const nameZone = (`${f.surname.toUpperCase().replace(/[^A-Z]+/g, "<")}<<${f.givenNames.toUpperCase().replace(/[^A-Z]+/g, "<")}` + "<".repeat(39)).slice(0, 39)

@@ -68,35 +68,56 @@ export const withSandboxMarker = (jpeg: Uint8Array, marker: SandboxMarker): Uint
 }
 
 /** Sandbox reader: the first image's marker (passport photo page or ID front) tells the reading. */
-export const DocumentReaderSandbox = sandboxAdapter({ port: "KYC document reader", setting: KYC_SETTING("SIGNET_KYC_DOCUMENT_READER") }, Layer.succeed(DocumentReader, DocumentReader.of({
-  read: (images) => Effect.sync((): DocumentReading => {
-    const marker = images.map(readSandboxMarker).find((m) => m !== null && m.kind === "document") ?? null
-    if (marker === null) return { mrz: null, visual: null, authentic: false, accepted: false }
-    return { mrz: marker.mrz ?? null, visual: marker.visual ?? null, authentic: marker.authentic ?? true, accepted: marker.accepted ?? true }
-  }),
-})))
+export const DocumentReaderSandbox = sandboxAdapter(
+  { port: "KYC document reader", setting: KYC_SETTING("SIGNET_KYC_DOCUMENT_READER") },
+  Layer.succeed(
+    DocumentReader,
+    DocumentReader.of({
+      read: (images) =>
+        Effect.sync((): DocumentReading => {
+          const marker = images.map(readSandboxMarker).find((m) => m !== null && m.kind === "document") ?? null
+          if (marker === null) return { mrz: null, visual: null, authentic: false, accepted: false }
+          return { mrz: marker.mrz ?? null, visual: marker.visual ?? null, authentic: marker.authentic ?? true, accepted: marker.accepted ?? true }
+        }),
+    }),
+  ),
+)
 
 /** Sandbox liveness: a marked frame gives its `liveness` (default 0.95); an unmarked JPEG 0.90; anything else asks to retry. */
-export const LivenessProviderSandbox = sandboxAdapter({ port: "KYC liveness", setting: KYC_SETTING("SIGNET_KYC_LIVENESS") }, Layer.succeed(LivenessProvider, LivenessProvider.of({
-  assess: (frames) => Effect.sync(() => {
-    const jpegs = frames.filter((f) => f[0] === 0xff && f[1] === 0xd8)
-    const best = jpegs.find((f) => readSandboxMarker(f) !== null) ?? jpegs[0]
-    if (best === undefined) return { _tag: "Retry" as const, reason: "no_face_frame" }
-    const marker = readSandboxMarker(best)
-    return { _tag: "Confirmed" as const, score: marker === null ? 0.9 : marker.liveness ?? 0.95, selfie: best }
-  }),
-})))
+export const LivenessProviderSandbox = sandboxAdapter(
+  { port: "KYC liveness", setting: KYC_SETTING("SIGNET_KYC_LIVENESS") },
+  Layer.succeed(
+    LivenessProvider,
+    LivenessProvider.of({
+      assess: (frames) =>
+        Effect.sync(() => {
+          const jpegs = frames.filter((f) => f[0] === 0xff && f[1] === 0xd8)
+          const best = jpegs.find((f) => readSandboxMarker(f) !== null) ?? jpegs[0]
+          if (best === undefined) return { _tag: "Retry" as const, reason: "no_face_frame" }
+          const marker = readSandboxMarker(best)
+          return { _tag: "Confirmed" as const, score: marker === null ? 0.9 : (marker.liveness ?? 0.95), selfie: best }
+        }),
+    }),
+  ),
+)
 
 /** Sandbox matcher: a selfie's explicit `similarity` wins; same face 0.95; a `*` document face 0.95; otherwise 0.10. */
-export const FaceMatcherSandbox = sandboxAdapter({ port: "KYC face matcher", setting: KYC_SETTING("SIGNET_KYC_FACE_MATCHER") }, Layer.succeed(FaceMatcher, FaceMatcher.of({
-  similarity: (reference, probe) => Effect.sync(() => {
-    const ref = readSandboxMarker(reference)
-    const selfie = readSandboxMarker(probe)
-    if (selfie?.similarity !== undefined) return selfie.similarity
-    if (ref?.face === "*" || (ref?.face !== undefined && ref.face === selfie?.face)) return 0.95
-    return 0.1
-  }),
-})))
+export const FaceMatcherSandbox = sandboxAdapter(
+  { port: "KYC face matcher", setting: KYC_SETTING("SIGNET_KYC_FACE_MATCHER") },
+  Layer.succeed(
+    FaceMatcher,
+    FaceMatcher.of({
+      similarity: (reference, probe) =>
+        Effect.sync(() => {
+          const ref = readSandboxMarker(reference)
+          const selfie = readSandboxMarker(probe)
+          if (selfie?.similarity !== undefined) return selfie.similarity
+          if (ref?.face === "*" || (ref?.face !== undefined && ref.face === selfie?.face)) return 0.95
+          return 0.1
+        }),
+    }),
+  ),
+)
 
 /** The three sandbox adapters. */
 export const KycProvidersSandbox = mergeAdapters(DocumentReaderSandbox, LivenessProviderSandbox, FaceMatcherSandbox)

@@ -4,7 +4,18 @@
  * state change is stored with its audit entry in one transaction; images only encrypted.
  */
 import { Clock, Effect, Either, Option } from "effect"
-import { CustomerIdRequired, DocumentImageRequired, KycIdentityNotVerified, KycNotEnabled, KycStateConflict, KycVerificationNotFound, LivenessTransactionIdRequired, PhoneNumberRequired, PhoneNumberTaken, RpUrnNotOwned } from "./errors.ts"
+import {
+  CustomerIdRequired,
+  DocumentImageRequired,
+  KycIdentityNotVerified,
+  KycNotEnabled,
+  KycStateConflict,
+  KycVerificationNotFound,
+  LivenessTransactionIdRequired,
+  PhoneNumberRequired,
+  PhoneNumberTaken,
+  RpUrnNotOwned,
+} from "./errors.ts"
 import { InvalidRequest } from "../kernel/errors.ts"
 import { KycAudit, KycCaptures, KycImages, KycVerifications, DocumentReader, FaceMatcher, KycSettings, KycVault, LivenessProvider } from "./ports.ts"
 import type { KycImageKind, KycRpSettings, KycVerification } from "./model.ts"
@@ -32,9 +43,7 @@ export const countCaptureRequest = (clientIp: string) => countRequest(`kyc-captu
 /** The counter per IP of selfies and video: capture frames through the relay and the face step. */
 export const countSelfieOrVideo = (clientIp: string) => countRequest(`kyc-selfie:${clientIp}`, KYC_SELFIE_VIDEO_PER_MINUTE)
 
-
-const text = (u: unknown): string | undefined =>
-  typeof u === "string" ? (u.trim() === "" ? undefined : u) : typeof u === "number" ? String(u) : undefined
+const text = (u: unknown): string | undefined => (typeof u === "string" ? (u.trim() === "" ? undefined : u) : typeof u === "number" ? String(u) : undefined)
 
 /** `return_selfie`: `true` or `1` (also as strings); anything else is false. */
 export const wantsSelfie = (u: unknown): boolean => u === true || u === 1 || u === "true" || u === "1"
@@ -43,14 +52,20 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 /** KYC settings of an RP (disabled, RP scope when none were saved). */
 export const kycSettingsOf = (clientId: string) =>
-  Effect.flatMap(KycAudit, (a) => a.settingsOf(clientId)).pipe(Effect.map(Option.getOrElse((): KycRpSettings =>
-    ({ clientId, enabled: false, identityScope: "rp", updatedAt: 0 }))))
+  Effect.flatMap(KycAudit, (a) => a.settingsOf(clientId)).pipe(
+    Effect.map(Option.getOrElse((): KycRpSettings => ({ clientId, enabled: false, identityScope: "rp", updatedAt: 0 }))),
+  )
 
 /** Turns KYC on or off for an RP and sets its identity scope (administrators; docs/kyc.md). */
 export const configureKyc = (clientId: string, input: { readonly enabled: boolean; readonly identityScope?: "rp" | "shared" }) =>
   Effect.gen(function* () {
     const current = yield* kycSettingsOf(clientId)
-    const next: KycRpSettings = { clientId, enabled: input.enabled, identityScope: input.identityScope ?? current.identityScope, updatedAt: yield* Clock.currentTimeMillis }
+    const next: KycRpSettings = {
+      clientId,
+      enabled: input.enabled,
+      identityScope: input.identityScope ?? current.identityScope,
+      updatedAt: yield* Clock.currentTimeMillis,
+    }
     yield* Effect.flatMap(KycAudit, (a) => a.saveSettings(next))
     return next
   })
@@ -80,22 +95,34 @@ const verificationFor = (clientId: string, body: KycCustomerBody) =>
     if (Option.isNone(found)) return yield* new KycVerificationNotFound()
     const v = found.value
     if (Option.isSome(urn) && v.rpUrn !== urn.value) {
-      return yield* new RpUrnNotOwned({ urn: urn.value, detail: v.rpUrn === null ? "this customer_id holds no rp_urn" : "this customer_id holds another rp_urn" })
+      return yield* new RpUrnNotOwned({
+        urn: urn.value,
+        detail: v.rpUrn === null ? "this customer_id holds no rp_urn" : "this customer_id holds another rp_urn",
+      })
     }
     return v
   })
 
 const audit = (v: KycVerification, action: string, from: string | null) =>
-  Effect.flatMap(KycAudit, (a) => a.append({
-    verificationId: v.id, clientId: v.clientId, action, fromStatus: from, toStatus: v.status, reasons: v.reasons, at: v.updatedAt,
-  }))
+  Effect.flatMap(KycAudit, (a) =>
+    a.append({
+      verificationId: v.id,
+      clientId: v.clientId,
+      action,
+      fromStatus: from,
+      toStatus: v.status,
+      reasons: v.reasons,
+      at: v.updatedAt,
+    }),
+  )
 
 /** Stores `next` over `v` (compare-and-set on the version) with an audit entry. */
 const save = (v: KycVerification, changes: Partial<KycVerification>, action: string) =>
   Effect.gen(function* () {
     const next: KycVerification = { ...v, ...changes, version: v.version + 1, updatedAt: yield* Clock.currentTimeMillis }
     const stored = yield* Effect.flatMap(KycVerifications, (r) => r.update(next, v.version)).pipe(
-      Effect.catchTag("UniqueViolation", () => Effect.fail(new KycStateConflict())))
+      Effect.catchTag("UniqueViolation", () => Effect.fail(new KycStateConflict())),
+    )
     if (!stored) return yield* new KycStateConflict()
     if (next.status !== v.status || action !== "updated") yield* audit(next, action, v.status)
     return next
@@ -109,7 +136,11 @@ const step = (v: KycVerification, command: KycCommand) =>
 
 /** The verification handle of the spec. */
 export const verificationHandle = (v: KycVerification, created: boolean) => ({
-  customer_id: v.customerId, phone_number: v.phoneNumber, status: v.status, created, enrolled: v.status === "verified",
+  customer_id: v.customerId,
+  phone_number: v.phoneNumber,
+  status: v.status,
+  created,
+  enrolled: v.status === "verified",
   ...(v.rpUrn === null ? {} : { rp_urn: v.rpUrn }),
 })
 
@@ -177,27 +208,42 @@ export const startVerification = (clientId: string, body: KycStartBody, clientIp
     const urn = Option.getOrNull(yield* urnOf(body, clientId))
     const repo = yield* KycVerifications
     const taken = (detail: string) => new PhoneNumberTaken({ phoneNumber: phone, detail })
-    return yield* Effect.flatMap(Storage, (s) => s.transaction(Effect.gen(function* () {
-      const existing = yield* repo.findByCustomer(clientId, customerId)
-      if (Option.isSome(existing)) {
-        const v = existing.value
-        if (v.phoneNumber !== phone) return yield* taken(`customer_id ${customerId} holds another phone number`)
-        if (urn === null || v.rpUrn === urn) return verificationHandle(v, false)
-        if (v.rpUrn !== null) return yield* taken(`customer_id ${customerId} holds another rp_urn`)
-        if (Option.isSome(yield* repo.findByRpUrn(clientId, urn))) return yield* taken(`rp_urn ${urn} is held by another customer`)
-        return verificationHandle(yield* save(v, { rpUrn: urn }, "rp_urn_recorded"), false)
-      }
-      if (Option.isSome(yield* repo.findByPhone(clientId, phone))) return yield* taken("it is registered to another customer_id")
-      if (urn !== null && Option.isSome(yield* repo.findByRpUrn(clientId, urn))) return yield* taken(`rp_urn ${urn} is held by another customer`)
-      const now = yield* Clock.currentTimeMillis
-      const v: KycVerification = {
-        id: yield* uuid, clientId, customerId, phoneNumber: phone, rpUrn: urn, ...initialKycState, reasons: [],
-        sessionTokenHash: null, sessionExpiresAt: null, selfieImageId: null, createdAt: now, updatedAt: now, version: 1,
-      }
-      yield* repo.insert(v).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.fail(taken(`${e.what} is held by another customer`))))
-      yield* audit(v, "started", null)
-      return verificationHandle(v, true)
-    })))
+    return yield* Effect.flatMap(Storage, (s) =>
+      s.transaction(
+        Effect.gen(function* () {
+          const existing = yield* repo.findByCustomer(clientId, customerId)
+          if (Option.isSome(existing)) {
+            const v = existing.value
+            if (v.phoneNumber !== phone) return yield* taken(`customer_id ${customerId} holds another phone number`)
+            if (urn === null || v.rpUrn === urn) return verificationHandle(v, false)
+            if (v.rpUrn !== null) return yield* taken(`customer_id ${customerId} holds another rp_urn`)
+            if (Option.isSome(yield* repo.findByRpUrn(clientId, urn))) return yield* taken(`rp_urn ${urn} is held by another customer`)
+            return verificationHandle(yield* save(v, { rpUrn: urn }, "rp_urn_recorded"), false)
+          }
+          if (Option.isSome(yield* repo.findByPhone(clientId, phone))) return yield* taken("it is registered to another customer_id")
+          if (urn !== null && Option.isSome(yield* repo.findByRpUrn(clientId, urn))) return yield* taken(`rp_urn ${urn} is held by another customer`)
+          const now = yield* Clock.currentTimeMillis
+          const v: KycVerification = {
+            id: yield* uuid,
+            clientId,
+            customerId,
+            phoneNumber: phone,
+            rpUrn: urn,
+            ...initialKycState,
+            reasons: [],
+            sessionTokenHash: null,
+            sessionExpiresAt: null,
+            selfieImageId: null,
+            createdAt: now,
+            updatedAt: now,
+            version: 1,
+          }
+          yield* repo.insert(v).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.fail(taken(`${e.what} is held by another customer`))))
+          yield* audit(v, "started", null)
+          return verificationHandle(v, true)
+        }),
+      ),
+    )
   })
 
 /** `POST /kyc/customers/document`: reads and judges the document (front then back, or the passport photo page). */
@@ -205,17 +251,25 @@ export const submitDocument = (clientId: string, body: KycDocumentBody, clientIp
   Effect.gen(function* () {
     yield* countKycRequest(clientIp)
     yield* customerIdOf(body)
-    const list: ReadonlyArray<unknown> = Array.isArray(body["images"]) ? body["images"] : body["image"] !== undefined && body["image"] !== null && body["image"] !== "" ? [body["image"]] : []
+    const list: ReadonlyArray<unknown> = Array.isArray(body["images"])
+      ? body["images"]
+      : body["image"] !== undefined && body["image"] !== null && body["image"] !== ""
+        ? [body["image"]]
+        : []
     if (list.length === 0) return yield* new DocumentImageRequired()
     const images = yield* Effect.forEach(list, decodeImage)
     const v = yield* verificationFor(clientId, body)
     const outcome = judgeDocument(yield* Effect.flatMap(DocumentReader, (r) => r.read(images)), isoDay(yield* Clock.currentTimeMillis))
     const moved = yield* step(v, { _tag: "SubmitDocument", outcome })
-    const saved = yield* Effect.flatMap(Storage, (s) => s.transaction(Effect.gen(function* () {
-      yield* Effect.flatMap(KycImages, (r) => r.removeFor(v.id, "document"))
-      yield* Effect.forEach(images, (bytes, i) => sealImage(v.id, "document", i, bytes))
-      return yield* save(v, { ...moved, selfieImageId: null }, "document_submitted")
-    })))
+    const saved = yield* Effect.flatMap(Storage, (s) =>
+      s.transaction(
+        Effect.gen(function* () {
+          yield* Effect.flatMap(KycImages, (r) => r.removeFor(v.id, "document"))
+          yield* Effect.forEach(images, (bytes, i) => sealImage(v.id, "document", i, bytes))
+          return yield* save(v, { ...moved, selfieImageId: null }, "document_submitted")
+        }),
+      ),
+    )
     return yield* verdictOf(saved, false)
   })
 
@@ -228,9 +282,16 @@ export const openLivenessSession = (clientId: string, body: KycCustomerBody, cli
     const settings = yield* KycSettings
     const secret = yield* token(32)
     const now = yield* Clock.currentTimeMillis
-    yield* save(v, { sessionTokenHash: toHex(yield* sha256(utf8(secret))), sessionExpiresAt: now + settings.sessionTtlSeconds * 1000 }, "liveness_session_opened")
+    yield* save(
+      v,
+      { sessionTokenHash: toHex(yield* sha256(utf8(secret))), sessionExpiresAt: now + settings.sessionTtlSeconds * 1000 },
+      "liveness_session_opened",
+    )
     return {
-      url: `${basePath}/kyc/faceapi`, token: secret, expiresIn: settings.sessionTtlSeconds, customer_id: v.customerId,
+      url: `${basePath}/kyc/faceapi`,
+      token: secret,
+      expiresIn: settings.sessionTtlSeconds,
+      customer_id: v.customerId,
       ...(v.rpUrn === null ? {} : { rp_urn: v.rpUrn }),
     }
   })
@@ -253,13 +314,17 @@ export const relayCapture = (sessionToken: string | undefined, frames: ReadonlyA
     const result = yield* Effect.flatMap(LivenessProvider, (p) => p.assess(bytes))
     if (result._tag === "Retry") return { status: "retry" as const, reason: result.reason }
     const v = found.value
-    return yield* Effect.flatMap(Storage, (s) => s.transaction(Effect.gen(function* () {
-      const selfie = yield* sealImage(v.id, "selfie", 0, result.selfie)
-      const capture = { id: yield* uuid, verificationId: v.id, livenessScore: result.score, selfieImageId: selfie.id, createdAt: now, consumedAt: null }
-      yield* Effect.flatMap(KycCaptures, (r) => r.insert(capture)).pipe(Effect.orDie)
-      yield* audit(v, "liveness_captured", v.status)
-      return { status: "confirmed" as const, transactionId: capture.id }
-    })))
+    return yield* Effect.flatMap(Storage, (s) =>
+      s.transaction(
+        Effect.gen(function* () {
+          const selfie = yield* sealImage(v.id, "selfie", 0, result.selfie)
+          const capture = { id: yield* uuid, verificationId: v.id, livenessScore: result.score, selfieImageId: selfie.id, createdAt: now, consumedAt: null }
+          yield* Effect.flatMap(KycCaptures, (r) => r.insert(capture)).pipe(Effect.orDie)
+          yield* audit(v, "liveness_captured", v.status)
+          return { status: "confirmed" as const, transactionId: capture.id }
+        }),
+      ),
+    )
   })
 
 /** `POST /kyc/customers/face`: the live capture against the document's portrait. */
@@ -282,10 +347,14 @@ export const submitFace = (clientId: string, body: KycFaceBody, clientIp: string
     if (Option.isNone(reference) || Option.isNone(selfie)) return yield* new KycVerificationNotFound()
     const similarity = yield* Effect.flatMap(FaceMatcher, (m) => m.similarity(reference.value, selfie.value))
     const moved = yield* step(v, { _tag: "SubmitFace", livenessScore: capture.value.livenessScore, faceMatchScore: similarity })
-    const saved = yield* Effect.flatMap(Storage, (s) => s.transaction(Effect.gen(function* () {
-      if (!(yield* captures.consume(transactionId, yield* Clock.currentTimeMillis))) return yield* new KycVerificationNotFound()
-      return yield* save(v, { ...moved, selfieImageId: capture.value.selfieImageId }, "face_submitted")
-    })))
+    const saved = yield* Effect.flatMap(Storage, (s) =>
+      s.transaction(
+        Effect.gen(function* () {
+          if (!(yield* captures.consume(transactionId, yield* Clock.currentTimeMillis))) return yield* new KycVerificationNotFound()
+          return yield* save(v, { ...moved, selfieImageId: capture.value.selfieImageId }, "face_submitted")
+        }),
+      ),
+    )
     return yield* verdictOf(saved, wantsSelfie(body["return_selfie"]))
   })
 
@@ -307,10 +376,14 @@ export const reviewVerification = (clientId: string, body: KycReviewBody) =>
 export const eraseCustomer = (clientId: string, body: KycCustomerBody) =>
   Effect.gen(function* () {
     const v = yield* verificationFor(clientId, body)
-    yield* Effect.flatMap(Storage, (s) => s.transaction(Effect.gen(function* () {
-      yield* Effect.flatMap(KycVerifications, (r) => r.remove(v.id))
-      yield* audit({ ...v, reasons: [], updatedAt: yield* Clock.currentTimeMillis }, "erased", v.status)
-    })))
+    yield* Effect.flatMap(Storage, (s) =>
+      s.transaction(
+        Effect.gen(function* () {
+          yield* Effect.flatMap(KycVerifications, (r) => r.remove(v.id))
+          yield* audit({ ...v, reasons: [], updatedAt: yield* Clock.currentTimeMillis }, "erased", v.status)
+        }),
+      ),
+    )
     return { customer_id: v.customerId, erased: true }
   })
 
@@ -321,7 +394,14 @@ export const purgeKycImages = Effect.gen(function* () {
   return yield* Effect.flatMap(KycImages, (r) => r.purgeBefore(now - settings.retentionDays * 86_400_000))
 })
 
-const letters = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z0-9,]+/g, " ").replace(/\s*,\s*/g, ",").trim()
+const letters = (s: string) =>
+  s
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toUpperCase()
+    .replace(/[^A-Z0-9,]+/g, " ")
+    .replace(/\s*,\s*/g, ",")
+    .trim()
 
 /** `POST /kyc/customers/compare`: details and a photo against the verified identity on file (scope: docs/kyc.md). */
 export const compareIdentity = (clientId: string, body: KycCompareBody, clientIp: string) =>
@@ -331,11 +411,14 @@ export const compareIdentity = (clientId: string, body: KycCompareBody, clientIp
     const merged: KycCustomerBody = { ...body, ...(body.rp_urn == null && checks.rp_urn != null ? { rp_urn: checks.rp_urn } : {}) }
     const customerId = yield* customerIdOf(merged)
     const settings = yield* kycSettingsOf(clientId)
-    const own = yield* verificationFor(clientId, merged).pipe(Effect.map(Option.some),
-      Effect.catchTag("KycVerificationNotFound", () => Effect.succeedNone))
+    const own = yield* verificationFor(clientId, merged).pipe(
+      Effect.map(Option.some),
+      Effect.catchTag("KycVerificationNotFound", () => Effect.succeedNone),
+    )
     let v = Option.filter(own, (x) => x.status === "verified")
     if (Option.isNone(v) && settings.identityScope === "shared") v = yield* Effect.flatMap(KycVerifications, (r) => r.findVerifiedAnywhere(customerId))
-    if (Option.isNone(v)) return yield* (Option.isSome(own) ? Effect.fail(new KycIdentityNotVerified({ customerId })) : Effect.fail(new KycVerificationNotFound()))
+    if (Option.isNone(v))
+      return yield* Option.isSome(own) ? Effect.fail(new KycIdentityNotVerified({ customerId })) : Effect.fail(new KycVerificationNotFound())
     const id = v.value
     const d = id.document!
     const matches: Record<string, boolean> = { customer_id: true }

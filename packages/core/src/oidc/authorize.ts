@@ -29,7 +29,20 @@ export type AuthorizeOutcome =
 /** The user's answer on the consent page. */
 export type ConsentDecision = "allow" | "deny"
 
-const PARAMS = ["client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "response_mode", "request", "request_uri"] as const
+const PARAMS = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "scope",
+  "state",
+  "nonce",
+  "code_challenge",
+  "code_challenge_method",
+  "prompt",
+  "response_mode",
+  "request",
+  "request_uri",
+] as const
 
 /** Appends query parameters to a registered redirect URI (which may carry its own query). */
 const withQuery = (uri: string, params: Record<string, string | undefined>): string => {
@@ -48,11 +61,16 @@ export const authorize = (query: URLSearchParams, signIn: Option.Option<SessionS
     const issuer = issuerOf(settings)
     const one = (name: string) => query.get(name) ?? undefined
     const clientId = one("client_id")
-    if (clientId === undefined || clientId === "") return { _tag: "ErrorPage", error: "invalid_request", description: "client_id is required" } satisfies AuthorizeOutcome
+    if (clientId === undefined || clientId === "")
+      return { _tag: "ErrorPage", error: "invalid_request", description: "client_id is required" } satisfies AuthorizeOutcome
     const rp = yield* findRelyingParty(clientId)
     if (Option.isNone(rp)) return { _tag: "ErrorPage", error: "invalid_client", description: "unknown client_id" } satisfies AuthorizeOutcome
     if (rp.value.status !== "approved") {
-      return { _tag: "ErrorPage", error: "unauthorized_client", description: `RP registration not approved. Status: ${rp.value.status}` } satisfies AuthorizeOutcome
+      return {
+        _tag: "ErrorPage",
+        error: "unauthorized_client",
+        description: `RP registration not approved. Status: ${rp.value.status}`,
+      } satisfies AuthorizeOutcome
     }
     const redirectUri = one("redirect_uri")
     if (redirectUri === undefined) return { _tag: "ErrorPage", error: "invalid_request", description: "redirect_uri is required" } satisfies AuthorizeOutcome
@@ -61,8 +79,10 @@ export const authorize = (query: URLSearchParams, signIn: Option.Option<SessionS
       return { _tag: "ErrorPage", error: "invalid_request", description: "redirect_uri is not registered for this client" } satisfies AuthorizeOutcome
     }
     const state = one("state")
-    const fail = (error: string, description: string): AuthorizeOutcome =>
-      ({ _tag: "Redirect", location: withQuery(redirectUri, { error, error_description: description, state, iss: issuer }) })
+    const fail = (error: string, description: string): AuthorizeOutcome => ({
+      _tag: "Redirect",
+      location: withQuery(redirectUri, { error, error_description: description, state, iss: issuer }),
+    })
 
     const repeated = PARAMS.find((p) => query.getAll(p).length > 1)
     if (repeated !== undefined) return fail("invalid_request", `${repeated} is given more than once`)
@@ -81,7 +101,8 @@ export const authorize = (query: URLSearchParams, signIn: Option.Option<SessionS
     if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) return fail("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier")
     const prompt = (one("prompt") ?? "").split(" ").filter((p) => p.length > 0)
     if (prompt.includes("none") && prompt.length > 1) return fail("invalid_request", "prompt=none cannot be combined with other values")
-    if (prompt.includes("login") || prompt.includes("select_account")) return fail("invalid_request", "prompt=login and prompt=select_account are not supported")
+    if (prompt.includes("login") || prompt.includes("select_account"))
+      return fail("invalid_request", "prompt=login and prompt=select_account are not supported")
 
     if (Option.isNone(signIn)) {
       if (prompt.includes("none")) return fail("login_required", "nobody is signed in")
@@ -102,12 +123,24 @@ export const authorize = (query: URLSearchParams, signIn: Option.Option<SessionS
       yield* consents.save({ userId: user.userId, clientId, scope: [...new Set([...granted, ...scope])], grantedAt: now })
     }
     const code = yield* token(32)
-    yield* Effect.flatMap(AuthorizationCodes, (codes) => Effect.gen(function* () {
-      yield* codes.insert({
-        codeHash: yield* hashSecret(code), clientId, userId: user.userId, redirectUri, scope, nonce: one("nonce") ?? null,
-        codeChallenge: challenge, authTime: user.authTime, amr: user.amr, familyId: yield* uuid,
-        createdAt: now, expiresAt: now + CODE_TTL_SECONDS * 1000, consumedAt: null,
-      })
-    })).pipe(Effect.orDie)
+    yield* Effect.flatMap(AuthorizationCodes, (codes) =>
+      Effect.gen(function* () {
+        yield* codes.insert({
+          codeHash: yield* hashSecret(code),
+          clientId,
+          userId: user.userId,
+          redirectUri,
+          scope,
+          nonce: one("nonce") ?? null,
+          codeChallenge: challenge,
+          authTime: user.authTime,
+          amr: user.amr,
+          familyId: yield* uuid,
+          createdAt: now,
+          expiresAt: now + CODE_TTL_SECONDS * 1000,
+          consumedAt: null,
+        })
+      }),
+    ).pipe(Effect.orDie)
     return { _tag: "Redirect", location: withQuery(redirectUri, { code, state, iss: issuer }) } satisfies AuthorizeOutcome
   })

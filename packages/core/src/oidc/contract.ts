@@ -9,12 +9,19 @@ import { Schema } from "effect"
 export const OAuthErrorResponse = Schema.Struct({ error: Schema.String, error_description: Schema.String }).annotations({ identifier: "OAuthError" })
 /** The token endpoint's answer (RFC 6749 §5.1). */
 export const OAuthTokenResponse = Schema.Struct({
-  access_token: Schema.String, token_type: Schema.Literal("Bearer"), expires_in: Schema.Int, scope: Schema.String,
-  refresh_token: Schema.optional(Schema.String), id_token: Schema.optional(Schema.String),
+  access_token: Schema.String,
+  token_type: Schema.Literal("Bearer"),
+  expires_in: Schema.Int,
+  scope: Schema.String,
+  refresh_token: Schema.optional(Schema.String),
+  id_token: Schema.optional(Schema.String),
 }).annotations({ identifier: "OAuthTokenResponse" })
 /** The UserInfo claims (OpenID Connect Core §5.3). */
 export const UserInfoView = Schema.Struct({
-  sub: Schema.String, email: Schema.optional(Schema.String), email_verified: Schema.optional(Schema.Boolean), name: Schema.optional(Schema.String),
+  sub: Schema.String,
+  email: Schema.optional(Schema.String),
+  email_verified: Schema.optional(Schema.Boolean),
+  name: Schema.optional(Schema.String),
 }).annotations({ identifier: "UserInfo" })
 /** Answer of `GET /.well-known/openid-configuration`. */
 export const DiscoveryResponse = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ identifier: "ProviderMetadata" })

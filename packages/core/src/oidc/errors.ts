@@ -8,13 +8,15 @@ import { Schema } from "effect"
  * generic `{ "error": "<code>: <description>" }` applies. 401 for `invalid_client`, else 400.
  */
 export class OAuthError extends Schema.TaggedError<OAuthError>()("OAuthError", { code: Schema.String, description: Schema.String }) {
-  get status(): 400 | 401 { return this.code === "invalid_client" ? 401 : 400 }
-  override get message() { return `${this.code}: ${this.description}` }
+  get status(): 400 | 401 {
+    return this.code === "invalid_client" ? 401 : 400
+  }
+  override get message() {
+    return `${this.code}: ${this.description}`
+  }
 }
 
 /** The catalogued errors of this module (the catalogue is the union of every module's list). */
-export const oidcErrors = [
-  OAuthError,
-] as const
+export const oidcErrors = [OAuthError] as const
 /** An error of this module. */
 export type OidcError = InstanceType<(typeof oidcErrors)[number]>

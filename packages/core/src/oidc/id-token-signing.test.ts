@@ -25,37 +25,56 @@ const PARAMS = {
 const world = () => {
   const pairs = new Map<string, { readonly algorithm: KeyAlgorithm; readonly pair: CryptoKeyPair; readonly publicJwk: KeyInfo["publicJwk"] }>()
   const generations: Array<SigningKey> = []
-  const info = (keyId: string): Effect.Effect<KeyInfo, KeyNotFound> => Effect.suspend(() => {
-    const k = pairs.get(keyId)
-    return k === undefined ? Effect.fail(new KeyNotFound({ keyId })) : Effect.succeed({ keyId, algorithm: k.algorithm, publicJwk: k.publicJwk, createdAt: 0 })
-  })
+  const info = (keyId: string): Effect.Effect<KeyInfo, KeyNotFound> =>
+    Effect.suspend(() => {
+      const k = pairs.get(keyId)
+      return k === undefined ? Effect.fail(new KeyNotFound({ keyId })) : Effect.succeed({ keyId, algorithm: k.algorithm, publicJwk: k.publicJwk, createdAt: 0 })
+    })
   const keyStore = KeyStore.of({
-    ensure: (keyId, algorithm) => Effect.promise(async () => {
-      if (!pairs.has(keyId)) {
-        if (algorithm === "RSA-OAEP-2048") throw new Error("signing keys only")
-        const pair = await subtle.generateKey(PARAMS[algorithm], false, ["sign", "verify"]) as CryptoKeyPair
-        const { kty, crv, x, y, n, e } = await subtle.exportKey("jwk", pair.publicKey)
-        pairs.set(keyId, { algorithm, pair, publicJwk: algorithm === "RS256" ? { kty: kty!, n: n!, e: e! } : { kty: kty!, crv: crv!, x: x!, y: y! } })
-      }
-    }).pipe(Effect.flatMap(() => Effect.orDie(info(keyId)))),
+    ensure: (keyId, algorithm) =>
+      Effect.promise(async () => {
+        if (!pairs.has(keyId)) {
+          if (algorithm === "RSA-OAEP-2048") throw new Error("signing keys only")
+          const pair = (await subtle.generateKey(PARAMS[algorithm], false, ["sign", "verify"])) as CryptoKeyPair
+          const { kty, crv, x, y, n, e } = await subtle.exportKey("jwk", pair.publicKey)
+          pairs.set(keyId, { algorithm, pair, publicJwk: algorithm === "RS256" ? { kty: kty!, n: n!, e: e! } : { kty: kty!, crv: crv!, x: x!, y: y! } })
+        }
+      }).pipe(Effect.flatMap(() => Effect.orDie(info(keyId)))),
     get: info,
-    sign: (keyId, data) => Effect.flatMap(info(keyId), () => Effect.promise(async () => {
-      const k = pairs.get(keyId)!
-      const algorithm = k.algorithm === "RS256" ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash: "SHA-256" }
-      return new Uint8Array(await subtle.sign(algorithm, k.pair.privateKey, new Uint8Array(data)))
-    })),
+    sign: (keyId, data) =>
+      Effect.flatMap(info(keyId), () =>
+        Effect.promise(async () => {
+          const k = pairs.get(keyId)!
+          const algorithm = k.algorithm === "RS256" ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash: "SHA-256" }
+          return new Uint8Array(await subtle.sign(algorithm, k.pair.privateKey, new Uint8Array(data)))
+        }),
+      ),
     decrypt: (keyId) => Effect.die(new Error(`no decryption keys here (${keyId})`)),
   })
   const layer = Layer.mergeAll(
     Layer.succeed(KeyStore, keyStore),
     Layer.succeed(Storage, Storage.of({ transaction: (effect) => effect })),
-    Layer.succeed(SigningKeys, SigningKeys.of({
-      insert: (key) => Effect.sync(() => { generations.unshift(key) }),
-      list: (environment) => Effect.sync(() => generations.filter((g) => g.environment === environment).sort((a, b) => b.seq - a.seq)),
-    })),
-    Layer.succeed(EngineConfig, EngineConfig.of({
-      environment: "sandbox", publicOrigin: "https://signet.example", basePath: "", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
-    })),
+    Layer.succeed(
+      SigningKeys,
+      SigningKeys.of({
+        insert: (key) =>
+          Effect.sync(() => {
+            generations.unshift(key)
+          }),
+        list: (environment) => Effect.sync(() => generations.filter((g) => g.environment === environment).sort((a, b) => b.seq - a.seq)),
+      }),
+    ),
+    Layer.succeed(
+      EngineConfig,
+      EngineConfig.of({
+        environment: "sandbox",
+        publicOrigin: "https://signet.example",
+        basePath: "",
+        accessTokenTtlSeconds: 3600,
+        ceremonyTtlSeconds: 300,
+        sessionTtlSeconds: 3600,
+      }),
+    ),
   )
   const run = <A, E>(effect: Effect.Effect<A, E, KeyStore | Storage | SigningKeys | EngineConfig>) => Effect.runPromise(Effect.provide(effect, layer))
   return { run }
@@ -76,8 +95,15 @@ describe("ID-token JWS", () => {
     const rsa = set.keys.find((k) => k.kty === "RSA")!
     expect(rsa).toMatchObject({ kid: "sandbox/id-token-rs256/1", alg: "RS256", use: "sig", e: "AQAB" })
     expect(base64url.decode(rsa.n!).length * 8).toBe(2048)
-    expect(set.keys.map((k) => [k.kid, k.alg])).toEqual([["sandbox/access-token/1", "ES256"], ["sandbox/id-token-rs256/1", "RS256"]])
-    const verified = await jwtVerify(token, createLocalJWKSet(set as never), { algorithms: ["RS256"], issuer: expectation.issuer, audience: expectation.audience })
+    expect(set.keys.map((k) => [k.kid, k.alg])).toEqual([
+      ["sandbox/access-token/1", "ES256"],
+      ["sandbox/id-token-rs256/1", "RS256"],
+    ])
+    const verified = await jwtVerify(token, createLocalJWKSet(set as never), {
+      algorithms: ["RS256"],
+      issuer: expectation.issuer,
+      audience: expectation.audience,
+    })
     expect(verified.protectedHeader).toEqual({ alg: "RS256", typ: "JWT", kid: "sandbox/id-token-rs256/1" })
     expect(verified.payload.sub).toBe("usr_1")
     expect(await run(Effect.flatMap(acceptedIdTokenKeyIds, (keyIds) => verifyJwt(token, { ...expectation, keyIds })))).toMatchObject({ sub: "usr_1" })

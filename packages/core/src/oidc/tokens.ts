@@ -42,49 +42,82 @@ const leftHalfHash = (value: string) => Effect.map(sha256(utf8(value)), (h) => b
 
 /** Signs an ID token for `clientId` with the claims the scopes allow, with the client's `id_token_signed_response_alg`. */
 export const issueIdToken = (input: {
-  readonly userId: string; readonly clientId: string; readonly scope: ReadonlyArray<string>; readonly nonce: string | null
-  readonly authTime: number; readonly amr: ReadonlyArray<string>; readonly accessToken: string; readonly alg: IdTokenAlgorithm
+  readonly userId: string
+  readonly clientId: string
+  readonly scope: ReadonlyArray<string>
+  readonly nonce: string | null
+  readonly authTime: number
+  readonly amr: ReadonlyArray<string>
+  readonly accessToken: string
+  readonly alg: IdTokenAlgorithm
 }) =>
   Effect.gen(function* () {
     const settings = yield* EngineConfig
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const user = yield* Effect.flatMap(Users, (u) => u.findById(input.userId))
     if (Option.isNone(user)) return yield* invalidGrant("the user no longer exists")
-    return yield* signJwt(yield* currentIdTokenKeyId(input.alg), "JWT", {
-      iss: issuerOf(settings),
-      sub: input.userId,
-      aud: input.clientId,
-      azp: input.clientId,
-      iat: now,
-      exp: now + settings.accessTokenTtlSeconds,
-      auth_time: input.authTime,
-      ...(input.nonce !== null ? { nonce: input.nonce } : {}),
-      at_hash: yield* leftHalfHash(input.accessToken),
-      ...(input.amr.length > 0 ? { amr: input.amr } : {}),
-      ...(input.scope.includes("email") ? { email: user.value.email, email_verified: false } : {}),
-      ...(input.scope.includes("profile") ? { name: user.value.displayName } : {}),
-    }, input.alg)
+    return yield* signJwt(
+      yield* currentIdTokenKeyId(input.alg),
+      "JWT",
+      {
+        iss: issuerOf(settings),
+        sub: input.userId,
+        aud: input.clientId,
+        azp: input.clientId,
+        iat: now,
+        exp: now + settings.accessTokenTtlSeconds,
+        auth_time: input.authTime,
+        ...(input.nonce !== null ? { nonce: input.nonce } : {}),
+        at_hash: yield* leftHalfHash(input.accessToken),
+        ...(input.amr.length > 0 ? { amr: input.amr } : {}),
+        ...(input.scope.includes("email") ? { email: user.value.email, email_verified: false } : {}),
+        ...(input.scope.includes("profile") ? { name: user.value.displayName } : {}),
+      },
+      input.alg,
+    )
   })
 
 /** Access token, refresh token (a new member of `familyId`) and, with `openid`, an ID token. */
 const issueTokens = (input: {
-  readonly userId: string; readonly clientId: string; readonly scope: ReadonlyArray<string>; readonly nonce: string | null
-  readonly authTime: number; readonly amr: ReadonlyArray<string>; readonly familyId: string; readonly idTokenAlg: IdTokenAlgorithm
+  readonly userId: string
+  readonly clientId: string
+  readonly scope: ReadonlyArray<string>
+  readonly nonce: string | null
+  readonly authTime: number
+  readonly amr: ReadonlyArray<string>
+  readonly familyId: string
+  readonly idTokenAlg: IdTokenAlgorithm
 }) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const access = yield* issueAccessToken({ sub: input.userId, clientId: input.clientId, scope: input.scope })
     const refresh = yield* token(32)
     const tokenHash = yield* hashSecret(refresh)
-    yield* Effect.flatMap(RefreshTokens, (r) => r.insert({
-      tokenHash, familyId: input.familyId, clientId: input.clientId, userId: input.userId, scope: input.scope,
-      authTime: input.authTime, amr: input.amr, accessJti: access.jti, accessExpiresAt: access.expiresAt * 1000,
-      createdAt: now, expiresAt: now + REFRESH_TTL_SECONDS * 1000, usedAt: null, revokedAt: null,
-    })).pipe(Effect.orDie)
+    yield* Effect.flatMap(RefreshTokens, (r) =>
+      r.insert({
+        tokenHash,
+        familyId: input.familyId,
+        clientId: input.clientId,
+        userId: input.userId,
+        scope: input.scope,
+        authTime: input.authTime,
+        amr: input.amr,
+        accessJti: access.jti,
+        accessExpiresAt: access.expiresAt * 1000,
+        createdAt: now,
+        expiresAt: now + REFRESH_TTL_SECONDS * 1000,
+        usedAt: null,
+        revokedAt: null,
+      }),
+    ).pipe(Effect.orDie)
     const idToken = input.scope.includes("openid") ? yield* issueIdToken({ ...input, accessToken: access.token, alg: input.idTokenAlg }) : undefined
     return {
-      access_token: access.token, token_type: "Bearer" as const, expires_in: access.expiresIn, scope: input.scope.join(" "),
-      refresh_token: refresh, ...(idToken !== undefined ? { id_token: idToken } : {}),
+      access_token: access.token,
+      token_type: "Bearer" as const,
+      expires_in: access.expiresIn,
+      scope: input.scope.join(" "),
+      refresh_token: refresh,
+      ...(idToken !== undefined ? { id_token: idToken } : {}),
     } satisfies OidcTokenResponse
   })
 
@@ -100,7 +133,10 @@ export const revokeFamily = (familyId: string) =>
 const isVerifier = (v: string) => /^[A-Za-z0-9._~-]{43,128}$/.test(v)
 
 /** `grant_type=authorization_code` for an authenticated client. */
-export const exchangeCode = (rp: RelyingParty, input: { readonly code: string; readonly redirectUri: string | undefined; readonly codeVerifier: string | undefined }) =>
+export const exchangeCode = (
+  rp: RelyingParty,
+  input: { readonly code: string; readonly redirectUri: string | undefined; readonly codeVerifier: string | undefined },
+) =>
   Effect.gen(function* () {
     const storage = yield* Storage
     const now = yield* Clock.currentTimeMillis
@@ -150,7 +186,16 @@ export const refreshTokens = (rp: RelyingParty, input: { readonly refreshToken: 
     const extra = input.scope.find((s) => !old.scope.includes(s))
     if (extra !== undefined) return yield* new OAuthError({ code: "invalid_scope", description: `scope ${extra} was not granted` })
     const scope = input.scope.length === 0 ? old.scope : input.scope
-    return yield* issueTokens({ userId: old.userId, clientId: rp.clientId, scope, nonce: null, authTime: old.authTime, amr: old.amr, familyId: old.familyId, idTokenAlg: rp.idTokenSignedResponseAlg })
+    return yield* issueTokens({
+      userId: old.userId,
+      clientId: rp.clientId,
+      scope,
+      nonce: null,
+      authTime: old.authTime,
+      amr: old.amr,
+      familyId: old.familyId,
+      idTokenAlg: rp.idTokenSignedResponseAlg,
+    })
   })
 
 /**
@@ -209,7 +254,11 @@ export const readIdTokenHint = (idToken: string, clientId: string | undefined) =
     const aud = typeof claims.aud === "string" ? claims.aud : undefined
     if (aud === undefined || (clientId !== undefined && clientId !== aud) || typeof claims.iat !== "number") return Option.none()
     const payload = yield* verifyJwt(idToken, {
-      keyIds: yield* acceptedIdTokenKeyIds, typ: "JWT", issuer: issuerOf(settings), audience: aud, at: claims.iat * 1000,
+      keyIds: yield* acceptedIdTokenKeyIds,
+      typ: "JWT",
+      issuer: issuerOf(settings),
+      audience: aud,
+      at: claims.iat * 1000,
     })
     if (payload === undefined || typeof payload.sub !== "string") return Option.none()
     const rp = yield* findRelyingParty(aud)

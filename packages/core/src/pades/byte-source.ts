@@ -1,6 +1,6 @@
 /** Random-access bytes: how the PAdES code reads a document without holding it whole. */
 import { Effect } from "effect"
-import { PdfUnreadable } from "./errors.ts"
+import type { PdfUnreadable } from "./errors.ts"
 
 /** A document's bytes, read by offset; a 1 GB file behind it is read in windows, never whole. */
 export interface ByteSource {
@@ -23,9 +23,12 @@ export const bytesSource = (bytes: Uint8Array): ByteSource => ({
 /** `head` followed by `tail`, as one source (a document and its appended update). */
 export const concatSource = (head: ByteSource, tail: Uint8Array): ByteSource => ({
   size: head.size + tail.length,
-  ...(head.readTransient === undefined ? {} : {
-    readTransient: (offset: number, length: number) => (offset + length <= head.size ? head.readTransient!(offset, length) : concatSource(head, tail).read(offset, length)),
-  }),
+  ...(head.readTransient === undefined
+    ? {}
+    : {
+        readTransient: (offset: number, length: number) =>
+          offset + length <= head.size ? head.readTransient!(offset, length) : concatSource(head, tail).read(offset, length),
+      }),
   read: (offset, length) => {
     const end = Math.min(head.size + tail.length, offset + length)
     if (offset >= head.size) return Effect.succeed(tail.subarray(offset - head.size, end - head.size))

@@ -15,18 +15,24 @@ export const SignPdfRequest = Schema.Struct({
   rpOrigin: Schema.optional(Schema.String),
   reason: Schema.optional(Schema.String).annotations({ description: "/Reason of the signature dictionary" }),
   location: Schema.optional(Schema.String).annotations({ description: "/Location of the signature dictionary" }),
-  visible: Schema.optional(Schema.Struct({
-    page: Schema.Int.annotations({ description: "1-based page number" }),
-    rect: Schema.Tuple(Schema.Number, Schema.Number, Schema.Number, Schema.Number).annotations({ description: "[x1, y1, x2, y2] in PDF points from the lower-left corner" }),
-    image: Schema.optional(Schema.String).annotations({ description: "base64 PNG drawn left of the signer's name and time" }),
-  })).annotations({ description: "absent: an invisible signature; without image, the signer's stored signature image when they set one" }),
+  visible: Schema.optional(
+    Schema.Struct({
+      page: Schema.Int.annotations({ description: "1-based page number" }),
+      rect: Schema.Tuple(Schema.Number, Schema.Number, Schema.Number, Schema.Number).annotations({
+        description: "[x1, y1, x2, y2] in PDF points from the lower-left corner",
+      }),
+      image: Schema.optional(Schema.String).annotations({ description: "base64 PNG drawn left of the signer's name and time" }),
+    }),
+  ).annotations({ description: "absent: an invisible signature; without image, the signer's stored signature image when they set one" }),
   level: Schema.optional(Schema.String).annotations({
-    description: "PAdES-BASELINE-B (default), PAdES-BASELINE-T (an RFC 3161 timestamp in the CMS) or PAdES-BASELINE-LT (plus a DSS update with certificates, OCSP responses and CRL when the signed PDF is fetched); docs/timestamps.md",
+    description:
+      "PAdES-BASELINE-B (default), PAdES-BASELINE-T (an RFC 3161 timestamp in the CMS) or PAdES-BASELINE-LT (plus a DSS update with certificates, OCSP responses and CRL when the signed PDF is fetched); docs/timestamps.md",
   }),
 })
 /** Answer of `POST /v2/sign/pdf`. */
 export const SignPdfResponse = Schema.Struct({
-  requestId: Schema.String, status: Schema.Literal("pending_auth"),
+  requestId: Schema.String,
+  status: Schema.Literal("pending_auth"),
   authUrl: Schema.String.annotations({ description: "/api/v2/sign/auth/<requestId> (the hash-signing approval)" }),
   challenge: Schema.String.annotations({ description: "base64url WebAuthn challenge, linked to documentHash" }),
   documentHash: Schema.String.annotations({ description: "hex SHA-256 of the PDF's two byte ranges" }),

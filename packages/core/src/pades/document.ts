@@ -87,13 +87,18 @@ const readObjectAt = (source: ByteSource, offset: number, resolve: PdfDocument["
   Effect.gen(function* () {
     const spent = budget.spendObject()
     if (spent !== undefined) return yield* spent
-    const head = yield* parseAt(source, offset, (c) => {
-      const header = c.readObjectHeader()
-      const value = c.readValue()
-      const isStream = value instanceof PdfDict && c.atWord("stream")
-      if (isStream) c.readStreamKeyword()
-      return { header, value, isStream, dataStart: offset + c.pos }
-    }, budget)
+    const head = yield* parseAt(
+      source,
+      offset,
+      (c) => {
+        const header = c.readObjectHeader()
+        const value = c.readValue()
+        const isStream = value instanceof PdfDict && c.atWord("stream")
+        if (isStream) c.readStreamKeyword()
+        return { header, value, isStream, dataStart: offset + c.pos }
+      },
+      budget,
+    )
     if (!head.isStream) return { header: head.header, value: head.value as PdfValue | PdfStream }
     const dictionary = head.value as PdfDict
     const length = yield* streamLength(dictionary, resolve)
@@ -156,32 +161,38 @@ const xrefStreamEntries = (stream: PdfStream, budget: PdfBudget, entries: { coun
 
 /** A classic table at `offset` (`xref` … `trailer <<…>>`). */
 const readXrefTable = (source: ByteSource, offset: number, budget: PdfBudget, entries: { count: number }) =>
-  parseAt(source, offset, (c) => {
-    c.expectWord("xref")
-    const out: Array<[number, XrefEntry]> = []
-    // The count is charged per parse attempt (a larger window parses again), so work on a copy.
-    const charged = { count: entries.count }
-    while (c.isDigitNext()) {
-      const start = c.readInteger()
-      const count = c.readInteger()
-      const problem = checkSubsection(start, count, charged)
-      if (problem !== undefined) throw problem
-      for (let k = 0; k < count; k++) {
-        const off = c.readInteger()
-        const gen = c.readInteger()
-        const type = c.peekWord()
-        c.pos += type.length
-        if (type === "n") out.push([start + k, { kind: "offset", offset: off, gen }])
-        else if (type === "f") out.push([start + k, { kind: "free" }])
-        else throw new MalformedPdf(`bad xref entry type ${type}`)
+  parseAt(
+    source,
+    offset,
+    (c) => {
+      c.expectWord("xref")
+      const out: Array<[number, XrefEntry]> = []
+      // The count is charged per parse attempt (a larger window parses again), so work on a copy.
+      const charged = { count: entries.count }
+      while (c.isDigitNext()) {
+        const start = c.readInteger()
+        const count = c.readInteger()
+        const problem = checkSubsection(start, count, charged)
+        if (problem !== undefined) throw problem
+        for (let k = 0; k < count; k++) {
+          const off = c.readInteger()
+          const gen = c.readInteger()
+          const type = c.peekWord()
+          c.pos += type.length
+          if (type === "n") out.push([start + k, { kind: "offset", offset: off, gen }])
+          else if (type === "f") out.push([start + k, { kind: "free" }])
+          else throw new MalformedPdf(`bad xref entry type ${type}`)
+        }
       }
-    }
-    c.expectWord("trailer")
-    const trailer = c.readValue()
-    if (!(trailer instanceof PdfDict)) throw new MalformedPdf("trailer is not a dictionary")
-    entries.count = charged.count
-    return { entries: out, trailer }
-  }, budget, 64 * 1024)
+      c.expectWord("trailer")
+      const trailer = c.readValue()
+      if (!(trailer instanceof PdfDict)) throw new MalformedPdf("trailer is not a dictionary")
+      entries.count = charged.count
+      return { entries: out, trailer }
+    },
+    budget,
+    64 * 1024,
+  )
 
 /** Finds `startxref` in the last kilobytes of the file. */
 const findStartxref = (source: ByteSource) =>
@@ -242,7 +253,8 @@ export const openPdf = (source: ByteSource): Effect.Effect<PdfDocument, PdfReadE
         resolving.add(r.num)
         return resolveOnce(r).pipe(
           Effect.tap((value) => Effect.sync(() => value !== null && resolved.set(r.num, value))),
-          Effect.ensuring(Effect.sync(() => resolving.delete(r.num))))
+          Effect.ensuring(Effect.sync(() => resolving.delete(r.num))),
+        )
       })
 
     const objectStream = (num: number) =>
@@ -256,7 +268,8 @@ export const openPdf = (source: ByteSource): Effect.Effect<PdfDocument, PdfReadE
         if (!isCount(n) || !isCount(first)) return yield* unreadable(`object stream ${num} without a valid /N and /First`)
         const data = yield* decodeStream(stream, budget)
         // Each entry is two integers of at least two bytes each, so /N cannot exceed /First / 4.
-        if ((n as number) > (first as number) / 4 + 1 || (first as number) > data.length) return yield* unreadable(`object stream ${num}: /N and /First do not fit its data`)
+        if ((n as number) > (first as number) / 4 + 1 || (first as number) > data.length)
+          return yield* unreadable(`object stream ${num}: /N and /First do not fit its data`)
         const offsets = yield* Effect.try({
           try: () => {
             const header = new Cursor(data.subarray(0, first as number), true)
@@ -287,8 +300,10 @@ export const openPdf = (source: ByteSource): Effect.Effect<PdfDocument, PdfReadE
         const cursor = new Cursor(stream.data.subarray(stream.first + offset), true)
         const value = yield* Effect.try({
           try: () => cursor.readValue(),
-          catch: (e) => e instanceof NestingTooDeep ? tooComplex(`${e.detail} (object stream ${num})`)
-            : unreadable(`object stream ${num}: ${e instanceof MalformedPdf ? e.detail : "unreadable"}`),
+          catch: (e) =>
+            e instanceof NestingTooDeep
+              ? tooComplex(`${e.detail} (object stream ${num})`)
+              : unreadable(`object stream ${num}: ${e instanceof MalformedPdf ? e.detail : "unreadable"}`),
         })
         const parsedSpent = budget.spendParsed(cursor.pos)
         if (parsedSpent !== undefined) return yield* parsedSpent
@@ -299,7 +314,7 @@ export const openPdf = (source: ByteSource): Effect.Effect<PdfDocument, PdfReadE
     let trailer: PdfDict | undefined
     let xrefStream = false
     const seen = new Set<number>()
-    for (let at: number | undefined = startxref; at !== undefined;) {
+    for (let at: number | undefined = startxref; at !== undefined; ) {
       if (seen.has(at)) return yield* unreadable("a loop in the /Prev chain")
       if (seen.size >= PDF_BUDGETS.xrefSections) return yield* tooComplex(`more than ${PDF_BUDGETS.xrefSections} cross-reference sections`)
       seen.add(at)

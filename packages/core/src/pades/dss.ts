@@ -14,8 +14,7 @@ import { arrayOf, dict, name, PdfDict, PdfRef, PdfStream, type PdfValue } from "
 const unreadable = (detail: string) => new PdfUnreadable({ detail })
 
 /** Distinct byte strings, first occurrence kept. */
-const distinct = (all: ReadonlyArray<Uint8Array>): ReadonlyArray<Uint8Array> =>
-  all.filter((x, i) => all.findIndex((y) => bytesEqual(x, y)) === i)
+const distinct = (all: ReadonlyArray<Uint8Array>): ReadonlyArray<Uint8Array> => all.filter((x, i) => all.findIndex((y) => bytesEqual(x, y)) === i)
 
 /** What goes into the DSS: DER certificates, OCSP responses and CRLs. */
 export interface ValidationMaterial {
@@ -33,17 +32,18 @@ export const appendDss = (source: ByteSource, material: ValidationMaterial): Eff
     const catalog = yield* dictAt(doc, rootRef, "the catalog")
     const numbers = objectNumbers(doc)
     const objects: Array<UpdateObject> = []
-    const streams = (items: ReadonlyArray<Uint8Array>): Array<PdfValue> => items.map((data) => {
-      const ref = numbers.next()
-      objects.push({ ref, value: new PdfStream(dict({}), data) })
-      return ref
-    })
+    const streams = (items: ReadonlyArray<Uint8Array>): Array<PdfValue> =>
+      items.map((data) => {
+        const ref = numbers.next()
+        objects.push({ ref, value: new PdfStream(dict({}), data) })
+        return ref
+      })
 
     // An earlier DSS (another signer's -LT) is kept: its arrays are extended.
     const earlier = yield* deref(doc, catalog.get("DSS"))
     const old = earlier instanceof PdfDict ? earlier : dict({})
     const existing = (key: string) => Effect.map(deref(doc, old.get(key)), (v) => arrayOf(v) ?? [])
-    const dssRef = catalog.get("DSS") instanceof PdfRef ? catalog.get("DSS") as PdfRef : numbers.next()
+    const dssRef = catalog.get("DSS") instanceof PdfRef ? (catalog.get("DSS") as PdfRef) : numbers.next()
     const dss = old
       .with("Type", name("DSS"))
       .with("Certs", [...(yield* existing("Certs")), ...streams(distinct(material.certificates))])
@@ -62,4 +62,3 @@ export const appendDss = (source: ByteSource, material: ValidationMaterial): Eff
     objects.unshift({ ref: new PdfRef(rootRef.num, entry?.kind === "offset" ? entry.gen : rootRef.gen), value: newCatalog })
     return incrementalUpdate(doc, objects, numbers.size).bytes
   })
-

@@ -4,7 +4,9 @@ import { Schema } from "effect"
 /** 422: the uploaded bytes are not a PDF the engine can read and append a signature to. */
 export class PdfUnreadable extends Schema.TaggedError<PdfUnreadable>()("PdfUnreadable", { detail: Schema.String }) {
   readonly status = 422 as const
-  override get message() { return `Not a PDF that can be signed: ${this.detail}` }
+  override get message() {
+    return `Not a PDF that can be signed: ${this.detail}`
+  }
 }
 
 /**
@@ -13,38 +15,47 @@ export class PdfUnreadable extends Schema.TaggedError<PdfUnreadable>()("PdfUnrea
  */
 export class PdfTooComplex extends Schema.TaggedError<PdfTooComplex>()("PdfTooComplex", { detail: Schema.String }) {
   readonly status = 422 as const
-  override get message() { return `PDF exceeds a processing limit: ${this.detail}` }
+  override get message() {
+    return `PDF exceeds a processing limit: ${this.detail}`
+  }
 }
 
 /** 413: a PDF upload above the documented limit. */
 export class PdfTooLarge extends Schema.TaggedError<PdfTooLarge>()("PdfTooLarge", { limit: Schema.Number }) {
   readonly status = 413 as const
-  override get message() { return `PDF too large; the limit is ${this.limit} bytes (sign larger files with the library API)` }
+  override get message() {
+    return `PDF too large; the limit is ${this.limit} bytes (sign larger files with the library API)`
+  }
 }
 
 /** 409: the signature is larger than the placeholder prepared for it. */
-export class SignatureTooLargeForPlaceholder extends Schema.TaggedError<SignatureTooLargeForPlaceholder>()(
-  "SignatureTooLargeForPlaceholder", { size: Schema.Number, room: Schema.Number }) {
+export class SignatureTooLargeForPlaceholder extends Schema.TaggedError<SignatureTooLargeForPlaceholder>()("SignatureTooLargeForPlaceholder", {
+  size: Schema.Number,
+  room: Schema.Number,
+}) {
   readonly status = 409 as const
-  override get message() { return `Signature of ${this.size} bytes does not fit the ${this.room}-byte placeholder` }
+  override get message() {
+    return `Signature of ${this.size} bytes does not fit the ${this.room}-byte placeholder`
+  }
 }
 
 /** 404: no prepared or signed PDF under this id (or it belongs to another relying party). */
 export class PdfDocumentNotFound extends Schema.TaggedError<PdfDocumentNotFound>()("PdfDocumentNotFound", {}) {
   readonly status = 404 as const
-  override get message() { return "PDF signing request not found" }
+  override get message() {
+    return "PDF signing request not found"
+  }
 }
 
 /** 409: the signed PDF was asked for before the signer approved it. */
 export class PdfNotYetSigned extends Schema.TaggedError<PdfNotYetSigned>()("PdfNotYetSigned", { requestStatus: Schema.String }) {
   readonly status = 409 as const
-  override get message() { return `PDF not signed yet. Status: ${this.requestStatus}` }
+  override get message() {
+    return `PDF not signed yet. Status: ${this.requestStatus}`
+  }
 }
 
 /** The catalogued errors of this module (the catalogue is the union of every module's list). */
-export const padesErrors = [
-  PdfUnreadable, PdfTooComplex, PdfTooLarge, SignatureTooLargeForPlaceholder, PdfDocumentNotFound,
-  PdfNotYetSigned,
-] as const
+export const padesErrors = [PdfUnreadable, PdfTooComplex, PdfTooLarge, SignatureTooLargeForPlaceholder, PdfDocumentNotFound, PdfNotYetSigned] as const
 /** An error of this module. */
 export type PadesError = InstanceType<(typeof padesErrors)[number]>

@@ -12,14 +12,14 @@ import { arrayOf, nameOf, numberOf, PdfDict, type PdfStream } from "./objects.ts
 export const inflate = (data: Uint8Array, limit: number): Effect.Effect<Uint8Array, PdfUnreadable | PdfTooComplex> =>
   Effect.tryPromise({
     try: () => inflateBytes(data, limit),
-    catch: (e) => e instanceof InflateLimitExceeded
-      ? tooComplex(`more than ${PDF_BUDGETS.inflatedBytes} bytes of inflated stream data`)
-      : new PdfUnreadable({ detail: "a compressed stream does not inflate" }),
+    catch: (e) =>
+      e instanceof InflateLimitExceeded
+        ? tooComplex(`more than ${PDF_BUDGETS.inflatedBytes} bytes of inflated stream data`)
+        : new PdfUnreadable({ detail: "a compressed stream does not inflate" }),
   })
 
 /** zlib deflate (RFC 1950). */
-export const deflate = (data: Uint8Array): Effect.Effect<Uint8Array> =>
-  Effect.promise(() => deflateBytes(data))
+export const deflate = (data: Uint8Array): Effect.Effect<Uint8Array> => Effect.promise(() => deflateBytes(data))
 
 /** Predictor parameters a reader can honour (ISO 32000-1 Table 8), so a row size stays sane. */
 const saneParameter = (value: number, allowed: (n: number) => boolean) => Number.isInteger(value) && allowed(value)
@@ -38,7 +38,7 @@ export const decodeStream = (stream: PdfStream, budget: PdfBudget): Effect.Effec
     budget.spendInflated(inflated.length)
     const parmsValue = stream.dict.get("DecodeParms")
     const parms = parmsValue instanceof PdfDict ? parmsValue : arrayOf(parmsValue)?.[0]
-    const predictor = parms instanceof PdfDict ? numberOf(parms.get("Predictor")) ?? 1 : 1
+    const predictor = parms instanceof PdfDict ? (numberOf(parms.get("Predictor")) ?? 1) : 1
     if (predictor < 10) {
       if (predictor !== 1) return yield* new PdfUnreadable({ detail: `unsupported predictor ${predictor}` })
       return inflated
@@ -47,8 +47,11 @@ export const decodeStream = (stream: PdfStream, budget: PdfBudget): Effect.Effec
     const colors = numberOf(p.get("Colors")) ?? 1
     const bits = numberOf(p.get("BitsPerComponent")) ?? 8
     const columns = numberOf(p.get("Columns")) ?? 1
-    if (!saneParameter(colors, (n) => n >= 1 && n <= 32) || !saneParameter(bits, (n) => [1, 2, 4, 8, 16].includes(n))
-      || !saneParameter(columns, (n) => n >= 1 && n <= 1 << 24)) {
+    if (
+      !saneParameter(colors, (n) => n >= 1 && n <= 32) ||
+      !saneParameter(bits, (n) => [1, 2, 4, 8, 16].includes(n)) ||
+      !saneParameter(columns, (n) => n >= 1 && n <= 1 << 24)
+    ) {
       return yield* new PdfUnreadable({ detail: "predictor parameters out of range" })
     }
     const rowBytes = Math.ceil((columns * colors * bits) / 8)

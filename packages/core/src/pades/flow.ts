@@ -62,10 +62,13 @@ const checkPlacement = (visible: VisibleSignature | undefined) => {
 const withStoredImage = (userId: string, visible: VisibleSignature | undefined) =>
   visible === undefined || visible.image !== undefined
     ? Effect.succeed(visible)
-    : Effect.map(signatureImageOf(userId), Option.match({
-        onNone: () => visible,
-        onSome: (stored): VisibleSignature => ({ ...visible, image: stored.png }),
-      }))
+    : Effect.map(
+        signatureImageOf(userId),
+        Option.match({
+          onNone: () => visible,
+          onSome: (stored): VisibleSignature => ({ ...visible, image: stored.png }),
+        }),
+      )
 
 /** `POST /v2/sign/pdf`: prepares the signature and opens the signing request that approves it. */
 export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
@@ -81,23 +84,44 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     // Parsing the upload is the heavy, input-driven part: it runs where the processor runs it (a worker).
     const processor = yield* PdfProcessor
     const prepared = yield* processor.prepare(input.pdf, {
-      signerName, signingTime: new Date(now), reason: input.reason, location: input.location, visible: yield* withStoredImage(user.userId, input.visible),
+      signerName,
+      signingTime: new Date(now),
+      reason: input.reason,
+      location: input.location,
+      visible: yield* withStoredImage(user.userId, input.visible),
     })
     const digest = prepared.digest
     const created = yield* createSigningRequest(user, {
-      documentHash: toHex(digest), credentialId: input.credentialId, documentName: input.documentName ?? "document.pdf",
+      documentHash: toHex(digest),
+      credentialId: input.credentialId,
+      documentName: input.documentName ?? "document.pdf",
       // -LT signs as -T; its DSS is added when the signed PDF is fetched.
-      signatureFormat: level === "PAdES-BASELINE-B" ? "PAdES-BASELINE-B" : "PAdES-BASELINE-T", loa: input.loa, callbackUrl: input.callbackUrl, rpOrigin: input.rpOrigin,
+      signatureFormat: level === "PAdES-BASELINE-B" ? "PAdES-BASELINE-B" : "PAdES-BASELINE-T",
+      loa: input.loa,
+      callbackUrl: input.callbackUrl,
+      rpOrigin: input.rpOrigin,
     })
     const whole = concatBytes([input.pdf, prepared.update])
     const sealed = yield* Effect.flatMap(Vault, (v) => v.seal(whole, VAULT_PURPOSE, created.requestId))
-    yield* Effect.flatMap(PreparedPdfs, (p) => p.insert({
-      requestId: created.requestId, clientId: user.clientId, userId: user.userId, sealed,
-      contentsOffset: prepared.contentsOffset, contentsBytes: prepared.contentsBytes, fieldName: prepared.fieldName, level, createdAt: now,
-    })).pipe(Effect.orDie)
+    yield* Effect.flatMap(PreparedPdfs, (p) =>
+      p.insert({
+        requestId: created.requestId,
+        clientId: user.clientId,
+        userId: user.userId,
+        sealed,
+        contentsOffset: prepared.contentsOffset,
+        contentsBytes: prepared.contentsBytes,
+        fieldName: prepared.fieldName,
+        level,
+        createdAt: now,
+      }),
+    ).pipe(Effect.orDie)
     const settings = yield* EngineConfig
     return {
-      ...created, documentHash: toHex(digest), byteRange: [...prepared.byteRange], fieldName: prepared.fieldName,
+      ...created,
+      documentHash: toHex(digest),
+      byteRange: [...prepared.byteRange],
+      fieldName: prepared.fieldName,
       documentUrl: `${settings.basePath}/v2/sign/pdf/${created.requestId}/document`,
     }
   })

@@ -24,7 +24,12 @@ export interface IncrementalUpdate {
 /** Hands out object numbers after the document's highest one. */
 export const objectNumbers = (doc: PdfDocument) => {
   let next = doc.size
-  return { next: (): PdfRef => new PdfRef(next++, 0), get size() { return next } }
+  return {
+    next: (): PdfRef => new PdfRef(next++, 0),
+    get size() {
+      return next
+    },
+  }
 }
 
 const TRAILER_KEYS = ["Root", "Info", "ID"] as const
@@ -76,10 +81,17 @@ export const incrementalUpdate = (doc: PdfDocument, objects: ReadonlyArray<Updat
       data[row + width + 1] = gen >> 8
       data[row + width + 2] = gen & 0xff
     })
-    const xref = new PdfStream(dict({
-      Type: name("XRef"), Size: self + 1, W: [1, width, 2], Index: subsections(nums).flatMap((s) => [s.start, s.count]),
-      Prev: doc.startxref, ...trailerEntries,
-    }), data)
+    const xref = new PdfStream(
+      dict({
+        Type: name("XRef"),
+        Size: self + 1,
+        W: [1, width, 2],
+        Index: subsections(nums).flatMap((s) => [s.start, s.count]),
+        Prev: doc.startxref,
+        ...trailerEntries,
+      }),
+      data,
+    )
     push(`${self} 0 obj\n${serialise(xref.dict.with("Length", data.length))}\nstream\n`)
     push(data)
     push("\nendstream\nendobj\n")

@@ -43,13 +43,23 @@ beforeAll(async () => {
 const signT = async (pdf: Uint8Array) => {
   let cms: Uint8Array = new Uint8Array()
   let digest: Uint8Array = new Uint8Array()
-  const { update } = await run(signPdf(bytesSource(pdf), { signerName: "Lena Longterm", signingTime: new Date("2026-01-02T03:04:05Z") }, (d) =>
-    signDigest({ identity: signer, digest: d, digestAlgorithm: "SHA-256", signingTime: null, timestamp: stampSignatureValue })
-      .pipe(Effect.tap((c) => { cms = c; digest = d }))))
+  const { update } = await run(
+    signPdf(bytesSource(pdf), { signerName: "Lena Longterm", signingTime: new Date("2026-01-02T03:04:05Z") }, (d) =>
+      signDigest({ identity: signer, digest: d, digestAlgorithm: "SHA-256", signingTime: null, timestamp: stampSignatureValue }).pipe(
+        Effect.tap((c) => {
+          cms = c
+          digest = d
+        }),
+      ),
+    ),
+  )
   return { signed: concat(pdf, update), cms, digest }
 }
 
-describe.each([["an xref stream", true], ["a classic xref table", false]] as const)("PAdES -T and -LT of a PDF with %s", (_label, xrefStream) => {
+describe.each([
+  ["an xref stream", true],
+  ["a classic xref table", false],
+] as const)("PAdES -T and -LT of a PDF with %s", (_label, xrefStream) => {
   it("-T: pdfsig finds the signature valid (it shows /M, no timestamp), qpdf --check passes, openssl ts verifies the token, validation reports it", async () => {
     const { signed, cms, digest } = await signT(await samplePdf({ xrefStream }))
     const path = file("t.pdf", signed)
@@ -65,10 +75,16 @@ describe.each([["an xref stream", true], ["a classic xref table", false]] as con
     const signerInfo = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content }).signerInfos[0]!
     const token = signatureTimestampOf(signerInfo)!
     const imprint = createHash("sha256").update(new Uint8Array(signerInfo.signature.valueBlock.valueHexView)).digest("hex")
-    const tsaPem = file("tsa.pem", new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(token)).content }).certificates!
-      .map((c) => toPem(new Uint8Array((c as pkijs.Certificate).toSchema().toBER(false)))).join(""))
-    expect((await output("openssl", ["ts", "-verify", "-digest", imprint, "-in", file("token.der", token), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])).text)
-      .toContain("Verification: OK")
+    const tsaPem = file(
+      "tsa.pem",
+      new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(token)).content })
+        .certificates!.map((c) => toPem(new Uint8Array((c as pkijs.Certificate).toSchema().toBER(false))))
+        .join(""),
+    )
+    expect(
+      (await output("openssl", ["ts", "-verify", "-digest", imprint, "-in", file("token.der", token), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem]))
+        .text,
+    ).toContain("Verification: OK")
 
     const report = await run(validateSignature(toBase64(cms), Buffer.from(digest).toString("hex")))
     expect(report).toMatchObject({ valid: true, timestamp: { valid: true, problems: [] } })
@@ -90,7 +106,9 @@ describe.each([["an xref stream", true], ["a classic xref table", false]] as con
     expect((await output("qpdf", ["--check", path])).ok).toBe(true)
 
     // The catalog's /DSS, as qpdf reads it: four certificates, two OCSP responses, one CRL.
-    const json = JSON.parse((await output("qpdf", ["--json=2", "--json-key=qpdf", path])).text) as { qpdf: [unknown, Record<string, { value: Record<string, unknown> }>] }
+    const json = JSON.parse((await output("qpdf", ["--json=2", "--json-key=qpdf", path])).text) as {
+      qpdf: [unknown, Record<string, { value: Record<string, unknown> }>]
+    }
     const objects = json.qpdf[1]
     const catalog = objects[`obj:${objects["trailer"]!.value["/Root"] as string}`]!.value
     const dss = objects[`obj:${catalog["/DSS"] as string}`]!.value as Record<string, Array<string> | string>
@@ -103,7 +121,9 @@ describe.each([["an xref stream", true], ["a classic xref table", false]] as con
     // The OCSP responses in the DSS say good for the signer's and the TSA's certificates, signed by the CA.
     const streamData = async (ref: string) => {
       const out = scratchPath("stream.der")
-      await exec("qpdf", [`--show-object=${ref.replace(" 0 R", "")}`, "--raw-stream-data", path], { encoding: "buffer" }).then((r) => writeFileSync(out, r.stdout))
+      await exec("qpdf", [`--show-object=${ref.replace(" 0 R", "")}`, "--raw-stream-data", path], { encoding: "buffer" }).then((r) =>
+        writeFileSync(out, r.stdout),
+      )
       return out
     }
     for (const ref of dss["/OCSPs"] as Array<string>) {

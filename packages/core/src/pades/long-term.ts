@@ -34,9 +34,11 @@ const ocspRequestFor = (certificate: pkijs.Certificate, issuer: pkijs.Certificat
     })
     // OCSPRequest { TBSRequest { requestList { Request { reqCert } } } }, written out: pkijs's
     // TBSRequest encodes only what it parsed.
-    return new Uint8Array(new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [
-      new pkijs.Request({ reqCert: certId }).toSchema(),
-    ] })] })] }).toBER(false))
+    return new Uint8Array(
+      new asn1js.Sequence({
+        value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new pkijs.Request({ reqCert: certId }).toSchema()] })] })],
+      }).toBER(false),
+    )
   })
 
 /**
@@ -46,21 +48,28 @@ const ocspRequestFor = (certificate: pkijs.Certificate, issuer: pkijs.Certificat
  */
 export const longTermMaterial = (cms: Uint8Array) =>
   Effect.gen(function* () {
-    const signed = yield* Effect.try(() => new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content }))
-      .pipe(Effect.mapError(() => unreadable("the signature is not a CMS SignedData")))
+    const signed = yield* Effect.try(() => new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content })).pipe(
+      Effect.mapError(() => unreadable("the signature is not a CMS SignedData")),
+    )
     const certificatesOf = (s: pkijs.SignedData) => (s.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
     const signerInfo = signed.signerInfos[0]
     const token = signerInfo === undefined ? undefined : signatureTimestampOf(signerInfo)
-    const tokenCertificates = token === undefined ? [] : yield* Effect.try(() => {
-      const info = pkijs.ContentInfo.fromBER(new Uint8Array(token))
-      return info.contentType === CmsOid.signedData ? certificatesOf(new pkijs.SignedData({ schema: info.content })) : []
-    }).pipe(Effect.orElseSucceed(() => []))
+    const tokenCertificates =
+      token === undefined
+        ? []
+        : yield* Effect.try(() => {
+            const info = pkijs.ContentInfo.fromBER(new Uint8Array(token))
+            return info.contentType === CmsOid.signedData ? certificatesOf(new pkijs.SignedData({ schema: info.content })) : []
+          }).pipe(Effect.orElseSucceed(() => []))
 
     const ca = yield* certificateAuthority
     const issuing = pkijs.Certificate.fromBER(new Uint8Array(yield* derOf(ca.issuing)))
     const issuingDer = der(issuing)
-    const leaves = [...certificatesOf(signed), ...tokenCertificates]
-      .filter((c) => !bytesEqual(der(c), issuingDer) && bytesEqual(new Uint8Array(c.issuer.toSchema().toBER(false)), new Uint8Array(issuing.subject.toSchema().toBER(false))))
+    const leaves = [...certificatesOf(signed), ...tokenCertificates].filter(
+      (c) =>
+        !bytesEqual(der(c), issuingDer) &&
+        bytesEqual(new Uint8Array(c.issuer.toSchema().toBER(false)), new Uint8Array(issuing.subject.toSchema().toBER(false))),
+    )
     const ocsps: Array<Uint8Array> = []
     for (const leaf of leaves) ocsps.push(yield* answerOcsp(yield* ocspRequestFor(leaf, issuing)))
     return {

@@ -17,7 +17,8 @@ const nameText = fc.string({ unit: fc.integer({ min: 1, max: 255 }).map((c) => S
 const value: fc.Arbitrary<PdfValue> = fc.letrec<{ v: PdfValue }>((tie) => ({
   v: fc.oneof(
     { depthSize: "small" },
-    fc.constant(null), fc.boolean(),
+    fc.constant(null),
+    fc.boolean(),
     fc.integer({ min: -1e9, max: 1e9 }),
     fc.integer({ min: -1e8, max: 1e8 }).map((n) => n / 1000),
     nameText.map((n) => new PdfName(n)),
@@ -30,10 +31,13 @@ const value: fc.Arbitrary<PdfValue> = fc.letrec<{ v: PdfValue }>((tie) => ({
 
 describe("PDF objects", () => {
   it("every value survives serialise then parse (names with any byte, strings with any byte, refs, nesting)", () => {
-    fc.assert(fc.property(value, (v) => {
-      const parsed = new Cursor(latin1(serialise(v)), true).readValue()
-      expect(plain(parsed)).toEqual(plain(v))
-    }), { numRuns: 500 })
+    fc.assert(
+      fc.property(value, (v) => {
+        const parsed = new Cursor(latin1(serialise(v)), true).readValue()
+        expect(plain(parsed)).toEqual(plain(v))
+      }),
+      { numRuns: 500 },
+    )
   })
 
   it("reads literal strings with escapes, octal codes, nested parentheses and line continuations", () => {

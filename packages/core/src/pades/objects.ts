@@ -7,12 +7,18 @@ export class PdfName {
 
 /** A string, as its bytes; `hex` remembers the form it was read in. */
 export class PdfString {
-  constructor(readonly bytes: Uint8Array, readonly hex = false) {}
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly hex = false,
+  ) {}
 }
 
 /** An indirect reference `num gen R`. */
 export class PdfRef {
-  constructor(readonly num: number, readonly gen: number) {}
+  constructor(
+    readonly num: number,
+    readonly gen: number,
+  ) {}
 }
 
 /** A dictionary; keys are names without the slash, in the order read. */
@@ -39,7 +45,10 @@ export type PdfValue = null | boolean | number | PdfName | PdfString | PdfRef | 
 
 /** A stream object: its dictionary and its (still encoded) data. */
 export class PdfStream {
-  constructor(readonly dict: PdfDict, readonly data: Uint8Array) {}
+  constructor(
+    readonly dict: PdfDict,
+    readonly data: Uint8Array,
+  ) {}
 }
 
 /** Shorthands for building objects. */

@@ -30,7 +30,10 @@ const isDigit = (c: number) => c >= 48 && c <= 57
 /** A cursor over `bytes`; `final` says the window ends where the file ends. */
 export class Cursor {
   pos = 0
-  constructor(readonly bytes: Uint8Array, readonly final: boolean) {}
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly final: boolean,
+  ) {}
 
   private peekByte(): number | undefined {
     if (this.pos < this.bytes.length) return this.bytes[this.pos]

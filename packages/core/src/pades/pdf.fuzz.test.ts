@@ -52,14 +52,21 @@ let valid: Array<Uint8Array> = []
 beforeAll(async () => {
   const plain = [await samplePdf({ xrefStream: true }), await samplePdf({ xrefStream: false, pages: 3 })]
   // The same files with a signature field, byte ranges and a (random) CMS, as validation reads them.
-  const signed = await Promise.all(plain.map(async (pdf) => {
-    const prepared = await Effect.runPromise(prepareSignature(bytesSource(pdf), { ...options, placeholderBytes: 256 }))
-    const update = await Effect.runPromise(embedSignature(prepared, Uint8Array.from({ length: 200 }, (_, i) => (i * 31) & 255)))
-    const out = new Uint8Array(pdf.length + update.length)
-    out.set(pdf)
-    out.set(update, pdf.length)
-    return out
-  }))
+  const signed = await Promise.all(
+    plain.map(async (pdf) => {
+      const prepared = await Effect.runPromise(prepareSignature(bytesSource(pdf), { ...options, placeholderBytes: 256 }))
+      const update = await Effect.runPromise(
+        embedSignature(
+          prepared,
+          Uint8Array.from({ length: 200 }, (_, i) => (i * 31) & 255),
+        ),
+      )
+      const out = new Uint8Array(pdf.length + update.length)
+      out.set(pdf)
+      out.set(update, pdf.length)
+      return out
+    }),
+  )
   valid = [...plain, ...signed]
 })
 
@@ -68,26 +75,43 @@ describe(`PDF reader fuzzing: ${RUNS} cases, seed ${SEED}`, () => {
     for (const pdf of valid) expect(await check(pdf)).toEqual({ scan: "value", prepare: "value" })
   })
 
-  it("structure-aware hostile PDFs (xref streams with hostile /W, /Index, /Size, /Prev, object streams, self-references, cycles, deep nesting, flate bombs) end in a value or a 4xx", async () => {
-    const seen = { value: 0, "4xx": 0 }
-    await fc.assert(fc.asyncProperty(hostilePdf, async (pdf) => {
-      const { scan } = await check(pdf)
-      seen[scan as keyof typeof seen]++
-    }), { numRuns: STRUCTURED_RUNS, seed: SEED })
-    // The generator reaches past the first checks: some inputs open and scan.
-    expect(seen.value).toBeGreaterThan(0)
-    expect(seen["4xx"]).toBeGreaterThan(0)
-  }, 60_000 + STRUCTURED_RUNS * 50)
+  it(
+    "structure-aware hostile PDFs (xref streams with hostile /W, /Index, /Size, /Prev, object streams, self-references, cycles, deep nesting, flate bombs) end in a value or a 4xx",
+    async () => {
+      const seen = { value: 0, "4xx": 0 }
+      await fc.assert(
+        fc.asyncProperty(hostilePdf, async (pdf) => {
+          const { scan } = await check(pdf)
+          seen[scan as keyof typeof seen]++
+        }),
+        { numRuns: STRUCTURED_RUNS, seed: SEED },
+      )
+      // The generator reaches past the first checks: some inputs open and scan.
+      expect(seen.value).toBeGreaterThan(0)
+      expect(seen["4xx"]).toBeGreaterThan(0)
+    },
+    60_000 + STRUCTURED_RUNS * 50,
+  )
 
-  it("byte-level mutations of valid PDFs (signed and unsigned, table and stream) end in a value or a 4xx", async () => {
-    await fc.assert(fc.asyncProperty(mutatedPdf(valid), async (pdf) => {
-      await check(pdf)
-    }), { numRuns: MUTATION_RUNS, seed: SEED })
-  }, 60_000 + MUTATION_RUNS * 50)
+  it(
+    "byte-level mutations of valid PDFs (signed and unsigned, table and stream) end in a value or a 4xx",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(mutatedPdf(valid), async (pdf) => {
+          await check(pdf)
+        }),
+        { numRuns: MUTATION_RUNS, seed: SEED },
+      )
+    },
+    60_000 + MUTATION_RUNS * 50,
+  )
 
   // Pinned cases: inputs fuzzing found (none of the seeded runs has failed since the budgets).
   it.each([
-    ["/W [0 0 0] with a large /Index", "%PDF-1.7\n1 0 obj\n<</Type/XRef/W[0 0 0]/Index[0 400000000]/Size 400000000/Root 1 0 R/Length 0>>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n"],
+    [
+      "/W [0 0 0] with a large /Index",
+      "%PDF-1.7\n1 0 obj\n<</Type/XRef/W[0 0 0]/Index[0 400000000]/Size 400000000/Root 1 0 R/Length 0>>\nstream\n\nendstream\nendobj\nstartxref\n9\n%%EOF\n",
+    ],
   ])("pinned: %s", async (_, text) => {
     const result = await check(Uint8Array.from(text, (c) => c.charCodeAt(0)))
     expect(result).toEqual({ scan: "4xx", prepare: "4xx" })

@@ -33,7 +33,9 @@ export const imageFromBitmap = (bitmap: Bitmap): Effect.Effect<PngImage> =>
     const colourData = yield* deflate(colour)
     const smask = opaque ? undefined : new PdfStream(dict({ ...base, ColorSpace: name("DeviceGray") }), yield* deflate(alpha))
     return {
-      width, height, smask,
+      width,
+      height,
+      smask,
       image: (mask) => new PdfStream(dict({ ...base, ColorSpace: name("DeviceRGB"), ...(mask === undefined ? {} : { SMask: mask }) }), colourData),
     }
   })
@@ -42,4 +44,5 @@ export const imageFromBitmap = (bitmap: Bitmap): Effect.Effect<PngImage> =>
 export const imageFromPng = (png: Uint8Array): Effect.Effect<PngImage, SignatureImageInvalid> =>
   decodePng(png, PDF_IMAGE_LIMITS).pipe(
     Effect.mapError((problem) => new SignatureImageInvalid({ detail: problem.message })),
-    Effect.flatMap(imageFromBitmap))
+    Effect.flatMap(imageFromBitmap),
+  )

@@ -7,7 +7,13 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import {
-  deepNestingPdf, flateBombPdf, largeXrefTablePdf, selfContainingObjectStreamPdf, selfKidsPdf, selfLengthPdf, zeroWidthXrefPdf,
+  deepNestingPdf,
+  flateBombPdf,
+  largeXrefTablePdf,
+  selfContainingObjectStreamPdf,
+  selfKidsPdf,
+  selfLengthPdf,
+  zeroWidthXrefPdf,
 } from "../../../testkit/src/pdf/poison.ts"
 import { PDF_BUDGETS } from "./budget.ts"
 import { bytesSource } from "./byte-source.ts"
@@ -22,7 +28,9 @@ const attempt = async (pdf: Uint8Array) => {
   const scan = await Effect.runPromiseExit(scanPdfSignatures(bytesSource(pdf)))
   const prepare = await Effect.runPromiseExit(prepareSignature(bytesSource(pdf), options))
   const failure = (exit: Exit.Exit<unknown, { _tag: string; message: string; status: number }>) =>
-    Exit.isFailure(exit) && exit.cause._tag === "Fail" ? { tag: exit.cause.error._tag, status: exit.cause.error.status, message: exit.cause.error.message } : { tag: exit._tag === "Success" ? "success" : "defect" }
+    Exit.isFailure(exit) && exit.cause._tag === "Fail"
+      ? { tag: exit.cause.error._tag, status: exit.cause.error.status, message: exit.cause.error.message }
+      : { tag: exit._tag === "Success" ? "success" : "defect" }
   return { scan: failure(scan), prepare: failure(prepare) }
 }
 
@@ -54,7 +62,11 @@ describe("hostile PDFs end in a typed 422 (issue 13)", () => {
     const pdf = flateBombPdf()
     expect(pdf.length).toBeGreaterThan(1_000_000)
     const result = await attempt(pdf)
-    expect(result.scan).toEqual({ tag: "PdfTooComplex", status: 422, message: `PDF exceeds a processing limit: more than ${PDF_BUDGETS.inflatedBytes} bytes of inflated stream data` })
+    expect(result.scan).toEqual({
+      tag: "PdfTooComplex",
+      status: 422,
+      message: `PDF exceeds a processing limit: more than ${PDF_BUDGETS.inflatedBytes} bytes of inflated stream data`,
+    })
     expect(result.prepare.tag).toBe("PdfTooComplex")
   })
 

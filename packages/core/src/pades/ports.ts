@@ -23,9 +23,12 @@ export interface PreparedPdf {
 export type PadesLevel = "PAdES-BASELINE-B" | "PAdES-BASELINE-T" | "PAdES-BASELINE-LT"
 
 /** PDFs prepared for signing through the HTTP flow (hosts that sign larger files use the library API on a file). */
-export class PreparedPdfs extends Context.Tag("@signet/core/PreparedPdfs")<PreparedPdfs, {
-  readonly insert: (pdf: PreparedPdf) => Effect.Effect<void, UniqueViolation>
-  readonly findByRequestId: (requestId: string) => Effect.Effect<Option.Option<PreparedPdf>>
-  /** Deletes every prepared PDF created before `before` (ms); the number deleted. */
-  readonly purgeBefore: (before: number) => Effect.Effect<number>
-}>() {}
+export class PreparedPdfs extends Context.Tag("@signet/core/PreparedPdfs")<
+  PreparedPdfs,
+  {
+    readonly insert: (pdf: PreparedPdf) => Effect.Effect<void, UniqueViolation>
+    readonly findByRequestId: (requestId: string) => Effect.Effect<Option.Option<PreparedPdf>>
+    /** Deletes every prepared PDF created before `before` (ms); the number deleted. */
+    readonly purgeBefore: (before: number) => Effect.Effect<number>
+  }
+>() {}

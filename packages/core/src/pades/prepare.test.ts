@@ -20,8 +20,11 @@ beforeAll(async () => {
 
 /** Signs `pdf` as `identity` (PAdES-B: no signingTime in the CMS) and answers the signed bytes. */
 const sign = async (pdf: Uint8Array, identity: SigningIdentity, options: Partial<SignatureOptions> = {}) => {
-  const { update } = await run(signPdf(bytesSource(pdf), { signerName: identity.certificate.subject, signingTime: new Date("2026-11-26T01:00:00Z"), ...options },
-    (digest) => signDigest({ identity, digest, digestAlgorithm: "SHA-256", signingTime: null })))
+  const { update } = await run(
+    signPdf(bytesSource(pdf), { signerName: identity.certificate.subject, signingTime: new Date("2026-11-26T01:00:00Z"), ...options }, (digest) =>
+      signDigest({ identity, digest, digestAlgorithm: "SHA-256", signingTime: null }),
+    ),
+  )
   const out = new Uint8Array(pdf.length + update.length)
   out.set(pdf)
   out.set(update, pdf.length)
@@ -44,7 +47,10 @@ describe.each([
 
     const path = tempFile("twice.pdf", twice)
     const both = await pdfsig(path)
-    expect(both.signatures.map((s) => s.valid), both.text).toEqual([true, true])
+    expect(
+      both.signatures.map((s) => s.valid),
+      both.text,
+    ).toEqual([true, true])
     expect(both.signatures.map((s) => s.wholeDocument)).toEqual([false, true])
     // The certificate names the proven e-mail, never the display name (issue 13 item 13).
     expect(both.signatures.map((s) => s.signer)).toEqual(["alice@example.com", "bob@example.com"])
@@ -70,7 +76,10 @@ describe.each([
 describe("a visible signature", () => {
   it("draws the signer, the time and the PNG in the rectangle on the chosen page", async () => {
     const png = rgbaPng(60, 30, (x, y) => (Math.abs(y - 15) < 4 ? [200, 0, 0, 255] : [255, 255, 255, x % 2 === 0 ? 0 : 0]))
-    const signed = await sign(await samplePdf({ xrefStream: true, pages: 2 }), alice, { signerName: "Alice Example", visible: { page: 2, rect: [300, 100, 550, 180], image: png } })
+    const signed = await sign(await samplePdf({ xrefStream: true, pages: 2 }), alice, {
+      signerName: "Alice Example",
+      visible: { page: 2, rect: [300, 100, 550, 180], image: png },
+    })
     const path = tempFile("visible.pdf", signed)
     expect((await pdfsig(path)).signatures[0]!.valid).toBe(true)
     expect((await qpdfCheck(path)).ok).toBe(true)
@@ -97,8 +106,18 @@ describe("reading", () => {
     const original = await samplePdf({ xrefStream: true })
     let largest = 0
     const source = bytesSource(original)
-    const counting = { size: source.size, read: (o: number, l: number) => { largest = Math.max(largest, l); return source.read(o, l) } }
-    const { update } = await run(signPdf(counting, { signerName: "Alice", signingTime: new Date(0) }, (d) => signDigest({ identity: alice, digest: d, digestAlgorithm: "SHA-256", signingTime: null })))
+    const counting = {
+      size: source.size,
+      read: (o: number, l: number) => {
+        largest = Math.max(largest, l)
+        return source.read(o, l)
+      },
+    }
+    const { update } = await run(
+      signPdf(counting, { signerName: "Alice", signingTime: new Date(0) }, (d) =>
+        signDigest({ identity: alice, digest: d, digestAlgorithm: "SHA-256", signingTime: null }),
+      ),
+    )
     const doc = await Effect.runPromise(openPdf(concatSource(bytesSource(original), update)))
     expect(doc.size).toBeGreaterThan(5)
     expect(largest).toBeLessThanOrEqual(4 * 1024 * 1024)
@@ -119,7 +138,13 @@ describe.each([
     const twice = await sign(await sign(new Uint8Array(readFileSync(output)), alice), bob)
     const path = tempFile("qpdf-twice.pdf", twice)
     const report = await pdfsig(path)
-    expect(report.signatures.map((s) => [s.valid, s.wholeDocument]), report.text).toEqual([[true, false], [true, true]])
+    expect(
+      report.signatures.map((s) => [s.valid, s.wholeDocument]),
+      report.text,
+    ).toEqual([
+      [true, false],
+      [true, true],
+    ])
     const checked = await qpdfCheck(path)
     expect(checked.ok, checked.text).toBe(true)
   })

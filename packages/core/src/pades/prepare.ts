@@ -13,9 +13,7 @@ import { PDF_BUDGETS, tooComplex } from "./budget.ts"
 import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./document.ts"
 import { Sha256Streams } from "./hashing.ts"
 import { incrementalUpdate, objectNumbers, type UpdateObject } from "./incremental.ts"
-import {
-  arrayOf, dict, fromLatin1, latin1, name, numberOf, PdfDict, PdfRaw, PdfRef, PdfStream, PdfString, textString, type PdfValue,
-} from "./objects.ts"
+import { arrayOf, dict, fromLatin1, latin1, name, numberOf, PdfDict, PdfRaw, PdfRef, PdfStream, PdfString, textString, type PdfValue } from "./objects.ts"
 import { imageFromPng } from "./png.ts"
 import { deflate } from "./filters.ts"
 
@@ -92,7 +90,7 @@ const findPage = (doc: PdfDocument, catalog: PdfDict, number: number) =>
       for (const kid of kids) {
         if (++looked > PDF_BUDGETS.walkNodes) return yield* tooComplex(`more than ${PDF_BUDGETS.walkNodes} page tree nodes`)
         const k = yield* dictAt(doc, kid, "a page tree kid")
-        const count = arrayOf(k.get("Kids")) === undefined ? 1 : numberOf(k.get("Count")) ?? 0
+        const count = arrayOf(k.get("Kids")) === undefined ? 1 : (numberOf(k.get("Count")) ?? 0)
         if (index < count) {
           next = kid
           break
@@ -107,7 +105,10 @@ const findPage = (doc: PdfDocument, catalog: PdfDict, number: number) =>
 
 /** Text for a literal string in a content stream (WinAnsi; other characters become `?`). */
 const contentText = (text: string): string =>
-  `(${[...text].map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) > 0xff ? "?" : ch)).join("").replace(/[\\()]/g, (c) => `\\${c}`)})`
+  `(${[...text]
+    .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) > 0xff ? "?" : ch))
+    .join("")
+    .replace(/[\\()]/g, (c) => `\\${c}`)})`
 
 const n2 = (x: number) => Number(x.toFixed(2))
 
@@ -186,7 +187,9 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
     const contentsBytes = options.placeholderBytes ?? DEFAULT_PLACEHOLDER_BYTES
     const BYTE_RANGE_ROOM = 48
     const sigDict = dict({
-      Type: name("Sig"), Filter: name("Adobe.PPKLite"), SubFilter: name("ETSI.CAdES.detached"),
+      Type: name("Sig"),
+      Filter: name("Adobe.PPKLite"),
+      SubFilter: name("ETSI.CAdES.detached"),
       ByteRange: new PdfRaw(`[0 0 0 0]${" ".repeat(BYTE_RANGE_ROOM - 9)}`),
       Contents: new PdfRaw(`<${"0".repeat(contentsBytes * 2)}>`),
       M: new PdfString(latin1(pdfDate(options.signingTime))),
@@ -196,8 +199,10 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
     })
 
     const rect = options.visible?.rect ?? [0, 0, 0, 0]
-    const x1 = Math.min(rect[0], rect[2]), y1 = Math.min(rect[1], rect[3])
-    const width = Math.abs(rect[2] - rect[0]), height = Math.abs(rect[3] - rect[1])
+    const x1 = Math.min(rect[0], rect[2]),
+      y1 = Math.min(rect[1], rect[3])
+    const width = Math.abs(rect[2] - rect[0]),
+      height = Math.abs(rect[3] - rect[1])
     let appearance: PdfStream
     if (options.visible !== undefined && width > 0 && height > 0) {
       let placed: { ref: PdfRef; width: number; height: number } | undefined
@@ -217,16 +222,29 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
         resources["XObject"] = dict({ Im1: imageRef })
       }
       const content = yield* deflate(latin1(visibleAppearance(options, width, height, placed)))
-      appearance = new PdfStream(dict({
-        Type: name("XObject"), Subtype: name("Form"), BBox: [0, 0, n2(width), n2(height)], Resources: dict(resources), Filter: name("FlateDecode"),
-      }), content)
+      appearance = new PdfStream(
+        dict({
+          Type: name("XObject"),
+          Subtype: name("Form"),
+          BBox: [0, 0, n2(width), n2(height)],
+          Resources: dict(resources),
+          Filter: name("FlateDecode"),
+        }),
+        content,
+      )
     } else {
       appearance = new PdfStream(dict({ Type: name("XObject"), Subtype: name("Form"), BBox: [0, 0, 0, 0] }), new Uint8Array())
     }
     const visible = options.visible !== undefined && width > 0 && height > 0
     const field = dict({
-      Type: name("Annot"), Subtype: name("Widget"), FT: name("Sig"), T: textString(fieldName), V: sigRef,
-      F: visible ? 4 : 132, P: page.ref, Rect: visible ? [n2(x1), n2(y1), n2(x1 + width), n2(y1 + height)] : [0, 0, 0, 0],
+      Type: name("Annot"),
+      Subtype: name("Widget"),
+      FT: name("Sig"),
+      T: textString(fieldName),
+      V: sigRef,
+      F: visible ? 4 : 132,
+      P: page.ref,
+      Rect: visible ? [n2(x1), n2(y1), n2(x1 + width), n2(y1 + height)] : [0, 0, 0, 0],
       AP: dict({ N: apRef }),
     })
 
@@ -247,7 +265,10 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
     }
     const all: Array<UpdateObject> = [
       ...[...changed].map(([num, value]) => ({ ref: new PdfRef(num, generation(num)), value })),
-      { ref: fieldRef, value: field }, { ref: apRef, value: appearance }, ...objects, { ref: sigRef, value: sigDict },
+      { ref: fieldRef, value: field },
+      { ref: apRef, value: appearance },
+      ...objects,
+      { ref: sigRef, value: sigDict },
     ]
     const built = incrementalUpdate(doc, all, numbers.size)
     const update = built.bytes
@@ -286,7 +307,10 @@ export const hashRanges = (source: ByteSource, ranges: ReadonlyArray<readonly [n
 /** The SHA-256 the signature covers: both byte ranges of the prepared file. */
 export const byteRangeDigest = (prepared: PreparedSignature): Effect.Effect<Uint8Array, PdfUnreadable> => {
   const [, a, b, c] = prepared.byteRange
-  return hashRanges(concatSource(prepared.source, prepared.update), [[0, a], [b, c]])
+  return hashRanges(concatSource(prepared.source, prepared.update), [
+    [0, a],
+    [b, c],
+  ])
 }
 
 /**
@@ -312,8 +336,14 @@ export const embedSignature = (prepared: PreparedSignature, cms: Uint8Array): Ef
  * update to append to the source.
  */
 export const signPdf = <E, R>(
-  source: ByteSource, options: SignatureOptions, produceCms: (digest: Uint8Array) => Effect.Effect<Uint8Array, E, R>,
-): Effect.Effect<{ readonly prepared: PreparedSignature; readonly update: Uint8Array }, E | PdfReadError | SignatureImageInvalid | SignatureTooLargeForPlaceholder, R> =>
+  source: ByteSource,
+  options: SignatureOptions,
+  produceCms: (digest: Uint8Array) => Effect.Effect<Uint8Array, E, R>,
+): Effect.Effect<
+  { readonly prepared: PreparedSignature; readonly update: Uint8Array },
+  E | PdfReadError | SignatureImageInvalid | SignatureTooLargeForPlaceholder,
+  R
+> =>
   Effect.gen(function* () {
     const prepared = yield* prepareSignature(source, options)
     const digest = yield* byteRangeDigest(prepared)

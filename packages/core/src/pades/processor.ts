@@ -33,12 +33,13 @@ export interface PdfJobs {
 
 /** The jobs run in the calling fiber: what a worker runs, and the default. */
 export const pdfJobsInProcess: PdfJobs = {
-  prepare: (pdf, options) => Effect.gen(function* () {
-    const prepared = yield* prepareSignature(bytesSource(pdf), options)
-    const digest = yield* byteRangeDigest(prepared)
-    const { update, byteRange, contentsOffset, contentsBytes, fieldName } = prepared
-    return { update, byteRange, contentsOffset, contentsBytes, fieldName, digest }
-  }),
+  prepare: (pdf, options) =>
+    Effect.gen(function* () {
+      const prepared = yield* prepareSignature(bytesSource(pdf), options)
+      const digest = yield* byteRangeDigest(prepared)
+      const { update, byteRange, contentsOffset, contentsBytes, fieldName } = prepared
+      return { update, byteRange, contentsOffset, contentsBytes, fieldName, digest }
+    }),
   scan: (pdf) => scanPdfSignatures(bytesSource(pdf)),
   appendDss: (pdf, material) => appendDss(bytesSource(pdf), material),
 }

@@ -43,8 +43,9 @@ const signatureFields = (doc: PdfDocument, fields: ReadonlyArray<PdfValue>) =>
     const out: Array<{ name: string | null; value: PdfDict }> = []
     const visited = new Set<number>()
     // An explicit stack, not recursion: the depth is bounded, and so is the work.
-    const stack: Array<{ item: PdfValue; type: string | undefined; prefix: string | null; depth: number }> =
-      fields.map((item) => ({ item, type: undefined, prefix: null, depth: 0 })).reverse()
+    const stack: Array<{ item: PdfValue; type: string | undefined; prefix: string | null; depth: number }> = fields
+      .map((item) => ({ item, type: undefined, prefix: null, depth: 0 }))
+      .reverse()
     let nodes = 0
     while (stack.length > 0) {
       const { item, type: inheritedType, prefix, depth } = stack.pop()!
@@ -98,7 +99,7 @@ export const scanPdfSignatures = (source: ByteSource): Effect.Effect<PdfSignatur
     const doc = yield* openPdf(source)
     const catalog = yield* dictAt(doc, doc.trailer.get("Root"), "the catalog")
     const acro = yield* deref(doc, catalog.get("AcroForm"))
-    const fields = acro instanceof PdfDict ? arrayOf(yield* deref(doc, acro.get("Fields"))) ?? [] : []
+    const fields = acro instanceof PdfDict ? (arrayOf(yield* deref(doc, acro.get("Fields"))) ?? []) : []
     const found = yield* signatureFields(doc, fields)
     const signatures: Array<ScannedSignature> = []
     for (const { name, value } of found) {
@@ -110,9 +111,11 @@ export const scanPdfSignatures = (source: ByteSource): Effect.Effect<PdfSignatur
         signatures.push({ ...base, cms: null, digest: null })
         continue
       }
-      const digest = yield* hashRanges(source, [[0, range[1]!], [range[2]!, range[3]!]])
+      const digest = yield* hashRanges(source, [
+        [0, range[1]!],
+        [range[2]!, range[3]!],
+      ])
       signatures.push({ ...base, cms: contents.bytes.subarray(0, derLength(contents.bytes)), digest })
     }
     return { size: source.size, signatures }
   })
-

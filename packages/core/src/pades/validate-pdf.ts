@@ -31,23 +31,49 @@ export const validateScannedSignatures = (scan: PdfSignatureScan) =>
     for (const signature of scan.signatures) {
       const range = signature.byteRange
       const base = {
-        fieldName: signature.fieldName, subFilter: signature.subFilter, byteRange: range, claimedSigningTime: signature.claimedSigningTime,
+        fieldName: signature.fieldName,
+        subFilter: signature.subFilter,
+        byteRange: range,
+        claimedSigningTime: signature.claimedSigningTime,
         coversWholeDocument: range.length === 4 && range[2]! + range[3]! === scan.size,
         signedRevisionLength: range.length === 4 ? range[2]! + range[3]! : 0,
       }
       if (signature.cms === null || signature.digest === null) {
         reports.push({
-          ...base, valid: false, integrity: false, coversDocumentHash: false, signer: null, chain: [], trustedRoot: false,
-          revocation: { status: "unknown", revokedAt: null, reason: null, signedBeforeRevocation: null }, signingTime: null, timestamp: null, problems: ["the signature has no sound /ByteRange or /Contents"],
+          ...base,
+          valid: false,
+          integrity: false,
+          coversDocumentHash: false,
+          signer: null,
+          chain: [],
+          trustedRoot: false,
+          revocation: { status: "unknown", revokedAt: null, reason: null, signedBeforeRevocation: null },
+          signingTime: null,
+          timestamp: null,
+          problems: ["the signature has no sound /ByteRange or /Contents"],
         })
         continue
       }
       const report = yield* validateSignature(toBase64(signature.cms), toHex(signature.digest)).pipe(
-        Effect.catchTag("InvalidRequest", (e: InvalidRequest) => Effect.succeed({
-          valid: false, integrity: false, coversDocumentHash: false, signer: null, chain: [], trustedRoot: false,
-          revocation: { status: "unknown" as const, revokedAt: null, reason: null, signedBeforeRevocation: null }, signingTime: null, timestamp: null, problems: [e.detail],
-        } satisfies ValidationReport)))
-      const problems = [...report.problems, ...(report.coversDocumentHash ? [] : ["the byte ranges do not hash to the signed message digest: the document was changed"])]
+        Effect.catchTag("InvalidRequest", (e: InvalidRequest) =>
+          Effect.succeed({
+            valid: false,
+            integrity: false,
+            coversDocumentHash: false,
+            signer: null,
+            chain: [],
+            trustedRoot: false,
+            revocation: { status: "unknown" as const, revokedAt: null, reason: null, signedBeforeRevocation: null },
+            signingTime: null,
+            timestamp: null,
+            problems: [e.detail],
+          } satisfies ValidationReport),
+        ),
+      )
+      const problems = [
+        ...report.problems,
+        ...(report.coversDocumentHash ? [] : ["the byte ranges do not hash to the signed message digest: the document was changed"]),
+      ]
       reports.push({ ...report, ...base, problems: [...new Set(problems)] })
     }
     reports.sort((a, b) => a.signedRevisionLength - b.signedRevisionLength)

@@ -73,13 +73,16 @@ describe("certificateAuthority", () => {
     const signerKu = signer.getExtension(x509.KeyUsagesExtension)!
     expect([signerKu.usages, signerKu.critical]).toEqual([x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation, true])
     expect(signer.getExtension(x509.SubjectAlternativeNameExtension)!.names.toJSON()).toEqual([{ type: "email", value: "ada@example.com" }])
-    expect(signer.getExtension(x509.AuthorityKeyIdentifierExtension)!.keyId)
-      .toBe(issuing.getExtension(x509.SubjectKeyIdentifierExtension)!.keyId)
+    expect(signer.getExtension(x509.AuthorityKeyIdentifierExtension)!.keyId).toBe(issuing.getExtension(x509.SubjectKeyIdentifierExtension)!.keyId)
     expect(identity.chain.map((c) => c.serial)).toEqual([ca.issuing.serial])
     expect(identity.certificate.issuerSerial).toBe(ca.issuing.serial)
 
     // serials: 16 bytes, positive, stored as the certificate's lower-case hex
-    for (const [stored, cert] of [[ca.root, root], [ca.issuing, issuing], [identity.certificate, signer]] as const) {
+    for (const [stored, cert] of [
+      [ca.root, root],
+      [ca.issuing, issuing],
+      [identity.certificate, signer],
+    ] as const) {
       expect(stored.serial).toMatch(/^[4-7][0-9a-f]{31}$/)
       expect(cert.serialNumber.toLowerCase()).toBe(stored.serial)
       expect(stored.notBefore).toBe(cert.notBefore.getTime())
@@ -97,11 +100,23 @@ describe("certificateAuthority", () => {
     expect([...world.keys.keys()].sort()).toEqual([ca.issuing.keyId, ca.root.keyId, identity.keyId].sort())
 
     // an independent verifier agrees
-    const out = execFileSync("openssl", ["verify", "-x509_strict", "-CAfile", pemFile("root.pem", ca.root),
-      "-untrusted", pemFile("issuing.pem", ca.issuing), pemFile("signer.pem", identity.certificate)], { encoding: "utf8" })
+    const out = execFileSync(
+      "openssl",
+      [
+        "verify",
+        "-x509_strict",
+        "-CAfile",
+        pemFile("root.pem", ca.root),
+        "-untrusted",
+        pemFile("issuing.pem", ca.issuing),
+        pemFile("signer.pem", identity.certificate),
+      ],
+      { encoding: "utf8" },
+    )
     expect(out).toMatch(/signer\.pem: OK/)
-    expect(() => execFileSync("openssl", ["verify", "-CAfile", pemFile("issuing-only.pem", ca.issuing), pemFile("signer2.pem", identity.certificate)],
-      { stdio: "pipe" })).toThrow()
+    expect(() =>
+      execFileSync("openssl", ["verify", "-CAfile", pemFile("issuing-only.pem", ca.issuing), pemFile("signer2.pem", identity.certificate)], { stdio: "pipe" }),
+    ).toThrow()
   })
 
   it("in production the subjects carry no sandbox marking", async () => {
@@ -116,7 +131,13 @@ describe("certificateAuthority", () => {
 
   it("is idempotent and race-safe: concurrent first uses end with one root and one issuing CA", async () => {
     const world = pkiTestWorld()
-    const all = await run(world, Effect.all(Array.from({ length: 6 }, () => certificateAuthority), { concurrency: "unbounded" }))
+    const all = await run(
+      world,
+      Effect.all(
+        Array.from({ length: 6 }, () => certificateAuthority),
+        { concurrency: "unbounded" },
+      ),
+    )
     expect(new Set(all.map((ca) => ca.root.serial)).size).toBe(1)
     expect(new Set(all.map((ca) => ca.issuing.serial)).size).toBe(1)
     expect(new Set(all.map((ca) => ca.root.der)).size).toBe(1)
@@ -140,18 +161,34 @@ describe("certificateAuthority", () => {
   it("takes its times from Effect's Clock, and encodes dates from 2050 as GeneralizedTime", async () => {
     const world = pkiTestWorld()
     const at = Date.UTC(2040, 0, 1, 12, 0, 0, 123)
-    const { ca, identity } = await Effect.runPromise(Effect.gen(function* () {
-      yield* TestClock.setTime(at)
-      return yield* Effect.all({ ca: certificateAuthority, identity: signingIdentityFor(testUser()) })
-    }).pipe(Effect.provide(world.layer), Effect.provide(TestContext.TestContext)))
+    const { ca, identity } = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(at)
+        return yield* Effect.all({ ca: certificateAuthority, identity: signingIdentityFor(testUser()) })
+      }).pipe(Effect.provide(world.layer), Effect.provide(TestContext.TestContext)),
+    )
     expect(ca.root.notBefore).toBe(Date.UTC(2040, 0, 1, 11, 55, 0))
     expect(ca.root.notAfter).toBe(Date.UTC(2060, 0, 1, 12, 0, 0))
     expect(ca.issuing.notAfter).toBe(Date.UTC(2050, 0, 1, 12, 0, 0))
     expect(identity.certificate.notAfter).toBe(Date.UTC(2042, 0, 1, 12, 0, 0))
     expect(ca.root.createdAt).toBe(at)
     expect(parse(ca.root).notAfter.getTime()).toBe(ca.root.notAfter)
-    const verify = (attime: number) => execFileSync("openssl", ["verify", "-x509_strict", "-attime", String(attime), "-CAfile", pemFile("r2040.pem", ca.root),
-      "-untrusted", pemFile("i2040.pem", ca.issuing), pemFile("s2040.pem", identity.certificate)], { encoding: "utf8", stdio: "pipe" })
+    const verify = (attime: number) =>
+      execFileSync(
+        "openssl",
+        [
+          "verify",
+          "-x509_strict",
+          "-attime",
+          String(attime),
+          "-CAfile",
+          pemFile("r2040.pem", ca.root),
+          "-untrusted",
+          pemFile("i2040.pem", ca.issuing),
+          pemFile("s2040.pem", identity.certificate),
+        ],
+        { encoding: "utf8", stdio: "pipe" },
+      )
     expect(verify(Date.UTC(2041, 0, 1) / 1000)).toMatch(/OK/)
     expect(() => verify(Date.UTC(2043, 0, 1) / 1000)).toThrow() // the signer certificate has expired
   })

@@ -44,52 +44,83 @@ const caExtensions = (x509: typeof X509, pathLength: number | undefined): Readon
 ]
 
 /** The CA of this engine's environment, creating root and issuing certificate when there are none usable. */
-export const certificateAuthority: Effect.Effect<CertificateAuthority, never, KeyStore | Certificates | EngineConfig | Random | Storage> =
-  Effect.gen(function* () {
+export const certificateAuthority: Effect.Effect<CertificateAuthority, never, KeyStore | Certificates | EngineConfig | Random | Storage> = Effect.gen(
+  function* () {
     const { environment } = yield* EngineConfig
     const certificates = yield* Certificates
     const now = yield* Clock.currentTimeMillis
     const live = (c: StoredCertificate) => c.environment === environment && c.status === "valid" && c.notAfter > now
 
     const rootUsable = (c: StoredCertificate) => live(c) && c.kind === "root" && c.issuerSerial === null
-    const root = Option.getOrUndefined(Option.filter(yield* certificates.findCurrentCa("root", environment), rootUsable)) ??
+    const root =
+      Option.getOrUndefined(Option.filter(yield* certificates.findCurrentCa("root", environment), rootUsable)) ??
       (yield* obtainCertificate({
         keyIdOf: (generation) => `${environment}/ca/root/${generation}`,
         usable: rootUsable,
-        issue: (key: KeyToCertify) => Effect.gen(function* () {
-          const x509 = yield* loadX509
-          const subject = rootSubject(environment)
-          const { notBefore, notAfter } = validity(now, ROOT_VALIDITY_YEARS, null)
-          const der = yield* issueCertificate({
-            serial: key.serial, subject, publicKey: key.publicKey, issuer: { self: key.keyId },
-            notBefore, notAfter, extensions: caExtensions(x509, undefined),
-          })
-          return storedCertificate({
-            key, kind: "root", environment, userId: null, subject: rfc4514(x509, subject), issuerSerial: null,
-            der, notBefore, notAfter, createdAt: now,
-          })
-        }),
+        issue: (key: KeyToCertify) =>
+          Effect.gen(function* () {
+            const x509 = yield* loadX509
+            const subject = rootSubject(environment)
+            const { notBefore, notAfter } = validity(now, ROOT_VALIDITY_YEARS, null)
+            const der = yield* issueCertificate({
+              serial: key.serial,
+              subject,
+              publicKey: key.publicKey,
+              issuer: { self: key.keyId },
+              notBefore,
+              notAfter,
+              extensions: caExtensions(x509, undefined),
+            })
+            return storedCertificate({
+              key,
+              kind: "root",
+              environment,
+              userId: null,
+              subject: rfc4514(x509, subject),
+              issuerSerial: null,
+              der,
+              notBefore,
+              notAfter,
+              createdAt: now,
+            })
+          }),
       }))
 
     const issuingUsable = (c: StoredCertificate) => live(c) && c.kind === "issuing" && c.issuerSerial === root.serial
-    const issuing = Option.getOrUndefined(Option.filter(yield* certificates.findCurrentCa("issuing", environment), issuingUsable)) ??
+    const issuing =
+      Option.getOrUndefined(Option.filter(yield* certificates.findCurrentCa("issuing", environment), issuingUsable)) ??
       (yield* obtainCertificate({
         keyIdOf: (generation) => `${environment}/ca/issuing/${generation}`,
         usable: issuingUsable,
-        issue: (key: KeyToCertify) => Effect.gen(function* () {
-          const x509 = yield* loadX509
-          const subject = issuingSubject(environment, generationOf(key.keyId))
-          const { notBefore, notAfter } = validity(now, ISSUING_VALIDITY_YEARS, root.notAfter)
-          const der = yield* issueCertificate({
-            serial: key.serial, subject, publicKey: key.publicKey, issuer: yield* issuerOf(root),
-            notBefore, notAfter, extensions: caExtensions(x509, 0),
-          })
-          return storedCertificate({
-            key, kind: "issuing", environment, userId: null, subject: rfc4514(x509, subject), issuerSerial: root.serial,
-            der, notBefore, notAfter, createdAt: now,
-          })
-        }),
+        issue: (key: KeyToCertify) =>
+          Effect.gen(function* () {
+            const x509 = yield* loadX509
+            const subject = issuingSubject(environment, generationOf(key.keyId))
+            const { notBefore, notAfter } = validity(now, ISSUING_VALIDITY_YEARS, root.notAfter)
+            const der = yield* issueCertificate({
+              serial: key.serial,
+              subject,
+              publicKey: key.publicKey,
+              issuer: yield* issuerOf(root),
+              notBefore,
+              notAfter,
+              extensions: caExtensions(x509, 0),
+            })
+            return storedCertificate({
+              key,
+              kind: "issuing",
+              environment,
+              userId: null,
+              subject: rfc4514(x509, subject),
+              issuerSerial: root.serial,
+              der,
+              notBefore,
+              notAfter,
+              createdAt: now,
+            })
+          }),
       }))
 
     return { root, issuing }
-  })
+  },
+)

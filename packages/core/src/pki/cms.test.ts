@@ -18,8 +18,26 @@ const file = scratchFile
 
 /** `openssl cms -verify` of a detached signature over `content`, trusting only `root`. */
 const opensslVerify = (signature: Uint8Array, content: Uint8Array, root: string, purpose: ReadonlyArray<string> = ["-purpose", "any"]) => {
-  const r = spawnSync("openssl", ["cms", "-verify", "-binary", ...purpose, "-inform", "DER", "-in", file("sig.der", signature),
-    "-content", file("doc.bin", content), "-CAfile", root, "-out", "/dev/null"], { encoding: "utf8" })
+  const r = spawnSync(
+    "openssl",
+    [
+      "cms",
+      "-verify",
+      "-binary",
+      ...purpose,
+      "-inform",
+      "DER",
+      "-in",
+      file("sig.der", signature),
+      "-content",
+      file("doc.bin", content),
+      "-CAfile",
+      root,
+      "-out",
+      "/dev/null",
+    ],
+    { encoding: "utf8" },
+  )
   return { status: r.status, stderr: r.stderr }
 }
 
@@ -41,7 +59,12 @@ describe("signDigest", () => {
   })
 
   const cases: ReadonlyArray<readonly [DigestAlgorithm, boolean]> = [
-    ["SHA-256", true], ["SHA-256", false], ["SHA-384", true], ["SHA-384", false], ["SHA-512", true], ["SHA-512", false],
+    ["SHA-256", true],
+    ["SHA-256", false],
+    ["SHA-384", true],
+    ["SHA-384", false],
+    ["SHA-512", true],
+    ["SHA-512", false],
   ]
   it.each(cases)("%s, signingTime %s: openssl verifies it against the document and refuses another", async (digestAlgorithm, withTime) => {
     const document = randomBytes(1000 + Math.floor(Math.random() * 1000))
@@ -66,8 +89,7 @@ describe("signDigest", () => {
     expect(signedData.encapContentInfo.eContentType).toBe(CmsOid.data)
     expect(signedData.encapContentInfo.eContent).toBeUndefined()
     const certificates = (signedData.certificates ?? []) as Array<pkijs.Certificate>
-    expect(certificates.map((c) => new Uint8Array(c.toSchema().toBER(false)))).toEqual(
-      [identity.certificate.der, ca.issuing.der].map((b64) => fromBase64(b64)))
+    expect(certificates.map((c) => new Uint8Array(c.toSchema().toBER(false)))).toEqual([identity.certificate.der, ca.issuing.der].map((b64) => fromBase64(b64)))
     expect(signedData.signerInfos).toHaveLength(1)
     const signerInfo = signedData.signerInfos[0]!
     const digestOid = { "SHA-256": "2.16.840.1.101.3.4.2.1", "SHA-384": "2.16.840.1.101.3.4.2.2", "SHA-512": "2.16.840.1.101.3.4.2.3" }[digestAlgorithm]
@@ -89,8 +111,7 @@ describe("signDigest", () => {
     const essCertId = certs.valueBlock.value[0] as asn1js.Sequence
     const [certHash, issuerSerial] = essCertId.valueBlock.value as [asn1js.OctetString, asn1js.Sequence]
     expect(certHash).toBeInstanceOf(asn1js.OctetString) // hashAlgorithm omitted: SHA-256 is the default
-    expect(Buffer.from(certHash.valueBlock.valueHexView).toString("hex"))
-      .toBe(createHash("sha256").update(fromBase64(identity.certificate.der)!).digest("hex"))
+    expect(Buffer.from(certHash.valueBlock.valueHexView).toString("hex")).toBe(createHash("sha256").update(fromBase64(identity.certificate.der)!).digest("hex"))
     const [generalNames, serial] = issuerSerial.valueBlock.value as [asn1js.Sequence, asn1js.Integer]
     const issuerName = new pkijs.GeneralNames({ schema: generalNames }).names[0]!
     expect(issuerName.type).toBe(4)
@@ -108,21 +129,26 @@ describe("signDigest", () => {
   })
 
   it("refuses a digest of the wrong length (a defect: callers validate first)", async () => {
-    const exit = await Effect.runPromiseExit(Effect.provide(
-      signDigest({ identity, digest: new Uint8Array(32), digestAlgorithm: "SHA-384", signingTime: null }), world.layer))
+    const exit = await Effect.runPromiseExit(
+      Effect.provide(signDigest({ identity, digest: new Uint8Array(32), digestAlgorithm: "SHA-384", signingTime: null }), world.layer),
+    )
     expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
   })
 
   it("dies loudly, never signing wrongly, when the KeyStore cannot sign with the requested hash", async () => {
     const sha256Only = pkiTestWorld({ signHashes: false })
-    const { id, ok } = await run(sha256Only, Effect.gen(function* () {
-      const id = yield* signingIdentityFor(testUser())
-      const ok = yield* signDigest({ identity: id, digest: new Uint8Array(32), digestAlgorithm: "SHA-256", signingTime: null })
-      return { id, ok }
-    }))
+    const { id, ok } = await run(
+      sha256Only,
+      Effect.gen(function* () {
+        const id = yield* signingIdentityFor(testUser())
+        const ok = yield* signDigest({ identity: id, digest: new Uint8Array(32), digestAlgorithm: "SHA-256", signingTime: null })
+        return { id, ok }
+      }),
+    )
     expect(ok.length).toBeGreaterThan(0)
-    const exit = await Effect.runPromiseExit(Effect.provide(
-      signDigest({ identity: id, digest: new Uint8Array(48), digestAlgorithm: "SHA-384", signingTime: null }), sha256Only.layer))
+    const exit = await Effect.runPromiseExit(
+      Effect.provide(signDigest({ identity: id, digest: new Uint8Array(48), digestAlgorithm: "SHA-384", signingTime: null }), sha256Only.layer),
+    )
     expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
     expect(String(Exit.isFailure(exit) ? Cause.squash(exit.cause) : "")).toMatch(/must sign with the requested hash/)
   })

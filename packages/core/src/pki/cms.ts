@@ -57,17 +57,25 @@ const cmsTime = (time: Date): asn1js.BaseBlock => {
 
 /** RFC 5035 SigningCertificateV2 naming the signer certificate (hash algorithm SHA-256, the default, omitted). */
 const signingCertificateV2 = (certificate: pkijs.Certificate, certificateHash: Uint8Array): asn1js.Sequence =>
-  new asn1js.Sequence({ value: [
-    new asn1js.Sequence({ value: [
-      new asn1js.Sequence({ value: [
-        new asn1js.OctetString({ valueHex: certificateHash }),
-        new asn1js.Sequence({ value: [
-          new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: certificate.issuer })] }).toSchema(),
-          new asn1js.Integer({ valueHex: certificate.serialNumber.valueBlock.valueHexView }),
-        ] }),
-      ] }),
-    ] }),
-  ] })
+  new asn1js.Sequence({
+    value: [
+      new asn1js.Sequence({
+        value: [
+          new asn1js.Sequence({
+            value: [
+              new asn1js.OctetString({ valueHex: certificateHash }),
+              new asn1js.Sequence({
+                value: [
+                  new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: certificate.issuer })] }).toSchema(),
+                  new asn1js.Integer({ valueHex: certificate.serialNumber.valueBlock.valueHexView }),
+                ],
+              }),
+            ],
+          }),
+        ],
+      }),
+    ],
+  })
 
 const parseCertificate = (der: Uint8Array): Effect.Effect<pkijs.Certificate> =>
   Effect.try(() => pkijs.Certificate.fromBER(new Uint8Array(der))).pipe(Effect.orDie)
@@ -94,8 +102,9 @@ const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner
     const signer = yield* parseCertificate(signerDer)
     const chain = yield* Effect.forEach(identity.chain, (c) => derOf(c).pipe(Effect.flatMap(parseCertificate)))
     const certificateHash = yield* sha256(signerDer)
-    const verifyKey = yield* Effect.promise(() => globalThis.crypto.subtle.importKey(
-      "spki", new Uint8Array(ber(signer.subjectPublicKeyInfo)), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]))
+    const verifyKey = yield* Effect.promise(() =>
+      globalThis.crypto.subtle.importKey("spki", new Uint8Array(ber(signer.subjectPublicKeyInfo)), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]),
+    )
     const entry = { signer, chain, certificateHash, verifyKey }
     if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!)
     prepared.set(key, entry)
@@ -117,8 +126,7 @@ export const signDigest = <E = never, R = never>(input: {
   readonly digestAlgorithm: DigestAlgorithm
   readonly signingTime: Date | null
   readonly timestamp?: SignatureStamper<E, R> | undefined
-}): Effect.Effect<Uint8Array, E, KeyStore | R> =>
-  signContent({ ...input, contentType: CmsOid.data, content: null, includeCertificates: true })
+}): Effect.Effect<Uint8Array, E, KeyStore | R> => signContent({ ...input, contentType: CmsOid.data, content: null, includeCertificates: true })
 
 /** Encapsulated SignedData over `content` of type `contentType` (a TSTInfo for a time-stamp token). */
 export const signEncapsulated = (input: {
@@ -127,8 +135,7 @@ export const signEncapsulated = (input: {
   readonly content: Uint8Array
   readonly includeCertificates: boolean
 }): Effect.Effect<Uint8Array, never, KeyStore> =>
-  Effect.flatMap(sha256(input.content), (digest) =>
-    signContent({ ...input, digest, digestAlgorithm: "SHA-256", signingTime: null }))
+  Effect.flatMap(sha256(input.content), (digest) => signContent({ ...input, digest, digestAlgorithm: "SHA-256", signingTime: null }))
 
 const signContent = <E = never, R = never>(input: {
   readonly identity: SigningIdentity
@@ -153,7 +160,10 @@ const signContent = <E = never, R = never>(input: {
       new pkijs.Attribute({ type: CmsOid.messageDigest, values: [new asn1js.OctetString({ valueHex: new Uint8Array(digest) })] }),
       new pkijs.Attribute({ type: CmsOid.signingCertificateV2, values: [signingCertificateV2(signer, certificateHash)] }),
       ...(input.signingTime === null ? [] : [new pkijs.Attribute({ type: CmsOid.signingTime, values: [cmsTime(input.signingTime)] })]),
-    ].map((attribute) => ({ attribute, der: ber(attribute) })).sort((a, b) => compareDer(a.der, b.der)).map((a) => a.attribute)
+    ]
+      .map((attribute) => ({ attribute, der: ber(attribute) }))
+      .sort((a, b) => compareDer(a.der, b.der))
+      .map((a) => a.attribute)
     // What is signed is the DER SET OF the attributes (tag 0x31), not the [0] IMPLICIT form in SignerInfo.
     const signedAttributes = ber(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }))
 
@@ -162,18 +172,27 @@ const signContent = <E = never, R = never>(input: {
     // checked against the certificate before use, so a faulty store fails loudly, never silently.
     const p1363 = yield* store.sign(identity.keyId, signedAttributes, digestAlgorithm).pipe(Effect.orDie)
     const verified = yield* Effect.promise(() =>
-      globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digestAlgorithm }, verifyKey, new Uint8Array(p1363), new Uint8Array(signedAttributes)))
+      globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digestAlgorithm }, verifyKey, new Uint8Array(p1363), new Uint8Array(signedAttributes)),
+    )
     if (!verified) {
-      return yield* Effect.die(new Error(`KeyStore key ${identity.keyId} gave no valid ECDSA/${digestAlgorithm} signature for its certificate's public key (the store must sign with the requested hash)`))
+      return yield* Effect.die(
+        new Error(
+          `KeyStore key ${identity.keyId} gave no valid ECDSA/${digestAlgorithm} signature for its certificate's public key (the store must sign with the requested hash)`,
+        ),
+      )
     }
     const signature = p1363ToDer(p1363)
     if (signature === undefined) return yield* Effect.die(new Error(`KeyStore gave a malformed signature (${p1363.length} bytes)`))
     const token = input.timestamp === undefined ? undefined : yield* input.timestamp(signature)
 
     return yield* Effect.try(() => {
-      const unsigned = token === undefined ? undefined : new pkijs.SignedAndUnsignedAttributes({ type: 1, attributes: [
-        new pkijs.Attribute({ type: CmsOid.signatureTimeStampToken, values: [asn1js.fromBER(new Uint8Array(token)).result] }),
-      ] })
+      const unsigned =
+        token === undefined
+          ? undefined
+          : new pkijs.SignedAndUnsignedAttributes({
+              type: 1,
+              attributes: [new pkijs.Attribute({ type: CmsOid.signatureTimeStampToken, values: [asn1js.fromBER(new Uint8Array(token)).result] })],
+            })
       const signerInfo = new pkijs.SignerInfo({
         version: 1,
         sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
@@ -213,10 +232,12 @@ export const signedAttributesVerify = (signerInfo: pkijs.SignerInfo, certificate
   Effect.gen(function* () {
     const attributes = signerInfo.signedAttrs?.attributes ?? []
     const signedAttributes = new Uint8Array(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER(false))
-    const key = yield* Effect.promise(() => globalThis.crypto.subtle.importKey("spki", new Uint8Array(certificate.subjectPublicKeyInfo.toSchema().toBER(false)),
-      { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]).catch(() => undefined))
+    const key = yield* Effect.promise(() =>
+      globalThis.crypto.subtle
+        .importKey("spki", new Uint8Array(certificate.subjectPublicKeyInfo.toSchema().toBER(false)), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"])
+        .catch(() => undefined),
+    )
     const raw = derToP1363(new Uint8Array(signerInfo.signature.valueBlock.valueHexView), 32)
     if (key === undefined || raw === undefined) return false
-    return yield* Effect.promise(() =>
-      globalThis.crypto.subtle.verify({ name: "ECDSA", hash }, key, new Uint8Array(raw), signedAttributes).catch(() => false))
+    return yield* Effect.promise(() => globalThis.crypto.subtle.verify({ name: "ECDSA", hash }, key, new Uint8Array(raw), signedAttributes).catch(() => false))
   })

@@ -7,42 +7,60 @@ import { Schema } from "effect"
 // certificates endpoints
 /** A signer certificate as its owner sees it. */
 export const CertificateView = Schema.Struct({
-  serial: Schema.String, subject: Schema.String, issuerSerial: Schema.NullOr(Schema.String),
-  notBefore: Schema.String, notAfter: Schema.String,
-  status: Schema.Literal("valid", "revoked", "expired"), revokedAt: Schema.NullOr(Schema.String), revocationReason: Schema.NullOr(Schema.String),
-  pem: Schema.String, chainPem: Schema.Array(Schema.String).annotations({ description: "the issuing CA's certificate (the root is at GET /v2/ca)" }),
+  serial: Schema.String,
+  subject: Schema.String,
+  issuerSerial: Schema.NullOr(Schema.String),
+  notBefore: Schema.String,
+  notAfter: Schema.String,
+  status: Schema.Literal("valid", "revoked", "expired"),
+  revokedAt: Schema.NullOr(Schema.String),
+  revocationReason: Schema.NullOr(Schema.String),
+  pem: Schema.String,
+  chainPem: Schema.Array(Schema.String).annotations({ description: "the issuing CA's certificate (the root is at GET /v2/ca)" }),
 }).annotations({ identifier: "Certificate" })
 /** What validating a CMS signature found. */
 export const CmsValidationReport = Schema.Struct({
-  valid: Schema.Boolean, integrity: Schema.Boolean, coversDocumentHash: Schema.Boolean,
+  valid: Schema.Boolean,
+  integrity: Schema.Boolean,
+  coversDocumentHash: Schema.Boolean,
   signer: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
   chain: Schema.Array(Schema.Struct({ subject: Schema.String, serial: Schema.String, valid: Schema.Boolean })),
   trustedRoot: Schema.Boolean,
   revocation: Schema.Struct({
-    status: Schema.Literal("valid", "revoked", "expired", "unknown"), revokedAt: Schema.NullOr(Schema.String), reason: Schema.NullOr(Schema.String),
+    status: Schema.Literal("valid", "revoked", "expired", "unknown"),
+    revokedAt: Schema.NullOr(Schema.String),
+    reason: Schema.NullOr(Schema.String),
     signedBeforeRevocation: Schema.NullOr(Schema.Boolean).annotations({
-      description: "for a revoked certificate: true when a valid timestamp proves the signature existed before the revocation (the signature then stays valid); null when not revoked",
+      description:
+        "for a revoked certificate: true when a valid timestamp proves the signature existed before the revocation (the signature then stays valid); null when not revoked",
     }),
   }),
   signingTime: Schema.NullOr(Schema.String),
-  timestamp: Schema.NullOr(Schema.Struct({
-    valid: Schema.Boolean,
-    genTime: Schema.NullOr(Schema.String).annotations({ description: "the time the TSA vouches for (ISO 8601)" }),
-    tsa: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
-    policy: Schema.NullOr(Schema.String),
-    serial: Schema.NullOr(Schema.String).annotations({ description: "the token's serial number, hex" }),
-    problems: Schema.Array(Schema.String),
-  })).annotations({ description: "the RFC 3161 timestamp over the signature value (levels -T), null when there is none (docs/timestamps.md)" }),
+  timestamp: Schema.NullOr(
+    Schema.Struct({
+      valid: Schema.Boolean,
+      genTime: Schema.NullOr(Schema.String).annotations({ description: "the time the TSA vouches for (ISO 8601)" }),
+      tsa: Schema.NullOr(Schema.Struct({ subject: Schema.String, serial: Schema.String })),
+      policy: Schema.NullOr(Schema.String),
+      serial: Schema.NullOr(Schema.String).annotations({ description: "the token's serial number, hex" }),
+      problems: Schema.Array(Schema.String),
+    }),
+  ).annotations({ description: "the RFC 3161 timestamp over the signature value (levels -T), null when there is none (docs/timestamps.md)" }),
   problems: Schema.Array(Schema.String),
 })
 /** What validating the signatures of a PDF found. */
 export const PdfValidationReport = Schema.Struct({
-  signatures: Schema.Array(Schema.Struct({
-    ...CmsValidationReport.fields,
-    fieldName: Schema.NullOr(Schema.String), subFilter: Schema.NullOr(Schema.String), byteRange: Schema.Array(Schema.Number),
-    coversWholeDocument: Schema.Boolean.annotations({ description: "the byte ranges end at the end of the file" }),
-    signedRevisionLength: Schema.Number, claimedSigningTime: Schema.NullOr(Schema.String).annotations({ description: "/M of the signature dictionary" }),
-  })).annotations({ description: "every signature field of the PDF, oldest revision first" }),
+  signatures: Schema.Array(
+    Schema.Struct({
+      ...CmsValidationReport.fields,
+      fieldName: Schema.NullOr(Schema.String),
+      subFilter: Schema.NullOr(Schema.String),
+      byteRange: Schema.Array(Schema.Number),
+      coversWholeDocument: Schema.Boolean.annotations({ description: "the byte ranges end at the end of the file" }),
+      signedRevisionLength: Schema.Number,
+      claimedSigningTime: Schema.NullOr(Schema.String).annotations({ description: "/M of the signature dictionary" }),
+    }),
+  ).annotations({ description: "every signature field of the PDF, oldest revision first" }),
 })
 /** Answer of `GET /v2/certificates`. */
 export const ListCertificatesResponse = Schema.Array(CertificateView)
@@ -66,7 +84,8 @@ export const ValidateResponse = Schema.Union(CmsValidationReport, PdfValidationR
 // timestamps endpoints
 /** Answer of `GET /v2/tsa`. */
 export const TimestampAuthorityResponse = Schema.Struct({
-  policy: Schema.String, accuracySeconds: Schema.Number,
+  policy: Schema.String,
+  accuracySeconds: Schema.Number,
   certificate: Schema.Struct({ serial: Schema.String, subject: Schema.String, notAfter: Schema.String, pem: Schema.String }),
   chainPem: Schema.Array(Schema.String),
 })

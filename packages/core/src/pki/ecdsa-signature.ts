@@ -1,8 +1,7 @@
 /** ECDSA signature encodings: WebCrypto and JOSE give IEEE P1363 (r||s); X.509 and CMS want DER. */
 import * as asn1js from "asn1js"
 
-const derLength = (n: number): Array<number> =>
-  n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff]
+const derLength = (n: number): Array<number> => (n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff])
 
 const derInteger = (unsigned: Uint8Array): Array<number> => {
   let start = 0

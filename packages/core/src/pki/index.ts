@@ -4,8 +4,15 @@ export type { CertificateAuthority } from "./authority.ts"
 export { signDigest, toPem } from "./cms.ts"
 export type { DigestAlgorithm, SignatureStamper } from "./cms.ts"
 export {
-  CertificateView, CmsValidationReport, ListCertificatesResponse, PdfValidationReport, RevokeCertificateRequest,
-  RevokeRelyingPartyCertificateRequest, TimestampAuthorityResponse, ValidateRequest, ValidateResponse,
+  CertificateView,
+  CmsValidationReport,
+  ListCertificatesResponse,
+  PdfValidationReport,
+  RevokeCertificateRequest,
+  RevokeRelyingPartyCertificateRequest,
+  TimestampAuthorityResponse,
+  ValidateRequest,
+  ValidateResponse,
 } from "./contract.ts"
 export { NotCertificateHolder, TimestampUnavailable, pkiErrors } from "./errors.ts"
 export type { PkiError } from "./errors.ts"
@@ -15,7 +22,13 @@ export { CertificateKind, StoredCertificate } from "./model.ts"
 export { OCSP_VALIDITY_MS, answerOcsp } from "./ocsp.ts"
 export { Certificates } from "./ports.ts"
 export {
-  CRL_VALIDITY_MS, REVOCATION_REASONS, certificateStatus, holderCertificate, issuingCrl, revokeCertificate, revokeOwnCertificate,
+  CRL_VALIDITY_MS,
+  REVOCATION_REASONS,
+  certificateStatus,
+  holderCertificate,
+  issuingCrl,
+  revokeCertificate,
+  revokeOwnCertificate,
   revokeRelyingPartyUserCertificate,
 } from "./revocation.ts"
 export type { RevocationReason } from "./revocation.ts"

@@ -86,7 +86,9 @@ export const publicKeyInfo = (info: KeyInfo): Effect.Effect<Uint8Array> =>
   Effect.promise(async () => {
     if (info.publicJwk.kty === "RSA") {
       const { kty, n, e } = info.publicJwk
-      const key = await globalThis.crypto.subtle.importKey("jwk", { kty, n, e, ext: true } as JsonWebKey, { name: "RSA-OAEP", hash: "SHA-256" }, true, ["encrypt"])
+      const key = await globalThis.crypto.subtle.importKey("jwk", { kty, n, e, ext: true } as JsonWebKey, { name: "RSA-OAEP", hash: "SHA-256" }, true, [
+        "encrypt",
+      ])
       return new Uint8Array(await globalThis.crypto.subtle.exportKey("spki", key))
     }
     const { kty, crv, x, y } = info.publicJwk
@@ -104,11 +106,13 @@ export const publicKeyInfo = (info: KeyInfo): Effect.Effect<Uint8Array> =>
 export const certificateSerial = (keyId: string, spki: Uint8Array): Effect.Effect<string> => {
   const label = utf8(`signet certificate serial\u0000${keyId}\u0000`)
   const input = concatBytes([label, spki])
-  return sha256(input).pipe(Effect.map((hash) => {
-    const serial = hash.slice(0, 16)
-    serial[0] = (serial[0]! & 0x3f) | 0x40
-    return toHex(serial)
-  }))
+  return sha256(input).pipe(
+    Effect.map((hash) => {
+      const serial = hash.slice(0, 16)
+      serial[0] = (serial[0]! & 0x3f) | 0x40
+      return toHex(serial)
+    }),
+  )
 }
 
 const jsonName = (dn: DistinguishedName): X509.JsonNameParams =>
@@ -152,21 +156,24 @@ export const issueCertificate = (template: CertificateTemplate): Effect.Effect<U
     const x509 = yield* loadX509
     const ski = yield* Effect.promise(() => x509.SubjectKeyIdentifierExtension.create(new Uint8Array(template.publicKey)))
     const subject = toName(x509, template.subject)
-    const issuer: CertificateIssuer = "self" in template.issuer
-      ? { keyId: template.issuer.self, name: subject, keyIdentifier: ski.keyId }
-      : template.issuer
+    const issuer: CertificateIssuer = "self" in template.issuer ? { keyId: template.issuer.self, name: subject, keyIdentifier: ski.keyId } : template.issuer
     const { handle, crypto } = yield* keyStoreSigning(issuer.keyId)
-    const certificate = yield* Effect.promise(() => x509.X509CertificateGenerator.create({
-      serialNumber: template.serial,
-      subject,
-      issuer: issuer.name,
-      notBefore: new Date(template.notBefore),
-      notAfter: new Date(template.notAfter),
-      publicKey: new Uint8Array(template.publicKey),
-      signingKey: handle,
-      signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
-      extensions: [...template.extensions, ski, new x509.AuthorityKeyIdentifierExtension(issuer.keyIdentifier)],
-    }, crypto))
+    const certificate = yield* Effect.promise(() =>
+      x509.X509CertificateGenerator.create(
+        {
+          serialNumber: template.serial,
+          subject,
+          issuer: issuer.name,
+          notBefore: new Date(template.notBefore),
+          notAfter: new Date(template.notAfter),
+          publicKey: new Uint8Array(template.publicKey),
+          signingKey: handle,
+          signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
+          extensions: [...template.extensions, ski, new x509.AuthorityKeyIdentifierExtension(issuer.keyIdentifier)],
+        },
+        crypto,
+      ),
+    )
     return new Uint8Array(certificate.rawData)
   })
 

@@ -44,27 +44,38 @@ export const obtainCertificate = (line: CertificateLine): Effect.Effect<StoredCe
     const store = yield* KeyStore
     const certificates = yield* Certificates
     const storage = yield* Storage
-    const stored = (serial: string) => certificates.findBySerial(serial).pipe(Effect.flatMap(Option.match({
-      onNone: () => Effect.die(new Error(`certificate ${serial} vanished after a unique violation`)),
-      onSome: Effect.succeed,
-    })))
+    const stored = (serial: string) =>
+      certificates.findBySerial(serial).pipe(
+        Effect.flatMap(
+          Option.match({
+            onNone: () => Effect.die(new Error(`certificate ${serial} vanished after a unique violation`)),
+            onSome: Effect.succeed,
+          }),
+        ),
+      )
 
-    const attempt = (generation: number): Effect.Effect<StoredCertificate> => Effect.gen(function* () {
-      if (generation > MAX_GENERATIONS) return yield* Effect.die(new Error(`no usable certificate in ${MAX_GENERATIONS} key generations of ${line.keyIdOf(1)}`))
-      const keyId = line.keyIdOf(generation)
-      const publicKey = yield* publicKeyInfo(yield* store.ensure(keyId, line.algorithm ?? "ES256"))
-      const serial = yield* certificateSerial(keyId, publicKey)
-      const existing = yield* certificates.findBySerial(serial)
-      if (Option.isSome(existing)) return line.usable(existing.value) ? existing.value : yield* attempt(generation + 1)
-      const fresh = yield* line.issue({ keyId, serial, publicKey }).pipe(Effect.provideService(KeyStore, store))
-      const winner = yield* storage.transaction(Effect.gen(function* () {
-        const raced = yield* certificates.findBySerial(serial)
-        if (Option.isSome(raced)) return raced.value
-        yield* certificates.insert(fresh)
-        return fresh
-      })).pipe(Effect.catchTag("UniqueViolation", () => stored(serial)))
-      return line.usable(winner) ? winner : yield* attempt(generation + 1)
-    })
+    const attempt = (generation: number): Effect.Effect<StoredCertificate> =>
+      Effect.gen(function* () {
+        if (generation > MAX_GENERATIONS)
+          return yield* Effect.die(new Error(`no usable certificate in ${MAX_GENERATIONS} key generations of ${line.keyIdOf(1)}`))
+        const keyId = line.keyIdOf(generation)
+        const publicKey = yield* publicKeyInfo(yield* store.ensure(keyId, line.algorithm ?? "ES256"))
+        const serial = yield* certificateSerial(keyId, publicKey)
+        const existing = yield* certificates.findBySerial(serial)
+        if (Option.isSome(existing)) return line.usable(existing.value) ? existing.value : yield* attempt(generation + 1)
+        const fresh = yield* line.issue({ keyId, serial, publicKey }).pipe(Effect.provideService(KeyStore, store))
+        const winner = yield* storage
+          .transaction(
+            Effect.gen(function* () {
+              const raced = yield* certificates.findBySerial(serial)
+              if (Option.isSome(raced)) return raced.value
+              yield* certificates.insert(fresh)
+              return fresh
+            }),
+          )
+          .pipe(Effect.catchTag("UniqueViolation", () => stored(serial)))
+        return line.usable(winner) ? winner : yield* attempt(generation + 1)
+      })
     return yield* attempt(1)
   })
 

@@ -35,13 +35,14 @@ const statusOnly = (status: number) => new Uint8Array(new pkijs.OCSPResponse({ r
 // certStatus CHOICE: good [0] IMPLICIT NULL, revoked [1] IMPLICIT RevokedInfo, unknown [2] IMPLICIT NULL.
 const good = () => new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 } })
 const unknown = () => new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 2 } })
-const revoked = (at: Date, reason: number) => new asn1js.Constructed({
-  idBlock: { tagClass: 3, tagNumber: 1 },
-  value: [
-    new asn1js.GeneralizedTime({ valueDate: at }),
-    new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 0 }, value: [new asn1js.Enumerated({ value: reason })] }),
-  ],
-})
+const revoked = (at: Date, reason: number) =>
+  new asn1js.Constructed({
+    idBlock: { tagClass: 3, tagNumber: 1 },
+    value: [
+      new asn1js.GeneralizedTime({ valueDate: at }),
+      new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 0 }, value: [new asn1js.Enumerated({ value: reason })] }),
+    ],
+  })
 
 /** Answers a DER OCSPRequest with a DER OCSPResponse. */
 export const answerOcsp = (requestDer: Uint8Array) =>
@@ -63,15 +64,17 @@ export const answerOcsp = (requestDer: Uint8Array) =>
       const algorithm = id.hashAlgorithm.algorithmId === OID.sha1 ? "SHA-1" : id.hashAlgorithm.algorithmId === OID.sha256 ? "SHA-256" : undefined
       let status: asn1js.BaseBlock = unknown()
       if (algorithm !== undefined) {
-        const ours = bytesEqual(new Uint8Array(id.issuerNameHash.valueBlock.valueHexView), yield* digest(algorithm, issuerName)) &&
+        const ours =
+          bytesEqual(new Uint8Array(id.issuerNameHash.valueBlock.valueHexView), yield* digest(algorithm, issuerName)) &&
           bytesEqual(new Uint8Array(id.issuerKeyHash.valueBlock.valueHexView), yield* digest(algorithm, issuerKey))
         const serial = toHex(new Uint8Array(id.serialNumber.valueBlock.valueHexView)).replace(/^(00)+(?=[0-9a-f])/, "")
         const found = ours ? yield* certificates.findBySerial(serial) : Option.none()
         if (Option.isSome(found) && found.value.issuerSerial === ca.issuing.serial) {
           const c = found.value
-          status = c.status === "revoked"
-            ? revoked(new Date(c.revokedAt ?? now), REVOCATION_REASONS[(c.revocationReason ?? "unspecified") as RevocationReason] ?? 0)
-            : good()
+          status =
+            c.status === "revoked"
+              ? revoked(new Date(c.revokedAt ?? now), REVOCATION_REASONS[(c.revocationReason ?? "unspecified") as RevocationReason] ?? 0)
+              : good()
         }
       }
       responses.push(new pkijs.SingleResponse({ certID: id, certStatus: status, thisUpdate, nextUpdate: new Date(thisUpdate.getTime() + OCSP_VALIDITY_MS) }))
@@ -82,7 +85,11 @@ export const answerOcsp = (requestDer: Uint8Array) =>
       responderID: new asn1js.OctetString({ valueHex: yield* digest("SHA-1", issuerKey) }),
       producedAt: thisUpdate,
       responses,
-      ...(nonce !== undefined ? { responseExtensions: [new pkijs.Extension({ extnID: OID.nonce, extnValue: new Uint8Array(nonce.extnValue.valueBlock.valueHexView).slice().buffer })] } : {}),
+      ...(nonce !== undefined
+        ? {
+            responseExtensions: [new pkijs.Extension({ extnID: OID.nonce, extnValue: new Uint8Array(nonce.extnValue.valueBlock.valueHexView).slice().buffer })],
+          }
+        : {}),
     })
     const tbs = new Uint8Array(data.toSchema(true).toBER())
     data.tbs = tbs.slice().buffer
@@ -94,8 +101,12 @@ export const answerOcsp = (requestDer: Uint8Array) =>
       signature: new asn1js.BitString({ valueHex: signature }),
       certs: [issuing],
     })
-    return new Uint8Array(new pkijs.OCSPResponse({
-      responseStatus: new asn1js.Enumerated({ value: 0 }),
-      responseBytes: new pkijs.ResponseBytes({ responseType: OID.basic, response: new asn1js.OctetString({ valueHex: basic.toSchema().toBER() }) }),
-    }).toSchema().toBER())
+    return new Uint8Array(
+      new pkijs.OCSPResponse({
+        responseStatus: new asn1js.Enumerated({ value: 0 }),
+        responseBytes: new pkijs.ResponseBytes({ responseType: OID.basic, response: new asn1js.OctetString({ valueHex: basic.toSchema().toBER() }) }),
+      })
+        .toSchema()
+        .toBER(),
+    )
   })

@@ -4,15 +4,18 @@ import type { UniqueViolation } from "../ports/storage.ts"
 import type { CertificateKind, StoredCertificate } from "./model.ts"
 
 /** Certificates issued by the engine's CA. */
-export class Certificates extends Context.Tag("@signet/core/Certificates")<Certificates, {
-  readonly insert: (certificate: StoredCertificate) => Effect.Effect<void, UniqueViolation>
-  readonly findBySerial: (serial: string) => Effect.Effect<Option.Option<StoredCertificate>>
-  /** The oldest valid CA certificate of a kind in an environment: every node settles on the same one. */
-  readonly findCurrentCa: (kind: Extract<CertificateKind, "root" | "issuing" | "tsa">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
-  /** A user's signer certificates, newest first. */
-  readonly listByUser: (userId: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
-  /** Revoked certificates an issuing CA issued, oldest revocation first (for its CRL). */
-  readonly listRevokedBy: (issuerSerial: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
-  /** Marks a certificate revoked (no-op when already revoked). */
-  readonly revoke: (serial: string, at: number, reason: string) => Effect.Effect<void>
-}>() {}
+export class Certificates extends Context.Tag("@signet/core/Certificates")<
+  Certificates,
+  {
+    readonly insert: (certificate: StoredCertificate) => Effect.Effect<void, UniqueViolation>
+    readonly findBySerial: (serial: string) => Effect.Effect<Option.Option<StoredCertificate>>
+    /** The oldest valid CA certificate of a kind in an environment: every node settles on the same one. */
+    readonly findCurrentCa: (kind: Extract<CertificateKind, "root" | "issuing" | "tsa">, environment: string) => Effect.Effect<Option.Option<StoredCertificate>>
+    /** A user's signer certificates, newest first. */
+    readonly listByUser: (userId: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
+    /** Revoked certificates an issuing CA issued, oldest revocation first (for its CRL). */
+    readonly listRevokedBy: (issuerSerial: string) => Effect.Effect<ReadonlyArray<StoredCertificate>>
+    /** Marks a certificate revoked (no-op when already revoked). */
+    readonly revoke: (serial: string, at: number, reason: string) => Effect.Effect<void>
+  }
+>() {}

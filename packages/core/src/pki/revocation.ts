@@ -23,7 +23,12 @@ import { loadX509, type X509 } from "./x509.ts"
 
 /** RFC 5280 §5.3.1 reason codes a holder may give. */
 export const REVOCATION_REASONS = {
-  unspecified: 0, keyCompromise: 1, affiliationChanged: 3, superseded: 4, cessationOfOperation: 5, privilegeWithdrawn: 9,
+  unspecified: 0,
+  keyCompromise: 1,
+  affiliationChanged: 3,
+  superseded: 4,
+  cessationOfOperation: 5,
+  privilegeWithdrawn: 9,
 } as const
 /** A reason a holder may give. */
 export type RevocationReason = keyof typeof REVOCATION_REASONS
@@ -35,7 +40,9 @@ export const CRL_VALIDITY_MS = 24 * 3_600_000
 export const certificateStatus = (c: StoredCertificate, now: number) =>
   c.status === "revoked"
     ? { status: "revoked" as const, revokedAt: c.revokedAt, reason: c.revocationReason }
-    : c.notAfter <= now ? { status: "expired" as const, revokedAt: null, reason: null } : { status: "valid" as const, revokedAt: null, reason: null }
+    : c.notAfter <= now
+      ? { status: "expired" as const, revokedAt: null, reason: null }
+      : { status: "valid" as const, revokedAt: null, reason: null }
 
 /** The holder's certificate with this serial; another user's is as unknown as a missing one. */
 export const holderCertificate = (userId: string, serial: string) =>
@@ -46,7 +53,9 @@ export const holderCertificate = (userId: string, serial: string) =>
   })
 
 // Who revoked: the certificate record has no place for it, so the audit event of each revocation says.
-type Revoker = { readonly revokedBy: "holder" | "administrator" } | { readonly revokedBy: "rp-contact"; readonly clientId: string; readonly contactUserId: string }
+type Revoker =
+  | { readonly revokedBy: "holder" | "administrator" }
+  | { readonly revokedBy: "rp-contact"; readonly clientId: string; readonly contactUserId: string }
 
 /** Revokes a signer certificate as its holder (`userId`) or as an administrator (`userId` null); idempotent: the first time and reason stay. */
 export const revokeCertificate = (userId: string | null, serial: string, reason: string) =>
@@ -81,7 +90,10 @@ const revokeAs = (revoker: Revoker, actor: AuditActor, userId: string | null, se
     yield* certificates.revoke(found.value.serial, now, reason)
     const revoked = Option.getOrThrow(yield* certificates.findBySerial(found.value.serial))
     yield* auditEvent(actor, "certificate.revoked", revoked.serial, {
-      holder: revoked.userId ?? "", reason: revoked.revocationReason ?? reason, revokedAt: revoked.revokedAt ?? now, ...revoker,
+      holder: revoked.userId ?? "",
+      reason: revoked.revocationReason ?? reason,
+      revokedAt: revoked.revokedAt ?? now,
+      ...revoker,
     })
     return revoked
   })
@@ -147,7 +159,13 @@ export const revokeRelyingPartyUserCertificate = (contact: BearerUser, clientId:
     if (!signedFor.has(rp.clientId)) return yield* new ResourceNotFound({ what: "Certificate" })
     if (signedFor.size > 1) return yield* new CertificateSharedWithOtherRps()
     yield* requireStepUp(contact, "revoke-certificate", stepUp)
-    return yield* revokeAs({ revokedBy: "rp-contact", clientId: rp.clientId, contactUserId: contact.userId }, contact, found.value.userId, found.value.serial, reason)
+    return yield* revokeAs(
+      { revokedBy: "rp-contact", clientId: rp.clientId, contactUserId: contact.userId },
+      contact,
+      found.value.userId,
+      found.value.serial,
+      reason,
+    )
   })
 
 // CRLNumber (RFC 5280 §5.2.3): a monotonically increasing integer; the issuing time in seconds is one.
@@ -166,18 +184,23 @@ export const issuingCrl = Effect.gen(function* () {
   const revoked = yield* Effect.flatMap(Certificates, (c) => c.listRevokedBy(ca.issuing.serial))
   const issuer = yield* issuerOf(ca.issuing)
   const { handle, crypto } = yield* keyStoreSigning(ca.issuing.keyId)
-  const crl = yield* Effect.promise(() => x509.X509CrlGenerator.create({
-    issuer: issuer.name,
-    thisUpdate: new Date(Math.floor(now / 1000) * 1000),
-    nextUpdate: new Date(Math.floor(now / 1000) * 1000 + CRL_VALIDITY_MS),
-    signingKey: handle,
-    signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
-    extensions: [new x509.AuthorityKeyIdentifierExtension(issuer.keyIdentifier), crlNumber(x509, Math.floor(now / 1000))],
-    entries: revoked.map((c) => ({
-      serialNumber: c.serial,
-      revocationDate: new Date(c.revokedAt ?? now),
-      reason: REVOCATION_REASONS[(c.revocationReason ?? "unspecified") as RevocationReason] ?? 0,
-    })),
-  }, crypto))
+  const crl = yield* Effect.promise(() =>
+    x509.X509CrlGenerator.create(
+      {
+        issuer: issuer.name,
+        thisUpdate: new Date(Math.floor(now / 1000) * 1000),
+        nextUpdate: new Date(Math.floor(now / 1000) * 1000 + CRL_VALIDITY_MS),
+        signingKey: handle,
+        signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
+        extensions: [new x509.AuthorityKeyIdentifierExtension(issuer.keyIdentifier), crlNumber(x509, Math.floor(now / 1000))],
+        entries: revoked.map((c) => ({
+          serialNumber: c.serial,
+          revocationDate: new Date(c.revokedAt ?? now),
+          reason: REVOCATION_REASONS[(c.revocationReason ?? "unspecified") as RevocationReason] ?? 0,
+        })),
+      },
+      crypto,
+    ),
+  )
   return new Uint8Array(crl.rawData)
 })

@@ -13,7 +13,13 @@ describe("signingIdentityFor", () => {
   it("gives the same certificate every time, even to concurrent first uses (CA included)", async () => {
     const world = pkiTestWorld()
     const user = testUser()
-    const racers = await run(world, Effect.all(Array.from({ length: 6 }, () => signingIdentityFor(user)), { concurrency: "unbounded" }))
+    const racers = await run(
+      world,
+      Effect.all(
+        Array.from({ length: 6 }, () => signingIdentityFor(user)),
+        { concurrency: "unbounded" },
+      ),
+    )
     expect(new Set(racers.map((i) => i.certificate.serial)).size).toBe(1)
     expect(new Set(racers.map((i) => i.certificate.der)).size).toBe(1)
     expect(new Set(racers.map((i) => i.chain[0]!.serial)).size).toBe(1)
@@ -37,7 +43,10 @@ describe("signingIdentityFor", () => {
     const world = pkiTestWorld()
     const user = testUser()
     const first = await run(world, signingIdentityFor(user))
-    await run(world, Effect.flatMap(Certificates, (c) => c.revoke(first.certificate.serial, Date.now(), "keyCompromise")))
+    await run(
+      world,
+      Effect.flatMap(Certificates, (c) => c.revoke(first.certificate.serial, Date.now(), "keyCompromise")),
+    )
     const second = await run(world, signingIdentityFor(user))
     expect(second.keyId).toBe(`sandbox/signer/${user.id}/2`)
     expect(second.certificate.serial).not.toBe(first.certificate.serial)
@@ -60,7 +69,10 @@ describe("signingIdentityFor", () => {
     expect(dn.map((a) => a.type)).toEqual(["CN"])
     expect(Array.from(dn[0]!.value)).toHaveLength(64)
     expect(signerSubject("sandbox", { id: "u1", email: "x@y.z", emailVerifiedAt: 1 })).toEqual([
-      { type: "OU", value: "SANDBOX" }, { type: "CN", value: "x@y.z" }, { type: "E", value: "x@y.z" }])
+      { type: "OU", value: "SANDBOX" },
+      { type: "CN", value: "x@y.z" },
+      { type: "E", value: "x@y.z" },
+    ])
   })
 
   it("certifies nothing the user merely claimed: an unproven e-mail and any display name stay out", async () => {

@@ -79,37 +79,59 @@ const userCertificateLine = (user: User, kind: UserCertificateKind) =>
     const subject = signerSubject(environment, user)
     const subjectText = rfc4514(x509, subject)
     const usable = (c: StoredCertificate) =>
-      c.kind === kind && c.environment === environment && c.userId === user.id && c.status === "valid" &&
-      c.notAfter > now && c.issuerSerial === ca.issuing.serial && c.subject === subjectText
+      c.kind === kind &&
+      c.environment === environment &&
+      c.userId === user.id &&
+      c.status === "valid" &&
+      c.notAfter > now &&
+      c.issuerSerial === ca.issuing.serial &&
+      c.subject === subjectText
     const line: CertificateLine = {
       keyIdOf: (generation: number) => `${environment}/${kind}/${user.id}/${generation}`,
       algorithm: KINDS[kind].algorithm,
       usable,
-      issue: (key: KeyToCertify) => Effect.gen(function* () {
-        const { notBefore, notAfter } = validity(now, SIGNER_VALIDITY_YEARS, ca.issuing.notAfter)
-        const der = yield* issueCertificate({
-          serial: key.serial, subject, publicKey: key.publicKey, issuer: yield* issuerOf(ca.issuing), notBefore, notAfter,
-          extensions: [
-            new x509.BasicConstraintsExtension(false, undefined, true),
-            new x509.KeyUsagesExtension(KINDS[kind].keyUsage, true),
-            new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.emailProtection]),
-            ...(certifiedEmail(user) !== undefined ? [new x509.SubjectAlternativeNameExtension([{ type: "email", value: user.email }])] : []),
-            // Where relying parties check revocation (docs/certificates.md).
-            new x509.AuthorityInfoAccessExtension({ ocsp: `${issuerUrl}/v2/ocsp` }),
-            new x509.CRLDistributionPointsExtension([`${issuerUrl}/v2/ca/issuing.crl`]),
-          ],
-        })
-        return storedCertificate({
-          key, kind, environment, userId: user.id, subject: subjectText, issuerSerial: ca.issuing.serial,
-          der, notBefore, notAfter, createdAt: now,
-        })
-      }),
+      issue: (key: KeyToCertify) =>
+        Effect.gen(function* () {
+          const { notBefore, notAfter } = validity(now, SIGNER_VALIDITY_YEARS, ca.issuing.notAfter)
+          const der = yield* issueCertificate({
+            serial: key.serial,
+            subject,
+            publicKey: key.publicKey,
+            issuer: yield* issuerOf(ca.issuing),
+            notBefore,
+            notAfter,
+            extensions: [
+              new x509.BasicConstraintsExtension(false, undefined, true),
+              new x509.KeyUsagesExtension(KINDS[kind].keyUsage, true),
+              new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.emailProtection]),
+              ...(certifiedEmail(user) !== undefined ? [new x509.SubjectAlternativeNameExtension([{ type: "email", value: user.email }])] : []),
+              // Where relying parties check revocation (docs/certificates.md).
+              new x509.AuthorityInfoAccessExtension({ ocsp: `${issuerUrl}/v2/ocsp` }),
+              new x509.CRLDistributionPointsExtension([`${issuerUrl}/v2/ca/issuing.crl`]),
+            ],
+          })
+          return storedCertificate({
+            key,
+            kind,
+            environment,
+            userId: user.id,
+            subject: subjectText,
+            issuerSerial: ca.issuing.serial,
+            der,
+            notBefore,
+            notAfter,
+            createdAt: now,
+          })
+        }),
     }
     return { ca, line }
   })
 
 /** The user's current key and certificate of a kind, issuing them when the user has none usable. */
-export const userCertificateFor = (user: User, kind: UserCertificateKind): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+export const userCertificateFor = (
+  user: User,
+  kind: UserCertificateKind,
+): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
   Effect.gen(function* () {
     const { ca, line } = yield* userCertificateLine(user, kind)
     const certificate = (yield* Effect.flatMap(Certificates, (c) => c.listByUser(user.id))).find(line.usable) ?? (yield* obtainCertificate(line))
@@ -120,7 +142,10 @@ export const userCertificateFor = (user: User, kind: UserCertificateKind): Effec
  * Renewal of a kind: a new key and certificate, which is used from now on (the newest usable one
  * wins); the earlier certificates stay valid until they expire or are revoked.
  */
-export const renewUserCertificate = (user: User, kind: UserCertificateKind): Effect.Effect<StoredCertificate, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
+export const renewUserCertificate = (
+  user: User,
+  kind: UserCertificateKind,
+): Effect.Effect<StoredCertificate, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
   Effect.gen(function* () {
     const { line } = yield* userCertificateLine(user, kind)
     const current = new Set((yield* Effect.flatMap(Certificates, (c) => c.listByUser(user.id))).filter(line.usable).map((c) => c.serial))

@@ -35,50 +35,67 @@ export const pkiTestWorld = (options: { readonly environment?: Environment; read
   let signatures = 0
   const subtle = globalThis.crypto.subtle
 
-  const pair = (keyId: string) => Effect.suspend(() => {
-    const found = keys.get(keyId)
-    return found === undefined ? Effect.fail(new KeyNotFound({ keyId })) : Effect.promise(() => found)
-  })
-  const info = (keyId: string, keys: CryptoKeyPair): Effect.Effect<KeyInfo> => Effect.promise(async () => {
-    const jwk = await subtle.exportKey("jwk", keys.publicKey)
-    return { keyId, algorithm: "ES256" as const, publicJwk: { kty: jwk.kty ?? "EC", crv: jwk.crv ?? "P-256", x: jwk.x ?? "", y: jwk.y ?? "" }, createdAt: created.get(keyId) ?? 0 }
-  })
+  const pair = (keyId: string) =>
+    Effect.suspend(() => {
+      const found = keys.get(keyId)
+      return found === undefined ? Effect.fail(new KeyNotFound({ keyId })) : Effect.promise(() => found)
+    })
+  const info = (keyId: string, keys: CryptoKeyPair): Effect.Effect<KeyInfo> =>
+    Effect.promise(async () => {
+      const jwk = await subtle.exportKey("jwk", keys.publicKey)
+      return {
+        keyId,
+        algorithm: "ES256" as const,
+        publicJwk: { kty: jwk.kty ?? "EC", crv: jwk.crv ?? "P-256", x: jwk.x ?? "", y: jwk.y ?? "" },
+        createdAt: created.get(keyId) ?? 0,
+      }
+    })
 
   const keyStore = KeyStore.of({
-    ensure: (keyId) => Effect.suspend(() => {
-      if (!keys.has(keyId)) {
-        keys.set(keyId, subtle.generateKey(EC, false, ["sign", "verify"]) as Promise<CryptoKeyPair>)
-        created.set(keyId, keys.size)
-      }
-      return pair(keyId).pipe(Effect.orDie, Effect.flatMap((k) => info(keyId, k)))
-    }),
+    ensure: (keyId) =>
+      Effect.suspend(() => {
+        if (!keys.has(keyId)) {
+          keys.set(keyId, subtle.generateKey(EC, false, ["sign", "verify"]) as Promise<CryptoKeyPair>)
+          created.set(keyId, keys.size)
+        }
+        return pair(keyId).pipe(
+          Effect.orDie,
+          Effect.flatMap((k) => info(keyId, k)),
+        )
+      }),
     get: (keyId) => pair(keyId).pipe(Effect.flatMap((k) => info(keyId, k))),
-    sign: (keyId: string, data: Uint8Array, hash?: "SHA-256" | "SHA-384" | "SHA-512") => pair(keyId).pipe(Effect.flatMap((k) =>
-      Effect.promise(async () => {
-        signatures++
-        const algorithm = { name: "ECDSA", hash: options.signHashes === false ? "SHA-256" : (hash ?? "SHA-256") }
-        return new Uint8Array(await subtle.sign(algorithm, k.privateKey, new Uint8Array(data)))
-      }))),
+    sign: (keyId: string, data: Uint8Array, hash?: "SHA-256" | "SHA-384" | "SHA-512") =>
+      pair(keyId).pipe(
+        Effect.flatMap((k) =>
+          Effect.promise(async () => {
+            signatures++
+            const algorithm = { name: "ECDSA", hash: options.signHashes === false ? "SHA-256" : (hash ?? "SHA-256") }
+            return new Uint8Array(await subtle.sign(algorithm, k.privateKey, new Uint8Array(data)))
+          }),
+        ),
+      ),
     decrypt: (keyId) => Effect.die(new Error(`the PKI test KeyStore holds signing keys only (${keyId})`)),
   })
 
   // Every repository call crosses an async boundary, so racing fibers interleave as they would on a database.
   const io = <A>(f: () => A): Effect.Effect<A> => Effect.promise(() => Promise.resolve().then(f))
   const certificateRepository = Certificates.of({
-    insert: (c) => io(() => {
-      if (certificates.has(c.serial)) return false
-      certificates.set(c.serial, c)
-      return true
-    }).pipe(Effect.flatMap((ok) => ok ? Effect.void : Effect.fail(new UniqueViolation({ what: "certificate serial" })))),
+    insert: (c) =>
+      io(() => {
+        if (certificates.has(c.serial)) return false
+        certificates.set(c.serial, c)
+        return true
+      }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new UniqueViolation({ what: "certificate serial" }))))),
     findBySerial: (serial) => io(() => Option.fromNullable(certificates.get(serial))),
-    findCurrentCa: (kind, environment) => io(() => Option.fromNullable([...certificates.values()]
-      .filter((c) => c.kind === kind && c.environment === environment && c.status === "valid").at(-1))),
+    findCurrentCa: (kind, environment) =>
+      io(() => Option.fromNullable([...certificates.values()].filter((c) => c.kind === kind && c.environment === environment && c.status === "valid").at(-1))),
     listByUser: (userId) => io(() => [...certificates.values()].filter((c) => c.userId === userId).reverse()),
     listRevokedBy: (issuerSerial) => io(() => [...certificates.values()].filter((c) => c.issuerSerial === issuerSerial && c.status === "revoked")),
-    revoke: (serial, at, reason) => io(() => {
-      const c = certificates.get(serial)
-      if (c !== undefined && c.status === "valid") certificates.set(serial, { ...c, status: "revoked", revokedAt: at, revocationReason: reason })
-    }),
+    revoke: (serial, at, reason) =>
+      io(() => {
+        const c = certificates.get(serial)
+        if (c !== undefined && c.status === "valid") certificates.set(serial, { ...c, status: "revoked", revokedAt: at, revocationReason: reason })
+      }),
   })
 
   const layer = Layer.mergeAll(
@@ -86,14 +103,17 @@ export const pkiTestWorld = (options: { readonly environment?: Environment; read
     Layer.succeed(Certificates, certificateRepository),
     Layer.succeed(Storage, Storage.of({ transaction: (effect) => effect })),
     Layer.succeed(Random, Random.of({ bytes: (n) => Effect.sync(() => globalThis.crypto.getRandomValues(new Uint8Array(n))) })),
-    Layer.succeed(EngineConfig, EngineConfig.of({
-      environment: options.environment ?? "sandbox",
-      publicOrigin: "http://localhost:3000",
-      basePath: "",
-      accessTokenTtlSeconds: 3600,
-      ceremonyTtlSeconds: 300,
-      sessionTtlSeconds: 3600,
-    })),
+    Layer.succeed(
+      EngineConfig,
+      EngineConfig.of({
+        environment: options.environment ?? "sandbox",
+        publicOrigin: "http://localhost:3000",
+        basePath: "",
+        accessTokenTtlSeconds: 3600,
+        ceremonyTtlSeconds: 300,
+        sessionTtlSeconds: 3600,
+      }),
+    ),
   )
   return { layer, certificates, keys, signatures: () => signatures }
 }

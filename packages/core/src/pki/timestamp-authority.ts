@@ -18,7 +18,10 @@ export interface TimestampRequest {
 }
 
 /** Issues time-stamp tokens: DER `TimeStampToken` (a CMS ContentInfo of SignedData over a TSTInfo, RFC 3161 §2.4.2). */
-export class TimestampAuthority extends Context.Tag("@signet/core/TimestampAuthority")<TimestampAuthority, {
-  /** The DER TimeStampToken for `request`; fails when the authority cannot answer (an external TSA down). */
-  readonly stamp: (request: TimestampRequest) => Effect.Effect<Uint8Array, TimestampUnavailable>
-}>() {}
+export class TimestampAuthority extends Context.Tag("@signet/core/TimestampAuthority")<
+  TimestampAuthority,
+  {
+    /** The DER TimeStampToken for `request`; fails when the authority cannot answer (an external TSA down). */
+    readonly stamp: (request: TimestampRequest) => Effect.Effect<Uint8Array, TimestampUnavailable>
+  }
+>() {}

@@ -12,15 +12,20 @@ import { CmsOid } from "./cms.ts"
 import { IMPRINT_ALGORITHMS } from "./timestamp.ts"
 
 /** The DER TimeStampReq (version 1, certReq as asked, the nonce when given). */
-export const timestampQuery = (request: TimestampRequest): Uint8Array => new Uint8Array(new pkijs.TimeStampReq({
-  version: 1,
-  messageImprint: new pkijs.MessageImprint({
-    hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: IMPRINT_ALGORITHMS[request.hashAlgorithm].oid }),
-    hashedMessage: new asn1js.OctetString({ valueHex: new Uint8Array(request.digest) }),
-  }),
-  ...(request.nonce === undefined ? {} : { nonce: new asn1js.Integer({ valueHex: new Uint8Array(request.nonce) }) }),
-  certReq: request.includeCertificates,
-}).toSchema().toBER(false))
+export const timestampQuery = (request: TimestampRequest): Uint8Array =>
+  new Uint8Array(
+    new pkijs.TimeStampReq({
+      version: 1,
+      messageImprint: new pkijs.MessageImprint({
+        hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: IMPRINT_ALGORITHMS[request.hashAlgorithm].oid }),
+        hashedMessage: new asn1js.OctetString({ valueHex: new Uint8Array(request.digest) }),
+      }),
+      ...(request.nonce === undefined ? {} : { nonce: new asn1js.Integer({ valueHex: new Uint8Array(request.nonce) }) }),
+      certReq: request.includeCertificates,
+    })
+      .toSchema()
+      .toBER(false),
+  )
 
 /** The DER TimeStampToken of a reply to `request`, or why it cannot be used. */
 export const tokenOfReply = (reply: Uint8Array, request: TimestampRequest): Either.Either<Uint8Array, string> => {
@@ -36,8 +41,10 @@ export const tokenOfReply = (reply: Uint8Array, request: TimestampRequest): Eith
     const content = signed.encapContentInfo.eContent
     if (signed.encapContentInfo.eContentType !== CmsOid.tstInfo || content === undefined) return Either.left("the token holds no TSTInfo")
     const info = pkijs.TSTInfo.fromBER(content.getValue())
-    if (info.messageImprint.hashAlgorithm.algorithmId !== IMPRINT_ALGORITHMS[request.hashAlgorithm].oid ||
-      !bytesEqual(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), request.digest)) {
+    if (
+      info.messageImprint.hashAlgorithm.algorithmId !== IMPRINT_ALGORITHMS[request.hashAlgorithm].oid ||
+      !bytesEqual(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), request.digest)
+    ) {
       return Either.left("the token is over another imprint")
     }
     if (request.nonce !== undefined && (info.nonce === undefined || !bytesEqual(new Uint8Array(info.nonce.valueBlock.valueHexView), request.nonce))) {

@@ -23,13 +23,16 @@ const failureBits = (bit: number): asn1js.BitString => {
 
 const reply = (response: pkijs.TimeStampResp): Uint8Array => new Uint8Array(response.toSchema().toBER(false))
 
-const rejection = (failure: keyof typeof FAILURE, text: string): Uint8Array => reply(new pkijs.TimeStampResp({
-  status: new pkijs.PKIStatusInfo({
-    status: pkijs.PKIStatus.rejection,
-    statusStrings: [new asn1js.Utf8String({ value: text })],
-    failInfo: failureBits(FAILURE[failure]),
-  }),
-}))
+const rejection = (failure: keyof typeof FAILURE, text: string): Uint8Array =>
+  reply(
+    new pkijs.TimeStampResp({
+      status: new pkijs.PKIStatusInfo({
+        status: pkijs.PKIStatus.rejection,
+        statusStrings: [new asn1js.Utf8String({ value: text })],
+        failInfo: failureBits(FAILURE[failure]),
+      }),
+    }),
+  )
 
 /** The reqPolicy of a DER TimeStampReq in dotted form (read from the DER: pkijs renders the 2.25 arc in hex). */
 const requestedPolicy = (requestDer: Uint8Array): string | undefined => {
@@ -48,22 +51,27 @@ export const answerTimestampRequest = (requestDer: Uint8Array) =>
     const algorithm = imprintAlgorithmOf(request.messageImprint.hashAlgorithm.algorithmId)
     if (algorithm === undefined) return rejection("badAlg", "the message imprint must be SHA-256, SHA-384 or SHA-512")
     const digest = new Uint8Array(request.messageImprint.hashedMessage.valueBlock.valueHexView)
-    if (digest.length !== IMPRINT_ALGORITHMS[algorithm].length) return rejection("badDataFormat", `a ${algorithm} imprint has ${IMPRINT_ALGORITHMS[algorithm].length} bytes`)
+    if (digest.length !== IMPRINT_ALGORITHMS[algorithm].length)
+      return rejection("badDataFormat", `a ${algorithm} imprint has ${IMPRINT_ALGORITHMS[algorithm].length} bytes`)
     const policy = requestedPolicy(requestDer)
     if (policy !== undefined && policy !== TSA_POLICY_OID) return rejection("unacceptedPolicy", `the only policy is ${TSA_POLICY_OID}`)
     if ((request.extensions ?? []).length > 0) return rejection("unacceptedExtension", "no request extension is supported")
 
-    const token = yield* Effect.flatMap(TimestampAuthority, (tsa) => tsa.stamp({
-      hashAlgorithm: algorithm,
-      digest,
-      nonce: request.nonce === undefined ? undefined : new Uint8Array(request.nonce.valueBlock.valueHexView),
-      includeCertificates: request.certReq === true,
-    })).pipe(Effect.either)
+    const token = yield* Effect.flatMap(TimestampAuthority, (tsa) =>
+      tsa.stamp({
+        hashAlgorithm: algorithm,
+        digest,
+        nonce: request.nonce === undefined ? undefined : new Uint8Array(request.nonce.valueBlock.valueHexView),
+        includeCertificates: request.certReq === true,
+      }),
+    ).pipe(Effect.either)
     if (token._tag === "Left") return rejection("systemFailure", "the timestamp authority is unavailable")
-    return reply(new pkijs.TimeStampResp({
-      status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
-      timeStampToken: pkijs.ContentInfo.fromBER(new Uint8Array(token.right)),
-    }))
+    return reply(
+      new pkijs.TimeStampResp({
+        status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
+        timeStampToken: pkijs.ContentInfo.fromBER(new Uint8Array(token.right)),
+      }),
+    )
   })
 
 /**

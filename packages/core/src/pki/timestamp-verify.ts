@@ -65,14 +65,22 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
       return { signed, content, info: pkijs.TSTInfo.fromBER(content) }
     }).pipe(Effect.option)
     if (Option.isNone(parsed)) {
-      return { valid: false, genTime: null, tsa: null, policy: null, serial: null, problems: ["the timestamp is not an RFC 3161 time-stamp token"] } satisfies TimestampReport
+      return {
+        valid: false,
+        genTime: null,
+        tsa: null,
+        policy: null,
+        serial: null,
+        problems: ["the timestamp is not an RFC 3161 time-stamp token"],
+      } satisfies TimestampReport
     }
     const { signed, content, info } = parsed.value
     const genTime = info.genTime
 
     // The imprint is the hash of this signature's value.
     const imprintAlgorithm = imprintAlgorithmOf(info.messageImprint.hashAlgorithm.algorithmId)
-    const coversSignature = imprintAlgorithm !== undefined &&
+    const coversSignature =
+      imprintAlgorithm !== undefined &&
       bytesEqual(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), yield* digest(imprintAlgorithm, signatureValue))
     if (!coversSignature) problems.push("the timestamp is not over this signature's value")
 
@@ -82,7 +90,8 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
     const serial = sid instanceof pkijs.IssuerAndSerialNumber ? hexSerial(sid.serialNumber) : ""
     const inToken = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
     const stored = serial === "" ? Option.none() : yield* Effect.flatMap(Certificates, (c) => c.findBySerial(serial))
-    const tsaCertificate = inToken.find((c) => hexSerial(c.serialNumber) === serial) ??
+    const tsaCertificate =
+      inToken.find((c) => hexSerial(c.serialNumber) === serial) ??
       (Option.isSome(stored) ? pkijs.Certificate.fromBER(new Uint8Array(yield* derOf(stored.value))) : undefined)
     if (signerInfo === undefined || tsaCertificate === undefined) problems.push("no TSA certificate for the timestamp")
 
@@ -93,9 +102,13 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
       const algorithm = imprintAlgorithmOf(signerInfo.digestAlgorithm.algorithmId)
       const digestAttribute = attributes.find((a) => a.type === CmsOid.messageDigest)?.values[0]
       const contentType = attributes.find((a) => a.type === CmsOid.contentType)?.values[0]
-      if (algorithm !== undefined && digestAttribute instanceof asn1js.OctetString && contentType instanceof asn1js.ObjectIdentifier &&
+      if (
+        algorithm !== undefined &&
+        digestAttribute instanceof asn1js.OctetString &&
+        contentType instanceof asn1js.ObjectIdentifier &&
         contentType.valueBlock.toString() === CmsOid.tstInfo &&
-        bytesEqual(new Uint8Array(digestAttribute.valueBlock.valueHexView), yield* digest(algorithm, content))) {
+        bytesEqual(new Uint8Array(digestAttribute.valueBlock.valueHexView), yield* digest(algorithm, content))
+      ) {
         signatureHolds = yield* signedAttributesVerify(signerInfo, tsaCertificate, algorithm)
       }
       if (!signatureHolds) problems.push("the TSA's signature over the timestamp does not verify")
@@ -118,8 +131,7 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
       const issuing = candidates.find((c) => c.subject === certificate.issuer && c.serialNumber !== certificate.serialNumber)
       const verifies = (c: X509.X509Certificate, by: X509.X509Certificate) =>
         Effect.promise(() => c.verify({ publicKey: by.publicKey, signatureOnly: true }).catch(() => false))
-      const chains = issuing !== undefined && issuing.issuer === root.subject &&
-        (yield* verifies(certificate, issuing)) && (yield* verifies(issuing, root))
+      const chains = issuing !== undefined && issuing.issuer === root.subject && (yield* verifies(certificate, issuing)) && (yield* verifies(issuing, root))
       if (!chains) problems.push("the TSA certificate does not chain to this engine's root")
       const status = Option.match(stored, { onNone: () => "unknown" as const, onSome: (c) => certificateStatus(c, genTime.getTime()).status })
       if (status === "revoked" || status === "unknown") problems.push(`the TSA certificate is ${status}`)

@@ -86,7 +86,8 @@ describe("built-in timestamp authority", () => {
   })
 
   it("rejects what it cannot honour inside the reply: SHA-1, a foreign policy, garbage", async () => {
-    const status = async (der: Uint8Array) => (await openssl(["ts", "-reply", "-in", file("reply.tsr", await run(world, answerTimestampRequest(der))), "-text"])).out
+    const status = async (der: Uint8Array) =>
+      (await openssl(["ts", "-reply", "-in", file("reply.tsr", await run(world, answerTimestampRequest(der))), "-text"])).out
     const sha1 = await query(["-digest", "ab".repeat(20), "-sha1"])
     expect(await status(sha1.der)).toMatch(/Status: Rejected[\s\S]*unrecognized or unsupported algorithm identifier/)
     const policy = await query(["-digest", "ab".repeat(32), "-sha256", "-tspolicy", "1.2.3.4"])
@@ -97,12 +98,33 @@ describe("built-in timestamp authority", () => {
   it("a -T CMS: openssl cms verifies it, and openssl ts verifies its token over the signature value; a tampered token is refused", async () => {
     const identity = await run(world, signingIdentityFor(testUser()))
     const document = randomBytes(500)
-    const cms = await run(world, signDigest({
-      identity, digest: new Uint8Array(createHash("sha256").update(document).digest()), digestAlgorithm: "SHA-256", signingTime: null,
-      timestamp: stampSignatureValue,
-    }))
-    const verified = await openssl(["cms", "-verify", "-binary", "-purpose", "any", "-inform", "DER", "-in", file("sig.der", cms),
-      "-content", file("doc.bin", document), "-CAfile", rootPem, "-out", "/dev/null"])
+    const cms = await run(
+      world,
+      signDigest({
+        identity,
+        digest: new Uint8Array(createHash("sha256").update(document).digest()),
+        digestAlgorithm: "SHA-256",
+        signingTime: null,
+        timestamp: stampSignatureValue,
+      }),
+    )
+    const verified = await openssl([
+      "cms",
+      "-verify",
+      "-binary",
+      "-purpose",
+      "any",
+      "-inform",
+      "DER",
+      "-in",
+      file("sig.der", cms),
+      "-content",
+      file("doc.bin", document),
+      "-CAfile",
+      rootPem,
+      "-out",
+      "/dev/null",
+    ])
     expect(verified.out).toContain("Verification successful")
 
     const signed = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(cms)).content })
@@ -111,7 +133,8 @@ describe("built-in timestamp authority", () => {
     expect(unsigned.map((a) => a.type)).toEqual([CmsOid.signatureTimeStampToken])
     const token = new Uint8Array(unsigned[0]!.values[0]!.toBER(false))
     const imprint = createHash("sha256").update(new Uint8Array(signerInfo.signature.valueBlock.valueHexView)).digest("hex")
-    const verifyToken = (der: Uint8Array) => openssl(["ts", "-verify", "-digest", imprint, "-in", file("token.der", der), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])
+    const verifyToken = (der: Uint8Array) =>
+      openssl(["ts", "-verify", "-digest", imprint, "-in", file("token.der", der), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])
     expect((await verifyToken(token)).out).toContain("Verification: OK")
 
     // one byte of the TSTInfo changed (inside its genTime): the TSA's signature no longer holds
@@ -121,8 +144,9 @@ describe("built-in timestamp authority", () => {
     expect((await verifyToken(tampered)).out).not.toContain("Verification: OK")
     // the token over another signature value is refused too
     const otherImprint = createHash("sha256").update(randomBytes(64)).digest("hex")
-    expect((await openssl(["ts", "-verify", "-digest", otherImprint, "-in", file("token.der", token), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])).out)
-      .not.toContain("Verification: OK")
+    expect(
+      (await openssl(["ts", "-verify", "-digest", otherImprint, "-in", file("token.der", token), "-token_in", "-CAfile", rootPem, "-untrusted", tsaPem])).out,
+    ).not.toContain("Verification: OK")
   })
 })
 

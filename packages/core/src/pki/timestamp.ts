@@ -66,55 +66,80 @@ export const imprintAlgorithmOf = (oid: string): ImprintAlgorithm | undefined =>
   (Object.keys(IMPRINT_ALGORITHMS) as Array<ImprintAlgorithm>).find((a) => IMPRINT_ALGORITHMS[a].oid === oid)
 
 /** Subject of the TSA certificate: `CN=Signet Timestamping Authority, O=Signet` (sandbox: `CN=Signet Sandbox Timestamping Authority, OU=SANDBOX, O=Signet`). */
-export const tsaSubject = (environment: Environment): DistinguishedName => environment === "sandbox"
-  ? [{ type: "O", value: "Signet" }, { type: "OU", value: "SANDBOX" }, { type: "CN", value: "Signet Sandbox Timestamping Authority" }]
-  : [{ type: "O", value: "Signet" }, { type: "CN", value: "Signet Timestamping Authority" }]
+export const tsaSubject = (environment: Environment): DistinguishedName =>
+  environment === "sandbox"
+    ? [
+        { type: "O", value: "Signet" },
+        { type: "OU", value: "SANDBOX" },
+        { type: "CN", value: "Signet Sandbox Timestamping Authority" },
+      ]
+    : [
+        { type: "O", value: "Signet" },
+        { type: "CN", value: "Signet Timestamping Authority" },
+      ]
 
 type TsaServices = KeyStore | Certificates | EngineConfig | Random | Storage
 
 /** The TSA's key and current certificate (issued on first use, idempotent and race-safe), with the issuing CA as chain. */
-export const timestampIdentity: Effect.Effect<SigningIdentity, never, TsaServices> =
-  Effect.gen(function* () {
-    const ca = yield* certificateAuthority
-    const settings = yield* EngineConfig
-    const { environment } = settings
-    const now = yield* Clock.currentTimeMillis
-    const subject = tsaSubject(environment)
-    const usable = (c: StoredCertificate) => c.kind === "tsa" && c.environment === environment && c.status === "valid" &&
-      c.notAfter > now && c.issuerSerial === ca.issuing.serial
-    const current = Option.getOrUndefined(Option.filter(yield* Effect.flatMap(Certificates, (c) => c.findCurrentCa("tsa", environment)), usable))
-    const certificate = current ?? (yield* obtainCertificate({
+export const timestampIdentity: Effect.Effect<SigningIdentity, never, TsaServices> = Effect.gen(function* () {
+  const ca = yield* certificateAuthority
+  const settings = yield* EngineConfig
+  const { environment } = settings
+  const now = yield* Clock.currentTimeMillis
+  const subject = tsaSubject(environment)
+  const usable = (c: StoredCertificate) =>
+    c.kind === "tsa" && c.environment === environment && c.status === "valid" && c.notAfter > now && c.issuerSerial === ca.issuing.serial
+  const current = Option.getOrUndefined(Option.filter(yield* Effect.flatMap(Certificates, (c) => c.findCurrentCa("tsa", environment)), usable))
+  const certificate =
+    current ??
+    (yield* obtainCertificate({
       keyIdOf: (generation) => `${environment}/tsa/${generation}`,
       usable,
-      issue: (key: KeyToCertify) => Effect.gen(function* () {
-        const x509 = yield* loadX509
-        const issuerUrl = issuerOfEngine(settings)
-        const { notBefore, notAfter } = validity(now, TSA_VALIDITY_YEARS, ca.issuing.notAfter)
-        const der = yield* issueCertificate({
-          serial: key.serial, subject, publicKey: key.publicKey, issuer: yield* issuerOf(ca.issuing), notBefore, notAfter,
-          extensions: [
-            new x509.BasicConstraintsExtension(false, undefined, true),
-            new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-            // RFC 3161 §2.3: exactly one extended key usage, id-kp-timeStamping, critical.
-            new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true),
-            new x509.AuthorityInfoAccessExtension({ ocsp: `${issuerUrl}/v2/ocsp` }),
-            new x509.CRLDistributionPointsExtension([`${issuerUrl}/v2/ca/issuing.crl`]),
-          ],
-        })
-        return storedCertificate({
-          key, kind: "tsa", environment, userId: null, subject: rfc4514(x509, subject), issuerSerial: ca.issuing.serial,
-          der, notBefore, notAfter, createdAt: now,
-        })
-      }),
+      issue: (key: KeyToCertify) =>
+        Effect.gen(function* () {
+          const x509 = yield* loadX509
+          const issuerUrl = issuerOfEngine(settings)
+          const { notBefore, notAfter } = validity(now, TSA_VALIDITY_YEARS, ca.issuing.notAfter)
+          const der = yield* issueCertificate({
+            serial: key.serial,
+            subject,
+            publicKey: key.publicKey,
+            issuer: yield* issuerOf(ca.issuing),
+            notBefore,
+            notAfter,
+            extensions: [
+              new x509.BasicConstraintsExtension(false, undefined, true),
+              new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+              // RFC 3161 §2.3: exactly one extended key usage, id-kp-timeStamping, critical.
+              new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true),
+              new x509.AuthorityInfoAccessExtension({ ocsp: `${issuerUrl}/v2/ocsp` }),
+              new x509.CRLDistributionPointsExtension([`${issuerUrl}/v2/ca/issuing.crl`]),
+            ],
+          })
+          return storedCertificate({
+            key,
+            kind: "tsa",
+            environment,
+            userId: null,
+            subject: rfc4514(x509, subject),
+            issuerSerial: ca.issuing.serial,
+            der,
+            notBefore,
+            notAfter,
+            createdAt: now,
+          })
+        }),
     }))
-    return { keyId: certificate.keyId, certificate, chain: [ca.issuing] }
-  })
+  return { keyId: certificate.keyId, certificate, chain: [ca.issuing] }
+})
 
 /** A TSTInfo serial: 16 random bytes, positive, always 16 bytes long (unique without a counter). */
-const tokenSerial = Effect.flatMap(Random, (r) => r.bytes(16)).pipe(Effect.map((b) => {
-  b[0] = (b[0]! & 0x3f) | 0x40
-  return b
-}))
+const tokenSerial = Effect.flatMap(Random, (r) => r.bytes(16)).pipe(
+  Effect.map((b) => {
+    b[0] = (b[0]! & 0x3f) | 0x40
+    return b
+  }),
+)
 
 /** The DER TimeStampToken of the built-in TSA for `request` (its length checked: a wrong one is a defect of the caller). */
 export const issueTimestampToken = (request: TimestampRequest): Effect.Effect<Uint8Array, never, TsaServices> =>
@@ -140,12 +165,19 @@ export const issueTimestampToken = (request: TimestampRequest): Effect.Effect<Ui
       tsa: new pkijs.GeneralName({ type: 4, value: tsaCertificate.subject }),
     })
     return yield* signEncapsulated({
-      identity, contentType: CmsOid.tstInfo, content: new Uint8Array(info.toSchema().toBER(false)), includeCertificates: request.includeCertificates,
+      identity,
+      contentType: CmsOid.tstInfo,
+      content: new Uint8Array(info.toSchema().toBER(false)),
+      includeCertificates: request.includeCertificates,
     })
   })
 
 /** The built-in TSA as the `TimestampAuthority` (it never fails: it signs with the engine's own keys). */
-export const TimestampAuthorityBuiltIn: Layer.Layer<TimestampAuthority, never, TsaServices> = Layer.effect(TimestampAuthority,
-  Effect.map(Effect.context<TsaServices>(), (context) => TimestampAuthority.of({
-    stamp: (request) => issueTimestampToken(request).pipe(Effect.provide(context)),
-  })))
+export const TimestampAuthorityBuiltIn: Layer.Layer<TimestampAuthority, never, TsaServices> = Layer.effect(
+  TimestampAuthority,
+  Effect.map(Effect.context<TsaServices>(), (context) =>
+    TimestampAuthority.of({
+      stamp: (request) => issueTimestampToken(request).pipe(Effect.provide(context)),
+    }),
+  ),
+)

@@ -33,7 +33,9 @@ export interface ValidationReport {
   readonly chain: ReadonlyArray<{ readonly subject: string; readonly serial: string; readonly valid: boolean }>
   readonly trustedRoot: boolean
   readonly revocation: {
-    readonly status: "valid" | "revoked" | "expired" | "unknown"; readonly revokedAt: string | null; readonly reason: string | null
+    readonly status: "valid" | "revoked" | "expired" | "unknown"
+    readonly revokedAt: string | null
+    readonly reason: string | null
     /** for a revoked certificate: whether a valid timestamp proves the signature existed before the revocation; null when not revoked */
     readonly signedBeforeRevocation: boolean | null
   }
@@ -62,9 +64,10 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
     const signerInfo = signed.signerInfos[0]
     const certificates = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
     const sid = signerInfo?.sid
-    const signerCert = sid instanceof pkijs.IssuerAndSerialNumber
-      ? certificates.find((c) => bytesEqual(new Uint8Array(c.serialNumber.valueBlock.valueHexView), new Uint8Array(sid.serialNumber.valueBlock.valueHexView)))
-      : undefined
+    const signerCert =
+      sid instanceof pkijs.IssuerAndSerialNumber
+        ? certificates.find((c) => bytesEqual(new Uint8Array(c.serialNumber.valueBlock.valueHexView), new Uint8Array(sid.serialNumber.valueBlock.valueHexView)))
+        : undefined
     if (signerInfo === undefined || signerCert === undefined) problems.push("no signer or no signer certificate in the signature")
 
     // Integrity: messageDigest is the document hash, and the signature over the signed attributes verifies.
@@ -90,7 +93,9 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
     // Every certificate the signature carries must be readable by the X.509 library the chain check uses:
     // a malformed extension (e.g. a CRL distribution point) threw there, a 500 found by fuzzing.
     yield* Effect.try({
-      try: () => certificates.forEach((c) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER())).extensions.forEach((e) => e.toString())),
+      try: () => {
+        for (const c of certificates) for (const e of new x509.X509Certificate(new Uint8Array(c.toSchema().toBER())).extensions) e.toString()
+      },
       catch: () => new InvalidRequest({ detail: "signature carries a certificate that cannot be read" }),
     })
 
@@ -103,10 +108,14 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
       let current = new x509.X509Certificate(new Uint8Array(signerCert.toSchema().toBER()))
       for (let depth = 0; depth < 4; depth++) {
         const inPeriod = current.notBefore.getTime() <= now && now < current.notAfter.getTime()
-        const issuer = current.issuer === root.subject
-          ? root
-          : certificates.map((c) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER()))).find((c) => c.subject === current.issuer && c.serialNumber !== current.serialNumber)
-        const signedByIssuer = issuer !== undefined && (yield* Effect.promise(() => current.verify({ publicKey: issuer.publicKey, signatureOnly: true }).catch(() => false)))
+        const issuer =
+          current.issuer === root.subject
+            ? root
+            : certificates
+                .map((c) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER())))
+                .find((c) => c.subject === current.issuer && c.serialNumber !== current.serialNumber)
+        const signedByIssuer =
+          issuer !== undefined && (yield* Effect.promise(() => current.verify({ publicKey: issuer.publicKey, signatureOnly: true }).catch(() => false)))
         chain.push({ subject: current.subject, serial: current.serialNumber.toLowerCase(), valid: inPeriod && signedByIssuer })
         if (issuer === undefined) {
           problems.push(`no issuer certificate for ${current.subject}`)
@@ -133,9 +142,10 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
 
     // The -T timestamp over the signature value, when there is one.
     const token = signerInfo === undefined ? undefined : signatureTimestampOf(signerInfo)
-    const timestamp = token === undefined || signerInfo === undefined
-      ? null
-      : yield* verifySignatureTimestamp(token, new Uint8Array(signerInfo.signature.valueBlock.valueHexView))
+    const timestamp =
+      token === undefined || signerInfo === undefined
+        ? null
+        : yield* verifySignatureTimestamp(token, new Uint8Array(signerInfo.signature.valueBlock.valueHexView))
     if (timestamp !== null) problems.push(...timestamp.problems.map((p) => `timestamp: ${p}`))
 
     // Revocation is judged at the time the signature is proven to exist: the timestamp's time.
@@ -145,26 +155,37 @@ export const validateSignature = (signatureBase64: string, documentHash: string)
     const signedBeforeRevocation = revocation.status !== "revoked" ? null : proven !== null && revocation.revokedAt !== null && proven < revocation.revokedAt
     const revocationOk = revocation.status === "valid" || signedBeforeRevocation === true
     if (revocation.status !== "valid") {
-      problems.push(signedBeforeRevocation === true
-        ? `the signer's certificate was revoked after the timestamp proved the signature existed (${timestamp!.genTime})`
-        : revocation.status === "revoked"
-          ? "the signer's certificate is revoked and no timestamp proves the signature existed before the revocation"
-          : `the signer's certificate is ${revocation.status}`)
+      problems.push(
+        signedBeforeRevocation === true
+          ? `the signer's certificate was revoked after the timestamp proved the signature existed (${timestamp!.genTime})`
+          : revocation.status === "revoked"
+            ? "the signer's certificate is revoked and no timestamp proves the signature existed before the revocation"
+            : `the signer's certificate is ${revocation.status}`,
+      )
     }
 
     return {
       valid: integrity && coversDocumentHash && trustedRoot && chain.every((c) => c.valid) && revocationOk && (timestamp?.valid ?? true),
-      integrity, coversDocumentHash,
+      integrity,
+      coversDocumentHash,
       signer: signerCert === undefined ? null : { subject: new x509.X509Certificate(new Uint8Array(signerCert.toSchema().toBER())).subject, serial },
-      chain, trustedRoot, signingTime, timestamp, problems,
+      chain,
+      trustedRoot,
+      signingTime,
+      timestamp,
+      problems,
       revocation: {
-        status: revocation.status, revokedAt: revocation.revokedAt === null ? null : new Date(revocation.revokedAt).toISOString(),
-        reason: revocation.reason, signedBeforeRevocation,
+        status: revocation.status,
+        revokedAt: revocation.revokedAt === null ? null : new Date(revocation.revokedAt).toISOString(),
+        reason: revocation.reason,
+        signedBeforeRevocation,
       },
     } satisfies ValidationReport
-  }).pipe(Effect.catchSomeDefect((defect) => thrownByParser(defect)
-    ? Option.some(Effect.fail(new InvalidRequest({ detail: "signature carries a certificate that cannot be read" })))
-    : Option.none()))
+  }).pipe(
+    Effect.catchSomeDefect((defect) =>
+      thrownByParser(defect) ? Option.some(Effect.fail(new InvalidRequest({ detail: "signature carries a certificate that cannot be read" }))) : Option.none(),
+    ),
+  )
 
 /**
  * Whether a defect was thrown by one of the ASN.1/X.509 libraries reading the caller's bytes (lazily

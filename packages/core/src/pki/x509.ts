@@ -11,8 +11,7 @@ export type { X509 }
 let loaded: Promise<typeof X509> | undefined
 
 /** The x509 library, with the polyfill installed first; loaded once. */
-export const loadX509: Effect.Effect<typeof X509> = Effect.promise(() =>
-  loaded ??= import("reflect-metadata").then(() => import("@peculiar/x509")))
+export const loadX509: Effect.Effect<typeof X509> = Effect.promise(() => (loaded ??= import("reflect-metadata").then(() => import("@peculiar/x509"))))
 
 /** The KeyUsage bits (RFC 5280 §4.2.1.3) as x509's `KeyUsageFlags` numbers them, usable before it loads. */
 export const KeyUsage = { digitalSignature: 1, nonRepudiation: 2, keyEncipherment: 4, keyCertSign: 32, cRLSign: 64 } as const

@@ -40,15 +40,20 @@ export const declareAdapter = <A, E, R>(info: Omit<AdapterInfo, "sandbox">, laye
 
 /** The adapters of several declared layers, merged into one layer that declares them all. */
 export const mergeAdapters = <const Layers extends readonly [Layer.Layer<any, any, any>, ...Array<Layer.Layer<any, any, any>>]>(...layers: Layers) =>
-  declare(Layer.mergeAll(...layers), layers.flatMap((l) => adaptersOf(l)))
+  declare(
+    Layer.mergeAll(...layers),
+    layers.flatMap((l) => adaptersOf(l)),
+  )
 
 /** The refusal of a production engine with sandbox adapters: it names each one and the setting to change. */
 export class SandboxAdapterRefused extends Error {
   override readonly name = "SandboxAdapterRefused"
   constructor(readonly adapters: ReadonlyArray<AdapterInfo>) {
-    super(`a production engine does not run sandbox adapters (their answers come from test fixtures): ${
-      adapters.map((a) => `${a.port} is the sandbox adapter (set ${a.setting})`).join("; ")
-    }; or run it with environment=sandbox (SIGNET_ENVIRONMENT=sandbox)`)
+    super(
+      `a production engine does not run sandbox adapters (their answers come from test fixtures): ${adapters
+        .map((a) => `${a.port} is the sandbox adapter (set ${a.setting})`)
+        .join("; ")}; or run it with environment=sandbox (SIGNET_ENVIRONMENT=sandbox)`,
+    )
   }
 }
 
@@ -60,9 +65,15 @@ export const refusedAdapters = (environment: Environment, adapters: ReadonlyArra
  * Declares a sandbox adapter. Building its layer reads EngineConfig: in production it dies with
  * `SandboxAdapterRefused`, so an embedder composing layers itself is refused too.
  */
-export const sandboxAdapter = <A, E, R>(info: Omit<AdapterInfo, "sandbox" | "adapter"> & { readonly adapter?: string }, layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R | EngineConfig> => {
+export const sandboxAdapter = <A, E, R>(
+  info: Omit<AdapterInfo, "sandbox" | "adapter"> & { readonly adapter?: string },
+  layer: Layer.Layer<A, E, R>,
+): Layer.Layer<A, E, R | EngineConfig> => {
   const full: AdapterInfo = { adapter: "sandbox", ...info, sandbox: true }
-  const guarded = Layer.unwrapEffect(Effect.map(EngineConfig, (settings) =>
-    refusedAdapters(settings.environment, [full]).length > 0 ? Layer.die(new SandboxAdapterRefused([full])) as Layer.Layer<A, E, R> : layer))
+  const guarded = Layer.unwrapEffect(
+    Effect.map(EngineConfig, (settings) =>
+      refusedAdapters(settings.environment, [full]).length > 0 ? (Layer.die(new SandboxAdapterRefused([full])) as Layer.Layer<A, E, R>) : layer,
+    ),
+  )
   return declare(guarded, [full])
 }

@@ -1,5 +1,5 @@
 /** KeyStore port: signing and decryption keys whose private half never leaves the store. */
-import { Context, Effect, type Option, Schema } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
 import type { UniqueViolation } from "./storage.ts"
 
 /**
@@ -32,19 +32,22 @@ export class KeyDecryptionFailed extends Schema.TaggedError<KeyDecryptionFailed>
 export class KeyNotFound extends Schema.TaggedError<KeyNotFound>()("KeyNotFound", { keyId: Schema.String }) {}
 
 /** Creates keys, tells their public half and signs with them. */
-export class KeyStore extends Context.Tag("@signet/core/KeyStore")<KeyStore, {
-  /** Creates the key if `keyId` is new; returns the existing key otherwise (idempotent under races). */
-  readonly ensure: (keyId: string, algorithm: KeyAlgorithm) => Effect.Effect<KeyInfo>
-  /** Public facts of a key. */
-  readonly get: (keyId: string) => Effect.Effect<KeyInfo, KeyNotFound>
-  /**
-   * Signs `data` over its hash (SHA-256 unless told): with an `ES256` key the IEEE P1363 (r||s) ECDSA
-   * signature, with an `RS256` key the RSASSA-PKCS1-v1_5 signature, as JWS and WebCrypto give them.
-   */
-  readonly sign: (keyId: string, data: Uint8Array, hash?: SignatureHash) => Effect.Effect<Uint8Array, KeyNotFound>
-  /** Decrypts an RSAES-OAEP ciphertext (a wrapped content-encryption key) with an `RSA-OAEP-2048` key. */
-  readonly decrypt: (keyId: string, ciphertext: Uint8Array, hash: OaepHash) => Effect.Effect<Uint8Array, KeyNotFound | KeyDecryptionFailed>
-}>() {}
+export class KeyStore extends Context.Tag("@signet/core/KeyStore")<
+  KeyStore,
+  {
+    /** Creates the key if `keyId` is new; returns the existing key otherwise (idempotent under races). */
+    readonly ensure: (keyId: string, algorithm: KeyAlgorithm) => Effect.Effect<KeyInfo>
+    /** Public facts of a key. */
+    readonly get: (keyId: string) => Effect.Effect<KeyInfo, KeyNotFound>
+    /**
+     * Signs `data` over its hash (SHA-256 unless told): with an `ES256` key the IEEE P1363 (r||s) ECDSA
+     * signature, with an `RS256` key the RSASSA-PKCS1-v1_5 signature, as JWS and WebCrypto give them.
+     */
+    readonly sign: (keyId: string, data: Uint8Array, hash?: SignatureHash) => Effect.Effect<Uint8Array, KeyNotFound>
+    /** Decrypts an RSAES-OAEP ciphertext (a wrapped content-encryption key) with an `RSA-OAEP-2048` key. */
+    readonly decrypt: (keyId: string, ciphertext: Uint8Array, hash: OaepHash) => Effect.Effect<Uint8Array, KeyNotFound | KeyDecryptionFailed>
+  }
+>() {}
 
 /** A private key as the software KeyStore keeps it: encrypted, never in the clear. */
 export interface StoredKey {
@@ -58,9 +61,12 @@ export interface StoredKey {
 }
 
 /** Encrypted key records for the software KeyStore. */
-export class KeyRecords extends Context.Tag("@signet/core/KeyRecords")<KeyRecords, {
-  readonly insert: (key: StoredKey) => Effect.Effect<void, UniqueViolation>
-  readonly findById: (keyId: string) => Effect.Effect<Option.Option<StoredKey>>
-  /** Every key, oldest first. */
-  readonly list: () => Effect.Effect<ReadonlyArray<StoredKey>>
-}>() {}
+export class KeyRecords extends Context.Tag("@signet/core/KeyRecords")<
+  KeyRecords,
+  {
+    readonly insert: (key: StoredKey) => Effect.Effect<void, UniqueViolation>
+    readonly findById: (keyId: string) => Effect.Effect<Option.Option<StoredKey>>
+    /** Every key, oldest first. */
+    readonly list: () => Effect.Effect<ReadonlyArray<StoredKey>>
+  }
+>() {}

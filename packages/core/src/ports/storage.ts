@@ -9,7 +9,10 @@ import { Context, type Effect, Schema } from "effect"
 export class UniqueViolation extends Schema.TaggedError<UniqueViolation>()("UniqueViolation", { what: Schema.String }) {}
 
 /** The unit of work: everything inside `transaction` commits together or not at all. */
-export class Storage extends Context.Tag("@signet/core/Storage")<Storage, {
-  /** Runs `effect` in one database transaction; a failure or defect rolls it back. Nested calls join the outer one. */
-  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-}>() {}
+export class Storage extends Context.Tag("@signet/core/Storage")<
+  Storage,
+  {
+    /** Runs `effect` in one database transaction; a failure or defect rolls it back. Nested calls join the outer one. */
+    readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  }
+>() {}

@@ -73,7 +73,9 @@ export const isRedirectUri = (value: string): boolean => {
 /** The first redirect URI that is not acceptable, as a 400. */
 export const checkRedirectUris = (uris: ReadonlyArray<string>): InvalidRequest | undefined => {
   const bad = uris.find((u) => !isRedirectUri(u))
-  return bad === undefined ? undefined : new InvalidRequest({ detail: `redirect URI ${bad} must be an absolute https URL (http only for localhost) without fragment` })
+  return bad === undefined
+    ? undefined
+    : new InvalidRequest({ detail: `redirect URI ${bad} must be an absolute https URL (http only for localhost) without fragment` })
 }
 
 /** Applies one command at time `at` (ms). */
@@ -83,7 +85,10 @@ export const applyRpCommand = (
   at: number,
 ): Either.Either<{ readonly rp: RelyingParty; readonly events: ReadonlyArray<RpEvent> }, RpTransitionNotAllowed | InvalidRequest> => {
   const changed = (next: Partial<RelyingParty>) =>
-    Either.right({ rp: { ...rp, ...next, updatedAt: at }, events: [{ _tag: "RpSettingsChanged", clientId: rp.clientId, command: command._tag }] as ReadonlyArray<RpEvent> })
+    Either.right({
+      rp: { ...rp, ...next, updatedAt: at },
+      events: [{ _tag: "RpSettingsChanged", clientId: rp.clientId, command: command._tag }] as ReadonlyArray<RpEvent>,
+    })
   switch (command._tag) {
     case "Approve":
     case "Reject":
@@ -95,9 +100,12 @@ export const applyRpCommand = (
         events: [{ _tag: "RpStatusChanged", clientId: rp.clientId, from: rp.status, to: move.to }],
       })
     }
-    case "SetPlan": return changed({ plan: command.plan })
-    case "SetMaxLoa": return changed({ maxLoa: command.loa })
-    case "SetKycVerified": return changed({ kycVerified: command.kycVerified })
+    case "SetPlan":
+      return changed({ plan: command.plan })
+    case "SetMaxLoa":
+      return changed({ maxLoa: command.loa })
+    case "SetKycVerified":
+      return changed({ kycVerified: command.kycVerified })
     case "SetSigningOrigins": {
       const bad = command.origins.find((o) => !isOrigin(o))
       if (bad !== undefined) return Either.left(new InvalidRequest({ detail: `signing origin ${bad} is not an origin (scheme://host[:port])` }))
@@ -107,8 +115,10 @@ export const applyRpCommand = (
       if (!isRpId(command.rpId)) return Either.left(new InvalidRequest({ detail: `WebAuthn RP id ${command.rpId} is not a host name` }))
       return changed({ webauthnRpId: command.rpId })
     }
-    case "SetContact": return changed({ contactUserId: command.userId })
-    case "SetCustomAllowance": return changed({ customAllowance: command.allowance })
+    case "SetContact":
+      return changed({ contactUserId: command.userId })
+    case "SetCustomAllowance":
+      return changed({ customAllowance: command.allowance })
     case "SetName": {
       const name = command.name.trim()
       if (name === "" || name.length > 200) return Either.left(new InvalidRequest({ detail: "name must be 1 to 200 characters" }))
@@ -121,7 +131,9 @@ export const applyRpCommand = (
       const uris = [...new Set(command.uris)]
       return changed(command._tag === "SetRedirectUris" ? { redirectUris: uris } : { postLogoutRedirectUris: uris })
     }
-    case "SetRequestedPlan": return changed({ requestedPlan: command.plan })
-    case "SetIdTokenAlgorithm": return changed({ idTokenSignedResponseAlg: command.alg })
+    case "SetRequestedPlan":
+      return changed({ requestedPlan: command.plan })
+    case "SetIdTokenAlgorithm":
+      return changed({ idTokenSignedResponseAlg: command.alg })
   }
 }

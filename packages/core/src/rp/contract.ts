@@ -58,7 +58,9 @@ export const RegisterRelyingPartyRequest = Schema.Struct({
   signingOrigins: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "origins that may embed the signing frame (scheme://host[:port])" }),
   webauthnRpId: Schema.optional(Schema.String).annotations({ description: "WebAuthn RP id of the RP's users' passkeys (default: the engine's host name)" }),
   requestedPlan: Schema.optional(Schema.NullOr(PlanId)),
-  idTokenSignedResponseAlg: Schema.optional(IdTokenAlgorithm).annotations({ description: "how ID tokens for this client are signed: RS256 (default) or ES256" }),
+  idTokenSignedResponseAlg: Schema.optional(IdTokenAlgorithm).annotations({
+    description: "how ID tokens for this client are signed: RS256 (default) or ES256",
+  }),
 })
 /** Answer of `POST /v2/relying-parties`. */
 export const RegisterRelyingPartyResponse = Schema.Struct({ ...RelyingPartyView.fields, clientSecret: Schema.String, sscSecret: Schema.String })
@@ -97,10 +99,10 @@ export const AdminOneResponse = Schema.Struct({ ...AdminRelyingPartyView.fields,
 export const AdminRotateRequest = Schema.Struct({ which: SecretKindSchema, grace: Schema.optional(Schema.Boolean) })
 /** Body of `POST /admin/api/relying-parties/{clientId}/organisation-checks`. */
 export const AdminCheckRequest = Schema.Struct({
-    outcome: Schema.Literal("verified", "rejected"),
-    ...OrganisationDetailsFields,
-    checkedBy: Schema.String.annotations({ description: "the administrator who checked" }),
-    note: Schema.optional(Schema.NullOr(Schema.String)),
-  })
+  outcome: Schema.Literal("verified", "rejected"),
+  ...OrganisationDetailsFields,
+  checkedBy: Schema.String.annotations({ description: "the administrator who checked" }),
+  note: Schema.optional(Schema.NullOr(Schema.String)),
+})
 /** Answer of `POST /admin/api/relying-parties/{clientId}/organisation-checks`. */
 export const AdminCheckResponse = Schema.Struct({ relyingParty: AdminRelyingPartyView, check: OrganisationCheckView })

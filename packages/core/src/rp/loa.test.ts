@@ -11,34 +11,40 @@ const rp = fc.record({ maxLoa: loa, kycVerified: fc.boolean() })
 describe("LOA rules", () => {
   it("LOA-2 is below LOA-4 and the order is total", () => {
     expect(compareLoa("LOA-2", "LOA-4")).toBeLessThan(0)
-    fc.assert(fc.property(loa, loa, (a, b) => {
-      expect(Math.sign(compareLoa(a, b)) + Math.sign(compareLoa(b, a))).toBe(0)
-      expect(loaAllowed(a, b) || loaAllowed(b, a)).toBe(true)
-      expect(minLoa(a, b)).toBe(loaAllowed(a, b) ? a : b)
-    }))
+    fc.assert(
+      fc.property(loa, loa, (a, b) => {
+        expect(Math.sign(compareLoa(a, b)) + Math.sign(compareLoa(b, a))).toBe(0)
+        expect(loaAllowed(a, b) || loaAllowed(b, a)).toBe(true)
+        expect(minLoa(a, b)).toBe(loaAllowed(a, b) ? a : b)
+      }),
+    )
   })
 
   it("a request is granted exactly when it is within the RP's and the plan's maximum, and LOA-4 only with KYC", () => {
-    fc.assert(fc.property(loa, rp, loa, (requested, party, planMax) => {
-      const result = Effect.runSync(Effect.either(requireLoa(requested, party, planMax)))
-      const withinMax = loaAllowed(requested, party.maxLoa) && loaAllowed(requested, planMax)
-      const expected = withinMax && (requested === "LOA-2" || party.kycVerified)
-      expect(Either.isRight(result)).toBe(expected)
-      if (Either.isLeft(result)) {
-        expect(result.left._tag).toBe(withinMax ? "Loa4RequiresKycVerifiedRp" : "LoaExceedsMaximum")
-        if (result.left._tag === "LoaExceedsMaximum") {
-          expect(result.left.message).toBe(`Requested LOA ${requested} exceeds RP maximum ${minLoa(party.maxLoa, planMax)}`)
+    fc.assert(
+      fc.property(loa, rp, loa, (requested, party, planMax) => {
+        const result = Effect.runSync(Effect.either(requireLoa(requested, party, planMax)))
+        const withinMax = loaAllowed(requested, party.maxLoa) && loaAllowed(requested, planMax)
+        const expected = withinMax && (requested === "LOA-2" || party.kycVerified)
+        expect(Either.isRight(result)).toBe(expected)
+        if (Either.isLeft(result)) {
+          expect(result.left._tag).toBe(withinMax ? "Loa4RequiresKycVerifiedRp" : "LoaExceedsMaximum")
+          if (result.left._tag === "LoaExceedsMaximum") {
+            expect(result.left.message).toBe(`Requested LOA ${requested} exceeds RP maximum ${minLoa(party.maxLoa, planMax)}`)
+          }
         }
-      }
-      // whatever is granted never exceeds what grantableLoa says
-      if (Either.isRight(result)) expect(loaAllowed(result.right, grantableLoa(party, planMax))).toBe(true)
-    }))
+        // whatever is granted never exceeds what grantableLoa says
+        if (Either.isRight(result)) expect(loaAllowed(result.right, grantableLoa(party, planMax))).toBe(true)
+      }),
+    )
   })
 
   it("grantableLoa is LOA-4 only for KYC-verified RPs whose maximum and plan allow it", () => {
-    fc.assert(fc.property(rp, loa, (party, planMax) => {
-      expect(grantableLoa(party, planMax) === "LOA-4").toBe(party.kycVerified && party.maxLoa === "LOA-4" && planMax === "LOA-4")
-    }))
+    fc.assert(
+      fc.property(rp, loa, (party, planMax) => {
+        expect(grantableLoa(party, planMax) === "LOA-4").toBe(party.kycVerified && party.maxLoa === "LOA-4" && planMax === "LOA-4")
+      }),
+    )
   })
 })
 

@@ -44,9 +44,17 @@ export const submitOrganisationDetails = (clientId: string, submittedBy: string,
   Effect.gen(function* () {
     const checked = yield* checkDetails(details, false)
     const now = yield* Clock.currentTimeMillis
-    return yield* Effect.flatMap(RpOrganisationChecks, (r) => r.insert({
-      clientId, status: "submitted", ...checked, submittedBy, checkedBy: null, note: null, createdAt: now,
-    }))
+    return yield* Effect.flatMap(RpOrganisationChecks, (r) =>
+      r.insert({
+        clientId,
+        status: "submitted",
+        ...checked,
+        submittedBy,
+        checkedBy: null,
+        note: null,
+        createdAt: now,
+      }),
+    )
   })
 
 /** What an administrator records after checking the organisation. */
@@ -64,17 +72,27 @@ export interface OrganisationCheckInput extends OrganisationDetails {
 export const recordOrganisationCheck = (clientId: string, input: OrganisationCheckInput) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    return yield* storage.transaction(Effect.gen(function* () {
-      const checked = yield* checkDetails(input, input.outcome === "verified")
-      const checkedBy = yield* text(input.checkedBy, "checkedBy", 100)
-      const note = input.note === undefined || input.note === null || input.note.trim() === "" ? null : yield* text(input.note, "note", 1000)
-      const { rp } = yield* administerRelyingParty(clientId, { _tag: "SetKycVerified", kycVerified: input.outcome === "verified" })
-      const now = yield* Clock.currentTimeMillis
-      const check = yield* Effect.flatMap(RpOrganisationChecks, (r) => r.insert({
-        clientId, status: input.outcome, ...checked, submittedBy: null, checkedBy, note, createdAt: now,
-      }))
-      return { rp, check }
-    }))
+    return yield* storage.transaction(
+      Effect.gen(function* () {
+        const checked = yield* checkDetails(input, input.outcome === "verified")
+        const checkedBy = yield* text(input.checkedBy, "checkedBy", 100)
+        const note = input.note === undefined || input.note === null || input.note.trim() === "" ? null : yield* text(input.note, "note", 1000)
+        const { rp } = yield* administerRelyingParty(clientId, { _tag: "SetKycVerified", kycVerified: input.outcome === "verified" })
+        const now = yield* Clock.currentTimeMillis
+        const check = yield* Effect.flatMap(RpOrganisationChecks, (r) =>
+          r.insert({
+            clientId,
+            status: input.outcome,
+            ...checked,
+            submittedBy: null,
+            checkedBy,
+            note,
+            createdAt: now,
+          }),
+        )
+        return { rp, check }
+      }),
+    )
   })
 
 /** An RP's organisation-KYC record, oldest first. */

@@ -6,16 +6,34 @@ import type { Subscription } from "../billing/model.ts"
 
 const DAY = 86_400_000
 const sub = (plan: Subscription["plan"], startsAt: number, days: number): Subscription => ({
-  id: `sub_${plan}_${startsAt}`, clientId: "rp", plan, period: days === 365 ? "annual" : "monthly", checkoutId: `chk_${startsAt}`,
-  startsAt, endsAt: startsAt + days * DAY, createdAt: startsAt,
+  id: `sub_${plan}_${startsAt}`,
+  clientId: "rp",
+  plan,
+  period: days === 365 ? "annual" : "monthly",
+  checkoutId: `chk_${startsAt}`,
+  startsAt,
+  endsAt: startsAt + days * DAY,
+  createdAt: startsAt,
 })
 const bare = { plan: null, customAllowance: null, maxLoa: "LOA-4" } as const
 
 describe("choosePlan", () => {
   it("an active subscription governs; the end instant is already outside the term", () => {
     const business = sub("business", 0, 30)
-    expect(choosePlan(bare, [business], 30 * DAY - 1)).toMatchObject({ plan: "business", source: "subscription", allowance: PLANS.business.allowance, maximumLoa: "LOA-4" })
-    expect(choosePlan(bare, [business], 30 * DAY)).toMatchObject({ plan: null, source: "default", allowance: DEFAULT_ALLOWANCE, subscription: null, latestSubscription: business, maximumLoa: "LOA-2" })
+    expect(choosePlan(bare, [business], 30 * DAY - 1)).toMatchObject({
+      plan: "business",
+      source: "subscription",
+      allowance: PLANS.business.allowance,
+      maximumLoa: "LOA-4",
+    })
+    expect(choosePlan(bare, [business], 30 * DAY)).toMatchObject({
+      plan: null,
+      source: "default",
+      allowance: DEFAULT_ALLOWANCE,
+      subscription: null,
+      latestSubscription: business,
+      maximumLoa: "LOA-2",
+    })
   })
 
   it("falls back to the administrator's plan, and the latest active subscription wins over older ones", () => {
@@ -28,7 +46,10 @@ describe("choosePlan", () => {
 
   it("an agreed allowance replaces the plan's figures; the RP's own maximum caps the LOA", () => {
     const agreed: Allowance = { signaturesPerDay: 5, documentsPerBatch: 3, requestsPerMinute: 4, highestLoa: "LOA-4" }
-    expect(choosePlan({ plan: "enterprise", customAllowance: agreed, maxLoa: "LOA-2" }, [], 0))
-      .toMatchObject({ allowance: agreed, highestLoa: "LOA-4", maximumLoa: "LOA-2" })
+    expect(choosePlan({ plan: "enterprise", customAllowance: agreed, maxLoa: "LOA-2" }, [], 0)).toMatchObject({
+      allowance: agreed,
+      highestLoa: "LOA-4",
+      maximumLoa: "LOA-2",
+    })
   })
 })

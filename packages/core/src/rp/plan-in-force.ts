@@ -33,9 +33,7 @@ export const choosePlan = (
   subscriptions: ReadonlyArray<Subscription>,
   now: number,
 ): PlanInForce => {
-  const active = subscriptions
-    .filter((s) => subscriptionStatus(s, now) === "active")
-    .sort((a, b) => b.startsAt - a.startsAt)[0] ?? null
+  const active = subscriptions.filter((s) => subscriptionStatus(s, now) === "active").sort((a, b) => b.startsAt - a.startsAt)[0] ?? null
   const latest = [...subscriptions].sort((a, b) => b.startsAt - a.startsAt)[0] ?? null
   const plan = active?.plan ?? rp.plan
   const governing = { plan, customAllowance: rp.customAllowance }

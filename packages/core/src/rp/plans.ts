@@ -32,17 +32,28 @@ const TERM = { monthly: 30, annually: 365 } as const
 /** Starter, Business and Enterprise, exactly as the spec lists them. */
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
   starter: {
-    id: "starter", name: "Starter", priceUsd: { monthly: 69, annually: 828 }, termDays: TERM,
+    id: "starter",
+    name: "Starter",
+    priceUsd: { monthly: 69, annually: 828 },
+    termDays: TERM,
     allowance: { signaturesPerDay: 100, documentsPerBatch: 2, requestsPerMinute: 60, highestLoa: "LOA-2" },
     highestLoa: "LOA-2",
   },
   business: {
-    id: "business", name: "Business", priceUsd: { monthly: 649, annually: 7788 }, termDays: TERM,
+    id: "business",
+    name: "Business",
+    priceUsd: { monthly: 649, annually: 7788 },
+    termDays: TERM,
     allowance: { signaturesPerDay: 1000, documentsPerBatch: 10, requestsPerMinute: 300, highestLoa: "LOA-4" },
     highestLoa: "LOA-4",
   },
   enterprise: {
-    id: "enterprise", name: "Enterprise", priceUsd: null, termDays: TERM, allowance: null, highestLoa: "LOA-4",
+    id: "enterprise",
+    name: "Enterprise",
+    priceUsd: null,
+    termDays: TERM,
+    allowance: null,
+    highestLoa: "LOA-4",
   },
 }
 

@@ -61,29 +61,31 @@ export const registerRelyingParty = (input: RegisterRelyingParty) =>
     const now = yield* Clock.currentTimeMillis
     const { clientSecret, sscSecret } = yield* secretsFor(settings.environment)
     const clientId = `rp_${environmentPrefix(settings.environment)}_${yield* token(12)}`
-    const rp = yield* repo.insert({
-      clientId,
-      name,
-      environment: settings.environment,
-      clientSecretHash: yield* hashSecret(clientSecret),
-      sscSecretHash: yield* hashSecret(sscSecret),
-      status: input.status ?? "pending",
-      maxLoa: input.maxLoa ?? "LOA-2",
-      kycVerified: false,
-      signingOrigins: [...new Set(origins)],
-      webauthnRpId: rpId,
-      plan: input.plan ?? null,
-      customAllowance: null,
-      contactUserId: input.contactUserId ?? null,
-      redirectUris: [...new Set(redirectUris)],
-      postLogoutRedirectUris: [...new Set(postLogoutRedirectUris)],
-      requestedPlan: input.requestedPlan ?? null,
-      retiredClientSecret: null,
-      retiredSscSecret: null,
-      idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? "RS256",
-      createdAt: now,
-      updatedAt: now,
-    }).pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: "RP client id" })))
+    const rp = yield* repo
+      .insert({
+        clientId,
+        name,
+        environment: settings.environment,
+        clientSecretHash: yield* hashSecret(clientSecret),
+        sscSecretHash: yield* hashSecret(sscSecret),
+        status: input.status ?? "pending",
+        maxLoa: input.maxLoa ?? "LOA-2",
+        kycVerified: false,
+        signingOrigins: [...new Set(origins)],
+        webauthnRpId: rpId,
+        plan: input.plan ?? null,
+        customAllowance: null,
+        contactUserId: input.contactUserId ?? null,
+        redirectUris: [...new Set(redirectUris)],
+        postLogoutRedirectUris: [...new Set(postLogoutRedirectUris)],
+        requestedPlan: input.requestedPlan ?? null,
+        retiredClientSecret: null,
+        retiredSscSecret: null,
+        idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? "RS256",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .pipe(Effect.catchTag("UniqueViolation", () => new AlreadyExists({ what: "RP client id" })))
     return { rp, clientSecret, sscSecret } satisfies RelyingPartyWithSecrets
   })
 
@@ -101,22 +103,27 @@ export const findRelyingParty = (clientId: string) =>
 /** The RP with this client id, or 404. */
 export const getRelyingParty = (clientId: string) =>
   findRelyingParty(clientId).pipe(
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.fail(new ResourceNotFound({ what: `RP ${clientId}` })),
-      onSome: Effect.succeed,
-    })))
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.fail(new ResourceNotFound({ what: `RP ${clientId}` })),
+        onSome: Effect.succeed,
+      }),
+    ),
+  )
 
 /** Applies an administrative command to an RP and stores the result in one transaction. */
 export const administerRelyingParty = (clientId: string, command: RpCommand) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    return yield* storage.transaction(Effect.gen(function* () {
-      const repo = yield* RelyingParties
-      const rp = yield* getRelyingParty(clientId)
-      const { rp: next, events } = yield* applyRpCommand(rp, command, yield* Clock.currentTimeMillis)
-      yield* repo.update(next)
-      return { rp: next, events }
-    }))
+    return yield* storage.transaction(
+      Effect.gen(function* () {
+        const repo = yield* RelyingParties
+        const rp = yield* getRelyingParty(clientId)
+        const { rp: next, events } = yield* applyRpCommand(rp, command, yield* Clock.currentTimeMillis)
+        yield* repo.update(next)
+        return { rp: next, events }
+      }),
+    )
   })
 
 /** Which secrets a rotation replaces. */
@@ -132,31 +139,33 @@ export const rotateSecrets = (clientId: string, which: SecretKind, options: { re
   Effect.gen(function* () {
     const settings = yield* EngineConfig
     const storage = yield* Storage
-    return yield* storage.transaction(Effect.gen(function* () {
-      const repo = yield* RelyingParties
-      const rp = yield* getRelyingParty(clientId)
-      const fresh = yield* secretsFor(settings.environment)
-      const now = yield* Clock.currentTimeMillis
-      const graceMs = options.grace === false ? 0 : (settings.secretGraceSeconds ?? DEFAULT_SECRET_GRACE_SECONDS) * 1000
-      const retire = (hash: string): RetiredSecret | null => (graceMs > 0 ? { hash, validUntil: now + graceMs } : null)
-      const client = which !== "ssc"
-      const ssc = which !== "client"
-      const next: RelyingParty = {
-        ...rp,
-        clientSecretHash: client ? yield* hashSecret(fresh.clientSecret) : rp.clientSecretHash,
-        sscSecretHash: ssc ? yield* hashSecret(fresh.sscSecret) : rp.sscSecretHash,
-        retiredClientSecret: client ? retire(rp.clientSecretHash) : rp.retiredClientSecret,
-        retiredSscSecret: ssc ? retire(rp.sscSecretHash) : rp.retiredSscSecret,
-        updatedAt: now,
-      }
-      yield* repo.update(next)
-      return {
-        rp: next,
-        ...(client ? { clientSecret: fresh.clientSecret } : {}),
-        ...(ssc ? { sscSecret: fresh.sscSecret } : {}),
-        previousValidUntil: graceMs > 0 ? now + graceMs : null,
-      }
-    }))
+    return yield* storage.transaction(
+      Effect.gen(function* () {
+        const repo = yield* RelyingParties
+        const rp = yield* getRelyingParty(clientId)
+        const fresh = yield* secretsFor(settings.environment)
+        const now = yield* Clock.currentTimeMillis
+        const graceMs = options.grace === false ? 0 : (settings.secretGraceSeconds ?? DEFAULT_SECRET_GRACE_SECONDS) * 1000
+        const retire = (hash: string): RetiredSecret | null => (graceMs > 0 ? { hash, validUntil: now + graceMs } : null)
+        const client = which !== "ssc"
+        const ssc = which !== "client"
+        const next: RelyingParty = {
+          ...rp,
+          clientSecretHash: client ? yield* hashSecret(fresh.clientSecret) : rp.clientSecretHash,
+          sscSecretHash: ssc ? yield* hashSecret(fresh.sscSecret) : rp.sscSecretHash,
+          retiredClientSecret: client ? retire(rp.clientSecretHash) : rp.retiredClientSecret,
+          retiredSscSecret: ssc ? retire(rp.sscSecretHash) : rp.retiredSscSecret,
+          updatedAt: now,
+        }
+        yield* repo.update(next)
+        return {
+          rp: next,
+          ...(client ? { clientSecret: fresh.clientSecret } : {}),
+          ...(ssc ? { sscSecret: fresh.sscSecret } : {}),
+          previousValidUntil: graceMs > 0 ? now + graceMs : null,
+        }
+      }),
+    )
   })
 
 /**

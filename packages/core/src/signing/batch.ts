@@ -47,19 +47,31 @@ export const createBatch = (user: BearerUser, input: CreateBatch) =>
     const rp = yield* signingContext(user, input)
     const passkey = yield* signersPasskey(user.userId, input.credentialId)
     const storage = yield* Storage
-    const batch = yield* storage.transaction(Effect.gen(function* () {
-      yield* reserveSignatures(rp, user.userId, input.documents!.length, "batch")
-      const now = yield* Clock.currentTimeMillis
-      const batch: Batch = {
-        id: yield* uuid, userId: user.userId, clientId: rp.clientId, credentialId: passkey.id,
-        documents: input.documents!.map((d) => ({ id: d.id, hash: d.hash, hash_algo: d.hash_algo })),
-        callbackUrl: input.callbackUrl ?? null, status: "pending_auth", nonce: yield* token(32), failedAttempts: 0,
-        createdAt: now, expiresAt: now + PENDING_LIFETIME_MS, completedAt: null, results: null, errorMessage: null,
-      }
-      yield* Effect.flatMap(Batches, (b) => b.insert(batch)).pipe(Effect.orDie)
-      yield* recordBatchEvent(batch, "signing_request_created", now)
-      return batch
-    }))
+    const batch = yield* storage.transaction(
+      Effect.gen(function* () {
+        yield* reserveSignatures(rp, user.userId, input.documents!.length, "batch")
+        const now = yield* Clock.currentTimeMillis
+        const batch: Batch = {
+          id: yield* uuid,
+          userId: user.userId,
+          clientId: rp.clientId,
+          credentialId: passkey.id,
+          documents: input.documents!.map((d) => ({ id: d.id, hash: d.hash, hash_algo: d.hash_algo })),
+          callbackUrl: input.callbackUrl ?? null,
+          status: "pending_auth",
+          nonce: yield* token(32),
+          failedAttempts: 0,
+          createdAt: now,
+          expiresAt: now + PENDING_LIFETIME_MS,
+          completedAt: null,
+          results: null,
+          errorMessage: null,
+        }
+        yield* Effect.flatMap(Batches, (b) => b.insert(batch)).pipe(Effect.orDie)
+        yield* recordBatchEvent(batch, "signing_request_created", now)
+        return batch
+      }),
+    )
     yield* notifyUserEvents(user.userId)
     return {
       batchId: batch.id,
@@ -87,37 +99,48 @@ export const overallStatus = (results: ReadonlyArray<BatchResult>): "completed" 
 export const completeBatch = (batchId: string, assertion: Assertion) =>
   Effect.gen(function* () {
     const batches = yield* Batches
-    const completed = yield* completePending<Batch, SigningServices>({
-      find: batches.findById(batchId),
-      update: batches.update,
-      record: (b, type, at) => Effect.gen(function* () {
-        yield* recordBatchEvent(b, type, at)
-        if (type === "signing_request_created") return
-        yield* enqueueCompletion({
-          clientId: b.clientId, eventType: "batch.complete", orderingKey: b.id, callbackUrl: b.callbackUrl,
-          data: { batchId: b.id, status: b.status, results: b.results ?? [], errorMessage: b.errorMessage },
-        })
-      }),
-      challenge: (b) => linkedChallenge({ kind: "batch", id: b.id, documents: b.documents, nonce: b.nonce }),
-      approver: namedApprover,
-      notify: (o) => Effect.zipRight(notifyUserEvents(o.userId), pokeDeliveries),
-      sign: (b, signer, at) => Effect.gen(function* () {
-        const identity = yield* signingIdentityFor(signer)
-        const results: Array<BatchResult> = []
-        for (const d of b.documents) {
-          const problem = documentProblem(d)
-          if (problem !== undefined) {
-            results.push({ documentId: d.id, status: "failed", error: problem })
-            continue
-          }
-          const cms = yield* signDigest({
-            identity, digest: fromHex(d.hash)!, digestAlgorithm: HASH_ALGORITHMS[d.hash_algo]!.name, signingTime: new Date(at),
-          })
-          results.push({ documentId: d.id, status: "signed", signature: toBase64(cms) })
-        }
-        const status = overallStatus(results)
-        return { ...b, status, results, errorMessage: status === "failed" ? "No document of the batch could be signed" : null }
-      }),
-    }, assertion)
+    const completed = yield* completePending<Batch, SigningServices>(
+      {
+        find: batches.findById(batchId),
+        update: batches.update,
+        record: (b, type, at) =>
+          Effect.gen(function* () {
+            yield* recordBatchEvent(b, type, at)
+            if (type === "signing_request_created") return
+            yield* enqueueCompletion({
+              clientId: b.clientId,
+              eventType: "batch.complete",
+              orderingKey: b.id,
+              callbackUrl: b.callbackUrl,
+              data: { batchId: b.id, status: b.status, results: b.results ?? [], errorMessage: b.errorMessage },
+            })
+          }),
+        challenge: (b) => linkedChallenge({ kind: "batch", id: b.id, documents: b.documents, nonce: b.nonce }),
+        approver: namedApprover,
+        notify: (o) => Effect.zipRight(notifyUserEvents(o.userId), pokeDeliveries),
+        sign: (b, signer, at) =>
+          Effect.gen(function* () {
+            const identity = yield* signingIdentityFor(signer)
+            const results: Array<BatchResult> = []
+            for (const d of b.documents) {
+              const problem = documentProblem(d)
+              if (problem !== undefined) {
+                results.push({ documentId: d.id, status: "failed", error: problem })
+                continue
+              }
+              const cms = yield* signDigest({
+                identity,
+                digest: fromHex(d.hash)!,
+                digestAlgorithm: HASH_ALGORITHMS[d.hash_algo]!.name,
+                signingTime: new Date(at),
+              })
+              results.push({ documentId: d.id, status: "signed", signature: toBase64(cms) })
+            }
+            const status = overallStatus(results)
+            return { ...b, status, results, errorMessage: status === "failed" ? "No document of the batch could be signed" : null }
+          }),
+      },
+      assertion,
+    )
     return { status: completed.status, results: completed.results ?? [] }
   })

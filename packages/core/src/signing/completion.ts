@@ -53,57 +53,73 @@ export interface CompletionSteps<T extends Completable, R> {
 }
 
 /** What signing an operation may use. */
-export type SigningServices = KeyStore | Certificates | EngineConfig | Random | Storage | SigningEvents | EventBus
-  | Deliveries | WebhookSubscriptions
+export type SigningServices = KeyStore | Certificates | EngineConfig | Random | Storage | SigningEvents | EventBus | Deliveries | WebhookSubscriptions
 
 /** Runs a completion; answers the completed operation. */
 export const completePending = <T extends Completable, R>(steps: CompletionSteps<T, R>, assertion: Assertion) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    const outcome = yield* storage.transaction(Effect.gen(function* () {
-      const found = yield* steps.find
-      if (Option.isNone(found)) return yield* new SigningRequestNotFound()
-      const operation = found.value
-      const now = yield* Clock.currentTimeMillis
-      const save = (next: T, events: ReadonlyArray<{ readonly type: SigningEventType }>) => Effect.gen(function* () {
-        // Someone else completed it meanwhile: this attempt rolls back.
-        if (!(yield* steps.update(next, operation.status))) return yield* new SigningRequestNotFound()
-        for (const e of events) yield* steps.record(next, e.type, now)
-      })
+    const outcome = yield* storage.transaction(
+      Effect.gen(function* () {
+        const found = yield* steps.find
+        if (Option.isNone(found)) return yield* new SigningRequestNotFound()
+        const operation = found.value
+        const now = yield* Clock.currentTimeMillis
+        const save = (next: T, events: ReadonlyArray<{ readonly type: SigningEventType }>) =>
+          Effect.gen(function* () {
+            // Someone else completed it meanwhile: this attempt rolls back.
+            if (!(yield* steps.update(next, operation.status))) return yield* new SigningRequestNotFound()
+            for (const e of events) yield* steps.record(next, e.type, now)
+          })
 
-      const open = step(operation, { _tag: "Complete", at: now, outcome: "completed" })
-      if (Either.isLeft(open)) return yield* open.left.error
-      if (open.right.state.status === "expired") {
-        yield* save(open.right.state, open.right.events)
-        return { _tag: "Expired", operation } as const
-      }
-      const rp = yield* approvedRelyingParty(operation.clientId)
-      const challenge = yield* steps.challenge(operation)
-      const approval = yield* Effect.either(steps.approver(operation, assertion).pipe(Effect.flatMap((who) =>
-        approveWithPasskey({ assertion, credentialId: who.credentialId, userId: who.userId, challenge, rp }).pipe(Effect.as(who)))))
-      if (Either.isLeft(approval)) {
-        const refused = Either.getOrThrow(step(operation, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
-        yield* save(refused.state, refused.events)
-        return { _tag: "Refused", error: approval.left, operation } as const
-      }
-      const signer = yield* Effect.flatMap(Users, (u) => u.findById(approval.right.userId)).pipe(Effect.map(Option.getOrThrow))
-      const signed = yield* steps.sign(operation, signer, now, approval.right)
-      const done = Either.getOrThrow(step(operation, { _tag: "Complete", at: now, outcome: signed.status }))
-      const completed = { ...signed, ...pick(done.state) }
-      yield* save(completed, done.events)
-      return { _tag: "Completed", operation: completed } as const
-    }))
+        const open = step(operation, { _tag: "Complete", at: now, outcome: "completed" })
+        if (Either.isLeft(open)) return yield* open.left.error
+        if (open.right.state.status === "expired") {
+          yield* save(open.right.state, open.right.events)
+          return { _tag: "Expired", operation } as const
+        }
+        const rp = yield* approvedRelyingParty(operation.clientId)
+        const challenge = yield* steps.challenge(operation)
+        const approval = yield* Effect.either(
+          steps
+            .approver(operation, assertion)
+            .pipe(
+              Effect.flatMap((who) =>
+                approveWithPasskey({ assertion, credentialId: who.credentialId, userId: who.userId, challenge, rp }).pipe(Effect.as(who)),
+              ),
+            ),
+        )
+        if (Either.isLeft(approval)) {
+          const refused = Either.getOrThrow(step(operation, { _tag: "RefuseAssertion", at: now, reason: approval.left.message }))
+          yield* save(refused.state, refused.events)
+          return { _tag: "Refused", error: approval.left, operation } as const
+        }
+        const signer = yield* Effect.flatMap(Users, (u) => u.findById(approval.right.userId)).pipe(Effect.map(Option.getOrThrow))
+        const signed = yield* steps.sign(operation, signer, now, approval.right)
+        const done = Either.getOrThrow(step(operation, { _tag: "Complete", at: now, outcome: signed.status }))
+        const completed = { ...signed, ...pick(done.state) }
+        yield* save(completed, done.events)
+        return { _tag: "Completed", operation: completed } as const
+      }),
+    )
     if (steps.notify !== undefined) yield* steps.notify(outcome.operation)
     switch (outcome._tag) {
-      case "Expired": return yield* new OperationExpired()
-      case "Refused": return yield* Effect.fail(outcome.error)
-      case "Completed": return outcome.operation
+      case "Expired":
+        return yield* new OperationExpired()
+      case "Refused":
+        return yield* Effect.fail(outcome.error)
+      case "Completed":
+        return outcome.operation
     }
   })
 
 // The machine owns these fields; `sign` owns the rest.
 const pick = (s: PendingState): PendingState => ({
-  status: s.status, failedAttempts: s.failedAttempts, expiresAt: s.expiresAt, completedAt: s.completedAt, errorMessage: s.errorMessage,
+  status: s.status,
+  failedAttempts: s.failedAttempts,
+  expiresAt: s.expiresAt,
+  completedAt: s.completedAt,
+  errorMessage: s.errorMessage,
 })
 
 /** The approver of a request or batch: the passkey named at creation, its owner's. */

@@ -12,11 +12,24 @@ export const SigningRequestId = Schema.UUID.annotations({ description: "the id t
 export const AssertionRequest = Schema.Struct({ assertion: Assertion })
 /** A pending request or batch as the signing frame shows it. */
 export const PendingApprovalView = Schema.Struct({
-  kind: Schema.Literal("request", "batch"), id: Schema.String, clientId: Schema.String, rpName: Schema.String, rpId: Schema.String,
-  credentialId: Schema.String, challenge: Schema.String, expiresAt: Schema.String, authUrl: Schema.String, loa: Schema.String,
-  documents: Schema.Array(Schema.Struct({
-    id: Schema.String, name: Schema.NullOr(Schema.String), hash: Schema.String, hash_algo: Schema.String,
-  })),
+  kind: Schema.Literal("request", "batch"),
+  id: Schema.String,
+  clientId: Schema.String,
+  rpName: Schema.String,
+  rpId: Schema.String,
+  credentialId: Schema.String,
+  challenge: Schema.String,
+  expiresAt: Schema.String,
+  authUrl: Schema.String,
+  loa: Schema.String,
+  documents: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      name: Schema.NullOr(Schema.String),
+      hash: Schema.String,
+      hash_algo: Schema.String,
+    }),
+  ),
 }).annotations({ identifier: "PendingApproval" })
 /** A CA certificate of this environment, with its PEM. */
 export const CaCertificate = Schema.Struct({ serial: Schema.String, subject: Schema.String, notAfter: Schema.String, pem: Schema.String })
@@ -32,7 +45,8 @@ export const SignSingleRequest = Schema.Struct({
 })
 /** Answer of `POST /v2/sign/single`. */
 export const SignSingleResponse = Schema.Struct({
-  requestId: Schema.String, status: Schema.Literal("pending_auth"),
+  requestId: Schema.String,
+  status: Schema.Literal("pending_auth"),
   authUrl: Schema.String.annotations({ description: "/api/v2/sign/auth/<requestId>" }),
   challenge: Schema.String.annotations({ description: "base64url WebAuthn challenge, linked to the document hash" }),
 })
@@ -51,16 +65,23 @@ export const SignBatchRequest = Schema.Struct({
 })
 /** Answer of `POST /v2/sign/batch`. */
 export const SignBatchResponse = Schema.Struct({
-  batchId: Schema.String, status: Schema.Literal("pending_auth"), documentCount: Schema.Int,
-  authUrl: Schema.String.annotations({ description: "/api/v2/sign/batch/<batchId>/auth" }), challenge: Schema.String,
+  batchId: Schema.String,
+  status: Schema.Literal("pending_auth"),
+  documentCount: Schema.Int,
+  authUrl: Schema.String.annotations({ description: "/api/v2/sign/batch/<batchId>/auth" }),
+  challenge: Schema.String,
 })
 /** Answer of `POST /v2/sign/batch/{batchId}/auth`. */
 export const SignBatchAuthResponse = Schema.Struct({
   status: Schema.Literal("completed", "partial", "failed"),
-  results: Schema.Array(Schema.Struct({
-    documentId: Schema.String, status: Schema.Literal("signed", "failed"),
-    signature: Schema.optional(Schema.String), error: Schema.optional(Schema.String),
-  })),
+  results: Schema.Array(
+    Schema.Struct({
+      documentId: Schema.String,
+      status: Schema.Literal("signed", "failed"),
+      signature: Schema.optional(Schema.String),
+      error: Schema.optional(Schema.String),
+    }),
+  ),
 })
 /** Answer of `GET /v2/ca`. */
 export const CaCertificatesResponse = Schema.Struct({ environment: Schema.String, root: CaCertificate, issuing: CaCertificate })

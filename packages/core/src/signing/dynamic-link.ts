@@ -25,5 +25,4 @@ export const linkedChallenge = (op: LinkedOperation): Effect.Effect<string> => {
  * standard base64, as the spec says. The bytes are the same; the WebAuthn client data carries them
  * as base64url, as every browser writes them.
  */
-export const pendingChallenge = (op: LinkedOperation): Effect.Effect<string> =>
-  linkedChallenge(op).pipe(Effect.map((c) => toBase64(fromBase64(c)!)))
+export const pendingChallenge = (op: LinkedOperation): Effect.Effect<string> => linkedChallenge(op).pipe(Effect.map((c) => toBase64(fromBase64(c)!)))

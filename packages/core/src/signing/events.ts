@@ -14,11 +14,21 @@ export const batchDigest = (batch: Pick<Batch, "documents">): Effect.Effect<stri
 
 /** Appends an event of a request, in the caller's transaction. */
 export const recordRequestEvent = (request: SigningRequest, type: SigningEventType, at: number) =>
-  Effect.flatMap(SigningEvents, (log) => log.append({
-    type, subjectId: request.id, subjectKind: "request", userId: request.userId, clientId: request.clientId,
-    status: recordStatus(request.status), documentHash: request.documentHash, createdAt: request.createdAt,
-    signedAt: request.status === "completed" ? request.completedAt : null, errorMessage: request.errorMessage, recordedAt: at,
-  }))
+  Effect.flatMap(SigningEvents, (log) =>
+    log.append({
+      type,
+      subjectId: request.id,
+      subjectKind: "request",
+      userId: request.userId,
+      clientId: request.clientId,
+      status: recordStatus(request.status),
+      documentHash: request.documentHash,
+      createdAt: request.createdAt,
+      signedAt: request.status === "completed" ? request.completedAt : null,
+      errorMessage: request.errorMessage,
+      recordedAt: at,
+    }),
+  )
 
 /** Appends an event of a batch, in the caller's transaction. */
 export const recordBatchEvent = (batch: Batch, type: SigningEventType, at: number) =>
@@ -26,8 +36,16 @@ export const recordBatchEvent = (batch: Batch, type: SigningEventType, at: numbe
     const log = yield* SigningEvents
     const signed = batch.status === "completed" || batch.status === "partial"
     return yield* log.append({
-      type, subjectId: batch.id, subjectKind: "batch", userId: batch.userId, clientId: batch.clientId,
-      status: recordStatus(batch.status), documentHash: yield* batchDigest(batch), createdAt: batch.createdAt,
-      signedAt: signed ? batch.completedAt : null, errorMessage: batch.errorMessage, recordedAt: at,
+      type,
+      subjectId: batch.id,
+      subjectKind: "batch",
+      userId: batch.userId,
+      clientId: batch.clientId,
+      status: recordStatus(batch.status),
+      documentHash: yield* batchDigest(batch),
+      createdAt: batch.createdAt,
+      signedAt: signed ? batch.completedAt : null,
+      errorMessage: batch.errorMessage,
+      recordedAt: at,
     })
   })

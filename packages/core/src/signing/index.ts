@@ -3,8 +3,17 @@ export { completeBatch, createBatch } from "./batch.ts"
 export type { CreateBatch } from "./batch.ts"
 export type { SigningServices } from "./completion.ts"
 export {
-  AssertionRequest, CaCertificate, CaCertificatesResponse, PendingApprovalView, SignAuthResponse, SignBatchAuthResponse, SignBatchRequest,
-  SignBatchResponse, SignSingleRequest, SignSingleResponse, SigningRequestId,
+  AssertionRequest,
+  CaCertificate,
+  CaCertificatesResponse,
+  PendingApprovalView,
+  SignAuthResponse,
+  SignBatchAuthResponse,
+  SignBatchRequest,
+  SignBatchResponse,
+  SignSingleRequest,
+  SignSingleResponse,
+  SigningRequestId,
 } from "./contract.ts"
 export { linkedChallenge } from "./dynamic-link.ts"
 export type { LinkedOperation } from "./dynamic-link.ts"
@@ -13,8 +22,17 @@ export type { SigningError } from "./errors.ts"
 export { step } from "./machine.ts"
 export type { MachineError, MachineEvent, PendingCommand, PendingState } from "./machine.ts"
 export {
-  Batch, BatchDocument, BatchResult, BatchStatus, SignatureFormat, SigningEvent, SigningEventType, SigningRequest, SigningRequestStatus,
-  isPadesFormat, isTimestampedFormat,
+  Batch,
+  BatchDocument,
+  BatchResult,
+  BatchStatus,
+  SignatureFormat,
+  SigningEvent,
+  SigningEventType,
+  SigningRequest,
+  SigningRequestStatus,
+  isPadesFormat,
+  isTimestampedFormat,
 } from "./model.ts"
 export type { NewSigningEvent } from "./model.ts"
 export { viewPendingBatch, viewPendingRequest } from "./pending-view.ts"

@@ -33,8 +33,10 @@ export type MachineError =
   | { readonly _tag: "Expired"; readonly error: OperationExpired }
 
 /** One move: a command past the deadline closes the operation as `expired` (the caller then answers 410). */
-export const step = <T extends PendingState>(state: T, command: PendingCommand<T["status"]>):
-  Either.Either<{ readonly state: T; readonly events: ReadonlyArray<MachineEvent> }, MachineError> => {
+export const step = <T extends PendingState>(
+  state: T,
+  command: PendingCommand<T["status"]>,
+): Either.Either<{ readonly state: T; readonly events: ReadonlyArray<MachineEvent> }, MachineError> => {
   const next = (changes: Partial<PendingState>): T => ({ ...state, ...changes }) as T
   if (state.status === "expired") return Either.left({ _tag: "Expired", error: new OperationExpired() })
   if (state.status !== "pending_auth") return Either.left({ _tag: "NotPending", error: new SigningRequestNotFound() })
@@ -54,7 +56,12 @@ export const step = <T extends PendingState>(state: T, command: PendingCommand<T
       const attempts = state.failedAttempts + 1
       if (attempts < MAX_FAILED_ASSERTIONS) return Either.right({ state: next({ failedAttempts: attempts }), events: [] })
       return Either.right({
-        state: next({ failedAttempts: attempts, status: "failed", completedAt: command.at, errorMessage: `Approval refused ${attempts} times: ${command.reason}` }),
+        state: next({
+          failedAttempts: attempts,
+          status: "failed",
+          completedAt: command.at,
+          errorMessage: `Approval refused ${attempts} times: ${command.reason}`,
+        }),
         events: [{ type: "signing_request_failed" }],
       })
     }

@@ -19,9 +19,16 @@ export const viewPendingRequest = (requestId: string) =>
     const r = found.value
     const rp = yield* approvedRelyingParty(r.clientId)
     return {
-      kind: "request" as const, id: r.id, clientId: rp.clientId, rpName: rp.name, rpId: rp.webauthnRpId, credentialId: r.credentialId,
+      kind: "request" as const,
+      id: r.id,
+      clientId: rp.clientId,
+      rpName: rp.name,
+      rpId: rp.webauthnRpId,
+      credentialId: r.credentialId,
       challenge: yield* pendingChallenge({ kind: "request", id: r.id, documentHash: r.documentHash, nonce: r.nonce }),
-      expiresAt: new Date(r.expiresAt).toISOString(), authUrl: `${settings.basePath}/v2/sign/auth/${r.id}`, loa: r.loa,
+      expiresAt: new Date(r.expiresAt).toISOString(),
+      authUrl: `${settings.basePath}/v2/sign/auth/${r.id}`,
+      loa: r.loa,
       documents: [{ id: r.id, name: r.documentName, hash: r.documentHash, hash_algo: "2.16.840.1.101.3.4.2.1" }],
     }
   })
@@ -35,9 +42,16 @@ export const viewPendingBatch = (batchId: string) =>
     const b = found.value
     const rp = yield* approvedRelyingParty(b.clientId)
     return {
-      kind: "batch" as const, id: b.id, clientId: rp.clientId, rpName: rp.name, rpId: rp.webauthnRpId, credentialId: b.credentialId,
+      kind: "batch" as const,
+      id: b.id,
+      clientId: rp.clientId,
+      rpName: rp.name,
+      rpId: rp.webauthnRpId,
+      credentialId: b.credentialId,
       challenge: yield* pendingChallenge({ kind: "batch", id: b.id, documents: b.documents, nonce: b.nonce }),
-      expiresAt: new Date(b.expiresAt).toISOString(), authUrl: `${settings.basePath}/v2/sign/batch/${b.id}/auth`, loa: "LOA-2" as const,
+      expiresAt: new Date(b.expiresAt).toISOString(),
+      authUrl: `${settings.basePath}/v2/sign/batch/${b.id}/auth`,
+      loa: "LOA-2" as const,
       documents: b.documents.map((d) => ({ id: d.id, name: null, hash: d.hash, hash_algo: d.hash_algo })),
     }
   })

@@ -4,29 +4,38 @@ import type { UniqueViolation } from "../ports/storage.ts"
 import type { Batch, BatchStatus, NewSigningEvent, SigningEvent, SigningRequest, SigningRequestStatus } from "./model.ts"
 
 /** Hash signing requests. */
-export class SigningRequests extends Context.Tag("@signet/core/SigningRequests")<SigningRequests, {
-  readonly insert: (request: SigningRequest) => Effect.Effect<void, UniqueViolation>
-  readonly findById: (id: string) => Effect.Effect<Option.Option<SigningRequest>>
-  /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
-  readonly update: (next: SigningRequest, expected: SigningRequestStatus) => Effect.Effect<boolean>
-}>() {}
+export class SigningRequests extends Context.Tag("@signet/core/SigningRequests")<
+  SigningRequests,
+  {
+    readonly insert: (request: SigningRequest) => Effect.Effect<void, UniqueViolation>
+    readonly findById: (id: string) => Effect.Effect<Option.Option<SigningRequest>>
+    /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
+    readonly update: (next: SigningRequest, expected: SigningRequestStatus) => Effect.Effect<boolean>
+  }
+>() {}
 
 /** Batches. */
-export class Batches extends Context.Tag("@signet/core/Batches")<Batches, {
-  readonly insert: (batch: Batch) => Effect.Effect<void, UniqueViolation>
-  readonly findById: (id: string) => Effect.Effect<Option.Option<Batch>>
-  /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
-  readonly update: (next: Batch, expected: BatchStatus) => Effect.Effect<boolean>
-}>() {}
+export class Batches extends Context.Tag("@signet/core/Batches")<
+  Batches,
+  {
+    readonly insert: (batch: Batch) => Effect.Effect<void, UniqueViolation>
+    readonly findById: (id: string) => Effect.Effect<Option.Option<Batch>>
+    /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
+    readonly update: (next: Batch, expected: BatchStatus) => Effect.Effect<boolean>
+  }
+>() {}
 
 /** The append-only log of signing events. */
-export class SigningEvents extends Context.Tag("@signet/core/SigningEvents")<SigningEvents, {
-  /** Appends an event; returns it with its position. */
-  readonly append: (event: NewSigningEvent) => Effect.Effect<SigningEvent>
-  /** The position of a user's newest event (0 when none). */
-  readonly lastSeqForUser: (userId: string) => Effect.Effect<number>
-  /** A user's events after position `afterSeq`, oldest first, at most `limit`. */
-  readonly listForUser: (userId: string, afterSeq: number, limit: number) => Effect.Effect<ReadonlyArray<SigningEvent>>
-  /** The events of one request or batch, oldest first. */
-  readonly listForSubject: (subjectId: string) => Effect.Effect<ReadonlyArray<SigningEvent>>
-}>() {}
+export class SigningEvents extends Context.Tag("@signet/core/SigningEvents")<
+  SigningEvents,
+  {
+    /** Appends an event; returns it with its position. */
+    readonly append: (event: NewSigningEvent) => Effect.Effect<SigningEvent>
+    /** The position of a user's newest event (0 when none). */
+    readonly lastSeqForUser: (userId: string) => Effect.Effect<number>
+    /** A user's events after position `afterSeq`, oldest first, at most `limit`. */
+    readonly listForUser: (userId: string, afterSeq: number, limit: number) => Effect.Effect<ReadonlyArray<SigningEvent>>
+    /** The events of one request or batch, oldest first. */
+    readonly listForSubject: (subjectId: string) => Effect.Effect<ReadonlyArray<SigningEvent>>
+  }
+>() {}

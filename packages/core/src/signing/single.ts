@@ -43,8 +43,9 @@ export interface CreateSigningRequest {
 const oneOf = <A, I>(schema: Schema.Schema<A, I>, field: string, value: string | undefined, fallback: A) =>
   value === undefined
     ? Effect.succeed(fallback)
-    : Schema.decodeUnknown(schema)(value).pipe(Effect.mapError(() =>
-      new InvalidRequest({ detail: `${field} must be one of ${String(schema.ast).replace(/"/g, "")}` })))
+    : Schema.decodeUnknown(schema)(value).pipe(
+        Effect.mapError(() => new InvalidRequest({ detail: `${field} must be one of ${String(schema.ast).replace(/"/g, "")}` })),
+      )
 
 /** Checks the parts of a creation shared by single requests and batches: RP, origin, callback. */
 export const signingContext = (user: BearerUser, input: { readonly callbackUrl?: string | undefined; readonly rpOrigin?: string | undefined }) =>
@@ -64,8 +65,9 @@ export const signingContext = (user: BearerUser, input: { readonly callbackUrl?:
 
 /** The bearer user's own passkey, or 404 `No signing credential found for user`. */
 export const signersPasskey = (userId: string, credentialId: string) =>
-  Effect.flatMap(Passkeys, (p) => p.findById(credentialId)).pipe(Effect.flatMap((found) =>
-    Option.isSome(found) && found.value.userId === userId ? Effect.succeed(found.value) : Effect.fail(new NoSigningCredential())))
+  Effect.flatMap(Passkeys, (p) => p.findById(credentialId)).pipe(
+    Effect.flatMap((found) => (Option.isSome(found) && found.value.userId === userId ? Effect.succeed(found.value) : Effect.fail(new NoSigningCredential()))),
+  )
 
 /** `POST /v2/sign/single`: a pending request whose challenge is linked to the document hash. */
 export const createSigningRequest = (user: BearerUser, input: CreateSigningRequest) =>
@@ -82,20 +84,36 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
     const passkey = yield* signersPasskey(user.userId, input.credentialId)
 
     const storage = yield* Storage
-    const request = yield* storage.transaction(Effect.gen(function* () {
-      yield* reserveSignatures(rp, user.userId, 1, "single")
-      const now = yield* Clock.currentTimeMillis
-      const request: SigningRequest = {
-        id: yield* uuid, userId: user.userId, clientId: rp.clientId, credentialId: passkey.id,
-        documentHash: input.documentHash!.toLowerCase(), documentName: input.documentName ?? null, signatureFormat: format, loa,
-        callbackUrl: input.callbackUrl ?? null, rpOrigin: input.rpOrigin ?? null, status: "pending_auth", nonce: yield* token(32),
-        failedAttempts: 0, createdAt: now, expiresAt: now + PENDING_LIFETIME_MS, completedAt: null, signature: null,
-        certificateSerial: null, errorMessage: null,
-      }
-      yield* Effect.flatMap(SigningRequests, (r) => r.insert(request)).pipe(Effect.orDie)
-      yield* recordRequestEvent(request, "signing_request_created", now)
-      return request
-    }))
+    const request = yield* storage.transaction(
+      Effect.gen(function* () {
+        yield* reserveSignatures(rp, user.userId, 1, "single")
+        const now = yield* Clock.currentTimeMillis
+        const request: SigningRequest = {
+          id: yield* uuid,
+          userId: user.userId,
+          clientId: rp.clientId,
+          credentialId: passkey.id,
+          documentHash: input.documentHash!.toLowerCase(),
+          documentName: input.documentName ?? null,
+          signatureFormat: format,
+          loa,
+          callbackUrl: input.callbackUrl ?? null,
+          rpOrigin: input.rpOrigin ?? null,
+          status: "pending_auth",
+          nonce: yield* token(32),
+          failedAttempts: 0,
+          createdAt: now,
+          expiresAt: now + PENDING_LIFETIME_MS,
+          completedAt: null,
+          signature: null,
+          certificateSerial: null,
+          errorMessage: null,
+        }
+        yield* Effect.flatMap(SigningRequests, (r) => r.insert(request)).pipe(Effect.orDie)
+        yield* recordRequestEvent(request, "signing_request_created", now)
+        return request
+      }),
+    )
     yield* notifyUserEvents(user.userId)
     return {
       requestId: request.id,
@@ -116,33 +134,48 @@ export const isoWithOffset = (ms: number): string => new Date(ms).toISOString().
 export const completeSigningRequest = (requestId: string, assertion: Assertion) =>
   Effect.gen(function* () {
     const requests = yield* SigningRequests
-    const completed = yield* completePending<SigningRequest, SigningServices | TimestampAuthority>({
-      find: requests.findById(requestId),
-      update: requests.update,
-      record: (r, type, at) => Effect.gen(function* () {
-        yield* recordRequestEvent(r, type, at)
-        if (type === "signing_request_created") return
-        yield* enqueueCompletion({
-          clientId: r.clientId, eventType: "sign.complete", orderingKey: r.id, callbackUrl: r.callbackUrl,
-          data: {
-            requestId: r.id, status: r.status, documentHash: r.documentHash, signature: r.signature,
-            timestamp: r.completedAt === null ? null : isoWithOffset(r.completedAt), loa: r.loa, errorMessage: r.errorMessage,
-          },
-        })
-      }),
-      challenge: (r) => linkedChallenge({ kind: "request", id: r.id, documentHash: r.documentHash, nonce: r.nonce }),
-      approver: namedApprover,
-      notify: (o) => Effect.zipRight(notifyUserEvents(o.userId), pokeDeliveries),
-      sign: (r, signer, at) => Effect.gen(function* () {
-        const identity = yield* signingIdentityFor(signer)
-        const cms = yield* signDigest({
-          identity, digest: fromHex(r.documentHash)!, digestAlgorithm: "SHA-256",
-          signingTime: isPadesFormat(r.signatureFormat) ? null : new Date(at),
-          timestamp: isTimestampedFormat(r.signatureFormat) ? stampSignatureValue : undefined,
-        })
-        return { ...r, status: "completed" as const, signature: toBase64(cms), certificateSerial: identity.certificate.serial }
-      }),
-    }, assertion)
+    const completed = yield* completePending<SigningRequest, SigningServices | TimestampAuthority>(
+      {
+        find: requests.findById(requestId),
+        update: requests.update,
+        record: (r, type, at) =>
+          Effect.gen(function* () {
+            yield* recordRequestEvent(r, type, at)
+            if (type === "signing_request_created") return
+            yield* enqueueCompletion({
+              clientId: r.clientId,
+              eventType: "sign.complete",
+              orderingKey: r.id,
+              callbackUrl: r.callbackUrl,
+              data: {
+                requestId: r.id,
+                status: r.status,
+                documentHash: r.documentHash,
+                signature: r.signature,
+                timestamp: r.completedAt === null ? null : isoWithOffset(r.completedAt),
+                loa: r.loa,
+                errorMessage: r.errorMessage,
+              },
+            })
+          }),
+        challenge: (r) => linkedChallenge({ kind: "request", id: r.id, documentHash: r.documentHash, nonce: r.nonce }),
+        approver: namedApprover,
+        notify: (o) => Effect.zipRight(notifyUserEvents(o.userId), pokeDeliveries),
+        sign: (r, signer, at) =>
+          Effect.gen(function* () {
+            const identity = yield* signingIdentityFor(signer)
+            const cms = yield* signDigest({
+              identity,
+              digest: fromHex(r.documentHash)!,
+              digestAlgorithm: "SHA-256",
+              signingTime: isPadesFormat(r.signatureFormat) ? null : new Date(at),
+              timestamp: isTimestampedFormat(r.signatureFormat) ? stampSignatureValue : undefined,
+            })
+            return { ...r, status: "completed" as const, signature: toBase64(cms), certificateSerial: identity.certificate.serial }
+          }),
+      },
+      assertion,
+    )
     return {
       status: "completed" as const,
       signature: completed.signature!,

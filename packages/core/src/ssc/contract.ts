@@ -18,19 +18,38 @@ export const SscTokenRequest = Schema.Struct({
 })
 /** Answer of `POST /ssc/token`. */
 export const SscTokenResponse = Schema.Struct({
-  token: Schema.String, expiresAt: Schema.Int.annotations({ description: "Unix seconds" }), loa: Loa, credentialBound: Schema.Boolean,
+  token: Schema.String,
+  expiresAt: Schema.Int.annotations({ description: "Unix seconds" }),
+  loa: Loa,
+  credentialBound: Schema.Boolean,
 })
 /** Body of `POST /ssc/challenge`. */
-export const SscChallengeRequest = Schema.Struct({ documentHash: Schema.String, documentName: Schema.String, rpOrigin: Schema.String, mode: SscMode, token: Schema.String })
+export const SscChallengeRequest = Schema.Struct({
+  documentHash: Schema.String,
+  documentName: Schema.String,
+  rpOrigin: Schema.String,
+  mode: SscMode,
+  token: Schema.String,
+})
 /** Answer of `POST /ssc/challenge`. */
 export const SscChallengeResponse = Schema.Struct({
-  operationId: Schema.String, challenge: Schema.String, credentialID: Schema.NullOr(Schema.String),
-  expiresAt: Schema.String.annotations({ description: "ISO 8601 UTC" }), rpId: Schema.String, mode: SscMode,
+  operationId: Schema.String,
+  challenge: Schema.String,
+  credentialID: Schema.NullOr(Schema.String),
+  expiresAt: Schema.String.annotations({ description: "ISO 8601 UTC" }),
+  rpId: Schema.String,
+  mode: SscMode,
 })
 /** Body of `POST /ssc/finalize`. */
 export const SscFinalizeRequest = Schema.Struct({ operationId: Schema.String, documentHash: Schema.String, assertion: Assertion })
 /** Answer of `POST /ssc/finalize`. */
 export const SscFinalizeResponse = Schema.Struct({
-  signatureId: Schema.String, signatureBase64: Schema.String, documentHash: Schema.String, userVerified: Schema.Boolean,
-  credentialId: Schema.String, timestamp: Schema.Int.annotations({ description: "Unix seconds" }), mode: SscMode, levelOfAssurance: Loa,
+  signatureId: Schema.String,
+  signatureBase64: Schema.String,
+  documentHash: Schema.String,
+  userVerified: Schema.Boolean,
+  credentialId: Schema.String,
+  timestamp: Schema.Int.annotations({ description: "Unix seconds" }),
+  mode: SscMode,
+  levelOfAssurance: Loa,
 })

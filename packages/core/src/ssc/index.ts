@@ -4,7 +4,11 @@ export { DocumentHashMismatch, NoCredentialForUser, UserNotFoundForEmail, sscErr
 export type { SscError } from "./errors.ts"
 export { SscMode, SscOperation, SscOperationStatus } from "./model.ts"
 export {
-  ANONYMOUS_CHALLENGES_PER_MINUTE, CHALLENGES_PER_TOKEN_PER_MINUTE, FINALIZE_ATTEMPTS_PER_MINUTE, finalizeOperation, openOperation,
+  ANONYMOUS_CHALLENGES_PER_MINUTE,
+  CHALLENGES_PER_TOKEN_PER_MINUTE,
+  FINALIZE_ATTEMPTS_PER_MINUTE,
+  finalizeOperation,
+  openOperation,
 } from "./operation.ts"
 export type { ChallengeRequest, FinalizeRequest } from "./operation.ts"
 export { SscOperations } from "./ports.ts"

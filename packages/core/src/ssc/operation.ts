@@ -66,10 +66,25 @@ export const openOperation = (input: ChallengeRequest, clientIp: string) =>
     }
     const now = yield* Clock.currentTimeMillis
     const operation: SscOperation = {
-      id: yield* uuid, clientId: rp.clientId, tokenId: claims.tokenId, documentHash: claims.documentHash,
-      documentName: input.documentName, loa: claims.loa, mode: input.mode, rpOrigin: input.rpOrigin, userId: claims.userId,
-      credentialId: claims.credentialId, status: "pending_auth", nonce: yield* token(32), failedAttempts: 0, createdAt: now,
-      expiresAt: now + PENDING_LIFETIME_MS, completedAt: null, signatureId: null, signature: null, certificateSerial: null,
+      id: yield* uuid,
+      clientId: rp.clientId,
+      tokenId: claims.tokenId,
+      documentHash: claims.documentHash,
+      documentName: input.documentName,
+      loa: claims.loa,
+      mode: input.mode,
+      rpOrigin: input.rpOrigin,
+      userId: claims.userId,
+      credentialId: claims.credentialId,
+      status: "pending_auth",
+      nonce: yield* token(32),
+      failedAttempts: 0,
+      createdAt: now,
+      expiresAt: now + PENDING_LIFETIME_MS,
+      completedAt: null,
+      signatureId: null,
+      signature: null,
+      certificateSerial: null,
       errorMessage: null,
     }
     yield* Effect.flatMap(SscOperations, (o) => o.insert(operation)).pipe(Effect.orDie)
@@ -103,32 +118,46 @@ export const finalizeOperation = (input: FinalizeRequest, clientIp: string) =>
     const operations = yield* SscOperations
     const known = yield* operations.findById(input.operationId)
     if (known._tag === "Some" && known.value.documentHash !== input.documentHash.toLowerCase()) return yield* new DocumentHashMismatch()
-    const done = yield* completePending<SscOperation, SigningServices | SscOperations | Passkeys>({
-      find: operations.findById(input.operationId),
-      update: operations.update,
-      record: () => Effect.void,
-      challenge: challengeOf,
-      approver: (op, assertion) => Effect.gen(function* () {
-        const passkey = yield* registeredPasskey(assertion.id)
-        const handle = assertion.response.userHandle
-        // LOA-4: only the bound passkey; registered mode: only the named signer's; anonymous: any enrolled passkey.
-        if ((op.credentialId !== null && passkey.id !== op.credentialId) || (op.userId !== null && passkey.userId !== op.userId)
-          || (handle != null && handle !== userHandleOf(passkey.userId))) {
-          return yield* new CredentialNotRegistered()
-        }
-        return { credentialId: passkey.id, userId: passkey.userId }
-      }),
-      sign: (op, signer, at, approver) => Effect.gen(function* () {
-        const identity = yield* signingIdentityFor(signer)
-        const cms = yield* signDigest({ identity, digest: fromHex(op.documentHash)!, digestAlgorithm: "SHA-256", signingTime: new Date(at) })
-        return {
-          ...op, status: "finalized" as const, userId: approver.userId, credentialId: approver.credentialId,
-          signatureId: yield* uuid, signature: toBase64(cms), certificateSerial: identity.certificate.serial,
-        }
-      }),
-    }, input.assertion).pipe(
+    const done = yield* completePending<SscOperation, SigningServices | SscOperations | Passkeys>(
+      {
+        find: operations.findById(input.operationId),
+        update: operations.update,
+        record: () => Effect.void,
+        challenge: challengeOf,
+        approver: (op, assertion) =>
+          Effect.gen(function* () {
+            const passkey = yield* registeredPasskey(assertion.id)
+            const handle = assertion.response.userHandle
+            // LOA-4: only the bound passkey; registered mode: only the named signer's; anonymous: any enrolled passkey.
+            if (
+              (op.credentialId !== null && passkey.id !== op.credentialId) ||
+              (op.userId !== null && passkey.userId !== op.userId) ||
+              (handle != null && handle !== userHandleOf(passkey.userId))
+            ) {
+              return yield* new CredentialNotRegistered()
+            }
+            return { credentialId: passkey.id, userId: passkey.userId }
+          }),
+        sign: (op, signer, at, approver) =>
+          Effect.gen(function* () {
+            const identity = yield* signingIdentityFor(signer)
+            const cms = yield* signDigest({ identity, digest: fromHex(op.documentHash)!, digestAlgorithm: "SHA-256", signingTime: new Date(at) })
+            return {
+              ...op,
+              status: "finalized" as const,
+              userId: approver.userId,
+              credentialId: approver.credentialId,
+              signatureId: yield* uuid,
+              signature: toBase64(cms),
+              certificateSerial: identity.certificate.serial,
+            }
+          }),
+      },
+      input.assertion,
+    ).pipe(
       // For this flow every "not pending" answer is the spec's 410.
-      Effect.catchTag("SigningRequestNotFound", () => Effect.fail(new OperationExpired())))
+      Effect.catchTag("SigningRequestNotFound", () => Effect.fail(new OperationExpired())),
+    )
     return {
       signatureId: done.signatureId!,
       signatureBase64: done.signature!,

@@ -84,8 +84,14 @@ export const issueSigningToken = (input: SigningTokenRequest) =>
     const expiresAt = now + SIGNING_TOKEN_LIFETIME_SECONDS
     const e = expectation(settings)
     const token = yield* signJwt(signingTokenKeyId(settings), "ssc+jwt", {
-      iss: e.issuer, aud: e.audience, jti: yield* uuid, iat: now, exp: expiresAt,
-      client_id: rp.clientId, document_hash: input.documentHash.toLowerCase(), loa: input.loa,
+      iss: e.issuer,
+      aud: e.audience,
+      jti: yield* uuid,
+      iat: now,
+      exp: expiresAt,
+      client_id: rp.clientId,
+      document_hash: input.documentHash.toLowerCase(),
+      loa: input.loa,
       ...(userId !== null ? { sub: userId, email } : {}),
       ...(credentialId !== null ? { credential_id: credentialId } : {}),
     })
@@ -102,7 +108,12 @@ export const verifySigningToken = (token: string) =>
       return yield* new InvalidOrExpiredToken()
     }
     return {
-      tokenId: p.jti!, clientId: str(p["client_id"])!, documentHash: str(p["document_hash"])!, loa: p["loa"],
-      userId: str(p.sub), email: str(p["email"]), credentialId: str(p["credential_id"]),
+      tokenId: p.jti!,
+      clientId: str(p["client_id"])!,
+      documentHash: str(p["document_hash"])!,
+      loa: p["loa"],
+      userId: str(p.sub),
+      email: str(p["email"]),
+      credentialId: str(p["credential_id"]),
     } satisfies SigningTokenClaims
   })

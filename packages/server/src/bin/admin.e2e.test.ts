@@ -11,7 +11,12 @@ const run = promisify(execFile)
 // The built CLI (vitest's global setup builds it), run with node as `pnpm admin` runs it.
 const node = process.execPath
 const bin = (name: string) => new URL(`../../dist/bin/${name}.js`, import.meta.url).pathname
-const env = { ...process.env, SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-cli-")), "cli.db"), SIGNET_MASTER_KEY: "cd".repeat(32), SIGNET_ENVIRONMENT: "sandbox" }
+const env = {
+  ...process.env,
+  SIGNET_DATABASE: join(mkdtempSync(join(tmpdir(), "signet-cli-")), "cli.db"),
+  SIGNET_MASTER_KEY: "cd".repeat(32),
+  SIGNET_ENVIRONMENT: "sandbox",
+}
 const admin = async (...args: Array<string>) => JSON.parse((await run(node, [bin("admin"), ...args], { env })).stdout) as Record<string, unknown>
 
 describe("admin CLI", () => {
@@ -38,14 +43,19 @@ describe("admin CLI", () => {
 
   it("a refused move or an unknown RP is a clear error with exit code 1", async () => {
     const created = await admin("rp", "create", "--name", "Pending Co")
-    await expect(run(node, [bin("admin"), "rp", "suspend", created["clientId"] as string], { env }))
-      .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP in status pending cannot be suspended\n" })
-    await expect(run(node, [bin("admin"), "rp", "show", "rp_sbx_nobody"], { env }))
-      .rejects.toMatchObject({ code: 1, stderr: "signet admin: RP rp_sbx_nobody not found\n" })
-    await expect(run(node, [bin("admin"), "rp", "set-id-token-alg", created["clientId"] as string, "HS256"], { env }))
-      .rejects.toMatchObject({ code: 1 })
-    await expect(run(node, [bin("admin"), "cert", "revoke", "0abc", "keyCompromise"], { env }))
-      .rejects.toMatchObject({ code: 1, stderr: "signet admin: Certificate not found\n" })
+    await expect(run(node, [bin("admin"), "rp", "suspend", created["clientId"] as string], { env })).rejects.toMatchObject({
+      code: 1,
+      stderr: "signet admin: RP in status pending cannot be suspended\n",
+    })
+    await expect(run(node, [bin("admin"), "rp", "show", "rp_sbx_nobody"], { env })).rejects.toMatchObject({
+      code: 1,
+      stderr: "signet admin: RP rp_sbx_nobody not found\n",
+    })
+    await expect(run(node, [bin("admin"), "rp", "set-id-token-alg", created["clientId"] as string, "HS256"], { env })).rejects.toMatchObject({ code: 1 })
+    await expect(run(node, [bin("admin"), "cert", "revoke", "0abc", "keyCompromise"], { env })).rejects.toMatchObject({
+      code: 1,
+      stderr: "signet admin: Certificate not found\n",
+    })
   }, 60_000)
 })
 
@@ -55,9 +65,26 @@ describe("admin CLI for the RP platform", () => {
     expect(adminToken).toMatch(/^adm_[A-Za-z0-9_-]{43}$/)
     expect((await admin("token"))["adminToken"]).not.toBe(adminToken)
     const id = (await admin("rp", "create", "--name", "Org Co", "--approve"))["clientId"] as string
-    const checked = await admin("rp", "org-check", id, "verified", "--legal-name", "Org Co Ltd", "--registration-number", "PVT-1",
-      "--country", "ke", "--document", "certificate_of_incorporation=CI/1", "--checked-by", "Ops")
-    expect(checked).toMatchObject({ kycVerified: true, check: { status: "verified", country: "KE", checkedBy: "Ops", documents: [{ kind: "certificate_of_incorporation", reference: "CI/1" }] } })
+    const checked = await admin(
+      "rp",
+      "org-check",
+      id,
+      "verified",
+      "--legal-name",
+      "Org Co Ltd",
+      "--registration-number",
+      "PVT-1",
+      "--country",
+      "ke",
+      "--document",
+      "certificate_of_incorporation=CI/1",
+      "--checked-by",
+      "Ops",
+    )
+    expect(checked).toMatchObject({
+      kycVerified: true,
+      check: { status: "verified", country: "KE", checkedBy: "Ops", documents: [{ kind: "certificate_of_incorporation", reference: "CI/1" }] },
+    })
     const graced = await admin("rp", "rotate-secrets", id, "ssc")
     expect(Date.parse(graced["previousValidUntil"] as string) - Date.now()).toBeGreaterThan(23 * 3600_000)
     expect(await admin("rp", "rotate-secrets", id, "ssc", "--no-grace")).toMatchObject({ previousValidUntil: null, previousSecretsValidUntil: { ssc: null } })
@@ -70,12 +97,13 @@ describe("admin CLI: identity providers", () => {
     try {
       const loopback = { ...env, SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "true", SIGNET_IDP_CLIENT_SECRET: op.clientSecret }
       const idp = async (...args: Array<string>) => JSON.parse((await run(node, [bin("admin"), "idp", ...args], { env: loopback })).stdout) as unknown
-      const added = await idp("add", "--issuer", op.issuer, "--client-id", op.clientId, "--name", "Example ID", "--scope", "email") as Record<string, unknown>
+      const added = (await idp("add", "--issuer", op.issuer, "--client-id", op.clientId, "--name", "Example ID", "--scope", "email")) as Record<string, unknown>
       expect(added).toMatchObject({ issuer: op.issuer, clientId: op.clientId, name: "Example ID", scopes: ["openid", "email"], ownerClientId: null })
       expect(JSON.stringify(added)).not.toContain(op.clientSecret)
       expect(await idp("list")).toEqual([added])
-      await expect(run(node, [bin("admin"), "idp", "add", "--issuer", `${op.issuer}/other`, "--client-id", "x", "--name", "Wrong"], { env: loopback }))
-        .rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^signet admin: Identity provider unavailable: .*answered 404/) })
+      await expect(
+        run(node, [bin("admin"), "idp", "add", "--issuer", `${op.issuer}/other`, "--client-id", "x", "--name", "Wrong"], { env: loopback }),
+      ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^signet admin: Identity provider unavailable: .*answered 404/) })
       expect(await idp("remove", added["id"] as string)).toEqual({ removed: true })
       expect(await idp("list")).toEqual([])
     } finally {
@@ -87,7 +115,9 @@ describe("admin CLI: identity providers", () => {
 describe("server binary", () => {
   it("refuses to start without a master key outside demo mode", async () => {
     const { SIGNET_MASTER_KEY: _, ...noKey } = env
-    await expect(run(node, [bin("server")], { env: { ...noKey, SIGNET_PORT: "0" } }))
-      .rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^signet: SIGNET_MASTER_KEY is not set/) })
+    await expect(run(node, [bin("server")], { env: { ...noKey, SIGNET_PORT: "0" } })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^signet: SIGNET_MASTER_KEY is not set/),
+    })
   }, 60_000)
 })

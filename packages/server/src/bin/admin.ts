@@ -5,9 +5,25 @@
  */
 import { parseMasterKey } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, configureKyc, getRelyingParty, listIdentityProviders, recordOrganisationCheck, registerIdentityProvider, removeIdentityProvider,
-  revokeCertificate, IdTokenAlgorithm, Loa, PlanId, RelyingParties, registerRelyingParty, rotateSecrets, rotateSigningKey,
-  type RelyingParty, type RpCommand, Mailer, MailUndeliverable,
+  administerRelyingParty,
+  configureKyc,
+  getRelyingParty,
+  listIdentityProviders,
+  recordOrganisationCheck,
+  registerIdentityProvider,
+  removeIdentityProvider,
+  revokeCertificate,
+  IdTokenAlgorithm,
+  Loa,
+  PlanId,
+  RelyingParties,
+  registerRelyingParty,
+  rotateSecrets,
+  rotateSigningKey,
+  type RelyingParty,
+  type RpCommand,
+  Mailer,
+  MailUndeliverable,
 } from "@signet/core"
 import { Effect, Layer, LogLevel, Schema } from "effect"
 import { randomBytes } from "node:crypto"
@@ -81,77 +97,133 @@ const main = async () => {
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
   const { storage } = storageFor(config.database)
   const engine = await makeEngine({
-    settings: config.settings, storage, masterKey: parseMasterKey(config.masterKey ?? demoMasterKey(config.database)), logLevel: LogLevel.None,
+    settings: config.settings,
+    storage,
+    masterKey: parseMasterKey(config.masterKey ?? demoMasterKey(config.database)),
+    logLevel: LogLevel.None,
     // The loopback switch also lets discovery reach a provider on 127.0.0.1 (development, tests).
     deliveries: config.deliveries,
     // The CLI sends no e-mail; a production database must still open without a relay.
     mailer: Layer.succeed(Mailer, Mailer.of({ send: () => Effect.fail(new MailUndeliverable({ detail: "the admin CLI sends no e-mail" })) })),
   })
   const need = () => {
-    if (clientId === undefined) throw new Error(`${group} ${command} needs ${group === "cert" ? "a certificate serial" : group === "idp" ? "a provider id" : "a client id"}`)
+    if (clientId === undefined)
+      throw new Error(`${group} ${command} needs ${group === "cert" ? "a certificate serial" : group === "idp" ? "a provider id" : "a client id"}`)
     return clientId
   }
   const admin = (c: RpCommand) => engine.run(administerRelyingParty(need(), c).pipe(Effect.map((r) => view(r.rp))))
   try {
     let out: unknown
     switch (group === "rp" ? command : `${group} ${command}`) {
-      case "keys rotate": out = await engine.run(rotateSigningKey); break
+      case "keys rotate":
+        out = await engine.run(rotateSigningKey)
+        break
       case "idp add": {
         const all = [clientId ?? "", ...rest]
         const secret = flags(all, "--client-secret")[0] ?? process.env["SIGNET_IDP_CLIENT_SECRET"] ?? ""
-        out = await engine.run(registerIdentityProvider({ kind: "admin" }, {
-          issuer: flags(all, "--issuer")[0] ?? "", clientId: flags(all, "--client-id")[0] ?? "", clientSecret: secret,
-          name: flags(all, "--name")[0] ?? "", ...(all.includes("--scope") ? { scopes: flags(all, "--scope") } : {}),
-        }))
+        out = await engine.run(
+          registerIdentityProvider(
+            { kind: "admin" },
+            {
+              issuer: flags(all, "--issuer")[0] ?? "",
+              clientId: flags(all, "--client-id")[0] ?? "",
+              clientSecret: secret,
+              name: flags(all, "--name")[0] ?? "",
+              ...(all.includes("--scope") ? { scopes: flags(all, "--scope") } : {}),
+            },
+          ),
+        )
         break
       }
-      case "idp list": out = await engine.run(listIdentityProviders({ kind: "admin" })); break
-      case "idp remove": out = await engine.run(removeIdentityProvider({ kind: "admin" }, need())); break
+      case "idp list":
+        out = await engine.run(listIdentityProviders({ kind: "admin" }))
+        break
+      case "idp remove":
+        out = await engine.run(removeIdentityProvider({ kind: "admin" }, need()))
+        break
       case "cert revoke": {
         const revoked = await engine.run(revokeCertificate(null, need(), rest[0] ?? ""))
-        out = { serial: revoked.serial, subject: revoked.subject, status: revoked.status, revokedAt: revoked.revokedAt, revocationReason: revoked.revocationReason }
+        out = {
+          serial: revoked.serial,
+          subject: revoked.subject,
+          status: revoked.status,
+          revokedAt: revoked.revokedAt,
+          revocationReason: revoked.revocationReason,
+        }
         break
       }
-      case "list": out = (await engine.run(Effect.flatMap(RelyingParties, (r) => r.list()))).map(view); break
-      case "show": out = view(await engine.run(getRelyingParty(need()))); break
+      case "list":
+        out = (await engine.run(Effect.flatMap(RelyingParties, (r) => r.list()))).map(view)
+        break
+      case "show":
+        out = view(await engine.run(getRelyingParty(need())))
+        break
       case "create": {
         const all = [clientId ?? "", ...rest]
         const plan = flags(all, "--plan")[0]
         const maxLoa = flags(all, "--max-loa")[0]
         const rpId = flags(all, "--rp-id")[0]
         const contact = flags(all, "--contact")[0]
-        const created = await engine.run(registerRelyingParty({
-          name: flags(all, "--name")[0] ?? "",
-          signingOrigins: flags(all, "--origin"),
-          ...(rpId ? { webauthnRpId: rpId } : {}),
-          ...(plan ? { plan: decode(PlanId, plan, "--plan") } : {}),
-          ...(maxLoa ? { maxLoa: decode(Loa, maxLoa, "--max-loa") } : {}),
-          ...(contact ? { contactUserId: contact } : {}),
-          redirectUris: flags(all, "--redirect-uri"),
-          postLogoutRedirectUris: flags(all, "--post-logout"),
-          status: all.includes("--approve") ? "approved" : "pending",
-        }))
+        const created = await engine.run(
+          registerRelyingParty({
+            name: flags(all, "--name")[0] ?? "",
+            signingOrigins: flags(all, "--origin"),
+            ...(rpId ? { webauthnRpId: rpId } : {}),
+            ...(plan ? { plan: decode(PlanId, plan, "--plan") } : {}),
+            ...(maxLoa ? { maxLoa: decode(Loa, maxLoa, "--max-loa") } : {}),
+            ...(contact ? { contactUserId: contact } : {}),
+            redirectUris: flags(all, "--redirect-uri"),
+            postLogoutRedirectUris: flags(all, "--post-logout"),
+            status: all.includes("--approve") ? "approved" : "pending",
+          }),
+        )
         out = { ...view(created.rp), clientSecret: created.clientSecret, sscSecret: created.sscSecret }
         break
       }
-      case "approve": out = await admin({ _tag: "Approve" }); break
-      case "reject": out = await admin({ _tag: "Reject" }); break
-      case "suspend": out = await admin({ _tag: "Suspend" }); break
-      case "set-plan": out = await admin({ _tag: "SetPlan", plan: rest[0] === "none" ? null : decode(PlanId, rest[0], "plan") }); break
-      case "set-max-loa": out = await admin({ _tag: "SetMaxLoa", loa: decode(Loa, rest[0], "LOA") }); break
-      case "set-kyc-verified": out = await admin({ _tag: "SetKycVerified", kycVerified: rest[0] === "true" }); break
-      case "set-origins": out = await admin({ _tag: "SetSigningOrigins", origins: rest }); break
-      case "set-redirect-uris": out = await admin({ _tag: "SetRedirectUris", uris: rest }); break
-      case "set-post-logout-uris": out = await admin({ _tag: "SetPostLogoutRedirectUris", uris: rest }); break
-      case "set-id-token-alg": out = await admin({ _tag: "SetIdTokenAlgorithm", alg: decode(IdTokenAlgorithm, rest[0], "algorithm") }); break
-      case "set-rp-id": out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" }); break
-      case "set-contact": out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] }); break
+      case "approve":
+        out = await admin({ _tag: "Approve" })
+        break
+      case "reject":
+        out = await admin({ _tag: "Reject" })
+        break
+      case "suspend":
+        out = await admin({ _tag: "Suspend" })
+        break
+      case "set-plan":
+        out = await admin({ _tag: "SetPlan", plan: rest[0] === "none" ? null : decode(PlanId, rest[0], "plan") })
+        break
+      case "set-max-loa":
+        out = await admin({ _tag: "SetMaxLoa", loa: decode(Loa, rest[0], "LOA") })
+        break
+      case "set-kyc-verified":
+        out = await admin({ _tag: "SetKycVerified", kycVerified: rest[0] === "true" })
+        break
+      case "set-origins":
+        out = await admin({ _tag: "SetSigningOrigins", origins: rest })
+        break
+      case "set-redirect-uris":
+        out = await admin({ _tag: "SetRedirectUris", uris: rest })
+        break
+      case "set-post-logout-uris":
+        out = await admin({ _tag: "SetPostLogoutRedirectUris", uris: rest })
+        break
+      case "set-id-token-alg":
+        out = await admin({ _tag: "SetIdTokenAlgorithm", alg: decode(IdTokenAlgorithm, rest[0], "algorithm") })
+        break
+      case "set-rp-id":
+        out = await admin({ _tag: "SetWebAuthnRpId", rpId: rest[0] ?? "" })
+        break
+      case "set-contact":
+        out = await admin({ _tag: "SetContact", userId: rest[0] === "none" || rest[0] === undefined ? null : rest[0] })
+        break
       case "rotate-secrets": {
         const which = (rest.find((a) => !a.startsWith("--")) ?? "both") as "client" | "ssc" | "both"
         if (!["client", "ssc", "both"].includes(which)) throw new Error("rotate-secrets takes client, ssc or both")
         const r = await engine.run(rotateSecrets(need(), which, { grace: !rest.includes("--no-grace") }))
         out = {
-          ...view(r.rp), ...("clientSecret" in r ? { clientSecret: r.clientSecret } : {}), ...("sscSecret" in r ? { sscSecret: r.sscSecret } : {}),
+          ...view(r.rp),
+          ...("clientSecret" in r ? { clientSecret: r.clientSecret } : {}),
+          ...("sscSecret" in r ? { sscSecret: r.sscSecret } : {}),
           previousValidUntil: r.previousValidUntil === null ? null : new Date(r.previousValidUntil).toISOString(),
         }
         break
@@ -165,10 +237,17 @@ const main = async () => {
           return { kind: d.slice(0, i), reference: d.slice(i + 1) }
         })
         const note = flags(rest, "--note")[0]
-        const r = await engine.run(recordOrganisationCheck(need(), {
-          outcome, legalName: flags(rest, "--legal-name")[0] ?? "", registrationNumber: flags(rest, "--registration-number")[0] ?? "",
-          country: flags(rest, "--country")[0] ?? "", documents, checkedBy: flags(rest, "--checked-by")[0] ?? "", note: note ?? null,
-        }))
+        const r = await engine.run(
+          recordOrganisationCheck(need(), {
+            outcome,
+            legalName: flags(rest, "--legal-name")[0] ?? "",
+            registrationNumber: flags(rest, "--registration-number")[0] ?? "",
+            country: flags(rest, "--country")[0] ?? "",
+            documents,
+            checkedBy: flags(rest, "--checked-by")[0] ?? "",
+            note: note ?? null,
+          }),
+        )
         out = { ...view(r.rp), check: r.check }
         break
       }
@@ -180,7 +259,8 @@ const main = async () => {
         out = await engine.run(configureKyc(need(), { enabled: rest[0] === "on", ...(scope !== undefined ? { identityScope: scope } : {}) }))
         break
       }
-      default: throw new Error(`unknown command ${group} ${command}\n\n${USAGE}`)
+      default:
+        throw new Error(`unknown command ${group} ${command}\n\n${USAGE}`)
     }
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
   } finally {
@@ -189,7 +269,8 @@ const main = async () => {
 }
 
 main().catch((e: unknown) => {
-  const message = e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
+  const message =
+    e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
   process.stderr.write(`signet admin: ${message}\n`)
   process.exit(1)
 })

@@ -15,17 +15,31 @@ const main = async () => {
   const { storage, eventBus } = storageFor(config.database)
   // The local KYC adapters load their models lazily; their package is imported only when chosen.
   // No KYC setting in production: KYC is disabled (null); sandbox ports are passed as such, so production refuses them.
-  const kycProviders = config.kyc === null ? null
-    : Object.values(config.kyc).includes("local") ? (await import("@signet/kyc-local")).kycProviders(config.kyc)
-      : KycProvidersSandbox
+  const kycProviders =
+    config.kyc === null
+      ? null
+      : Object.values(config.kyc).includes("local")
+        ? (await import("@signet/kyc-local")).kycProviders(config.kyc)
+        : KycProvidersSandbox
   const engine = await makeEngine({
-    settings: config.settings, storage, eventBus, masterKey, deadlineMs: config.deadlineMs, validateResponses: config.validateResponses, clientIp: nodeClientIp, trustedProxies: config.trustedProxies, deliveries: config.deliveries,
+    settings: config.settings,
+    storage,
+    eventBus,
+    masterKey,
+    deadlineMs: config.deadlineMs,
+    validateResponses: config.validateResponses,
+    clientIp: nodeClientIp,
+    trustedProxies: config.trustedProxies,
+    deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     kycProviders,
-    ...(config.tsaUrl === undefined ? {} : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl, allowLoopbackHttp: config.deliveries.allowLoopbackHttp }) }),
+    ...(config.tsaUrl === undefined
+      ? {}
+      : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl, allowLoopbackHttp: config.deliveries.allowLoopbackHttp }) }),
     // Without SMTP a sandbox engine uses the mailbox, which prints each code here; a production engine gets none, and
     // makeEngine refuses it naming the mailer with the other sandbox parts.
-    ...(config.smtp !== undefined ? { mailer: MailerSmtp(config.smtp) }
+    ...(config.smtp !== undefined
+      ? { mailer: MailerSmtp(config.smtp) }
       : config.settings.environment === "sandbox"
         ? { mailer: new SandboxMailbox("sandbox", (m) => process.stdout.write(`[sandbox mail] to ${m.to}: ${m.subject}\n`)).layer }
         : {}),
@@ -52,7 +66,8 @@ const main = async () => {
   if (config.demo) {
     // The RP demo: a relying-party site on a second port (another origin) that frames the signing frame.
     const rpDemoPort = Number(process.env.SIGNET_DEMO_RP_PORT ?? 3001)
-    if (!Number.isInteger(rpDemoPort) || rpDemoPort < 1 || rpDemoPort > 65535) throw new ConfigError(`SIGNET_DEMO_RP_PORT must be a port number, not ${process.env.SIGNET_DEMO_RP_PORT}`)
+    if (!Number.isInteger(rpDemoPort) || rpDemoPort < 1 || rpDemoPort > 65535)
+      throw new ConfigError(`SIGNET_DEMO_RP_PORT must be a port number, not ${process.env.SIGNET_DEMO_RP_PORT}`)
     const rpDemoOrigin = `http://localhost:${rpDemoPort}`
     const rp = await ensureDemoRp(engine, config.database, [rpDemoOrigin])
     rpDemo = await listen(makeRpDemo({ signetOrigin: origin, basePath: base, clientId: rp.clientId, sscSecret: rp.sscSecret }), rpDemoPort, config.host)

@@ -11,12 +11,13 @@ const repoRoot = new URL("../../../../", import.meta.url).pathname
 const serverBin = new URL("../../dist/bin/server.js", import.meta.url).pathname
 
 /** A free loopback port. */
-export const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer().listen(0, "127.0.0.1", () => {
-    const address = s.address()
-    s.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const address = s.address()
+      s.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
   })
-})
 
 /** A server process: what it printed so far, how it ended. */
 export interface ServerProcess {
@@ -56,10 +57,16 @@ export const spawnServer = async (env: Record<string, string>, options: { readon
   const child = spawn(process.execPath, [serverBin], {
     cwd: repoRoot,
     env: {
-      PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "",
-      SIGNET_DATABASE: database, SIGNET_MASTER_KEY: masterKey, SIGNET_PORT: String(port), SIGNET_HOST: "127.0.0.1",
+      PATH: process.env["PATH"] ?? "",
+      HOME: process.env["HOME"] ?? "",
+      SIGNET_DATABASE: database,
+      SIGNET_MASTER_KEY: masterKey,
+      SIGNET_PORT: String(port),
+      SIGNET_HOST: "127.0.0.1",
       // Every answer of the server process is checked against its endpoint's response Schema.
-      SIGNET_PUBLIC_ORIGIN: origin, SIGNET_VALIDATE_RESPONSES: "1", ...env,
+      SIGNET_PUBLIC_ORIGIN: origin,
+      SIGNET_VALIDATE_RESPONSES: "1",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   })
@@ -73,7 +80,13 @@ export const spawnServer = async (env: Record<string, string>, options: { readon
     ended = true
   })
   const server: ServerProcess = {
-    child, origin, database, masterKey, stdout, stderr, exited,
+    child,
+    origin,
+    database,
+    masterKey,
+    stdout,
+    stderr,
+    exited,
     rss: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, "utf8")
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024
@@ -88,7 +101,10 @@ export const spawnServer = async (env: Record<string, string>, options: { readon
   }
   if (options.waitForHealth === false) return server
   for (let i = 0; i < 300 && !ended; i++) {
-    const up = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)
+    const up = await fetch(`${origin}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (up) return server
     await new Promise((r) => setTimeout(r, 100))
   }

@@ -1,5 +1,10 @@
 /** A typed HTTP client for the Signet interface, over `fetch`, for tests and conformance runs. */
-import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from "@simplewebauthn/server"
 
 /** An answer: status, headers and parsed JSON body (or text when not JSON). */
 export interface Answer<T> {
@@ -41,7 +46,10 @@ export class SignetClient {
    */
   mailbox: ((email: string) => Promise<string>) | undefined
 
-  constructor(readonly baseUrl: string, private readonly defaults: Record<string, string> = {}) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly defaults: Record<string, string> = {},
+  ) {}
 
   /** Any call; `body` is sent as JSON unless it is a string (sent as is). */
   async raw<T = unknown>(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
@@ -66,14 +74,16 @@ export class SignetClient {
   /** `POST /enrolment/email/verify`. */
   enrolmentEmailVerify(body: { verificationId: string; code: string }, accessToken?: string) {
     return this.raw<{ verificationId: string; email: string; verified: true } | ErrorBody>("POST", "/enrolment/email/verify", {
-      body, ...(accessToken ? { headers: { authorization: `Bearer ${accessToken}` } } : {}),
+      body,
+      ...(accessToken ? { headers: { authorization: `Bearer ${accessToken}` } } : {}),
     })
   }
 
   /** `POST /enrolment/request`. */
   enrolmentRequest(body: { email: string; displayName?: string; clientId?: string; emailVerificationId?: string }, accessToken?: string) {
     return this.raw<{ enrolmentId: string; options: PublicKeyCredentialCreationOptionsJSON } | ErrorBody>("POST", "/enrolment/request", {
-      body, ...(accessToken ? { headers: { authorization: `Bearer ${accessToken}` } } : {}),
+      body,
+      ...(accessToken ? { headers: { authorization: `Bearer ${accessToken}` } } : {}),
     })
   }
 

@@ -11,14 +11,24 @@ export const proveEmail = async (client: SignetClient, email: string): Promise<s
 }
 
 /** Enrols `passkey` for `email`: a new account (the e-mail proven first), or an existing one with its token. */
-export const enrol = async (client: SignetClient, passkey: SoftwarePasskey, input: { email: string; displayName?: string; clientId?: string }, accessToken?: string) => {
+export const enrol = async (
+  client: SignetClient,
+  passkey: SoftwarePasskey,
+  input: { email: string; displayName?: string; clientId?: string },
+  accessToken?: string,
+) => {
   const emailVerificationId = accessToken === undefined ? await proveEmail(client, input.email) : undefined
   const started = ok(await client.enrolmentRequest({ ...input, ...(emailVerificationId !== undefined ? { emailVerificationId } : {}) }, accessToken))
   return ok(await client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) }))
 }
 
 /** Signs in with `passkey` for an RP; a fault breaks exactly one check of the assertion. */
-export const signIn = async (client: SignetClient, passkey: SoftwarePasskey, input: { clientId: string; email?: string }, fault?: PasskeyFault): Promise<Answer<TokenAnswer | ErrorBody>> => {
+export const signIn = async (
+  client: SignetClient,
+  passkey: SoftwarePasskey,
+  input: { clientId: string; email?: string },
+  fault?: PasskeyFault,
+): Promise<Answer<TokenAnswer | ErrorBody>> => {
   const started = ok(await client.signinRequest(input))
   const assertion = passkey.assert(started.options, fault === undefined ? {} : { fault })
   return client.signinVerify({ signinId: started.signinId, assertion })
@@ -35,10 +45,22 @@ export const signInAtConsole = async (client: SignetClient, passkey: SoftwarePas
  * A step-up over HTTP (docs/authorization.md#step-up): the token's user approves `action` with
  * `passkey`; answers the proof to send in the `Signet-Step-Up` header (once, within two minutes).
  */
-export const stepUp = async (client: SignetClient, passkey: SoftwarePasskey, accessToken: string, action: "decrypt" | "revoke-certificate" | "rotate-secrets"): Promise<string> => {
+export const stepUp = async (
+  client: SignetClient,
+  passkey: SoftwarePasskey,
+  accessToken: string,
+  action: "decrypt" | "revoke-certificate" | "rotate-secrets",
+): Promise<string> => {
   const headers = { authorization: `Bearer ${accessToken}` }
-  const started = ok(await client.raw<{ stepUpId: string; options: Parameters<SoftwarePasskey["assert"]>[0] } | ErrorBody>("POST", "/v2/step-up/challenge", { body: { action }, headers }))
+  const started = ok(
+    await client.raw<{ stepUpId: string; options: Parameters<SoftwarePasskey["assert"]>[0] } | ErrorBody>("POST", "/v2/step-up/challenge", {
+      body: { action },
+      headers,
+    }),
+  )
   const assertion = passkey.assert(started.options)
-  const done = ok(await client.raw<{ stepUpToken: string } | ErrorBody>("POST", "/v2/step-up/verify", { body: { stepUpId: started.stepUpId, assertion }, headers }))
+  const done = ok(
+    await client.raw<{ stepUpToken: string } | ErrorBody>("POST", "/v2/step-up/verify", { body: { stepUpId: started.stepUpId, assertion }, headers }),
+  )
   return done.stepUpToken
 }

@@ -9,8 +9,16 @@ import { distort, encodeJpeg, renderDocument, type GreyImage } from "./render.ts
 /** One generated case: the JPEG, the MRZ it shows, and how it was photographed. */
 /** Builds a TD1 zone (ID card, 3×30) from fields, with correct check digits. */
 export const composeTd1 = (f: {
-  readonly documentCode?: string; readonly issuingState: string; readonly surname: string; readonly givenNames: string; readonly documentNumber: string
-  readonly nationality: string; readonly dateOfBirth: string; readonly sex: string; readonly expiryDate: string; readonly optionalData?: string
+  readonly documentCode?: string
+  readonly issuingState: string
+  readonly surname: string
+  readonly givenNames: string
+  readonly documentNumber: string
+  readonly nationality: string
+  readonly dateOfBirth: string
+  readonly sex: string
+  readonly expiryDate: string
+  readonly optionalData?: string
 }): [string, string, string] => {
   const pad = (s: string, n: number) => (s.toUpperCase().replace(/[^A-Z0-9]+/g, "<") + "<".repeat(n)).slice(0, n)
   const doc = pad(f.documentNumber, 9)
@@ -31,11 +39,56 @@ export interface DocumentCase {
 }
 
 const PEOPLE = [
-  { surname: "Otieno", givenNames: "Grace Akinyi", documentNumber: "AK1234567", nationality: "KEN", dateOfBirth: "900115", sex: "F", expiryDate: "340101", personalNumber: "12345678" },
-  { surname: "Mwangi", givenNames: "Peter Kamau", documentNumber: "BX9081726", nationality: "KEN", dateOfBirth: "851203", sex: "M", expiryDate: "310722", personalNumber: "27781904" },
-  { surname: "Achieng", givenNames: "Mary", documentNumber: "C03355811", nationality: "UGA", dateOfBirth: "011130", sex: "F", expiryDate: "290509", personalNumber: "" },
-  { surname: "Van der Berg", givenNames: "Johannes Pieter", documentNumber: "NL8T45Q02", nationality: "NLD", dateOfBirth: "770408", sex: "M", expiryDate: "330918", personalNumber: "9981234" },
-  { surname: "Kiprotich", givenNames: "Wilson", documentNumber: "PK0072219", nationality: "KEN", dateOfBirth: "690621", sex: "M", expiryDate: "300101", personalNumber: "30112233" },
+  {
+    surname: "Otieno",
+    givenNames: "Grace Akinyi",
+    documentNumber: "AK1234567",
+    nationality: "KEN",
+    dateOfBirth: "900115",
+    sex: "F",
+    expiryDate: "340101",
+    personalNumber: "12345678",
+  },
+  {
+    surname: "Mwangi",
+    givenNames: "Peter Kamau",
+    documentNumber: "BX9081726",
+    nationality: "KEN",
+    dateOfBirth: "851203",
+    sex: "M",
+    expiryDate: "310722",
+    personalNumber: "27781904",
+  },
+  {
+    surname: "Achieng",
+    givenNames: "Mary",
+    documentNumber: "C03355811",
+    nationality: "UGA",
+    dateOfBirth: "011130",
+    sex: "F",
+    expiryDate: "290509",
+    personalNumber: "",
+  },
+  {
+    surname: "Van der Berg",
+    givenNames: "Johannes Pieter",
+    documentNumber: "NL8T45Q02",
+    nationality: "NLD",
+    dateOfBirth: "770408",
+    sex: "M",
+    expiryDate: "330918",
+    personalNumber: "9981234",
+  },
+  {
+    surname: "Kiprotich",
+    givenNames: "Wilson",
+    documentNumber: "PK0072219",
+    nationality: "KEN",
+    dateOfBirth: "690621",
+    sex: "M",
+    expiryDate: "300101",
+    personalNumber: "30112233",
+  },
 ] as const
 
 /** The same page with one check digit changed (the document number's), everything else as printed. */
@@ -64,6 +117,13 @@ export const documentCases = (options: { readonly tampered?: boolean; readonly p
       const noise = 4 + (i % 5) * 2
       const quality = 55 + (i % 6) * 5
       const img = distort(renderDocument(layout, { mrz, photo: options.photo }), { degrees, noise, seed: 1000 + i })
-      return { name: `${layout} ${p.surname} ${degrees}° noise ${noise} q${quality}${options.tampered ? " tampered" : ""}`, jpeg: encodeJpeg(img, quality), mrz, degrees, noise, quality }
+      return {
+        name: `${layout} ${p.surname} ${degrees}° noise ${noise} q${quality}${options.tampered ? " tampered" : ""}`,
+        jpeg: encodeJpeg(img, quality),
+        mrz,
+        degrees,
+        noise,
+        quality,
+      }
     })
   })

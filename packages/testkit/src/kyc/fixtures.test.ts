@@ -55,7 +55,10 @@ describe("KYC fixture documents", () => {
   })
 
   it("the MRZ band is dark on light (darker than the background)", () => {
-    for (const [layout, b64, lines] of [["passport", passport(), 2], ["id-card", idCard(), 3]] as const) {
+    for (const [layout, b64, lines] of [
+      ["passport", passport(), 2],
+      ["id-card", idCard(), 3],
+    ] as const) {
       const img = decodeGrey(b64)
       const band = mrzBand(layout, lines)
       const mrzMean = img.mean(100, band.top, img.width - 100, band.bottom)

@@ -4,7 +4,9 @@ import { composeTd1 } from "./documents.ts"
 import { encodeJpeg, renderDocument, type DocumentLayout } from "./render.ts"
 
 /** A tiny baseline JPEG (1×1) the fixtures carry their marker in. */
-const BASE_JPEG = fromBase64("/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=")!
+const BASE_JPEG = fromBase64(
+  "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=",
+)!
 
 /** The layout a document marker is drawn with: two MRZ lines → passport page, three → ID card; else none. */
 const layoutOf = (marker: SandboxMarker): DocumentLayout | null =>
@@ -32,8 +34,14 @@ export const plainJpeg = (): string => toBase64(BASE_JPEG)
 
 /** The person of the passing fixtures. */
 export const ALICE = {
-  surname: "Otieno", givenNames: "Grace Akinyi", documentNumber: "AK1234567", personalNumber: "12345678",
-  nationality: "KEN", dateOfBirth: "900115", expiryDate: "340101", sex: "F",
+  surname: "Otieno",
+  givenNames: "Grace Akinyi",
+  documentNumber: "AK1234567",
+  personalNumber: "12345678",
+  nationality: "KEN",
+  dateOfBirth: "900115",
+  expiryDate: "340101",
+  sex: "F",
 } as const
 
 /** A passport photo page whose MRZ passes, with the face `face`. */

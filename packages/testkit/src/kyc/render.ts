@@ -30,7 +30,8 @@ export interface DocumentContent {
 const blank = (width: number, height: number, shade: number): GreyImage => ({ width, height, pixels: new Uint8Array(width * height).fill(shade) })
 
 const fillRect = (img: GreyImage, x: number, y: number, w: number, h: number, shade: number): void => {
-  for (let j = Math.max(0, y); j < Math.min(img.height, y + h); j++) img.pixels.fill(shade, j * img.width + Math.max(0, x), j * img.width + Math.min(img.width, x + w))
+  for (let j = Math.max(0, y); j < Math.min(img.height, y + h); j++)
+    img.pixels.fill(shade, j * img.width + Math.max(0, x), j * img.width + Math.min(img.width, x + w))
 }
 
 /** Draws `text` with cells of `cell` px from (x, y), one character every `GLYPH_COLS + 2` cells; returns the x after it. */
@@ -93,7 +94,8 @@ const drawPhoto = (img: GreyImage, photo: GreyImage, x: number, y: number, w: nu
       const x0 = Math.floor(sx)
       const fx = sx - x0
       const p = (yy: number, xx: number) => photo.pixels[yy * photo.width + xx]!
-      img.pixels[(y + j) * img.width + x + i] = (p(y0, x0) * (1 - fx) + p(y0, x0 + 1) * fx) * (1 - fy) + (p(y0 + 1, x0) * (1 - fx) + p(y0 + 1, x0 + 1) * fx) * fy
+      img.pixels[(y + j) * img.width + x + i] =
+        (p(y0, x0) * (1 - fx) + p(y0, x0 + 1) * fx) * (1 - fy) + (p(y0 + 1, x0) * (1 - fx) + p(y0 + 1, x0 + 1) * fx) * fy
     }
   }
 }
@@ -155,7 +157,12 @@ const printedDate = (yymmdd: string, kind: "birth" | "expiry"): string => {
 }
 
 /** Only what the font draws: upper case letters, digits, `<` and spaces. */
-const printable = (s: string): string => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z0-9< ]+/g, " ")
+const printable = (s: string): string =>
+  s
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toUpperCase()
+    .replace(/[^A-Z0-9< ]+/g, " ")
 
 /** The visual-zone fields, from the marker's visual part where given, else from the MRZ. */
 const fields = (content: DocumentContent, layout: DocumentLayout): Array<[string, string]> => {
@@ -167,16 +174,42 @@ const fields = (content: DocumentContent, layout: DocumentLayout): Array<[string
     ["SURNAME", v.surname ?? mrz?.surname ?? ""],
     ["GIVEN NAMES", v.givenNames ?? mrz?.givenNames ?? ""],
     ["NATIONALITY", v.nationality ?? mrz?.nationality ?? ""],
-    ["DATE OF BIRTH", mrz === null ? v.dateOfBirth ?? "" : printedDate(mrz.dateOfBirth, "birth")],
+    ["DATE OF BIRTH", mrz === null ? (v.dateOfBirth ?? "") : printedDate(mrz.dateOfBirth, "birth")],
     ["SEX", mrz?.sex ?? ""],
-    ["DATE OF EXPIRY", mrz === null ? v.docExpiry ?? "" : printedDate(mrz.expiryDate, "expiry")],
+    ["DATE OF EXPIRY", mrz === null ? (v.docExpiry ?? "") : printedDate(mrz.expiryDate, "expiry")],
   ]
 }
 
 /** The geometry of a layout: page size, face box, field column, MRZ cell size and line pitch. */
 const LAYOUTS = {
-  passport: { width: 1600, height: 1120, title: "PASSPORT", face: [80, 190, 400, 520], fieldsX: 540, fieldsY: 190, fieldStep: 92, labelCell: 2.4, valueCell: 3.8, mrzCell: 3.6, mrzLineStep: 72, mrzBottom: 60 },
-  "id-card": { width: 1600, height: 1010, title: "IDENTITY CARD", face: [70, 160, 380, 480], fieldsX: 510, fieldsY: 150, fieldStep: 76, labelCell: 2.4, valueCell: 3.8, mrzCell: 5.2, mrzLineStep: 74, mrzBottom: 40 },
+  passport: {
+    width: 1600,
+    height: 1120,
+    title: "PASSPORT",
+    face: [80, 190, 400, 520],
+    fieldsX: 540,
+    fieldsY: 190,
+    fieldStep: 92,
+    labelCell: 2.4,
+    valueCell: 3.8,
+    mrzCell: 3.6,
+    mrzLineStep: 72,
+    mrzBottom: 60,
+  },
+  "id-card": {
+    width: 1600,
+    height: 1010,
+    title: "IDENTITY CARD",
+    face: [70, 160, 380, 480],
+    fieldsX: 510,
+    fieldsY: 150,
+    fieldStep: 76,
+    labelCell: 2.4,
+    valueCell: 3.8,
+    mrzCell: 5.2,
+    mrzLineStep: 74,
+    mrzBottom: 40,
+  },
 } as const
 
 /** Renders a document page (greyscale): header, face, fields, and the MRZ lines at the bottom, centred. */

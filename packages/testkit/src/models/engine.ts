@@ -1,9 +1,23 @@
 /** What the model-based suites share: an engine runtime on a storage adapter, a clock per run, outcomes by tag. */
 import { KeyStoreSoftware, MasterKey, RandomWebCrypto } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, completeEnrolment, confirmEmailVerification, EngineConfig, registerRelyingParty, type Allowance, EventBusInProcess, Mailer,
-  requestEnrolment, startEmailVerification, type EventBus, type KeyStore, type MailMessage, type Random, type RegistrationCredential,
-  TimestampAuthorityBuiltIn, type TimestampAuthority,
+  administerRelyingParty,
+  completeEnrolment,
+  confirmEmailVerification,
+  EngineConfig,
+  registerRelyingParty,
+  type Allowance,
+  EventBusInProcess,
+  Mailer,
+  requestEnrolment,
+  startEmailVerification,
+  type EventBus,
+  type KeyStore,
+  type MailMessage,
+  type Random,
+  type RegistrationCredential,
+  TimestampAuthorityBuiltIn,
+  type TimestampAuthority,
 } from "@signet/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { randomBytes } from "node:crypto"
@@ -16,7 +30,15 @@ export type ModelServices = StorageTags | EngineConfig | Random | KeyStore | Eve
 
 /** Every e-mail the model runtimes sent, newest last: the model's signers read their codes here. */
 const modelMail: Array<MailMessage> = []
-const ModelMailer = Layer.succeed(Mailer, Mailer.of({ send: (message) => Effect.sync(() => { modelMail.push(message) }) }))
+const ModelMailer = Layer.succeed(
+  Mailer,
+  Mailer.of({
+    send: (message) =>
+      Effect.sync(() => {
+        modelMail.push(message)
+      }),
+  }),
+)
 
 /** The code in the newest e-mail to `to`. */
 const codeFor = (to: string): string => {
@@ -33,27 +55,47 @@ export type ModelRun = <A, E>(effect: Effect.Effect<A, E, ModelServices>) => Pro
 export const modelRuntime = (makeStorage: () => Layer.Layer<StorageTags, unknown>, origin: string) => {
   const storage = makeStorage()
   const keys = KeyStoreSoftware.pipe(Layer.provide(Layer.merge(storage, Layer.succeed(MasterKey, globalThis.crypto.getRandomValues(new Uint8Array(32))))))
-  const base = Layer.mergeAll(storage, keys, RandomWebCrypto, EventBusInProcess, ModelMailer, Layer.succeed(EngineConfig, {
-    environment: "sandbox", publicOrigin: origin, basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
-  }))
+  const base = Layer.mergeAll(
+    storage,
+    keys,
+    RandomWebCrypto,
+    EventBusInProcess,
+    ModelMailer,
+    Layer.succeed(EngineConfig, {
+      environment: "sandbox",
+      publicOrigin: origin,
+      basePath: "/api",
+      accessTokenTtlSeconds: 3600,
+      ceremonyTtlSeconds: 300,
+      sessionTtlSeconds: 3600,
+    }),
+  )
   return ManagedRuntime.make(Layer.provideMerge(TimestampAuthorityBuiltIn, base))
 }
 
 /** A `ModelRun` on `runtime` at `clock`'s time. */
-export const runAt = (runtime: ManagedRuntime.ManagedRuntime<ModelServices, unknown>, clock: ManualClock): ModelRun =>
-  (effect) => runtime.runPromise(Effect.withClock(effect, clock))
+export const runAt =
+  (runtime: ManagedRuntime.ManagedRuntime<ModelServices, unknown>, clock: ManualClock): ModelRun =>
+  (effect) =>
+    runtime.runPromise(Effect.withClock(effect, clock))
 
 /** Runs `effect` and answers `ok` with its value, or its failure's tag. */
 export const outcome = <A, E extends { readonly _tag: string }>(run: ModelRun, effect: Effect.Effect<A, E, ModelServices>) =>
-  run(Effect.match(effect, {
-    onFailure: (e) => ({ ok: false as const, tag: e._tag }),
-    onSuccess: (value) => ({ ok: true as const, tag: "ok", value }),
-  }))
+  run(
+    Effect.match(effect, {
+      onFailure: (e) => ({ ok: false as const, tag: e._tag }),
+      onSuccess: (value) => ({ ok: true as const, tag: "ok", value }),
+    }),
+  )
 
 /** The failure each broken-assertion switch must produce. */
 export const FAULT_TAGS: Readonly<Record<Exclude<PasskeyFault, "counterBackwards">, string>> = {
-  wrongOrigin: "OriginMismatch", wrongRpId: "RpIdMismatch", noUserVerification: "UserVerificationRequired",
-  badSignature: "PasskeySignatureInvalid", otherChallenge: "ChallengeMismatch", unregisteredCredential: "CredentialNotRegistered",
+  wrongOrigin: "OriginMismatch",
+  wrongRpId: "RpIdMismatch",
+  noUserVerification: "UserVerificationRequired",
+  badSignature: "PasskeySignatureInvalid",
+  otherChallenge: "ChallengeMismatch",
+  unregisteredCredential: "CredentialNotRegistered",
 }
 
 /** Enrols a new signer with a software passkey through the core ceremony. */
@@ -63,7 +105,9 @@ export const enrolSigner = async (run: ModelRun, origin: string) => {
   const proof = await run(startEmailVerification(email))
   await run(confirmEmailVerification({ verificationId: proof.verificationId, code: codeFor(email) }))
   const started = await run(requestEnrolment({ email, emailVerificationId: proof.verificationId }))
-  const enrolled = await run(completeEnrolment({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) as unknown as RegistrationCredential }))
+  const enrolled = await run(
+    completeEnrolment({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) as unknown as RegistrationCredential }),
+  )
   return { passkey, email, userId: enrolled.userId }
 }
 

@@ -1,5 +1,5 @@
 /** A clock that only moves when a test moves it, for expiry and daily windows. */
-import { Clock, Duration, Effect } from "effect"
+import { Clock, type Duration, Effect } from "effect"
 
 /** A `Clock` whose time is set by the test. Time never moves by itself, so `sleep` never ends (deadlines never fire). */
 export class ManualClock implements Clock.Clock {

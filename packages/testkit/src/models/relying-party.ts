@@ -4,8 +4,18 @@
  */
 import { RandomWebCrypto } from "@signet/adapters-crypto"
 import {
-  administerRelyingParty, authenticateClient, authenticateSsc, EngineConfig, registerRelyingParty, requireLoa, rotateSecrets,
-  DEFAULT_SECRET_GRACE_SECONDS, PLANS, type Loa, type PlanId, type RpStatus,
+  administerRelyingParty,
+  authenticateClient,
+  authenticateSsc,
+  EngineConfig,
+  registerRelyingParty,
+  requireLoa,
+  rotateSecrets,
+  DEFAULT_SECRET_GRACE_SECONDS,
+  PLANS,
+  type Loa,
+  type PlanId,
+  type RpStatus,
 } from "@signet/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { ManualClock } from "./manual-clock.ts"
@@ -25,7 +35,10 @@ interface ModelRp {
   /** secrets replaced twice over: never work again */
   dead: Array<string>
 }
-interface Model { readonly rps: Array<{ clientId: string } & ModelRp>; now: number }
+interface Model {
+  readonly rps: Array<{ clientId: string } & ModelRp>
+  now: number
+}
 
 const GRACE_MS = DEFAULT_SECRET_GRACE_SECONDS * 1000
 
@@ -35,8 +48,10 @@ interface Real {
   readonly clock: ManualClock
 }
 
-const outcome = <A, E extends { readonly _tag: string }>(run: Real["run"], effect: Effect.Effect<A, E, StorageTags | EngineConfig | import("@signet/core").Random>) =>
-  run(Effect.match(effect, { onFailure: (e) => e._tag, onSuccess: () => "ok" }))
+const outcome = <A, E extends { readonly _tag: string }>(
+  run: Real["run"],
+  effect: Effect.Effect<A, E, StorageTags | EngineConfig | import("@signet/core").Random>,
+) => run(Effect.match(effect, { onFailure: (e) => e._tag, onSuccess: () => "ok" }))
 
 const STATUS_MOVES: Record<string, Partial<Record<RpStatus, RpStatus>>> = {
   Approve: { pending: "approved", rejected: "approved", suspended: "approved" },
@@ -50,13 +65,26 @@ class Register implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const created = await r.run(registerRelyingParty({ name: "Model RP", status: this.approve ? "approved" : "pending" }))
     expect(created.rp.status).toBe(this.approve ? "approved" : "pending")
-    m.rps.push({ clientId: created.rp.clientId, status: created.rp.status, maxLoa: "LOA-2", kycVerified: false, plan: null, clientSecret: created.clientSecret, sscSecret: created.sscSecret, graced: { client: null, ssc: null }, dead: [] })
+    m.rps.push({
+      clientId: created.rp.clientId,
+      status: created.rp.status,
+      maxLoa: "LOA-2",
+      kycVerified: false,
+      plan: null,
+      clientSecret: created.clientSecret,
+      sscSecret: created.sscSecret,
+      graced: { client: null, ssc: null },
+      dead: [],
+    })
   }
   toString = () => `Register(${this.approve})`
 }
 
 class Move implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly move: "Approve" | "Reject" | "Suspend") {}
+  constructor(
+    readonly pick: number,
+    readonly move: "Approve" | "Reject" | "Suspend",
+  ) {}
   check = (m: Readonly<Model>) => m.rps.length > 0
   async run(m: Model, r: Real) {
     const rp = m.rps[this.pick % m.rps.length]!
@@ -68,7 +96,12 @@ class Move implements fc.AsyncCommand<Model, Real> {
 }
 
 class Configure implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly maxLoa: Loa, readonly kycVerified: boolean, readonly plan: PlanId | null) {}
+  constructor(
+    readonly pick: number,
+    readonly maxLoa: Loa,
+    readonly kycVerified: boolean,
+    readonly plan: PlanId | null,
+  ) {}
   check = (m: Readonly<Model>) => m.rps.length > 0
   async run(m: Model, r: Real) {
     const rp = m.rps[this.pick % m.rps.length]!
@@ -81,7 +114,10 @@ class Configure implements fc.AsyncCommand<Model, Real> {
 }
 
 class Rotate implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly which: "client" | "ssc" | "both") {}
+  constructor(
+    readonly pick: number,
+    readonly which: "client" | "ssc" | "both",
+  ) {}
   check = (m: Readonly<Model>) => m.rps.length > 0
   async run(m: Model, r: Real) {
     const rp = m.rps[this.pick % m.rps.length]!
@@ -114,16 +150,27 @@ class Advance implements fc.AsyncCommand<Model, Real> {
 
 /** Every authentication and LOA answer must be what the model predicts. */
 class Authenticate implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly secret: "current" | "graced" | "dead" | "other" | "swapped", readonly loa: Loa) {}
+  constructor(
+    readonly pick: number,
+    readonly secret: "current" | "graced" | "dead" | "other" | "swapped",
+    readonly loa: Loa,
+  ) {}
   check = (m: Readonly<Model>) => m.rps.length > 0
   async run(m: Model, r: Real) {
     const rp = m.rps[this.pick % m.rps.length]!
     const pick = (kind: "client" | "ssc") => {
       const current = kind === "client" ? rp.clientSecret : rp.sscSecret
-      return this.secret === "current" ? current
-        : this.secret === "graced" ? rp.graced[kind]?.secret ?? "never-issued"
-          : this.secret === "dead" ? rp.dead[0] ?? "never-issued"
-            : this.secret === "swapped" ? (kind === "client" ? rp.sscSecret : rp.clientSecret) : "sk_sbx_other"
+      return this.secret === "current"
+        ? current
+        : this.secret === "graced"
+          ? (rp.graced[kind]?.secret ?? "never-issued")
+          : this.secret === "dead"
+            ? (rp.dead[0] ?? "never-issued")
+            : this.secret === "swapped"
+              ? kind === "client"
+                ? rp.sscSecret
+                : rp.clientSecret
+              : "sk_sbx_other"
     }
     const accepted = (kind: "client" | "ssc") => this.secret === "current" || (this.secret === "graced" && (rp.graced[kind]?.until ?? 0) > m.now)
     const basic = await outcome(r.run, authenticateClient(rp.clientId, pick("client")))
@@ -144,9 +191,13 @@ const loa = fc.constantFrom<Loa>("LOA-2", "LOA-4")
 const commands = [
   fc.boolean().map((a) => new Register(a)),
   fc.tuple(pick, fc.constantFrom("Approve" as const, "Reject" as const, "Suspend" as const)).map(([p, m]) => new Move(p, m)),
-  fc.tuple(pick, loa, fc.boolean(), fc.constantFrom<PlanId | null>("starter", "business", "enterprise", null)).map(([p, l, k, pl]) => new Configure(p, l, k, pl)),
+  fc
+    .tuple(pick, loa, fc.boolean(), fc.constantFrom<PlanId | null>("starter", "business", "enterprise", null))
+    .map(([p, l, k, pl]) => new Configure(p, l, k, pl)),
   fc.tuple(pick, fc.constantFrom("client" as const, "ssc" as const, "both" as const)).map(([p, w]) => new Rotate(p, w)),
-  fc.tuple(pick, fc.constantFrom("current" as const, "graced" as const, "dead" as const, "other" as const, "swapped" as const), loa).map(([p, s, l]) => new Authenticate(p, s, l)),
+  fc
+    .tuple(pick, fc.constantFrom("current" as const, "graced" as const, "dead" as const, "other" as const, "swapped" as const), loa)
+    .map(([p, s, l]) => new Authenticate(p, s, l)),
   fc.constantFrom(3_600_000, GRACE_MS - 1, GRACE_MS).map((ms) => new Advance(ms)),
 ]
 
@@ -156,17 +207,32 @@ export const relyingPartyModel = (name: string, makeStorage: () => Layer.Layer<S
     let runtime: Runtime
     const clock = new ManualClock(1_800_000_000_000)
     beforeAll(async () => {
-      runtime = ManagedRuntime.make(Layer.mergeAll(makeStorage(), RandomWebCrypto, Layer.setClock(clock), Layer.succeed(EngineConfig, {
-        environment: "sandbox", publicOrigin: "http://localhost:3000", basePath: "/api",
-        accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600,
-      })))
+      runtime = ManagedRuntime.make(
+        Layer.mergeAll(
+          makeStorage(),
+          RandomWebCrypto,
+          Layer.setClock(clock),
+          Layer.succeed(EngineConfig, {
+            environment: "sandbox",
+            publicOrigin: "http://localhost:3000",
+            basePath: "/api",
+            accessTokenTtlSeconds: 3600,
+            ceremonyTtlSeconds: 300,
+            sessionTtlSeconds: 3600,
+          }),
+        ),
+      )
       await runtime.runtime()
     })
     afterAll(async () => runtime?.dispose())
 
     it("status moves, secrets, rotation and LOA answers match the model", async () => {
-      await fc.assert(fc.asyncProperty(fc.commands(commands, { size: "+1" }), (cmds) =>
-        fc.asyncModelRun(() => ({ model: { rps: [], now: clock.now }, real: { run: (e) => runtime.runPromise(e), clock } }), cmds)), { numRuns: runs })
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { size: "+1" }), (cmds) =>
+          fc.asyncModelRun(() => ({ model: { rps: [], now: clock.now }, real: { run: (e) => runtime.runPromise(e), clock } }), cmds),
+        ),
+        { numRuns: runs },
+      )
     }, 120_000)
   })
 }

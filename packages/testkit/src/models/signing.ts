@@ -3,9 +3,7 @@
  * approvals (genuine or broken), replays and clock moves run against the engine on a real
  * storage adapter and against a plain model of states, lifetimes, attempts and quotas.
  */
-import {
-  completeBatch, completeSigningRequest, createBatch, createSigningRequest, SigningEvents, type Assertion, type BearerUser,
-} from "@signet/core"
+import { completeBatch, completeSigningRequest, createBatch, createSigningRequest, SigningEvents, type Assertion, type BearerUser } from "@signet/core"
 import { Effect, type Layer, type ManagedRuntime } from "effect"
 import fc from "fast-check"
 import { createHash, randomBytes } from "node:crypto"
@@ -67,14 +65,27 @@ class CreateRequest implements fc.AsyncCommand<Model, Real> {
     const got = await outcome(r.run, createSigningRequest(r.user, { documentHash: hash(), credentialId: r.passkey.credentialId }))
     expect(got.tag).toBe(expected)
     if (got.ok) {
-      m.ops.push({ kind: "request", id: got.value.requestId, challenge: got.value.challenge, expiresAt: r.clock.now + LIFETIME, badDocuments: 0, documents: 1, status: "pending_auth", attempts: 0, events: ["signing_request_created"] })
+      m.ops.push({
+        kind: "request",
+        id: got.value.requestId,
+        challenge: got.value.challenge,
+        expiresAt: r.clock.now + LIFETIME,
+        badDocuments: 0,
+        documents: 1,
+        status: "pending_auth",
+        attempts: 0,
+        events: ["signing_request_created"],
+      })
     }
   }
   toString = () => "CreateRequest"
 }
 
 class CreateBatch implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly size: number, readonly bad: number) {}
+  constructor(
+    readonly size: number,
+    readonly bad: number,
+  ) {}
   check = () => true
   async run(m: Model, r: Real) {
     const bad = Math.min(this.bad, this.size)
@@ -84,14 +95,27 @@ class CreateBatch implements fc.AsyncCommand<Model, Real> {
     expect(got.tag).toBe(expected)
     if (got.ok) {
       expect(got.value.documentCount).toBe(this.size)
-      m.ops.push({ kind: "batch", id: got.value.batchId, challenge: got.value.challenge, expiresAt: r.clock.now + LIFETIME, badDocuments: bad, documents: this.size, status: "pending_auth", attempts: 0, events: ["signing_request_created"] })
+      m.ops.push({
+        kind: "batch",
+        id: got.value.batchId,
+        challenge: got.value.challenge,
+        expiresAt: r.clock.now + LIFETIME,
+        badDocuments: bad,
+        documents: this.size,
+        status: "pending_auth",
+        attempts: 0,
+        events: ["signing_request_created"],
+      })
     }
   }
   toString = () => `CreateBatch(${this.size}, bad=${this.bad})`
 }
 
 class Approve implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly fault: Exclude<PasskeyFault, "counterBackwards"> | undefined) {}
+  constructor(
+    readonly pick: number,
+    readonly fault: Exclude<PasskeyFault, "counterBackwards"> | undefined,
+  ) {}
   check = (m: Readonly<Model>) => m.ops.length > 0
   async run(m: Model, r: Real) {
     const op = m.ops[this.pick % m.ops.length]!
@@ -137,7 +161,16 @@ class Advance implements fc.AsyncCommand<Model, Real> {
 }
 
 const faults = fc.constantFrom<Exclude<PasskeyFault, "counterBackwards"> | undefined>(
-  undefined, undefined, undefined, "wrongOrigin", "wrongRpId", "noUserVerification", "badSignature", "otherChallenge", "unregisteredCredential")
+  undefined,
+  undefined,
+  undefined,
+  "wrongOrigin",
+  "wrongRpId",
+  "noUserVerification",
+  "badSignature",
+  "otherChallenge",
+  "unregisteredCredential",
+)
 const commands = [
   fc.constant(new CreateRequest()),
   fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 2 })).map(([n, b]) => new CreateBatch(n, b)),
@@ -159,18 +192,26 @@ export const signingModel = (name: string, makeStorage: () => Layer.Layer<Storag
     const setup = async (start: number): Promise<Real> => {
       const clock = new ManualClock(start)
       const run = runAt(runtime, clock)
-      const rp = await modelRelyingParty(run, ORIGIN, { signaturesPerDay: PER_DAY, requestsPerMinute: PER_MINUTE, documentsPerBatch: PER_BATCH, highestLoa: "LOA-2" })
+      const rp = await modelRelyingParty(run, ORIGIN, {
+        signaturesPerDay: PER_DAY,
+        requestsPerMinute: PER_MINUTE,
+        documentsPerBatch: PER_BATCH,
+        highestLoa: "LOA-2",
+      })
       const { passkey, userId } = await enrolSigner(run, ORIGIN)
       return { clock, passkey, run, user: { userId, clientId: rp.rp.clientId, scope: ["basic"] } }
     }
 
     it("states, lifetimes, refused attempts, replays, quotas and recorded events match the model", async () => {
       let start = Date.UTC(2026, 10, 25, 23, 50) // ten minutes before a day boundary, so daily resets happen
-      await fc.assert(fc.asyncProperty(fc.commands(commands, { size: "+1", maxCommands: 40 }), async (cmds) => {
-        start += 7 * DAY
-        const real = await setup(start)
-        await fc.asyncModelRun(() => ({ model: { ops: [], minute: new Map(), day: new Map() }, real }), cmds)
-      }), { numRuns: runs })
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { size: "+1", maxCommands: 40 }), async (cmds) => {
+          start += 7 * DAY
+          const real = await setup(start)
+          await fc.asyncModelRun(() => ({ model: { ops: [], minute: new Map(), day: new Map() }, real }), cmds)
+        }),
+        { numRuns: runs },
+      )
     }, 240_000)
   })
 }

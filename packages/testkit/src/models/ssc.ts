@@ -17,9 +17,25 @@ import { ManualClock } from "./manual-clock.ts"
 const ORIGIN = "http://localhost:4200"
 const LIFETIME = 5 * 60_000
 
-interface Token { readonly token: string; readonly hash: string; readonly bound: boolean; readonly expiresAt: number }
-interface Op { readonly id: string; readonly challenge: string; readonly hash: string; readonly expiresAt: number; status: "pending" | "finalized" | "failed" | "expired"; attempts: number }
-interface Model { readonly tokens: Array<Token>; readonly ops: Array<Op>; readonly finalizeCalls: Map<string, number> }
+interface Token {
+  readonly token: string
+  readonly hash: string
+  readonly bound: boolean
+  readonly expiresAt: number
+}
+interface Op {
+  readonly id: string
+  readonly challenge: string
+  readonly hash: string
+  readonly expiresAt: number
+  status: "pending" | "finalized" | "failed" | "expired"
+  attempts: number
+}
+interface Model {
+  readonly tokens: Array<Token>
+  readonly ops: Array<Op>
+  readonly finalizeCalls: Map<string, number>
+}
 interface Real {
   readonly clock: ManualClock
   readonly passkey: SoftwarePasskey
@@ -34,7 +50,10 @@ class IssueToken implements fc.AsyncCommand<Model, Real> {
   check = () => true
   async run(m: Model, r: Real) {
     const hash = createHash("sha256").update(randomBytes(16)).digest("hex")
-    const got = await outcome(r.run, issueSigningToken({ clientId: r.clientId, clientSecret: r.sscSecret, documentHash: hash, loa: "LOA-2", ...(this.bound ? { signerEmail: r.email } : {}) }))
+    const got = await outcome(
+      r.run,
+      issueSigningToken({ clientId: r.clientId, clientSecret: r.sscSecret, documentHash: hash, loa: "LOA-2", ...(this.bound ? { signerEmail: r.email } : {}) }),
+    )
     expect(got.tag).toBe("ok")
     if (got.ok) m.tokens.push({ token: got.value.token, hash, bound: this.bound, expiresAt: got.value.expiresAt * 1000 })
   }
@@ -42,20 +61,30 @@ class IssueToken implements fc.AsyncCommand<Model, Real> {
 }
 
 class Challenge implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly mode: "registered" | "anonymous") {}
+  constructor(
+    readonly pick: number,
+    readonly mode: "registered" | "anonymous",
+  ) {}
   check = (m: Readonly<Model>) => m.tokens.length > 0
   async run(m: Model, r: Real) {
     const t = m.tokens[this.pick % m.tokens.length]!
-    const got = await outcome(r.run, openOperation({ documentHash: t.hash, documentName: "doc", rpOrigin: ORIGIN, mode: this.mode, token: t.token }, "10.0.0.1"))
+    const got = await outcome(
+      r.run,
+      openOperation({ documentHash: t.hash, documentName: "doc", rpOrigin: ORIGIN, mode: this.mode, token: t.token }, "10.0.0.1"),
+    )
     const expected = r.clock.now >= t.expiresAt ? "InvalidOrExpiredToken" : (this.mode === "registered") !== t.bound ? "InvalidRequest" : "ok"
     expect(got.tag).toBe(expected)
-    if (got.ok) m.ops.push({ id: got.value.operationId, challenge: got.value.challenge, hash: t.hash, expiresAt: r.clock.now + LIFETIME, status: "pending", attempts: 0 })
+    if (got.ok)
+      m.ops.push({ id: got.value.operationId, challenge: got.value.challenge, hash: t.hash, expiresAt: r.clock.now + LIFETIME, status: "pending", attempts: 0 })
   }
   toString = () => `Challenge(#${this.pick}, ${this.mode})`
 }
 
 class Finalize implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly fault: Exclude<PasskeyFault, "counterBackwards"> | undefined) {}
+  constructor(
+    readonly pick: number,
+    readonly fault: Exclude<PasskeyFault, "counterBackwards"> | undefined,
+  ) {}
   check = (m: Readonly<Model>) => m.ops.length > 0
   async run(m: Model, r: Real) {
     const op = m.ops[this.pick % m.ops.length]!
@@ -86,7 +115,10 @@ class Finalize implements fc.AsyncCommand<Model, Real> {
 
 /** Several attempts in a row on one operation (a retrying or hostile client): reaches the per-minute limit. */
 class Burst implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly times: number) {}
+  constructor(
+    readonly pick: number,
+    readonly times: number,
+  ) {}
   check = (m: Readonly<Model>) => m.ops.length > 0
   async run(m: Model, r: Real) {
     for (let i = 0; i < this.times; i++) await new Finalize(this.pick, "otherChallenge").run(m, r)
@@ -106,8 +138,20 @@ class Advance implements fc.AsyncCommand<Model, Real> {
 const commands = [
   fc.boolean().map((b) => new IssueToken(b)),
   fc.tuple(fc.nat(20), fc.constantFrom("registered" as const, "anonymous" as const)).map(([p, mode]) => new Challenge(p, mode)),
-  fc.tuple(fc.nat(20), fc.constantFrom<Exclude<PasskeyFault, "counterBackwards"> | undefined>(
-    undefined, undefined, "wrongOrigin", "wrongRpId", "noUserVerification", "badSignature", "otherChallenge", "unregisteredCredential"))
+  fc
+    .tuple(
+      fc.nat(20),
+      fc.constantFrom<Exclude<PasskeyFault, "counterBackwards"> | undefined>(
+        undefined,
+        undefined,
+        "wrongOrigin",
+        "wrongRpId",
+        "noUserVerification",
+        "badSignature",
+        "otherChallenge",
+        "unregisteredCredential",
+      ),
+    )
     .map(([p, f]) => new Finalize(p, f)),
   fc.tuple(fc.nat(20), fc.integer({ min: 2, max: 7 })).map(([p, n]) => new Burst(p, n)),
   fc.constantFrom(1_000, 59_000, 4 * 60_000, 6 * 60_000).map((ms) => new Advance(ms)),
@@ -133,11 +177,14 @@ export const signingTokenModel = (name: string, makeStorage: () => Layer.Layer<S
 
     it("token lifetimes, modes, attempts, replays, expiry and the finalize limit match the model", async () => {
       let start = Date.UTC(2026, 10, 25, 12, 0)
-      await fc.assert(fc.asyncProperty(fc.commands(commands, { size: "+1", maxCommands: 40 }), async (cmds) => {
-        start += 2 * 86_400_000
-        const real = await setup(start)
-        await fc.asyncModelRun(() => ({ model: { tokens: [], ops: [], finalizeCalls: new Map() }, real }), cmds)
-      }), { numRuns: runs })
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { size: "+1", maxCommands: 40 }), async (cmds) => {
+          start += 2 * 86_400_000
+          const real = await setup(start)
+          await fc.asyncModelRun(() => ({ model: { tokens: [], ops: [], finalizeCalls: new Map() }, real }), cmds)
+        }),
+        { numRuns: runs },
+      )
     }, 240_000)
   })
 }

@@ -16,9 +16,20 @@ const ORIGIN = "http://localhost:4000"
 const CALLBACK = "https://rp.example/cb"
 
 /** What the model knows: how many tokens the family issued (only the newest refresh token works) and whether the family lives. */
-interface Model { refreshCount: number; accessCount: number; alive: boolean }
+interface Model {
+  refreshCount: number
+  accessCount: number
+  alive: boolean
+}
 /** The real side: the tokens as issued. */
-interface Real { run: ModelRun; rp: RelyingParty; code: string; verifier: string; refresh: Array<string>; access: Array<string> }
+interface Real {
+  run: ModelRun
+  rp: RelyingParty
+  code: string
+  verifier: string
+  refresh: Array<string>
+  access: Array<string>
+}
 
 type Cmd = fc.AsyncCommand<Model, Real>
 
@@ -104,8 +115,12 @@ export const tokenFamilyModel = (name: string, makeStorage: () => Layer.Layer<St
       const { userId } = await enrolSigner(run, ORIGIN)
       const verifier = randomBytes(32).toString("base64url")
       const query = new URLSearchParams({
-        client_id: rp.rp.clientId, redirect_uri: CALLBACK, response_type: "code", scope: "openid basic",
-        code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256",
+        client_id: rp.rp.clientId,
+        redirect_uri: CALLBACK,
+        response_type: "code",
+        scope: "openid basic",
+        code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+        code_challenge_method: "S256",
       })
       const signIn = Option.some({ sessionId: "model", userId, authTime: 1, amr: ["hwk", "user"] })
       const decided = await run(authorize(query, signIn, "allow"))
@@ -117,10 +132,13 @@ export const tokenFamilyModel = (name: string, makeStorage: () => Layer.Layer<St
     }
 
     it("rotation, reuse detection, code replay and revocation match the model", async () => {
-      await fc.assert(fc.asyncProperty(fc.commands(commands, { size: "+1", maxCommands: 25 }), async (cmds) => {
-        const real = await setup()
-        await fc.asyncModelRun(() => ({ model: { refreshCount: 1, accessCount: 1, alive: true }, real }), cmds)
-      }), { numRuns: runs })
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { size: "+1", maxCommands: 25 }), async (cmds) => {
+          const real = await setup()
+          await fc.asyncModelRun(() => ({ model: { refreshCount: 1, accessCount: 1, alive: true }, real }), cmds)
+        }),
+        { numRuns: runs },
+      )
     }, 240_000)
   })
 }

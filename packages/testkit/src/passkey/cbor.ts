@@ -7,12 +7,7 @@
  */
 
 /** A value this encoder can write; maps keep insertion order. */
-export type CborValue =
-  | number
-  | string
-  | Uint8Array
-  | ReadonlyArray<CborValue>
-  | ReadonlyMap<CborValue, CborValue>
+export type CborValue = number | string | Uint8Array | ReadonlyArray<CborValue> | ReadonlyMap<CborValue, CborValue>
 
 const MAJOR_UNSIGNED = 0
 const MAJOR_NEGATIVE = 1

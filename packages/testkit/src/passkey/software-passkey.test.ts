@@ -144,9 +144,7 @@ describe.each<PasskeyAlgorithm>(["ES256", "RS256"])("SoftwarePasskey %s", (algor
       const { passkey, credential } = await registered(algorithm)
       const c = await challenge()
       const response = passkey.assert({ challenge: c }, { fault: "wrongOrigin" })
-      await expect(verifyAssertion(response, c, credential)).rejects.toThrow(
-        'Unexpected authentication response origin "https://evil.example"',
-      )
+      await expect(verifyAssertion(response, c, credential)).rejects.toThrow('Unexpected authentication response origin "https://evil.example"')
       expect((await verifyAssertion(response, c, credential, { origin: true })).verified).toBe(true)
     })
 
@@ -166,9 +164,7 @@ describe.each<PasskeyAlgorithm>(["ES256", "RS256"])("SoftwarePasskey %s", (algor
       const response = passkey.assert({ challenge: c }, { fault: "noUserVerification" })
       const flags = parseAuthenticatorData(isoBase64URL.toBuffer(response.response.authenticatorData)).flags
       expect(flags).toMatchObject({ up: true, uv: false })
-      await expect(verifyAssertion(response, c, credential)).rejects.toThrow(
-        "User verification required, but user could not be verified",
-      )
+      await expect(verifyAssertion(response, c, credential)).rejects.toThrow("User verification required, but user could not be verified")
       const relaxed = await verifyAssertion(response, c, credential, { uv: true })
       expect(relaxed.verified).toBe(true)
       expect(relaxed.authenticationInfo.userVerified).toBe(false)
@@ -178,9 +174,7 @@ describe.each<PasskeyAlgorithm>(["ES256", "RS256"])("SoftwarePasskey %s", (algor
       const { passkey, credential } = await registered(algorithm)
       const c = await challenge()
       const response = passkey.assert({ challenge: c }, { fault: "otherChallenge" })
-      await expect(verifyAssertion(response, c, credential)).rejects.toThrow(
-        "Unexpected authentication response challenge",
-      )
+      await expect(verifyAssertion(response, c, credential)).rejects.toThrow("Unexpected authentication response challenge")
       expect((await verifyAssertion(response, c, credential, { challenge: true })).verified).toBe(true)
     })
 
@@ -213,9 +207,7 @@ describe.each<PasskeyAlgorithm>(["ES256", "RS256"])("SoftwarePasskey %s", (algor
 
       const c2 = await challenge()
       const response = passkey.assert({ challenge: c2 }, { fault: "counterBackwards" })
-      await expect(verifyAssertion(response, c2, stored)).rejects.toThrow(
-        `Response counter value 0 was lower than expected ${stored.counter}`,
-      )
+      await expect(verifyAssertion(response, c2, stored)).rejects.toThrow(`Response counter value 0 was lower than expected ${stored.counter}`)
       // With no counter history the same response is fine, so only the counter check failed.
       expect((await verifyAssertion(response, c2, { ...credential, counter: 0 })).verified).toBe(true)
     })
@@ -286,9 +278,7 @@ describe("SoftwarePasskey misuse", () => {
   it("refuses a relying party that does not accept its algorithm", async () => {
     const passkey = SoftwarePasskey.create({ origin: ORIGIN, algorithm: "RS256" })
     const options = await registrationOptions()
-    expect(() => passkey.register({ ...options, pubKeyCredParams: [{ alg: -7, type: "public-key" }] })).toThrow(
-      "relying party does not accept RS256",
-    )
+    expect(() => passkey.register({ ...options, pubKeyCredParams: [{ alg: -7, type: "public-key" }] })).toThrow("relying party does not accept RS256")
   })
 
   it("refuses to assert before registering", () => {

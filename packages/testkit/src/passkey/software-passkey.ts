@@ -33,12 +33,7 @@ export const passkeyFaults: ReadonlyArray<PasskeyFault> = [
 ]
 
 /** Faults that make sense for a registration ("none" attestation carries no signature or counter history). */
-export const registrationFaults: ReadonlyArray<PasskeyFault> = [
-  "wrongOrigin",
-  "wrongRpId",
-  "noUserVerification",
-  "otherChallenge",
-]
+export const registrationFaults: ReadonlyArray<PasskeyFault> = ["wrongOrigin", "wrongRpId", "noUserVerification", "otherChallenge"]
 
 /** How to build a {@link SoftwarePasskey}. */
 export interface SoftwarePasskeyOptions {
@@ -108,9 +103,7 @@ interface Credential {
 
 const newCredential = (algorithm: PasskeyAlgorithm): Credential => {
   const { privateKey, publicKey } =
-    algorithm === "ES256"
-      ? generateKeyPairSync("ec", { namedCurve: "P-256" })
-      : generateKeyPairSync("rsa", { modulusLength: 2048, publicExponent: 0x10001 })
+    algorithm === "ES256" ? generateKeyPairSync("ec", { namedCurve: "P-256" }) : generateKeyPairSync("rsa", { modulusLength: 2048, publicExponent: 0x10001 })
   // 32 random bytes: unguessable and the size real platform authenticators commonly use.
   return { id: new Uint8Array(randomBytes(32)), privateKey, publicKey }
 }
@@ -147,11 +140,9 @@ const coseKey = (algorithm: PasskeyAlgorithm, publicKey: KeyObject): Uint8Array 
 }
 
 /** ES256 comes out DER-encoded (node's default), which is what WebAuthn expects; RSA defaults to PKCS#1 v1.5. */
-const signWith = (privateKey: KeyObject, data: Uint8Array): Uint8Array =>
-  new Uint8Array(sign("sha256", data, privateKey))
+const signWith = (privateKey: KeyObject, data: Uint8Array): Uint8Array => new Uint8Array(sign("sha256", data, privateKey))
 
-const otherOrigin = (origin: string): string =>
-  new URL(origin).hostname === EVIL_HOST ? "https://not-" + EVIL_HOST : "https://" + EVIL_HOST
+const otherOrigin = (origin: string): string => (new URL(origin).hostname === EVIL_HOST ? "https://not-" + EVIL_HOST : "https://" + EVIL_HOST)
 
 const otherRpId = (rpId: string): string => (rpId === EVIL_HOST ? "not-" + EVIL_HOST : EVIL_HOST)
 
@@ -268,10 +259,7 @@ export class SoftwarePasskey {
     )
     const signed = concat(authData, sha256(clientDataJSON))
     // badSignature: a well-formed signature by the right key, over bytes the verifier will not reconstruct.
-    const signature = signWith(
-      credential.privateKey,
-      fault === "badSignature" ? concat(signed, new TextEncoder().encode("tampered")) : signed,
-    )
+    const signature = signWith(credential.privateKey, fault === "badSignature" ? concat(signed, new TextEncoder().encode("tampered")) : signed)
 
     if (fault === undefined) this.#signCount = signCount
     const id = b64url(credential.id)
@@ -296,7 +284,12 @@ export class SoftwarePasskey {
     const json = JSON.stringify({
       type,
       // a browser writes the challenge's bytes as base64url, whatever encoding the RP was given them in
-      challenge: fault === "otherChallenge" ? b64url(new Uint8Array(randomBytes(32))) : /[+/=]/.test(challenge) ? b64url(new Uint8Array(Buffer.from(challenge, "base64"))) : challenge,
+      challenge:
+        fault === "otherChallenge"
+          ? b64url(new Uint8Array(randomBytes(32)))
+          : /[+/=]/.test(challenge)
+            ? b64url(new Uint8Array(Buffer.from(challenge, "base64")))
+            : challenge,
       origin: fault === "wrongOrigin" ? otherOrigin(this.origin) : this.origin,
       crossOrigin: false,
     })

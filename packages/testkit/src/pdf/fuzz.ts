@@ -24,9 +24,39 @@ export const pdfFuzzSeed = (fixed: number): number => {
 const { latin1 } = PdfObjects
 
 const KEYS = [
-  "Type", "Pages", "Kids", "Count", "Parent", "Length", "Filter", "DecodeParms", "Predictor", "Columns", "Colors", "BitsPerComponent",
-  "AcroForm", "Fields", "FT", "T", "V", "ByteRange", "Contents", "SubFilter", "M", "N", "First", "W", "Index", "Size", "Prev",
-  "XRefStm", "Root", "Annots", "MediaBox", "DSS", "Encrypt",
+  "Type",
+  "Pages",
+  "Kids",
+  "Count",
+  "Parent",
+  "Length",
+  "Filter",
+  "DecodeParms",
+  "Predictor",
+  "Columns",
+  "Colors",
+  "BitsPerComponent",
+  "AcroForm",
+  "Fields",
+  "FT",
+  "T",
+  "V",
+  "ByteRange",
+  "Contents",
+  "SubFilter",
+  "M",
+  "N",
+  "First",
+  "W",
+  "Index",
+  "Size",
+  "Prev",
+  "XRefStm",
+  "Root",
+  "Annots",
+  "MediaBox",
+  "DSS",
+  "Encrypt",
 ]
 const NAMES = ["Catalog", "Pages", "Page", "Sig", "XRef", "ObjStm", "FlateDecode", "ASCIIHexDecode", "ETSI.CAdES.detached", "Widget", "Annot"]
 
@@ -56,7 +86,8 @@ const valueText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
 })).value
 
 /** A dictionary with some of the keys a reader follows, hostile values in them. */
-const dictText = fc.array(fc.tuple(fc.constantFrom(...KEYS), valueText), { maxLength: 8 })
+const dictText = fc
+  .array(fc.tuple(fc.constantFrom(...KEYS), valueText), { maxLength: 8 })
   .map((entries) => `<<${entries.map(([k, v]) => `/${k} ${v}`).join(" ")}>>`)
 
 /** Stream data: raw bytes, a zlib stream of them, a truncated one, or a small flate bomb. */
@@ -69,117 +100,138 @@ const streamData = fc.oneof(
 )
 
 /** One indirect object: a plain dictionary or value, or a stream with a `/Length` that may lie or point anywhere. */
-const rawObject: fc.Arbitrary<RawObject> = fc.record({
-  num: fc.integer({ min: 1, max: 9 }),
-  body: fc.oneof(dictText, valueText),
-  stream: fc.option(fc.record({ data: streamData, length: fc.oneof(fc.constant("exact"), numberText, refText) }), { nil: undefined }),
-}).map(({ num, body, stream }) => {
-  if (stream === undefined) return { num, body }
-  const length = stream.length === "exact" ? String(stream.data.length) : stream.length
-  const dict = body.startsWith("<<") ? body.slice(0, -2) : "<<"
-  return { num, body: `${dict}/Length ${length}>>`, stream: stream.data }
-})
+const rawObject: fc.Arbitrary<RawObject> = fc
+  .record({
+    num: fc.integer({ min: 1, max: 9 }),
+    body: fc.oneof(dictText, valueText),
+    stream: fc.option(fc.record({ data: streamData, length: fc.oneof(fc.constant("exact"), numberText, refText) }), { nil: undefined }),
+  })
+  .map(({ num, body, stream }) => {
+    if (stream === undefined) return { num, body }
+    const length = stream.length === "exact" ? String(stream.data.length) : stream.length
+    const dict = body.startsWith("<<") ? body.slice(0, -2) : "<<"
+    return { num, body: `${dict}/Length ${length}>>`, stream: stream.data }
+  })
 
 /** An object stream (`/ObjStm`) whose header and `/N`, `/First` may disagree with its data. */
-const objectStream: fc.Arbitrary<RawObject> = fc.record({
-  num: fc.integer({ min: 1, max: 9 }),
-  values: fc.array(valueText, { maxLength: 5 }),
-  n: fc.oneof(fc.constant(-1), hostileNumber),
-  first: fc.oneof(fc.constant(-1), hostileNumber),
-  compress: fc.boolean(),
-}).map(({ num, values, n, first, compress }) => {
-  let header = ""
-  let body = ""
-  values.forEach((v, i) => {
-    header += `${i + 1} ${body.length} `
-    body += `${v}\n`
+const objectStream: fc.Arbitrary<RawObject> = fc
+  .record({
+    num: fc.integer({ min: 1, max: 9 }),
+    values: fc.array(valueText, { maxLength: 5 }),
+    n: fc.oneof(fc.constant(-1), hostileNumber),
+    first: fc.oneof(fc.constant(-1), hostileNumber),
+    compress: fc.boolean(),
   })
-  const plain = latin1(header + body)
-  const data = compress ? new Uint8Array(deflateSync(plain)) : plain
-  const nValue = n === -1 ? values.length : n
-  const firstValue = first === -1 ? header.length : first
-  return { num, body: `<</Type/ObjStm/N ${nValue}/First ${firstValue}${compress ? "/Filter/FlateDecode" : ""}/Length ${data.length}>>`, stream: data }
-})
+  .map(({ num, values, n, first, compress }) => {
+    let header = ""
+    let body = ""
+    values.forEach((v, i) => {
+      header += `${i + 1} ${body.length} `
+      body += `${v}\n`
+    })
+    const plain = latin1(header + body)
+    const data = compress ? new Uint8Array(deflateSync(plain)) : plain
+    const nValue = n === -1 ? values.length : n
+    const firstValue = first === -1 ? header.length : first
+    return { num, body: `<</Type/ObjStm/N ${nValue}/First ${firstValue}${compress ? "/Filter/FlateDecode" : ""}/Length ${data.length}>>`, stream: data }
+  })
 
 /** xref stream rows: `[type, field2, field3]`, pointing at real offsets, object streams, or anywhere. */
 const xrefRow = fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 70_000 }), fc.integer({ min: 0, max: 300 }))
 
 /** Any xref layout: hostile objects, trailer and cross-reference section, rarely a file that opens. */
-const hostileLayout: fc.Arbitrary<Uint8Array> = fc.record({
-  objects: fc.array(fc.oneof({ weight: 3, arbitrary: rawObject }, { weight: 1, arbitrary: objectStream }), { maxLength: 8 }),
-  table: fc.boolean(),
-  trailer: fc.array(fc.tuple(fc.constantFrom("Root", "Size", "Prev", "XRefStm", "Encrypt"), fc.oneof(refText, numberText)), { maxLength: 4 }),
-  rootRef: fc.integer({ min: 0, max: 9 }),
-  w: fc.oneof(fc.constant(null), fc.array(fc.integer({ min: -1, max: 9 }), { maxLength: 4 })),
-  index: fc.oneof(fc.constant(null), fc.array(hostileNumber, { maxLength: 6 })),
-  size: fc.oneof(fc.constant(null), hostileNumber),
-  rows: fc.array(xrefRow, { maxLength: 12 }),
-  realOffsets: fc.boolean(),
-  compressRows: fc.boolean(),
-}).map((c) => {
-  const trailer = `/Root ${c.rootRef} 0 R${c.trailer.map(([k, v]) => `/${k} ${v}`).join("")}`
-  const unique = [...new Map(c.objects.map((o) => [o.num, o])).values()]
-  if (c.table) return pdfWithTable(unique, trailer)
-  return pdfWithXrefStream(unique, (offsets, at) => {
-    const rows = c.realOffsets
-      ? [[0, 0, 255] as const, ...Array.from({ length: 10 }, (_, n) => (offsets.has(n + 1) ? [1, offsets.get(n + 1)!, 0] as const : c.rows[n] ?? [0, 0, 0]))]
-      : c.rows
-    // /W [1 2 1] unless hostile: fields of the row encoded at those widths.
-    const widths = c.w ?? [1, 2, 1]
-    const bytes: Array<number> = []
-    for (const row of rows) {
-      widths.slice(0, 3).forEach((w, i) => {
-        for (let k = Math.max(0, w) - 1; k >= 0; k--) bytes.push(Math.floor((row[i] ?? 0) / 256 ** k) & 0xff)
-      })
-    }
-    const plain = Uint8Array.from(bytes)
-    const data = c.compressRows ? new Uint8Array(deflateSync(plain)) : plain
-    const entries = [
-      "/Type/XRef", `/W[${widths.join(" ")}]`, c.index === null ? "" : `/Index[${c.index.join(" ")}]`,
-      `/Size ${c.size ?? rows.length}`, c.compressRows ? "/Filter/FlateDecode" : "", `/Length ${data.length}`, trailer,
-    ]
-    return { num: 10, body: `<<${entries.join("")}>>`, stream: data }
+const hostileLayout: fc.Arbitrary<Uint8Array> = fc
+  .record({
+    objects: fc.array(fc.oneof({ weight: 3, arbitrary: rawObject }, { weight: 1, arbitrary: objectStream }), { maxLength: 8 }),
+    table: fc.boolean(),
+    trailer: fc.array(fc.tuple(fc.constantFrom("Root", "Size", "Prev", "XRefStm", "Encrypt"), fc.oneof(refText, numberText)), { maxLength: 4 }),
+    rootRef: fc.integer({ min: 0, max: 9 }),
+    w: fc.oneof(fc.constant(null), fc.array(fc.integer({ min: -1, max: 9 }), { maxLength: 4 })),
+    index: fc.oneof(fc.constant(null), fc.array(hostileNumber, { maxLength: 6 })),
+    size: fc.oneof(fc.constant(null), hostileNumber),
+    rows: fc.array(xrefRow, { maxLength: 12 }),
+    realOffsets: fc.boolean(),
+    compressRows: fc.boolean(),
   })
-})
+  .map((c) => {
+    const trailer = `/Root ${c.rootRef} 0 R${c.trailer.map(([k, v]) => `/${k} ${v}`).join("")}`
+    const unique = [...new Map(c.objects.map((o) => [o.num, o])).values()]
+    if (c.table) return pdfWithTable(unique, trailer)
+    return pdfWithXrefStream(unique, (offsets, at) => {
+      const rows = c.realOffsets
+        ? [
+            [0, 0, 255] as const,
+            ...Array.from({ length: 10 }, (_, n) => (offsets.has(n + 1) ? ([1, offsets.get(n + 1)!, 0] as const) : (c.rows[n] ?? [0, 0, 0]))),
+          ]
+        : c.rows
+      // /W [1 2 1] unless hostile: fields of the row encoded at those widths.
+      const widths = c.w ?? [1, 2, 1]
+      const bytes: Array<number> = []
+      for (const row of rows) {
+        widths.slice(0, 3).forEach((w, i) => {
+          for (let k = Math.max(0, w) - 1; k >= 0; k--) bytes.push(Math.floor((row[i] ?? 0) / 256 ** k) & 0xff)
+        })
+      }
+      const plain = Uint8Array.from(bytes)
+      const data = c.compressRows ? new Uint8Array(deflateSync(plain)) : plain
+      const entries = [
+        "/Type/XRef",
+        `/W[${widths.join(" ")}]`,
+        c.index === null ? "" : `/Index[${c.index.join(" ")}]`,
+        `/Size ${c.size ?? rows.length}`,
+        c.compressRows ? "/Filter/FlateDecode" : "",
+        `/Length ${data.length}`,
+        trailer,
+      ]
+      return { num: 10, body: `<<${entries.join("")}>>`, stream: data }
+    })
+  })
 
 /** A signature field or page-tree node whose references may loop, repeat or point anywhere. */
-const treeNode = fc.record({
-  kids: fc.option(fc.array(fc.integer({ min: 1, max: 9 }), { maxLength: 8 }), { nil: undefined }),
-  count: fc.option(hostileNumber, { nil: undefined }),
-  sig: fc.boolean(),
-  byteRange: fc.option(fc.array(hostileNumber, { maxLength: 5 }), { nil: undefined }),
-  contents: fc.constantFrom("<3082000a>", "<>", "(x)", "7 0 R", "<30820100020101>"),
-  extra: fc.array(fc.tuple(fc.constantFrom(...KEYS), valueText), { maxLength: 3 }),
-}).map((n) => {
-  const kids = n.kids === undefined ? "" : `/Kids[${n.kids.map((k) => `${k} 0 R`).join(" ")}]`
-  const v = n.byteRange === undefined ? "" : `/V<</Type/Sig/SubFilter/ETSI.CAdES.detached/ByteRange[${n.byteRange.join(" ")}]/Contents ${n.contents}/M(D:20261126060000Z)>>`
-  return `<<${n.sig ? "/FT/Sig" : ""}/T(f)${kids}${n.count === undefined ? "" : `/Count ${n.count}`}${v}${n.extra.map(([k, x]) => `/${k} ${x}`).join("")}>>`
-})
+const treeNode = fc
+  .record({
+    kids: fc.option(fc.array(fc.integer({ min: 1, max: 9 }), { maxLength: 8 }), { nil: undefined }),
+    count: fc.option(hostileNumber, { nil: undefined }),
+    sig: fc.boolean(),
+    byteRange: fc.option(fc.array(hostileNumber, { maxLength: 5 }), { nil: undefined }),
+    contents: fc.constantFrom("<3082000a>", "<>", "(x)", "7 0 R", "<30820100020101>"),
+    extra: fc.array(fc.tuple(fc.constantFrom(...KEYS), valueText), { maxLength: 3 }),
+  })
+  .map((n) => {
+    const kids = n.kids === undefined ? "" : `/Kids[${n.kids.map((k) => `${k} 0 R`).join(" ")}]`
+    const v =
+      n.byteRange === undefined
+        ? ""
+        : `/V<</Type/Sig/SubFilter/ETSI.CAdES.detached/ByteRange[${n.byteRange.join(" ")}]/Contents ${n.contents}/M(D:20261126060000Z)>>`
+    return `<<${n.sig ? "/FT/Sig" : ""}/T(f)${kids}${n.count === undefined ? "" : `/Count ${n.count}`}${v}${n.extra.map(([k, x]) => `/${k} ${x}`).join("")}>>`
+  })
 
 /**
  * A file that opens (a sound xref, a catalog with `/Pages 2 0 R` and `/AcroForm` fields from
  * object 4) whose fields and page tree are hostile: the reader gets past the cross-reference
  * to the walks (`/Kids`, `/Parent`, `/Count`, `/V`, `/ByteRange`).
  */
-const hostileTrees: fc.Arbitrary<Uint8Array> = fc.record({
-  fields: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 4 }),
-  pages: treeNode,
-  nodes: fc.array(treeNode, { minLength: 6, maxLength: 6 }),
-  table: fc.boolean(),
-}).map(({ fields, pages, nodes, table }) => {
-  const objects: Array<RawObject> = [
-    { num: 1, body: `<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[${fields.map((f) => `${f} 0 R`).join(" ")}]>>>>` },
-    { num: 2, body: pages.replace("<<", "<</Type/Pages") },
-    { num: 3, body: "<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>" },
-    ...nodes.map((body, i) => ({ num: i + 4, body })),
-  ]
-  if (table) return pdfWithTable(objects, "/Root 1 0 R")
-  return pdfWithXrefStream(objects, (offsets, at) => {
-    const rows = [[0, 0, 255] as const, ...Array.from({ length: 9 }, (_, n) => [1, offsets.get(n + 1) ?? 0, 0] as const), [1, at, 0] as const]
-    const data = Uint8Array.from(rows.flatMap(([t, a, b]) => [t, (a >> 8) & 0xff, a & 0xff, b]))
-    return { num: 10, body: `<</Type/XRef/W[1 2 1]/Size 11/Root 1 0 R/Length ${data.length}>>`, stream: data }
+const hostileTrees: fc.Arbitrary<Uint8Array> = fc
+  .record({
+    fields: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 4 }),
+    pages: treeNode,
+    nodes: fc.array(treeNode, { minLength: 6, maxLength: 6 }),
+    table: fc.boolean(),
   })
-})
+  .map(({ fields, pages, nodes, table }) => {
+    const objects: Array<RawObject> = [
+      { num: 1, body: `<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[${fields.map((f) => `${f} 0 R`).join(" ")}]>>>>` },
+      { num: 2, body: pages.replace("<<", "<</Type/Pages") },
+      { num: 3, body: "<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>" },
+      ...nodes.map((body, i) => ({ num: i + 4, body })),
+    ]
+    if (table) return pdfWithTable(objects, "/Root 1 0 R")
+    return pdfWithXrefStream(objects, (offsets, at) => {
+      const rows = [[0, 0, 255] as const, ...Array.from({ length: 9 }, (_, n) => [1, offsets.get(n + 1) ?? 0, 0] as const), [1, at, 0] as const]
+      const data = Uint8Array.from(rows.flatMap(([t, a, b]) => [t, (a >> 8) & 0xff, a & 0xff, b]))
+      return { num: 10, body: `<</Type/XRef/W[1 2 1]/Size 11/Root 1 0 R/Length ${data.length}>>`, stream: data }
+    })
+  })
 
 /** A structure-aware hostile PDF: any layout (xref, object streams, trailer), or a sound layout with hostile trees. */
 export const hostilePdf: fc.Arbitrary<Uint8Array> = fc.oneof(hostileLayout, hostileTrees)
@@ -193,15 +245,24 @@ type Mutation =
   | { readonly kind: "duplicate"; readonly at: number; readonly length: number }
 
 // Positions as fractions; half of them in the last 400 bytes, where the xref and trailer are.
-const position = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }).map((f) => ({ tail: false, f })), fc.integer({ min: 1, max: 400 }).map((back) => ({ tail: true, f: back })))
+const position = fc.oneof(
+  fc.double({ min: 0, max: 1, noNaN: true }).map((f) => ({ tail: false, f })),
+  fc.integer({ min: 1, max: 400 }).map((back) => ({ tail: true, f: back })),
+)
 const interesting = fc.constantFrom(...["0", "9", " ", "\n", "[", "]", "<", ">", "/", "(", ")", "R", "-", "%"].map((c) => c.charCodeAt(0)), 0, 255)
 
 const mutation: fc.Arbitrary<{ readonly where: { tail: boolean; f: number }; readonly make: (at: number) => Mutation }> = fc.oneof(
-  fc.tuple(position, fc.oneof(interesting, fc.integer({ min: 0, max: 255 }))).map(([where, byte]) => ({ where, make: (at: number): Mutation => ({ kind: "set", at, byte }) })),
+  fc
+    .tuple(position, fc.oneof(interesting, fc.integer({ min: 0, max: 255 })))
+    .map(([where, byte]) => ({ where, make: (at: number): Mutation => ({ kind: "set", at, byte }) })),
   fc.tuple(position, fc.integer({ min: 1, max: 64 })).map(([where, length]) => ({ where, make: (at: number): Mutation => ({ kind: "delete", at, length }) })),
-  fc.tuple(position, fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 16 }), valueText.map(latin1))).map(([where, bytes]) => ({ where, make: (at: number): Mutation => ({ kind: "insert", at, bytes }) })),
+  fc
+    .tuple(position, fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 16 }), valueText.map(latin1)))
+    .map(([where, bytes]) => ({ where, make: (at: number): Mutation => ({ kind: "insert", at, bytes }) })),
   position.map((where) => ({ where, make: (at: number): Mutation => ({ kind: "truncate", at }) })),
-  fc.tuple(position, fc.integer({ min: 1, max: 200 })).map(([where, length]) => ({ where, make: (at: number): Mutation => ({ kind: "duplicate", at, length }) })),
+  fc
+    .tuple(position, fc.integer({ min: 1, max: 200 }))
+    .map(([where, length]) => ({ where, make: (at: number): Mutation => ({ kind: "duplicate", at, length }) })),
 )
 
 const apply = (bytes: Uint8Array, m: Mutation): Uint8Array => {
@@ -213,10 +274,14 @@ const apply = (bytes: Uint8Array, m: Mutation): Uint8Array => {
       if (at < out.length) out[at] = m.byte
       return out
     }
-    case "delete": return join(bytes.subarray(0, at), bytes.subarray(at + m.length))
-    case "insert": return join(bytes.subarray(0, at), m.bytes, bytes.subarray(at))
-    case "truncate": return bytes.subarray(0, Math.max(at, 1))
-    case "duplicate": return join(bytes.subarray(0, at), bytes.subarray(at, at + m.length), bytes.subarray(at))
+    case "delete":
+      return join(bytes.subarray(0, at), bytes.subarray(at + m.length))
+    case "insert":
+      return join(bytes.subarray(0, at), m.bytes, bytes.subarray(at))
+    case "truncate":
+      return bytes.subarray(0, Math.max(at, 1))
+    case "duplicate":
+      return join(bytes.subarray(0, at), bytes.subarray(at, at + m.length), bytes.subarray(at))
   }
 }
 

@@ -18,17 +18,22 @@ export interface RpSignedPdf {
 
 /** Signs `pdf` as the RP would: placeholder, byte-range hash, engine hash signing with passkey approval, embedding. */
 export const signPdfThroughHashSigning = async (
-  client: SignetClient, input: { readonly accessToken: string; readonly passkey: SoftwarePasskey; readonly pdf: Uint8Array; readonly options: SignatureOptions },
+  client: SignetClient,
+  input: { readonly accessToken: string; readonly passkey: SoftwarePasskey; readonly pdf: Uint8Array; readonly options: SignatureOptions },
 ): Promise<RpSignedPdf> => {
   const prepared = await Effect.runPromise(prepareSignature(bytesSource(input.pdf), input.options))
   const digest = await Effect.runPromise(byteRangeDigest(prepared))
-  const pending = ok(await client.raw<{ requestId: string; challenge: string } | ErrorBody>("POST", "/v2/sign/single", {
-    headers: { authorization: `Bearer ${input.accessToken}` },
-    body: { documentHash: toHex(digest), credentialId: input.passkey.credentialId, signatureFormat: "PAdES-BASELINE-B", documentName: "document.pdf" },
-  }))
-  const done = ok(await client.raw<{ signature: string } | ErrorBody>("POST", `/v2/sign/auth/${pending.requestId}`, {
-    body: { assertion: input.passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-  }))
+  const pending = ok(
+    await client.raw<{ requestId: string; challenge: string } | ErrorBody>("POST", "/v2/sign/single", {
+      headers: { authorization: `Bearer ${input.accessToken}` },
+      body: { documentHash: toHex(digest), credentialId: input.passkey.credentialId, signatureFormat: "PAdES-BASELINE-B", documentName: "document.pdf" },
+    }),
+  )
+  const done = ok(
+    await client.raw<{ signature: string } | ErrorBody>("POST", `/v2/sign/auth/${pending.requestId}`, {
+      body: { assertion: input.passkey.assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+    }),
+  )
   const update = await Effect.runPromise(embedSignature(prepared, fromBase64(done.signature)!))
   const signed = new Uint8Array(input.pdf.length + update.length)
   signed.set(input.pdf)

@@ -72,19 +72,28 @@ const catalogAndPage: ReadonlyArray<RawObject> = [
 /** Issue 13, item 1: an xref stream whose rows are zero bytes wide, with 400,000,000 of them. */
 export const zeroWidthXrefPdf = (): Uint8Array =>
   pdfWithXrefStream(catalogAndPage, (_, at) => ({
-    num: 4, body: `<</Type/XRef/W[0 0 0]/Index[0 400000000]/Size 400000000/Root 1 0 R/Length 0>>`, stream: new Uint8Array(0),
+    num: 4,
+    body: `<</Type/XRef/W[0 0 0]/Index[0 400000000]/Size 400000000/Root 1 0 R/Length 0>>`,
+    stream: new Uint8Array(0),
   }))
 
 /** Issue 13, item 1: the catalog lives in object stream 5, and object 5 itself is listed as inside object stream 5. */
 export const selfContainingObjectStreamPdf = (): Uint8Array =>
   pdfWithXrefStream([], (_, at) => {
-    const rows = xrefRows([[0, 0, 255], [2, 5, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [2, 5, 1], [1, at, 0]])
+    const rows = xrefRows([
+      [0, 0, 255],
+      [2, 5, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+      [2, 5, 1],
+      [1, at, 0],
+    ])
     return { num: 6, body: `<</Type/XRef/W[1 2 1]/Size 7/Root 1 0 R/Length ${rows.length}>>`, stream: rows }
   })
 
 /** Issue 13, item 1: the catalog is a stream whose `/Length` is a reference to itself. */
-export const selfLengthPdf = (): Uint8Array =>
-  pdfWithTable([{ num: 1, body: "<</Type/Catalog/Length 1 0 R>>", stream: latin1("data") }], "/Root 1 0 R")
+export const selfLengthPdf = (): Uint8Array => pdfWithTable([{ num: 1, body: "<</Type/Catalog/Length 1 0 R>>", stream: latin1("data") }], "/Root 1 0 R")
 
 /**
  * Issue 13, item 6: a form field whose `/Kids` names the field itself eight times (and a page
@@ -92,11 +101,14 @@ export const selfLengthPdf = (): Uint8Array =>
  */
 export const selfKidsPdf = (): Uint8Array => {
   const eight = (ref: string) => Array.from({ length: 8 }, () => ref).join(" ")
-  return pdfWithTable([
-    { num: 1, body: "<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[3 0 R]>>>>" },
-    { num: 2, body: `<</Type/Pages/Kids[${eight("2 0 R")}]/Count 8>>` },
-    { num: 3, body: `<</FT/Sig/T(loop)/Kids[${eight("3 0 R")}]>>` },
-  ], "/Root 1 0 R")
+  return pdfWithTable(
+    [
+      { num: 1, body: "<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[3 0 R]>>>>" },
+      { num: 2, body: `<</Type/Pages/Kids[${eight("2 0 R")}]/Count 8>>` },
+      { num: 3, body: `<</FT/Sig/T(loop)/Kids[${eight("3 0 R")}]>>` },
+    ],
+    "/Root 1 0 R",
+  )
 }
 
 /**
@@ -106,7 +118,8 @@ export const selfKidsPdf = (): Uint8Array => {
 let zeroBlock: Uint8Array | undefined
 
 export const flateBomb = (size = 1024 * 1024): Uint8Array => {
-  const block = zeroBlock ??= new Uint8Array(deflateRawSync(new Uint8Array(4 * 1024 * 1024), { level: 9, finishFlush: constants.Z_SYNC_FLUSH }))
+  zeroBlock ??= new Uint8Array(deflateRawSync(new Uint8Array(4 * 1024 * 1024), { level: 9, finishFlush: constants.Z_SYNC_FLUSH }))
+  const block = zeroBlock
   const parts: Array<Uint8Array> = [Uint8Array.of(0x78, 0xda)]
   for (let n = 2; n + block.length + 6 <= size; n += block.length) parts.push(block)
   // Final empty fixed-Huffman block, then an Adler-32 no reader reaches (it stops at its limit first).
@@ -123,17 +136,13 @@ export const flateBombPdf = (): Uint8Array =>
 
 /** Issue 13, item 14: the catalog holds arrays nested `depth` deep (a recursive reader overflows its stack). */
 export const deepNestingPdf = (depth = 100_000): Uint8Array =>
-  pdfWithTable([
-    { num: 1, body: `<</Type/Catalog/Pages 2 0 R/Deep ${"[".repeat(depth)}${"]".repeat(depth)}>>` },
-    ...catalogAndPage.slice(1),
-  ], "/Root 1 0 R")
+  pdfWithTable([{ num: 1, body: `<</Type/Catalog/Pages 2 0 R/Deep ${"[".repeat(depth)}${"]".repeat(depth)}>>` }, ...catalogAndPage.slice(1)], "/Root 1 0 R")
 
 /**
  * Issue 13, item 14: a well-formed PDF whose xref table lists `entries` objects (all but three
  * free): once spread into `Math.max(...)`, which overflows the stack.
  */
-export const largeXrefTablePdf = (entries = 300_000): Uint8Array =>
-  pdfWithTable([...catalogAndPage, { num: entries - 1, body: "null" }], "/Root 1 0 R")
+export const largeXrefTablePdf = (entries = 300_000): Uint8Array => pdfWithTable([...catalogAndPage, { num: entries - 1, body: "null" }], "/Root 1 0 R")
 
 /** The poison PDFs of the issue's acceptance test, by name. */
 export const poisonPdfs = (): ReadonlyArray<{ readonly name: string; readonly pdf: Uint8Array }> => [

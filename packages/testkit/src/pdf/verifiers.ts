@@ -63,7 +63,12 @@ export const renderPage = async (path: string, page: number, dpi = 72) => {
   const file = readdirSync(dir).find((f) => join(dir, f).startsWith(prefix))!
   const ppm = readFileSync(join(dir, file))
   const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 40).toString("latin1"))!
-  const width = Number(header[1]), height = Number(header[2])
+  const width = Number(header[1]),
+    height = Number(header[2])
   const pixels = ppm.subarray(header[0].length)
-  return { width, height, at: (x: number, y: number) => [pixels[(y * width + x) * 3]!, pixels[(y * width + x) * 3 + 1]!, pixels[(y * width + x) * 3 + 2]!] as const }
+  return {
+    width,
+    height,
+    at: (x: number, y: number) => [pixels[(y * width + x) * 3]!, pixels[(y * width + x) * 3 + 1]!, pixels[(y * width + x) * 3 + 2]!] as const,
+  }
 }

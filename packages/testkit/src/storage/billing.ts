@@ -8,30 +8,54 @@ import { conformanceSuite } from "./suite.ts"
 export const billingConformance = conformanceSuite<Checkouts | Subscriptions>()("billing", ({ test }) => {
   describe("Checkouts and Subscriptions", () => {
     const checkout = {
-      id: "chk_1", clientId: "rp_sbx_1", userId: "u1", plan: "starter", period: "monthly", method: "mobile_money",
-      priceUsdMinor: 6900, currency: "KES", amountMinor: 891825,
+      id: "chk_1",
+      clientId: "rp_sbx_1",
+      userId: "u1",
+      plan: "starter",
+      period: "monthly",
+      method: "mobile_money",
+      priceUsdMinor: 6900,
+      currency: "KES",
+      amountMinor: 891825,
       rateQuote: { base: "USD", quote: "KES", rate: "129.25", quotedAt: 1_700_000_000_000, source: "test" },
-      status: "created", providerReference: null, failureReason: null, createdAt: 1, expiresAt: 2, updatedAt: 1, paidAt: null,
+      status: "created",
+      providerReference: null,
+      failureReason: null,
+      createdAt: 1,
+      expiresAt: 2,
+      updatedAt: 1,
+      paidAt: null,
     } as const
-    test("a checkout round-trips with its rate quote; update is a compare-and-set on the status", () => Effect.gen(function* () {
-      const repo = yield* Checkouts
-      yield* repo.insert(checkout)
-      expect(yield* repo.findById("chk_1")).toEqual(Option.some(checkout))
-      const paid = { ...checkout, status: "paid" as const, providerReference: "ref", paidAt: 5 }
-      expect(yield* repo.update(paid, "created")).toBe(true)
-      expect(yield* repo.update({ ...checkout, status: "failed" as const }, "created")).toBe(false)
-      expect(yield* repo.findById("chk_1")).toEqual(Option.some(paid))
-      expect(yield* Effect.flip(repo.insert(checkout))).toBeInstanceOf(UniqueViolation)
-    }))
-    test("one subscription per checkout; listed latest start first", () => Effect.gen(function* () {
-      const repo = yield* Subscriptions
-      const first = { id: "sub_1", clientId: "rp_sbx_1", plan: "starter", period: "monthly", checkoutId: "chk_1", startsAt: 10, endsAt: 20, createdAt: 10 } as const
-      const second = { ...first, id: "sub_2", checkoutId: "chk_2", startsAt: 30, endsAt: 40 }
-      yield* repo.insert(first)
-      yield* repo.insert(second)
-      expect(yield* Effect.flip(repo.insert({ ...first, id: "sub_3" }))).toEqual(new UniqueViolation({ what: "checkout_id" }))
-      expect(yield* repo.listForRp("rp_sbx_1")).toEqual([second, first])
-      expect(yield* repo.listForRp("rp_sbx_2")).toEqual([])
-    }))
+    test("a checkout round-trips with its rate quote; update is a compare-and-set on the status", () =>
+      Effect.gen(function* () {
+        const repo = yield* Checkouts
+        yield* repo.insert(checkout)
+        expect(yield* repo.findById("chk_1")).toEqual(Option.some(checkout))
+        const paid = { ...checkout, status: "paid" as const, providerReference: "ref", paidAt: 5 }
+        expect(yield* repo.update(paid, "created")).toBe(true)
+        expect(yield* repo.update({ ...checkout, status: "failed" as const }, "created")).toBe(false)
+        expect(yield* repo.findById("chk_1")).toEqual(Option.some(paid))
+        expect(yield* Effect.flip(repo.insert(checkout))).toBeInstanceOf(UniqueViolation)
+      }))
+    test("one subscription per checkout; listed latest start first", () =>
+      Effect.gen(function* () {
+        const repo = yield* Subscriptions
+        const first = {
+          id: "sub_1",
+          clientId: "rp_sbx_1",
+          plan: "starter",
+          period: "monthly",
+          checkoutId: "chk_1",
+          startsAt: 10,
+          endsAt: 20,
+          createdAt: 10,
+        } as const
+        const second = { ...first, id: "sub_2", checkoutId: "chk_2", startsAt: 30, endsAt: 40 }
+        yield* repo.insert(first)
+        yield* repo.insert(second)
+        expect(yield* Effect.flip(repo.insert({ ...first, id: "sub_3" }))).toEqual(new UniqueViolation({ what: "checkout_id" }))
+        expect(yield* repo.listForRp("rp_sbx_1")).toEqual([second, first])
+        expect(yield* repo.listForRp("rp_sbx_2")).toEqual([])
+      }))
   })
 })

@@ -19,37 +19,52 @@ export const pkiConformance = conformanceSuite<KeyRecords | Certificates>()("pki
         expect(yield* keys.findById("key_late")).toEqual(Option.some(late))
         expect(yield* keys.findById("key_none")).toEqual(Option.none())
         expect(yield* keys.list()).toEqual([early, late])
-        expect((yield* uniqueViolation(keys.insert(sampleStoredKey({ keyId: "key_late", createdAt: 5 })))).what)
-          .toBe("key id")
+        expect((yield* uniqueViolation(keys.insert(sampleStoredKey({ keyId: "key_late", createdAt: 5 })))).what).toBe("key id")
         expect(yield* keys.list()).toEqual([early, late])
       }))
   })
 
   describe("Certificates", () => {
     const cert = (over: Partial<StoredCertificate> = {}): StoredCertificate => ({
-      serial: "0a1b", kind: "signer", environment: "sandbox", userId: "u1", keyId: "sandbox/signer/u1/1",
-      subject: "CN=Ada, OU=SANDBOX", issuerSerial: "99", der: "MIIB", notBefore: 1_700_000_000_000, notAfter: FAR_FUTURE_MS,
-      status: "valid", revokedAt: null, revocationReason: null, createdAt: 1_700_000_000_000, ...over,
+      serial: "0a1b",
+      kind: "signer",
+      environment: "sandbox",
+      userId: "u1",
+      keyId: "sandbox/signer/u1/1",
+      subject: "CN=Ada, OU=SANDBOX",
+      issuerSerial: "99",
+      der: "MIIB",
+      notBefore: 1_700_000_000_000,
+      notAfter: FAR_FUTURE_MS,
+      status: "valid",
+      revokedAt: null,
+      revocationReason: null,
+      createdAt: 1_700_000_000_000,
+      ...over,
     })
-    test("round-trips, finds the oldest valid CA of a kind and environment, lists a user's newest first", () => Effect.gen(function* () {
-      const certs = yield* Certificates
-      yield* certs.insert(cert())
-      yield* certs.insert(cert({ serial: "0a1c", createdAt: 1_800_000_000_000 }))
-      yield* certs.insert(cert({ serial: "01", kind: "root", userId: null, issuerSerial: null, createdAt: 5 }))
-      yield* certs.insert(cert({ serial: "02", kind: "root", userId: null, issuerSerial: null, createdAt: 6 }))
-      yield* certs.insert(cert({ serial: "03", kind: "root", userId: null, issuerSerial: null, environment: "production", createdAt: 1 }))
-      expect(yield* certs.findBySerial("0a1b")).toEqual(Option.some(cert()))
-      expect(Option.map(yield* certs.findCurrentCa("root", "sandbox"), (c) => c.serial)).toEqual(Option.some("01"))
-      expect(yield* certs.findCurrentCa("issuing", "sandbox")).toEqual(Option.none())
-      expect((yield* certs.listByUser("u1")).map((c) => c.serial)).toEqual(["0a1c", "0a1b"])
-      yield* uniqueViolation(certs.insert(cert()))
-    }))
-    test("revoke marks a valid certificate once and records when and why", () => Effect.gen(function* () {
-      const certs = yield* Certificates
-      yield* certs.insert(cert())
-      yield* certs.revoke("0a1b", 1_900_000_000_000, "keyCompromise")
-      yield* certs.revoke("0a1b", 2_000_000_000_000, "superseded")
-      expect(yield* certs.findBySerial("0a1b")).toEqual(Option.some(cert({ status: "revoked", revokedAt: 1_900_000_000_000, revocationReason: "keyCompromise" })))
-    }))
+    test("round-trips, finds the oldest valid CA of a kind and environment, lists a user's newest first", () =>
+      Effect.gen(function* () {
+        const certs = yield* Certificates
+        yield* certs.insert(cert())
+        yield* certs.insert(cert({ serial: "0a1c", createdAt: 1_800_000_000_000 }))
+        yield* certs.insert(cert({ serial: "01", kind: "root", userId: null, issuerSerial: null, createdAt: 5 }))
+        yield* certs.insert(cert({ serial: "02", kind: "root", userId: null, issuerSerial: null, createdAt: 6 }))
+        yield* certs.insert(cert({ serial: "03", kind: "root", userId: null, issuerSerial: null, environment: "production", createdAt: 1 }))
+        expect(yield* certs.findBySerial("0a1b")).toEqual(Option.some(cert()))
+        expect(Option.map(yield* certs.findCurrentCa("root", "sandbox"), (c) => c.serial)).toEqual(Option.some("01"))
+        expect(yield* certs.findCurrentCa("issuing", "sandbox")).toEqual(Option.none())
+        expect((yield* certs.listByUser("u1")).map((c) => c.serial)).toEqual(["0a1c", "0a1b"])
+        yield* uniqueViolation(certs.insert(cert()))
+      }))
+    test("revoke marks a valid certificate once and records when and why", () =>
+      Effect.gen(function* () {
+        const certs = yield* Certificates
+        yield* certs.insert(cert())
+        yield* certs.revoke("0a1b", 1_900_000_000_000, "keyCompromise")
+        yield* certs.revoke("0a1b", 2_000_000_000_000, "superseded")
+        expect(yield* certs.findBySerial("0a1b")).toEqual(
+          Option.some(cert({ status: "revoked", revokedAt: 1_900_000_000_000, revocationReason: "keyCompromise" })),
+        )
+      }))
   })
 })

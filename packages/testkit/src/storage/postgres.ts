@@ -10,10 +10,7 @@ import { Effect, Layer } from "effect"
 import pg from "pg"
 
 /** Servers tried, in order, when `DATABASE_URL` is not set. */
-export const LOCAL_POSTGRES_CANDIDATES: ReadonlyArray<string> = [
-  "postgres://postgres@127.0.0.1:5432/test",
-  "postgres://root@127.0.0.1:5432/test",
-]
+export const LOCAL_POSTGRES_CANDIDATES: ReadonlyArray<string> = ["postgres://postgres@127.0.0.1:5432/test", "postgres://root@127.0.0.1:5432/test"]
 
 const PROBE_TIMEOUT_MS = 2000
 
@@ -22,9 +19,13 @@ export const probePostgres = async (connectionString: string): Promise<boolean> 
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: PROBE_TIMEOUT_MS })
   client.on("error", () => undefined)
   const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), PROBE_TIMEOUT_MS + 500).unref())
-  const attempt = client.connect()
+  const attempt = client
+    .connect()
     .then(() => client.query("select 1"))
-    .then(() => true, () => false)
+    .then(
+      () => true,
+      () => false,
+    )
     .finally(() => client.end().catch(() => undefined))
   return Promise.race([attempt, timeout])
 }
@@ -50,18 +51,17 @@ export const findPostgres = (): Promise<string | undefined> => {
     }
     console.warn(
       `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
-      `!!! PostgreSQL not reachable (tried ${tried}): SKIPPING the PostgreSQL suites.\n` +
-      `!!! Set DATABASE_URL, or SIGNET_REQUIRE_POSTGRES=1 to make this a failure.\n` +
-      `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`)
+        `!!! PostgreSQL not reachable (tried ${tried}): SKIPPING the PostgreSQL suites.\n` +
+        `!!! Set DATABASE_URL, or SIGNET_REQUIRE_POSTGRES=1 to make this a failure.\n` +
+        `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`,
+    )
     return undefined
   })()
   return found
 }
 
 /** `describe` that runs `body` with the server's connection string, or is skipped when there is none. */
-export const describePostgres = (
-  connectionString: string | undefined, name: string, body: (connectionString: string) => void,
-): void => {
+export const describePostgres = (connectionString: string | undefined, name: string, body: (connectionString: string) => void): void => {
   // One visible skipped test, so the summary counts the skip instead of showing nothing.
   if (connectionString === undefined) describe.skip(name, () => it("PostgreSQL not reachable: SKIPPED", () => undefined))
   else describe(name, () => body(connectionString))
@@ -92,16 +92,19 @@ export interface PostgresTestTarget {
  * Builds `make` on a fresh schema (`make` creates it, as `StoragePostgres` does) and drops
  * the schema once the layer's other resources are released.
  */
-export const withFreshSchema = <A, E, R>(
-  connectionString: string, make: (target: PostgresTestTarget) => Layer.Layer<A, E, R>,
-): Layer.Layer<A, E, R> =>
-  Layer.unwrapScoped(Effect.gen(function* () {
-    const schema = freshSchemaName()
-    // Added first, so it runs last: after the layer built below has closed its pool.
-    yield* Effect.addFinalizer(() => Effect.promise(() => dropSchema(connectionString, schema)).pipe(
-      Effect.catchAllDefect((e) => Effect.sync(() => console.warn(`could not drop test schema ${schema}: ${String(e)}`)))))
-    return make({ connectionString, schema })
-  }))
+export const withFreshSchema = <A, E, R>(connectionString: string, make: (target: PostgresTestTarget) => Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const schema = freshSchemaName()
+      // Added first, so it runs last: after the layer built below has closed its pool.
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() => dropSchema(connectionString, schema)).pipe(
+          Effect.catchAllDefect((e) => Effect.sync(() => console.warn(`could not drop test schema ${schema}: ${String(e)}`))),
+        ),
+      )
+      return make({ connectionString, schema })
+    }),
+  )
 
 /** Every `signet_test_*` schema left behind by crashed runs (to clean up by hand or in CI). */
 export const listTestSchemas = async (connectionString: string): Promise<ReadonlyArray<string>> => {
@@ -109,8 +112,7 @@ export const listTestSchemas = async (connectionString: string): Promise<Readonl
   client.on("error", () => undefined)
   await client.connect()
   try {
-    const result = await client.query<{ readonly nspname: string }>(
-      "select nspname from pg_namespace where nspname like 'signet\\_test\\_%' order by nspname")
+    const result = await client.query<{ readonly nspname: string }>("select nspname from pg_namespace where nspname like 'signet\\_test\\_%' order by nspname")
     return result.rows.map((r) => r.nspname)
   } finally {
     await client.end()

@@ -6,97 +6,155 @@ import { FAR_FUTURE_MS } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 
 /** The signing module's repositories against the storage contract. */
-export const signingConformance = conformanceSuite<Storage | SigningRequests | Batches | SigningEvents | QuotaCounters>()("signing", ({ test, uniqueViolation }) => {
-  describe("SigningRequests and Batches", () => {
-    const request: SigningRequest = {
-      id: "7b0c6a3e-0000-4000-8000-000000000001", userId: "u1", clientId: "rp_sbx_x", credentialId: "cred", documentHash: "ab".repeat(32),
-      documentName: null, signatureFormat: "CAdES-BASELINE-B", loa: "LOA-2", callbackUrl: "https://rp.example/cb", rpOrigin: null,
-      status: "pending_auth", nonce: "n0nce", failedAttempts: 0, createdAt: 1_700_000_000_000, expiresAt: FAR_FUTURE_MS,
-      completedAt: null, signature: null, certificateSerial: null, errorMessage: null,
-    }
-    test("a request round-trips and updates only from the expected status (compare-and-set)", () => Effect.gen(function* () {
-      const requests = yield* SigningRequests
-      yield* requests.insert(request)
-      expect(yield* requests.findById(request.id)).toEqual(Option.some(request))
-      const done = { ...request, status: "completed" as const, completedAt: FAR_FUTURE_MS - 1, signature: "MIIC", certificateSerial: "0a" }
-      expect(yield* requests.update(done, "pending_auth")).toBe(true)
-      expect(yield* requests.update({ ...done, status: "failed" }, "pending_auth")).toBe(false)
-      expect(yield* requests.findById(request.id)).toEqual(Option.some(done))
-      yield* uniqueViolation(requests.insert(request))
-    }))
-    test("a batch keeps its documents in order and its results", () => Effect.gen(function* () {
-      const batches = yield* Batches
-      const batch: Batch = {
-        id: "b1", userId: "u1", clientId: "rp_sbx_x", credentialId: "cred",
-        documents: [{ id: "z", hash: "00", hash_algo: "2.16.840.1.101.3.4.2.1" }, { id: "a", hash: "ff", hash_algo: "1.2" }],
-        callbackUrl: null, status: "pending_auth", nonce: "n", failedAttempts: 2, createdAt: 1, expiresAt: FAR_FUTURE_MS,
-        completedAt: null, results: null, errorMessage: null,
+export const signingConformance = conformanceSuite<Storage | SigningRequests | Batches | SigningEvents | QuotaCounters>()(
+  "signing",
+  ({ test, uniqueViolation }) => {
+    describe("SigningRequests and Batches", () => {
+      const request: SigningRequest = {
+        id: "7b0c6a3e-0000-4000-8000-000000000001",
+        userId: "u1",
+        clientId: "rp_sbx_x",
+        credentialId: "cred",
+        documentHash: "ab".repeat(32),
+        documentName: null,
+        signatureFormat: "CAdES-BASELINE-B",
+        loa: "LOA-2",
+        callbackUrl: "https://rp.example/cb",
+        rpOrigin: null,
+        status: "pending_auth",
+        nonce: "n0nce",
+        failedAttempts: 0,
+        createdAt: 1_700_000_000_000,
+        expiresAt: FAR_FUTURE_MS,
+        completedAt: null,
+        signature: null,
+        certificateSerial: null,
+        errorMessage: null,
       }
-      yield* batches.insert(batch)
-      expect(yield* batches.findById("b1")).toEqual(Option.some(batch))
-      const done: Batch = { ...batch, status: "partial", completedAt: 9, results: [{ documentId: "z", status: "signed", signature: "MII" }, { documentId: "a", status: "failed", error: "Invalid document hash" }] }
-      expect(yield* batches.update(done, "pending_auth")).toBe(true)
-      expect(yield* batches.findById("b1")).toEqual(Option.some(done))
-      expect(yield* batches.update(done, "pending_auth")).toBe(false)
-    }))
-  })
+      test("a request round-trips and updates only from the expected status (compare-and-set)", () =>
+        Effect.gen(function* () {
+          const requests = yield* SigningRequests
+          yield* requests.insert(request)
+          expect(yield* requests.findById(request.id)).toEqual(Option.some(request))
+          const done = { ...request, status: "completed" as const, completedAt: FAR_FUTURE_MS - 1, signature: "MIIC", certificateSerial: "0a" }
+          expect(yield* requests.update(done, "pending_auth")).toBe(true)
+          expect(yield* requests.update({ ...done, status: "failed" }, "pending_auth")).toBe(false)
+          expect(yield* requests.findById(request.id)).toEqual(Option.some(done))
+          yield* uniqueViolation(requests.insert(request))
+        }))
+      test("a batch keeps its documents in order and its results", () =>
+        Effect.gen(function* () {
+          const batches = yield* Batches
+          const batch: Batch = {
+            id: "b1",
+            userId: "u1",
+            clientId: "rp_sbx_x",
+            credentialId: "cred",
+            documents: [
+              { id: "z", hash: "00", hash_algo: "2.16.840.1.101.3.4.2.1" },
+              { id: "a", hash: "ff", hash_algo: "1.2" },
+            ],
+            callbackUrl: null,
+            status: "pending_auth",
+            nonce: "n",
+            failedAttempts: 2,
+            createdAt: 1,
+            expiresAt: FAR_FUTURE_MS,
+            completedAt: null,
+            results: null,
+            errorMessage: null,
+          }
+          yield* batches.insert(batch)
+          expect(yield* batches.findById("b1")).toEqual(Option.some(batch))
+          const done: Batch = {
+            ...batch,
+            status: "partial",
+            completedAt: 9,
+            results: [
+              { documentId: "z", status: "signed", signature: "MII" },
+              { documentId: "a", status: "failed", error: "Invalid document hash" },
+            ],
+          }
+          expect(yield* batches.update(done, "pending_auth")).toBe(true)
+          expect(yield* batches.findById("b1")).toEqual(Option.some(done))
+          expect(yield* batches.update(done, "pending_auth")).toBe(false)
+        }))
+    })
 
-  describe("SigningEvents", () => {
-    test("append assigns increasing positions; reads are per user after a position, and per subject", () => Effect.gen(function* () {
-      const log = yield* SigningEvents
-      const base = {
-        type: "signing_request_created" as const, subjectId: "r1", subjectKind: "request" as const, userId: "u1", clientId: "c",
-        status: "pending_auth", documentHash: "ab", createdAt: 1, signedAt: null, errorMessage: null, recordedAt: 2,
-      }
-      const a = yield* log.append(base)
-      const b = yield* log.append({ ...base, userId: "u2", subjectId: "r2" })
-      const c = yield* log.append({ ...base, type: "signing_request_completed", status: "signed", signedAt: FAR_FUTURE_MS })
-      expect(a.seq).toBeLessThan(b.seq)
-      expect(b.seq).toBeLessThan(c.seq)
-      expect(yield* log.listForUser("u1", 0, 10)).toEqual([a, c])
-      expect(yield* log.listForUser("u1", a.seq, 10)).toEqual([c])
-      expect(yield* log.listForUser("u1", 0, 1)).toEqual([a])
-      expect(yield* log.listForSubject("r1")).toEqual([a, c])
-    }))
-  })
+    describe("SigningEvents", () => {
+      test("append assigns increasing positions; reads are per user after a position, and per subject", () =>
+        Effect.gen(function* () {
+          const log = yield* SigningEvents
+          const base = {
+            type: "signing_request_created" as const,
+            subjectId: "r1",
+            subjectKind: "request" as const,
+            userId: "u1",
+            clientId: "c",
+            status: "pending_auth",
+            documentHash: "ab",
+            createdAt: 1,
+            signedAt: null,
+            errorMessage: null,
+            recordedAt: 2,
+          }
+          const a = yield* log.append(base)
+          const b = yield* log.append({ ...base, userId: "u2", subjectId: "r2" })
+          const c = yield* log.append({ ...base, type: "signing_request_completed", status: "signed", signedAt: FAR_FUTURE_MS })
+          expect(a.seq).toBeLessThan(b.seq)
+          expect(b.seq).toBeLessThan(c.seq)
+          expect(yield* log.listForUser("u1", 0, 10)).toEqual([a, c])
+          expect(yield* log.listForUser("u1", a.seq, 10)).toEqual([c])
+          expect(yield* log.listForUser("u1", 0, 1)).toEqual([a])
+          expect(yield* log.listForSubject("r1")).toEqual([a, c])
+        }))
+    })
 
-  describe("QuotaCounters", () => {
-    test("consume adds within the limit and refuses beyond it without changing the count", () => Effect.gen(function* () {
-      const q = yield* QuotaCounters
-      expect(yield* q.peek("k")).toBe(0)
-      expect(yield* q.consume("k", 3, 5, FAR_FUTURE_MS)).toEqual(Option.some(3))
-      expect(yield* q.consume("k", 3, 5, FAR_FUTURE_MS)).toEqual(Option.none())
-      expect(yield* q.consume("k", 2, 5, FAR_FUTURE_MS)).toEqual(Option.some(5))
-      expect(yield* q.consume("k", 1, 5, FAR_FUTURE_MS)).toEqual(Option.none())
-      expect(yield* q.consume("new", 6, 5, FAR_FUTURE_MS)).toEqual(Option.none())
-      expect(yield* q.peek("k")).toBe(5)
-      expect(yield* q.peek("new")).toBe(0)
-    }))
-    test("60 concurrent consumers of a limit of 25 get exactly 25 grants, in transactions too", () => Effect.gen(function* () {
-      const q = yield* QuotaCounters
-      const storage = yield* Storage
-      const grants = yield* Effect.all(Array.from({ length: 60 }, (_, i) =>
-        (i % 2 === 0 ? q.consume("race", 1, 25, FAR_FUTURE_MS) : storage.transaction(q.consume("race", 1, 25, FAR_FUTURE_MS)))),
-      { concurrency: "unbounded" })
-      expect(grants.filter(Option.isSome).length).toBe(25)
-      expect(yield* q.peek("race")).toBe(25)
-    }))
-    test("a consumption inside a rolled-back transaction is given back", () => Effect.gen(function* () {
-      const q = yield* QuotaCounters
-      const storage = yield* Storage
-      yield* Effect.exit(storage.transaction(q.consume("rb", 2, 5, FAR_FUTURE_MS).pipe(Effect.zipRight(Effect.fail("no")))))
-      expect(yield* q.peek("rb")).toBe(0)
-    }))
-    test("list answers exactly the counters under a prefix, `_` and `%` taken literally", () => Effect.gen(function* () {
-      const q = yield* QuotaCounters
-      for (const key of ["rpm:sign:rp_a:u1:7", "rpm:sign:rp_a:u2:7", "rpm:sign:rp_ab:u1:7", "rpm:sign:rpxa:u1:7", "rpm:sign:rp_a;x"]) {
-        yield* q.consume(key, 2, 10, 1234)
-      }
-      expect(yield* q.list("rpm:sign:rp_a:")).toEqual([
-        { key: "rpm:sign:rp_a:u1:7", count: 2, expiresAt: 1234 },
-        { key: "rpm:sign:rp_a:u2:7", count: 2, expiresAt: 1234 },
-      ])
-      expect(yield* q.list("rpm:sign:rp%")).toEqual([])
-    }))
-  })
-})
+    describe("QuotaCounters", () => {
+      test("consume adds within the limit and refuses beyond it without changing the count", () =>
+        Effect.gen(function* () {
+          const q = yield* QuotaCounters
+          expect(yield* q.peek("k")).toBe(0)
+          expect(yield* q.consume("k", 3, 5, FAR_FUTURE_MS)).toEqual(Option.some(3))
+          expect(yield* q.consume("k", 3, 5, FAR_FUTURE_MS)).toEqual(Option.none())
+          expect(yield* q.consume("k", 2, 5, FAR_FUTURE_MS)).toEqual(Option.some(5))
+          expect(yield* q.consume("k", 1, 5, FAR_FUTURE_MS)).toEqual(Option.none())
+          expect(yield* q.consume("new", 6, 5, FAR_FUTURE_MS)).toEqual(Option.none())
+          expect(yield* q.peek("k")).toBe(5)
+          expect(yield* q.peek("new")).toBe(0)
+        }))
+      test("60 concurrent consumers of a limit of 25 get exactly 25 grants, in transactions too", () =>
+        Effect.gen(function* () {
+          const q = yield* QuotaCounters
+          const storage = yield* Storage
+          const grants = yield* Effect.all(
+            Array.from({ length: 60 }, (_, i) =>
+              i % 2 === 0 ? q.consume("race", 1, 25, FAR_FUTURE_MS) : storage.transaction(q.consume("race", 1, 25, FAR_FUTURE_MS)),
+            ),
+            { concurrency: "unbounded" },
+          )
+          expect(grants.filter(Option.isSome).length).toBe(25)
+          expect(yield* q.peek("race")).toBe(25)
+        }))
+      test("a consumption inside a rolled-back transaction is given back", () =>
+        Effect.gen(function* () {
+          const q = yield* QuotaCounters
+          const storage = yield* Storage
+          yield* Effect.exit(storage.transaction(q.consume("rb", 2, 5, FAR_FUTURE_MS).pipe(Effect.zipRight(Effect.fail("no")))))
+          expect(yield* q.peek("rb")).toBe(0)
+        }))
+      test("list answers exactly the counters under a prefix, `_` and `%` taken literally", () =>
+        Effect.gen(function* () {
+          const q = yield* QuotaCounters
+          for (const key of ["rpm:sign:rp_a:u1:7", "rpm:sign:rp_a:u2:7", "rpm:sign:rp_ab:u1:7", "rpm:sign:rpxa:u1:7", "rpm:sign:rp_a;x"]) {
+            yield* q.consume(key, 2, 10, 1234)
+          }
+          expect(yield* q.list("rpm:sign:rp_a:")).toEqual([
+            { key: "rpm:sign:rp_a:u1:7", count: 2, expiresAt: 1234 },
+            { key: "rpm:sign:rp_a:u2:7", count: 2, expiresAt: 1234 },
+          ])
+          expect(yield* q.list("rpm:sign:rp%")).toEqual([])
+        }))
+    })
+  },
+)

@@ -23,15 +23,18 @@ export interface ConformanceSuite<R> {
 export type TagsOf<S> = S extends ConformanceSuite<infer R> ? R : never
 
 /** Defines a module's suite over the tags `R` its tests use. */
-export const conformanceSuite = <R>() => (name: string, declare: (kit: ConformanceKit<R>) => void): ConformanceSuite<R> =>
-  ({ name, declare })
+export const conformanceSuite =
+  <R>() =>
+  (name: string, declare: (kit: ConformanceKit<R>) => void): ConformanceSuite<R> => ({ name, declare })
 
 /** The kit over layers that `makeLayer` builds, one per test. */
 export const conformanceKit = <R>(makeLayer: () => Layer.Layer<R, unknown>): ConformanceKit<R> => ({
   test: (title, body) => it.effect(title, () => Effect.provide(body(), makeLayer())),
   uniqueViolation: (effect) =>
-    Effect.flip(effect).pipe(Effect.map((e) => {
-      expect(e).toBeInstanceOf(UniqueViolation)
-      return e as unknown as UniqueViolation
-    })),
+    Effect.flip(effect).pipe(
+      Effect.map((e) => {
+        expect(e).toBeInstanceOf(UniqueViolation)
+        return e as unknown as UniqueViolation
+      }),
+    ),
 })

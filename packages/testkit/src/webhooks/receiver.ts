@@ -77,9 +77,10 @@ export const startWebhookReceiver = async (status: (attempt: number) => number =
         await new Promise((r) => setTimeout(r, 25))
       }
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

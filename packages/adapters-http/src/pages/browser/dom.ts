@@ -14,8 +14,7 @@ export const byId = <E extends HTMLElement = HTMLElement>(id: string): E => {
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
 /** The name of a thrown DOMException or Error (e.g. `NotAllowedError`), or "" for anything else. */
-export const nameOf = (e: unknown): string =>
-  typeof e === "object" && e !== null && "name" in e && typeof e.name === "string" ? e.name : ""
+export const nameOf = (e: unknown): string => (typeof e === "object" && e !== null && "name" in e && typeof e.name === "string" ? e.name : "")
 
 /** An origin given in the fragment, kept only when it is exactly an origin (`scheme://host[:port]`): messages go nowhere else. */
 export const exactOrigin = (value: string | null): string | null => {

@@ -84,7 +84,10 @@ function stopCamera() {
 async function startCamera(facing: string) {
   stopCamera()
   if (!navigator.mediaDevices?.getUserMedia) throw new Error("This browser cannot use the camera")
-  stream = await navigator.mediaDevices.getUserMedia({ audio: false, video: { facingMode: { ideal: facing }, width: { ideal: 1920 }, height: { ideal: 1080 } } })
+  stream = await navigator.mediaDevices.getUserMedia({
+    audio: false,
+    video: { facingMode: { ideal: facing }, width: { ideal: 1920 }, height: { ideal: 1080 } },
+  })
   video.srcObject = stream
   await video.play()
   for (let i = 0; i < 50 && !(video.videoWidth > 0); i++) await sleep(100)
@@ -115,7 +118,12 @@ function grab(longEdge: number): Grab | null {
   for (let i = 0; i < px.length; i += 4) sum += 0.299 * (px[i] ?? 0) + 0.587 * (px[i + 1] ?? 0) + 0.114 * (px[i + 2] ?? 0)
   // too dark to read
   if (sum / (px.length / 4) < 30) return { dark: true }
-  return { dark: false, width: canvas.width, height: canvas.height, jpeg: canvas.toDataURL("image/jpeg", JPEG_QUALITY).replace(/^data:image\/jpeg;base64,/, "") }
+  return {
+    dark: false,
+    width: canvas.width,
+    height: canvas.height,
+    jpeg: canvas.toDataURL("image/jpeg", JPEG_QUALITY).replace(/^data:image\/jpeg;base64,/, ""),
+  }
 }
 
 function showVerdict(s: Status) {

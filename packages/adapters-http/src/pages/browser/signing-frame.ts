@@ -35,8 +35,7 @@ interface Claims {
   readonly exp?: unknown
 }
 
-const base64UrlToBytes = (s: string) =>
-  Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4)), (c) => c.charCodeAt(0))
+const base64UrlToBytes = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4)), (c) => c.charCodeAt(0))
 
 function claimsOf(jwt: string): Claims | null {
   const parts = jwt.split(".")

@@ -85,10 +85,9 @@ async function enrol(form: HTMLFormElement, f: FormData) {
 
 async function link(f: FormData) {
   const offerId = field(f, "offerId")
-  const started = await call<{ signinId: string; options: PublicKeyCredentialRequestOptionsJSON; provider: string; email: string }>(
-    "/idp/link/request",
-    { offerId },
-  )
+  const started = await call<{ signinId: string; options: PublicKeyCredentialRequestOptionsJSON; provider: string; email: string }>("/idp/link/request", {
+    offerId,
+  })
   const assertion = await startAuthentication({ optionsJSON: started.options })
   const done = await call<{ returnTo: string }>("/idp/link/confirm", { offerId, signinId: started.signinId, assertion })
   out(`${started.provider} is now linked to ${started.email}.`, true)

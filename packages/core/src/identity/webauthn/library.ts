@@ -9,9 +9,9 @@ import { Effect } from "effect"
 let loaded: Promise<typeof SimpleWebAuthn> | undefined
 
 /** The WebAuthn library; loaded once, by the first ceremony. */
-export const simpleWebAuthn: Effect.Effect<typeof SimpleWebAuthn> = Effect.promise(() => loaded ??= import("@simplewebauthn/server"))
+export const simpleWebAuthn: Effect.Effect<typeof SimpleWebAuthn> = Effect.promise(() => (loaded ??= import("@simplewebauthn/server")))
 
 let helpers: Promise<typeof SimpleWebAuthnHelpers> | undefined
 
 /** Its helpers (CBOR decoding); they load @peculiar/x509 1.x too. */
-export const simpleWebAuthnHelpers: Effect.Effect<typeof SimpleWebAuthnHelpers> = Effect.promise(() => helpers ??= import("@simplewebauthn/server/helpers"))
+export const simpleWebAuthnHelpers: Effect.Effect<typeof SimpleWebAuthnHelpers> = Effect.promise(() => (helpers ??= import("@simplewebauthn/server/helpers")))

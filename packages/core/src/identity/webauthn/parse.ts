@@ -22,25 +22,27 @@ export interface AuthenticatorDataHead {
 /** Decodes base64url `value` of field `field`, or a 400 naming the field. */
 export const base64UrlField = (field: string, value: string): Effect.Effect<Uint8Array, InvalidRequest> => {
   const bytes = fromBase64(value)
-  return bytes === undefined || bytes.length === 0
-    ? Effect.fail(new InvalidRequest({ detail: `${field} must be base64url` }))
-    : Effect.succeed(bytes)
+  return bytes === undefined || bytes.length === 0 ? Effect.fail(new InvalidRequest({ detail: `${field} must be base64url` })) : Effect.succeed(bytes)
 }
 
 /** Parses clientDataJSON. */
 export const parseClientData = (field: string, value: string): Effect.Effect<ClientData, InvalidRequest> =>
-  base64UrlField(field, value).pipe(Effect.flatMap((bytes) => Effect.try({
-    try: () => {
-      const text = new TextDecoder().decode(bytes)
-      if (jsonDepthProblem(text) !== undefined) throw new Error("too deep")
-      const parsed: unknown = JSON.parse(text)
-      if (typeof parsed !== "object" || parsed === null) throw new Error("not an object")
-      const { type, challenge, origin } = parsed as Record<string, unknown>
-      if (typeof type !== "string" || typeof challenge !== "string" || typeof origin !== "string") throw new Error("fields")
-      return { type, challenge, origin }
-    },
-    catch: () => new InvalidRequest({ detail: `${field} is not a WebAuthn client data JSON` }),
-  })))
+  base64UrlField(field, value).pipe(
+    Effect.flatMap((bytes) =>
+      Effect.try({
+        try: () => {
+          const text = new TextDecoder().decode(bytes)
+          if (jsonDepthProblem(text) !== undefined) throw new Error("too deep")
+          const parsed: unknown = JSON.parse(text)
+          if (typeof parsed !== "object" || parsed === null) throw new Error("not an object")
+          const { type, challenge, origin } = parsed as Record<string, unknown>
+          if (typeof type !== "string" || typeof challenge !== "string" || typeof origin !== "string") throw new Error("fields")
+          return { type, challenge, origin }
+        },
+        catch: () => new InvalidRequest({ detail: `${field} is not a WebAuthn client data JSON` }),
+      }),
+    ),
+  )
 
 /** Parses the first 37 bytes of authenticatorData. */
 export const parseAuthenticatorData = (bytes: Uint8Array, field: string): Effect.Effect<AuthenticatorDataHead, InvalidRequest> => {

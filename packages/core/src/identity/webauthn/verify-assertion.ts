@@ -35,26 +35,27 @@ export const verifyAssertion = (assertion: Assertion, passkey: Passkey, expected
     const publicKey = fromBase64(passkey.publicKey) ?? new Uint8Array()
     const { verifyAuthenticationResponse } = yield* simpleWebAuthn
     const result = yield* Effect.tryPromise({
-      try: () => verifyAuthenticationResponse({
-        response: {
-          id: assertion.id,
-          rawId: assertion.rawId,
-          type: "public-key",
+      try: () =>
+        verifyAuthenticationResponse({
           response: {
-            authenticatorData: assertion.response.authenticatorData,
-            clientDataJSON: assertion.response.clientDataJSON,
-            signature: assertion.response.signature,
-            ...(assertion.response.userHandle ? { userHandle: assertion.response.userHandle } : {}),
+            id: assertion.id,
+            rawId: assertion.rawId,
+            type: "public-key",
+            response: {
+              authenticatorData: assertion.response.authenticatorData,
+              clientDataJSON: assertion.response.clientDataJSON,
+              signature: assertion.response.signature,
+              ...(assertion.response.userHandle ? { userHandle: assertion.response.userHandle } : {}),
+            },
+            clientExtensionResults: {},
           },
-          clientExtensionResults: {},
-        },
-        expectedChallenge: expected.challenge,
-        expectedOrigin: [...expected.origins],
-        expectedRPID: expected.rpId,
-        // counter is judged below, with its own message
-        credential: { id: passkey.id, publicKey: new Uint8Array(publicKey), counter: 0 },
-        requireUserVerification: true,
-      }),
+          expectedChallenge: expected.challenge,
+          expectedOrigin: [...expected.origins],
+          expectedRPID: expected.rpId,
+          // counter is judged below, with its own message
+          credential: { id: passkey.id, publicKey: new Uint8Array(publicKey), counter: 0 },
+          requireUserVerification: true,
+        }),
       catch: () => new PasskeySignatureInvalid(),
     })
     if (!result.verified) return yield* new PasskeySignatureInvalid()

@@ -39,23 +39,24 @@ export const verifyRegistration = (credential: RegistrationCredential, expected:
     yield* checkBinding(clientData, authData, expected)
 
     const result = yield* Effect.tryPromise({
-      try: () => verifyRegistrationResponse({
-        response: {
-          id: credential.id,
-          rawId: credential.rawId,
-          type: "public-key",
+      try: () =>
+        verifyRegistrationResponse({
           response: {
-            clientDataJSON: credential.response.clientDataJSON,
-            attestationObject: credential.response.attestationObject,
+            id: credential.id,
+            rawId: credential.rawId,
+            type: "public-key",
+            response: {
+              clientDataJSON: credential.response.clientDataJSON,
+              attestationObject: credential.response.attestationObject,
+            },
+            clientExtensionResults: {},
           },
-          clientExtensionResults: {},
-        },
-        expectedChallenge: expected.challenge,
-        expectedOrigin: [...expected.origins],
-        expectedRPID: expected.rpId,
-        requireUserVerification: true,
-        supportedAlgorithmIDs: [...SUPPORTED_ALGORITHMS],
-      }),
+          expectedChallenge: expected.challenge,
+          expectedOrigin: [...expected.origins],
+          expectedRPID: expected.rpId,
+          requireUserVerification: true,
+          supportedAlgorithmIDs: [...SUPPORTED_ALGORITHMS],
+        }),
       catch: (e) => new RegistrationRejected({ detail: e instanceof Error ? e.message : "attestation did not verify" }),
     })
     if (!result.verified) return yield* new RegistrationRejected({ detail: "attestation did not verify" })
