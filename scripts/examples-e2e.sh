@@ -36,6 +36,19 @@ for p in "${PACKAGES[@]}"; do
 done
 ls -l "$work/tarballs"
 
+# better-sqlite3 has no prebuilt binary this machine can download (only the npm registry is reachable), so
+# npm would compile it from source in every example (one to several minutes each). The workspace compiled
+# the same version already: offer that build to prebuild-install as a local prebuild (its documented
+# `local_prebuilds` setting). A host that resolves another version compiles it, as before.
+sqlite_dir="$(cd packages/adapters-sqlite && node -p 'require("node:path").dirname(require.resolve("better-sqlite3/package.json"))')"
+sqlite_version="$(node -p "require('$sqlite_dir/package.json').version")"
+if [ -f "$sqlite_dir/build/Release/better_sqlite3.node" ]; then
+  mkdir -p "$work/prebuilds"
+  tar -czf "$work/prebuilds/better-sqlite3-v$sqlite_version-node-v$(node -p process.versions.modules)-$(node -p 'process.platform + "-" + process.arch').tar.gz" \
+    -C "$sqlite_dir" build/Release/better_sqlite3.node
+  export npm_config_better_sqlite3_local_prebuilds="$work/prebuilds"
+fi
+
 free_port() { node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 failed=()
