@@ -84,7 +84,9 @@ export const requestStepUp = (user: BearerUser, action: StepUpAction) =>
 export const verifyStepUp = (user: BearerUser, input: { readonly stepUpId: string; readonly assertion: Assertion }) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    const action = yield* storage.transaction(
+    // The ceremony is used up in a transaction of its own (another user's is refused and left alone):
+    // a refused assertion below rolls its own transaction back, and must not give the challenge back with it.
+    const c = yield* storage.transaction(
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const ceremony = yield* Effect.flatMap(Ceremonies, (c) => c.consume(input.stepUpId, now))
@@ -97,7 +99,12 @@ export const verifyStepUp = (user: BearerUser, input: { readonly stepUpId: strin
         ) {
           return yield* new OperationExpired()
         }
-        const c = ceremony.value
+        return ceremony.value
+      }),
+    )
+    const action = yield* storage.transaction(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
         const rp = yield* ceremonyRpFor(user.clientId)
         const passkey = yield* registeredPasskey(input.assertion.id)
         if (passkey.userId !== user.userId) return yield* new CredentialNotRegistered()

@@ -79,14 +79,21 @@ export const completeSignIn = (input: { readonly signinId: string; readonly asse
 export const completeSignInWithPasskey = (input: { readonly signinId: string; readonly assertion: Assertion }) =>
   Effect.gen(function* () {
     const storage = yield* Storage
-    const { userId, clientId, backedUp } = yield* storage.transaction(
+    // The ceremony is used up in a transaction of its own: a refused assertion below rolls its own
+    // transaction back, and must not give the challenge back with it.
+    const c = yield* storage.transaction(
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const ceremony = yield* Effect.flatMap(Ceremonies, (c) => c.consume(input.signinId, now))
         if (Option.isNone(ceremony) || ceremony.value.kind !== "sign-in" || ceremony.value.expiresAt <= now) {
           return yield* new OperationExpired()
         }
-        const c = ceremony.value
+        return ceremony.value
+      }),
+    )
+    const { userId, clientId, backedUp } = yield* storage.transaction(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
         const rp = yield* ceremonyRpFor(c.clientId)
         const passkey = yield* registeredPasskey(input.assertion.id)
         const handle = input.assertion.response.userHandle

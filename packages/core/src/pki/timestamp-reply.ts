@@ -83,6 +83,8 @@ export const stampSignatureValue = (signatureValue: Uint8Array) =>
   Effect.gen(function* () {
     const digest = yield* sha256(signatureValue)
     const nonce = yield* Effect.flatMap(Random, (r) => r.bytes(8))
-    nonce[0] = nonce[0]! & 0x7f
+    // a positive INTEGER in minimal DER: top bit clear, and a first byte that is never 0x00 (a leading zero before
+    // a byte below 0x80 is non-minimal and refused as "illegal padding"; it came up once in 256 stamps)
+    nonce[0] = (nonce[0]! & 0x7f) | 0x40
     return yield* Effect.flatMap(TimestampAuthority, (tsa) => tsa.stamp({ hashAlgorithm: "SHA-256", digest, nonce, includeCertificates: true }))
   })
