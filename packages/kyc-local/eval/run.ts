@@ -106,7 +106,7 @@ function report(): string {
     const t = rows.get("tampered")!
     table.push("", `Tampered check digits: ${t.exact + t.wrong === 0 ? "all refused" : `${t.exact + t.wrong} ACCEPTED`} (${t.cpu.length} documents).`)
   }
-  table.push("", "Unreadable counts every refusal other than a failed check digit; the reasons core gave:")
+  table.push("", "Unreadable counts every refusal other than a failed check digit. The reasons core gave, per variant:")
   for (const [k, n] of [...reasons.entries()].sort()) table.push(`  ${k}: ${n}`)
   if (wrongs.length > 0) table.push("", "Wrong data accepted:", ...wrongs.map((w) => `  ${w}`))
   table.push("", `(${((performance.now() - started) / 1000).toFixed(0)} s in all)`)
