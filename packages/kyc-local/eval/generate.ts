@@ -433,6 +433,32 @@ const convert = async (args: ReadonlyArray<string>) => {
 // JPEG as a phone writes it: 4:2:0 chroma, no metadata
 const jpeg = (quality: number) => ["-strip", "-sampling-factor", "2x2", "-quality", String(quality)]
 
+/** The printed fields of a person, as the MRZ carries them. */
+const fieldsOf = (p: Person): Truth["fields"] => ({
+  documentCode: p.documentCode.replace(/<+$/, ""),
+  issuingState: p.issuingState,
+  documentNumber: p.documentNumber,
+  nationality: p.nationality,
+  dateOfBirth: p.birth,
+  sex: p.sex === "<" ? "" : p.sex,
+  expiryDate: p.expiry,
+  personalNumber: p.personalNumber,
+  surname: mrzName(p.surname).replace(/</g, " "),
+  givenNames: p.given.map(mrzName).join(" ").replace(/</g, " "),
+})
+
+/**
+ * The data of document `index` of `seed`, without drawing: the printed MRZ lines, the fields and
+ * the tampered lines. The PRNG it returns goes on to the drawing parameters.
+ */
+export const documentData = (seed: string, index: number) => {
+  const r = rand(`${seed}:${index}`)
+  const p = person(r)
+  const lines = compose(p)
+  const tampered = tamper(r, p.format, lines)
+  return { r, p, format: p.format, lines, fields: fieldsOf(p), tampered }
+}
+
 /** The document folder of `index` under `root`: its truth and one JPEG per variant. */
 export const documentDir = (root: string, seed: string, index: number) => path.join(root, `seed-${seed}`, String(index).padStart(5, "0"))
 
@@ -448,10 +474,7 @@ export const generateDocument = async (root: string, seed: string, index: number
   mkdirSync(dir, { recursive: true })
   const f = await fonts()
   const advance = await advanceOf(f.ocrb)
-  const r = rand(`${seed}:${index}`)
-  const p = person(r)
-  const lines = compose(p)
-  const tampered = tamper(r, p.format, lines)
+  const { r, p, lines, tampered } = documentData(seed, index)
   // scale (px/mm): a phone photo filling the frame with a passport page or a card
   const scale = p.format === "TD3" ? 9 + r.next() * 3 : 12 + r.next() * 4
   const pageSeed = `${seed}:${index}:page`
@@ -474,18 +497,7 @@ export const generateDocument = async (root: string, seed: string, index: number
     index,
     format: p.format,
     lines,
-    fields: {
-      documentCode: p.documentCode.replace(/<+$/, ""),
-      issuingState: p.issuingState,
-      documentNumber: p.documentNumber,
-      nationality: p.nationality,
-      dateOfBirth: p.birth,
-      sex: p.sex === "<" ? "" : p.sex,
-      expiryDate: p.expiry,
-      personalNumber: p.personalNumber,
-      surname: mrzName(p.surname).replace(/</g, " "),
-      givenNames: p.given.map(mrzName).join(" ").replace(/</g, " "),
-    },
+    fields: fieldsOf(p),
     tampered,
     params,
   }

@@ -25,7 +25,7 @@ export const SLICE_PLAN: ReadonlyArray<ReadonlyArray<Variant>> = [
 export const SLICE_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../fixtures/eval")
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  rmSync(SLICE_ROOT, { recursive: true, force: true })
+  rmSync(path.join(SLICE_ROOT, `seed-${SLICE_SEED}`), { recursive: true, force: true })
   await pool(
     2,
     SLICE_PLAN.map((variants, i) => () => generateDocument(SLICE_ROOT, SLICE_SEED, i, variants)),
