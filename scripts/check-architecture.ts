@@ -72,8 +72,8 @@ const CONTRACT_FILES = new Set(["ports.ts", "model.ts", "errors.ts", "contract.t
 
 /** Tests and their helpers: `*.test.ts`, `test-support/`, `test-layers.ts`. */
 const isTest = (rel: string): boolean => /\.test\.ts$/.test(rel) || /(^|\/)test-support\//.test(rel) || /(^|\/)test-layers\.ts$/.test(rel)
-/** Development tooling of a package (benchmarks, calibration scripts): held to the rules of tests. */
-const isTooling = (rel: string): boolean => /^packages\/[^/]+\/(bench|calibration)\//.test(rel)
+/** Development tooling of a package (benchmarks, calibration and evaluation scripts): held to the rules of tests. */
+const isTooling = (rel: string): boolean => /^packages\/[^/]+\/(bench|calibration|eval)\//.test(rel)
 
 interface Import {
   readonly from: string
