@@ -96,7 +96,8 @@ export const normaliseLine = (line: string, types: string): string =>
     })
     .join("")
 
-interface InkMask {
+/** A binary ink image: 1 where a pixel is darker than the threshold. */
+export interface InkMask {
   readonly width: number
   readonly height: number
   readonly ink: Uint8Array
@@ -107,7 +108,7 @@ interface InkMask {
  * Ink pixels (darker than Otsu's threshold), without the dark regions that touch the image
  * border (the table around a photographed page, shadows): print never touches the border.
  */
-const inkMask = (img: Grey): InkMask => {
+export const inkMask = (img: Grey): InkMask => {
   const { width, height } = img
   const threshold = otsu(img)
   const ink = new Uint8Array(width * height)
@@ -139,7 +140,7 @@ const inkMask = (img: Grey): InkMask => {
 }
 
 /** The dominant skew of the text (degrees), from the sharpest horizontal projection of the ink. */
-const estimateSkew = (mask: InkMask): number => {
+export const estimateSkew = (mask: InkMask): number => {
   const img = { width: mask.width, height: mask.height }
   const xs: Array<number> = []
   const ys: Array<number> = []
@@ -156,7 +157,8 @@ const estimateSkew = (mask: InkMask): number => {
     const t = Math.tan((deg * Math.PI) / 180)
     const bins = new Float64Array(img.height * 2)
     for (let k = 0; k < xs.length; k++) {
-      const b = Math.round(ys[k]! - xs[k]! * t) + img.height / 2
+      // rounded after the offset: an odd height made every index fractional, every score 0 and the answer −8°
+      const b = Math.round(ys[k]! - xs[k]! * t + img.height / 2)
       if (b >= 0 && b < bins.length) bins[b]!++
     }
     let s = 0
