@@ -249,16 +249,50 @@ interface Cell {
   readonly filler: boolean
 }
 
-/** Cuts a text line into `count` fixed-pitch cells spanning its ink. */
+/**
+ * The fixed pitch and the first cell's centre of a line of `count` glyphs, from the glyphs found
+ * in it: OCR-B (like every MRZ font) centres each glyph in its cell, so the centres of the ink
+ * runs lie on a line `origin + k × pitch`. A first guess from the outermost runs gives each run
+ * its cell index; a least-squares fit over the single-glyph runs then gives both numbers, so
+ * neither the font's glyph width nor the image scale is assumed.
+ */
+export const pitchOf = (runs: ReadonlyArray<readonly [number, number]>, count: number): { readonly origin: number; readonly pitch: number } => {
+  const centre = (r: readonly [number, number]) => (r[0] + r[1]) / 2
+  const first = centre(runs[0]!)
+  const last = centre(runs[runs.length - 1]!)
+  let origin = first
+  let pitch = count > 1 ? (last - first) / (count - 1) : runs[0]![1] - runs[0]![0]
+  for (let round = 0; round < 2; round++) {
+    let n = 0
+    let sk = 0
+    let sc = 0
+    let skk = 0
+    let skc = 0
+    for (const r of runs) {
+      if (r[1] - r[0] > pitch * 1.15) continue // touching glyphs: no single centre
+      const k = Math.round((centre(r) - origin) / pitch)
+      if (k < 0 || k >= count) continue
+      n++
+      sk += k
+      sc += centre(r)
+      skk += k * k
+      skc += k * centre(r)
+    }
+    const det = n * skk - sk * sk
+    if (n < 3 || det === 0) break
+    pitch = (n * skc - sk * sc) / det
+    origin = (sc - pitch * sk) / n
+  }
+  return { origin, pitch }
+}
+
+/** Cuts a text line into `count` fixed-pitch cells, centred on the glyphs found in it. */
 const cellsOf = (ink: (x: number, y: number) => boolean, line: Line, count: number): Array<Cell> => {
-  const left = line.cells[0]![0]
-  const right = line.cells[line.cells.length - 1]![1]
-  // glyphs fill about 80% of the pitch: the span is (count - 0.2) pitches
-  const pitch = (right - left) / (count - 0.2)
+  const { origin, pitch } = pitchOf(line.cells, count)
   const cells: Array<Cell> = []
   for (let k = 0; k < count; k++) {
-    const x0 = Math.max(0, Math.round(left + k * pitch - pitch * 0.08))
-    const x1 = Math.round(left + (k + 0.88) * pitch)
+    const x0 = Math.max(0, Math.round(origin + (k - 0.5) * pitch))
+    const x1 = Math.round(origin + (k + 0.5) * pitch)
     cells.push({ x0, x1, filler: isChevron(ink, x0, x1, line.top, line.bottom, line.bottom - line.top) })
   }
   return cells
