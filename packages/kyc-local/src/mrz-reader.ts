@@ -215,32 +215,41 @@ const textRows = (ink: (x: number, y: number) => boolean, width: number, height:
   })
 }
 
-/** Whether the ink in a glyph box is a `<` chevron: ink on the left only around the middle, on the right only at the ends. */
+/**
+ * Whether the ink in a glyph box is a `<` chevron: ink on the left only around the middle, on
+ * the right only at the ends, and the top and bottom rows inked only on the right half (the
+ * arms of a `<` are diagonals; the arcs of a `C`, which passes the other tests, run across).
+ */
 const isChevron = (ink: (x: number, y: number) => boolean, x0: number, x1: number, y0: number, y1: number, lineHeight: number): boolean => {
   // tighten to the ink
   let top = y1
   let bottom = y0
+  let left = x1
+  let right = x0
   for (let y = y0; y < y1; y++)
     for (let x = x0; x < x1; x++)
       if (ink(x, y)) {
         top = Math.min(top, y)
         bottom = Math.max(bottom, y + 1)
+        left = Math.min(left, x)
+        right = Math.max(right, x + 1)
       }
   const h = bottom - top
-  const w = x1 - x0
+  const w = right - left
   if (h <= 0 || w <= 0) return false
   if (h > lineHeight * 0.92) return false // a chevron is shorter than the capitals
   const band = (fx0: number, fx1: number, fy0: number, fy1: number) => {
     let n = 0
     for (let y = top + Math.floor(h * fy0); y < top + Math.ceil(h * fy1); y++)
-      for (let x = x0 + Math.floor(w * fx0); x < x0 + Math.ceil(w * fx1); x++) if (ink(x, y)) n++
+      for (let x = left + Math.floor(w * fx0); x < left + Math.ceil(w * fx1); x++) if (ink(x, y)) n++
     return n
   }
   const leftEnds = band(0, 0.25, 0, 0.2) + band(0, 0.25, 0.8, 1)
   const leftMiddle = band(0, 0.3, 0.35, 0.65)
   const rightEnds = band(0.7, 1, 0, 0.25) + band(0.7, 1, 0.75, 1)
   const rightMiddle = band(0.65, 1, 0.35, 0.65)
-  return leftEnds === 0 && leftMiddle > 0 && rightEnds > 0 && rightMiddle === 0
+  const arcs = band(0, 0.5, 0, 0.1) + band(0, 0.5, 0.9, 1)
+  return leftEnds === 0 && leftMiddle > 0 && rightEnds > 0 && rightMiddle === 0 && arcs === 0
 }
 
 interface Cell {
