@@ -61,4 +61,24 @@ describe("deciding MRZ characters from their confidence", () => {
     expect(decided.lines[1]![1]).toBe("?")
     expect(verdict(decided.lines)).toBe("mrz_unreadable")
   })
+
+  it("lets any plausible reading of the other pass compete: two S read for two 9s satisfy every check, so neither is taken", () => {
+    // 9 → S adds 19 at weight 7 and 19 at weight 3: 190 ≡ 0 mod 10, in the number's check and the composite
+    const doc = "9VF3LJW93"
+    const head = `${doc}${checkDigit(doc)}NLD7408122F1204159ZE184226B<<<<<1`
+    const lines = [TD3[0]!, head + checkDigit(head.slice(0, 10) + head.slice(13, 20) + head.slice(21, 43))]
+    expect(verdict([lines[0]!, lines[1]!.replace("9VF3LJW9", "SVF3LJWS")])).toBe("valid")
+    const misread = { char: "S", confidence: 0.84, alternative: { char: "9", confidence: 0.99 } }
+    const decided = decideMrz(
+      read(
+        [
+          [1, 0, misread],
+          [1, 7, misread],
+        ],
+        lines,
+      ),
+    )
+    expect(decided.lines[1]!.slice(0, 9)).toBe("?VF3LJW?3")
+    expect(verdict(decided.lines)).toBe("mrz_unreadable")
+  })
 })

@@ -29,11 +29,6 @@ export const MIN_CONFIDENCE = 0.75
  */
 export const PLAUSIBLE = 0.5
 
-/** Look-alike pairs in OCR-B between which a check digit may choose (digit, letter). */
-const LOOK_ALIKES: ReadonlyArray<string> = ["0O", "0D", "0Q", "1I", "2Z", "4A", "5S", "6G", "7T", "8B"]
-
-const lookAlike = (a: string, b: string) => LOOK_ALIKES.includes(a + b) || LOOK_ALIKES.includes(b + a)
-
 /**
  * Whether `char` is one of a look-alike pair that no check digit can tell apart: G (16) and 6
  * weigh the same mod 10 under every weight, so a G read for a 6 leaves every check holding.
@@ -69,7 +64,9 @@ export const decideMrz = (rows: ReadonlyArray<ReadonlyArray<CharRead>>): MrzDeci
   rows.forEach((row, line) => {
     row.forEach((c, index) => {
       const alt = c.alternative
-      if (alt !== undefined && c.confidence >= MIN_CONFIDENCE && alt.confidence >= PLAUSIBLE && alt.char !== c.char && lookAlike(c.char, alt.char)) {
+      // any reading the other pass found plausible competes, look-alike or not: two S read for
+      // two 9s (19 × 7 + 19 × 3 ≡ 0 mod 10) satisfied every check of a document number
+      if (alt !== undefined && c.confidence >= MIN_CONFIDENCE && alt.confidence >= PLAUSIBLE && alt.char !== c.char) {
         ambiguous.push({ line, index, other: alt.char })
       }
     })

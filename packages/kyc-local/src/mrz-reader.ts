@@ -8,7 +8,7 @@
  * in name and country fields) and handed to core's MRZ parser.
  */
 import { createRequire } from "node:module"
-import { blur, decodeRgb, encodeGrey, otsu, rotate, toGrey, type Grey } from "./image.ts"
+import { blur, decodeRgb, encodeGrey, flatten, otsu, rotate, toGrey, type Grey } from "./image.ts"
 import { nextTurn } from "./models.ts"
 import { checkBlind, decideMrz, MIN_CONFIDENCE, type CharRead } from "./mrz-decide.ts"
 
@@ -365,7 +365,10 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
   // The MRZ is in the lower half of a passport page or an ID card's back: only that half is processed.
   const full = toGrey(rgb)
   const cut = Math.floor(full.height * 0.45)
-  const grey0: Grey = { width: full.width, height: full.height - cut, pixels: full.pixels.subarray(cut * full.width) }
+  const band: Grey = { width: full.width, height: full.height - cut, pixels: full.pixels.subarray(cut * full.width) }
+  // paper made white under any light: a box several text heights wide (an MRZ line is about a
+  // twentieth of the band's shorter side or less)
+  const grey0 = flatten(band, Math.max(16, Math.round(Math.min(band.width, band.height) / 16)))
   const skew = estimateSkew(inkMask(blur(grey0)))
   await nextTurn()
   const grey = blur(Math.abs(skew) >= 0.2 ? rotate(grey0, skew) : grey0)
