@@ -81,6 +81,8 @@ export const stopOcr = async (): Promise<void> => {
 const CAP = 22
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+/** Text height of the second, independent read of the alphabetic fields (no check digit covers them). */
+const RECHECK_CAP = 30
 const DIGITS = "0123456789"
 
 // Field types per position: N numeric, A alphabetic, X alphanumeric (fillers may stand anywhere).
@@ -417,9 +419,9 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
     readonly confidence: number
     readonly symbols: number
   }
-  const seen = { digits: new Map<string, Seen>(), letters: new Map<string, Seen>(), both: new Map<string, Seen>() }
-  const alphabet = { digits: DIGITS, letters: LETTERS, both: LETTERS + DIGITS }
-  const readIn = { digits: "NX", letters: "A", both: "X" }
+  const seen = { digits: new Map<string, Seen>(), letters: new Map<string, Seen>(), recheck: new Map<string, Seen>(), both: new Map<string, Seen>() }
+  const alphabet = { digits: DIGITS, letters: LETTERS, recheck: LETTERS, both: LETTERS + DIGITS }
+  const readIn = { digits: "NX", letters: "A", recheck: "A", both: "X" }
   // In the digits pass an alphanumeric cell the full pass read as a letter that looks like no
   // digit is left blank: a forced-digit reading of a K or an M is noise, and it merges with its
   // neighbours into one symbol, which would take the digit reading of the look-alikes with it.
@@ -428,10 +430,18 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
     const read = seen.both.get(`${line}:${cell}`)
     return read !== undefined && !/[0-9ODQIZASTBG]/.test(read.char)
   }
-  for (const pass of ["letters", "both", "digits"] as const) {
+  for (const pass of ["letters", "recheck", "both", "digits"] as const) {
     const mine = groups.filter((g) => readIn[pass].includes(g.type))
     if (mine.length === 0) continue
-    const { image, lineAt, cellAt } = composeGroups(grey, threshold, lines, cells, mine, CAP, pass === "digits" ? blank : () => false)
+    const { image, lineAt, cellAt } = composeGroups(
+      grey,
+      threshold,
+      lines,
+      cells,
+      mine,
+      pass === "recheck" ? RECHECK_CAP : CAP,
+      pass === "digits" ? blank : () => false,
+    )
     const result = await ocr(async (w) => {
       await w.setParameters({ tessedit_char_whitelist: alphabet[pass], tessedit_pageseg_mode: "6" })
       return w.recognize(Buffer.from(encodeGrey(image, 95)), {}, { text: true, blocks: true })
@@ -465,6 +475,12 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
       const type = format[li]![k]!
       const digit = seen.digits.get(`${li}:${k}`)
       const only = type === "N" ? digit : type === "A" ? seen.letters.get(`${li}:${k}`) : undefined
+      // no check digit covers an alphabetic field, so it is read twice, at two text heights: a
+      // letter the second read contradicts is not taken (blur made CHIDI read EHIDL at 0.98 once)
+      if (type === "A" && only !== undefined) {
+        const again = seen.recheck.get(`${li}:${k}`)
+        if (again !== undefined && again.char !== only.char) return { char: only.char, confidence: 0 }
+      }
       if (type !== "X") return only === undefined ? { char: "?", confidence: 0 } : { char: only.char, confidence: only.confidence }
       // alphanumeric: the full pass's reading is taken, the digits pass's is its alternative; the
       // digits pass (forced to a digit, so its confidence says little about letters) leads only
