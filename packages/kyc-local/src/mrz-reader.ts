@@ -16,9 +16,9 @@ const require = createRequire(import.meta.url)
 
 /** The result of reading one image's MRZ. */
 export interface MrzRead {
-  /** the lines as read and normalised, or null when no MRZ was found */
+  /** the lines as decided (`?` where no character could be taken), or null when no MRZ was found */
   readonly lines: ReadonlyArray<string> | null
-  /** every position's character as read, with its confidence and any look-alike seen there (null when no MRZ was found) */
+  /** every position's character as read, with its confidence and any other reading seen there (absent when no MRZ was found) */
   readonly characters?: ReadonlyArray<ReadonlyArray<CharRead>>
   /** mean confidence over the characters read (fillers excluded), 0..1 (0 when nothing was read) */
   readonly confidence: number
