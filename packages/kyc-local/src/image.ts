@@ -135,3 +135,34 @@ export const encodeGrey = (img: Grey, quality = 92): Uint8Array => {
   const out = jpeg.encode({ data: rgba, width: img.width, height: img.height }, quality).data
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
 }
+
+/**
+ * `img` divided by its local mean (a box of side 2 × `radius` + 1, from an integral image), so
+ * that paper becomes white however the light falls across the page and ink stays dark in
+ * proportion to its surroundings: a global threshold (Otsu) then works under uneven light.
+ */
+export const flatten = (img: Grey, radius: number): Grey => {
+  const { width, height } = img
+  const w1 = width + 1
+  const sum = new Float64Array(w1 * (height + 1))
+  for (let y = 0; y < height; y++) {
+    let row = 0
+    for (let x = 0; x < width; x++) {
+      row += img.pixels[y * width + x]!
+      sum[(y + 1) * w1 + x + 1] = sum[y * w1 + x + 1]! + row
+    }
+  }
+  const out = new Uint8Array(width * height)
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - radius)
+    const y1 = Math.min(height, y + radius + 1)
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.max(0, x - radius)
+      const x1 = Math.min(width, x + radius + 1)
+      const total = sum[y1 * w1 + x1]! - sum[y0 * w1 + x1]! - sum[y1 * w1 + x0]! + sum[y0 * w1 + x0]!
+      const mean = total / ((y1 - y0) * (x1 - x0))
+      out[y * width + x] = mean <= 0 ? 0 : Math.min(255, (255 * img.pixels[y * width + x]!) / mean)
+    }
+  }
+  return { width, height, pixels: out }
+}

@@ -8,16 +8,19 @@
  * in name and country fields) and handed to core's MRZ parser.
  */
 import { createRequire } from "node:module"
-import { blur, decodeRgb, encodeGrey, otsu, rotate, toGrey, type Grey } from "./image.ts"
+import { blur, decodeRgb, encodeGrey, flatten, otsu, rotate, toGrey, type Grey } from "./image.ts"
 import { nextTurn } from "./models.ts"
+import { checkBlind, decideMrz, MIN_CONFIDENCE, type CharRead } from "./mrz-decide.ts"
 
 const require = createRequire(import.meta.url)
 
 /** The result of reading one image's MRZ. */
 export interface MrzRead {
-  /** the lines as read and normalised, or null when no MRZ was found */
+  /** the lines as decided (`?` where no character could be taken), or null when no MRZ was found */
   readonly lines: ReadonlyArray<string> | null
-  /** tesseract's mean confidence over the characters it read, 0..1 (0 when nothing was read) */
+  /** every position's character as read, with its confidence and any other reading seen there (absent when no MRZ was found) */
+  readonly characters?: ReadonlyArray<ReadonlyArray<CharRead>>
+  /** mean confidence over the characters read (fillers excluded), 0..1 (0 when nothing was read) */
   readonly confidence: number
   /** the skew corrected, in degrees */
   readonly skew: number
@@ -33,7 +36,11 @@ interface TesseractWorker {
     data: {
       text: string
       confidence: number
-      blocks: Array<{ paragraphs: Array<{ lines: Array<{ text: string; bbox: { y0: number; y1: number } }> }> }> | null
+      blocks: Array<{
+        paragraphs: Array<{
+          lines: Array<{ words: Array<{ symbols: Array<{ text: string; confidence: number; bbox: { x0: number; y0: number; x1: number; y1: number } }> }> }>
+        }>
+      }> | null
     }
   }>
   terminate(): Promise<unknown>
@@ -73,7 +80,9 @@ export const stopOcr = async (): Promise<void> => {
 /** Text height (px) the glyphs are scaled to for tesseract (22 read 9/10 generated cases exactly, 30 read 6/10). */
 const CAP = 22
 
-const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+/** Text height of the second, independent read of the alphabetic fields (no check digit covers them). */
+const RECHECK_CAP = 30
 const DIGITS = "0123456789"
 
 // Field types per position: N numeric, A alphabetic, X alphanumeric (fillers may stand anywhere).
@@ -96,7 +105,8 @@ export const normaliseLine = (line: string, types: string): string =>
     })
     .join("")
 
-interface InkMask {
+/** A binary ink image: 1 where a pixel is darker than the threshold. */
+export interface InkMask {
   readonly width: number
   readonly height: number
   readonly ink: Uint8Array
@@ -107,7 +117,7 @@ interface InkMask {
  * Ink pixels (darker than Otsu's threshold), without the dark regions that touch the image
  * border (the table around a photographed page, shadows): print never touches the border.
  */
-const inkMask = (img: Grey): InkMask => {
+export const inkMask = (img: Grey): InkMask => {
   const { width, height } = img
   const threshold = otsu(img)
   const ink = new Uint8Array(width * height)
@@ -139,7 +149,7 @@ const inkMask = (img: Grey): InkMask => {
 }
 
 /** The dominant skew of the text (degrees), from the sharpest horizontal projection of the ink. */
-const estimateSkew = (mask: InkMask): number => {
+export const estimateSkew = (mask: InkMask): number => {
   const img = { width: mask.width, height: mask.height }
   const xs: Array<number> = []
   const ys: Array<number> = []
@@ -156,7 +166,8 @@ const estimateSkew = (mask: InkMask): number => {
     const t = Math.tan((deg * Math.PI) / 180)
     const bins = new Float64Array(img.height * 2)
     for (let k = 0; k < xs.length; k++) {
-      const b = Math.round(ys[k]! - xs[k]! * t) + img.height / 2
+      // rounded after the offset: an odd height made every index fractional, every score 0 and the answer −8°
+      const b = Math.round(ys[k]! - xs[k]! * t + img.height / 2)
       if (b >= 0 && b < bins.length) bins[b]!++
     }
     let s = 0
@@ -213,32 +224,81 @@ const textRows = (ink: (x: number, y: number) => boolean, width: number, height:
   })
 }
 
-/** Whether the ink in a glyph box is a `<` chevron: ink on the left only around the middle, on the right only at the ends. */
+/**
+ * Whether the ink in a glyph box is a `<` chevron: ink on the left only around the middle, on
+ * the right only at the ends, and the top and bottom rows inked only on the right half (the
+ * arms of a `<` are diagonals; the arcs of a `C`, which passes the other tests, run across).
+ */
 const isChevron = (ink: (x: number, y: number) => boolean, x0: number, x1: number, y0: number, y1: number, lineHeight: number): boolean => {
   // tighten to the ink
   let top = y1
   let bottom = y0
+  let left = x1
+  let right = x0
   for (let y = y0; y < y1; y++)
     for (let x = x0; x < x1; x++)
       if (ink(x, y)) {
         top = Math.min(top, y)
         bottom = Math.max(bottom, y + 1)
+        left = Math.min(left, x)
+        right = Math.max(right, x + 1)
       }
   const h = bottom - top
-  const w = x1 - x0
+  const w = right - left
   if (h <= 0 || w <= 0) return false
   if (h > lineHeight * 0.92) return false // a chevron is shorter than the capitals
   const band = (fx0: number, fx1: number, fy0: number, fy1: number) => {
     let n = 0
     for (let y = top + Math.floor(h * fy0); y < top + Math.ceil(h * fy1); y++)
-      for (let x = x0 + Math.floor(w * fx0); x < x0 + Math.ceil(w * fx1); x++) if (ink(x, y)) n++
+      for (let x = left + Math.floor(w * fx0); x < left + Math.ceil(w * fx1); x++) if (ink(x, y)) n++
     return n
   }
   const leftEnds = band(0, 0.25, 0, 0.2) + band(0, 0.25, 0.8, 1)
   const leftMiddle = band(0, 0.3, 0.35, 0.65)
   const rightEnds = band(0.7, 1, 0, 0.25) + band(0.7, 1, 0.75, 1)
   const rightMiddle = band(0.65, 1, 0.35, 0.65)
-  return leftEnds === 0 && leftMiddle > 0 && rightEnds > 0 && rightMiddle === 0
+  const arcs = band(0, 0.5, 0, 0.1) + band(0, 0.5, 0.9, 1)
+  return leftEnds === 0 && leftMiddle > 0 && rightEnds > 0 && rightMiddle === 0 && arcs === 0
+}
+
+/**
+ * G or 6, told apart by shape (no check digit can: they weigh the same mod 10). A 6 closes its
+ * bowl with a stroke across the middle and has nothing at the upper right; a G is open in the
+ * middle (its bar only reaches in from the right) and its arc ends at the upper right. Both
+ * must agree. Measured on OCR-B and on the fixtures' font (centre / upper right): 6 0.63-0.73 /
+ * 0.00-0.03, G 0.04-0.20 / 0.39-0.47. Null when the ink looks like neither clearly.
+ */
+export const gOrSix = (ink: (x: number, y: number) => boolean, x0: number, x1: number, y0: number, y1: number): "G" | "6" | null => {
+  let top = y1
+  let bottom = y0
+  let left = x1
+  let right = x0
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++)
+      if (ink(x, y)) {
+        top = Math.min(top, y)
+        bottom = Math.max(bottom, y + 1)
+        left = Math.min(left, x)
+        right = Math.max(right, x + 1)
+      }
+  const h = bottom - top
+  const w = right - left
+  if (h < 6 || w < 3) return null
+  const density = (fx0: number, fx1: number, fy0: number, fy1: number) => {
+    let n = 0
+    let area = 0
+    for (let y = top + Math.floor(h * fy0); y < top + Math.ceil(h * fy1); y++)
+      for (let x = left + Math.floor(w * fx0); x < left + Math.ceil(w * fx1); x++) {
+        area++
+        if (ink(x, y)) n++
+      }
+    return n / Math.max(1, area)
+  }
+  const centre = density(0.25, 0.45, 0.4, 0.6)
+  const upperRight = density(0.7, 1, 0.12, 0.3)
+  if (centre >= 0.45 && upperRight <= 0.15) return "6"
+  if (centre <= 0.3 && upperRight >= 0.25) return "G"
+  return null
 }
 
 interface Cell {
@@ -247,16 +307,50 @@ interface Cell {
   readonly filler: boolean
 }
 
-/** Cuts a text line into `count` fixed-pitch cells spanning its ink. */
+/**
+ * The fixed pitch and the first cell's centre of a line of `count` glyphs, from the glyphs found
+ * in it: OCR-B (like every MRZ font) centres each glyph in its cell, so the centres of the ink
+ * runs lie on a line `origin + k × pitch`. A first guess from the outermost runs gives each run
+ * its cell index; a least-squares fit over the single-glyph runs then gives both numbers, so
+ * neither the font's glyph width nor the image scale is assumed.
+ */
+export const pitchOf = (runs: ReadonlyArray<readonly [number, number]>, count: number): { readonly origin: number; readonly pitch: number } => {
+  const centre = (r: readonly [number, number]) => (r[0] + r[1]) / 2
+  const first = centre(runs[0]!)
+  const last = centre(runs[runs.length - 1]!)
+  let origin = first
+  let pitch = count > 1 ? (last - first) / (count - 1) : runs[0]![1] - runs[0]![0]
+  for (let round = 0; round < 2; round++) {
+    let n = 0
+    let sk = 0
+    let sc = 0
+    let skk = 0
+    let skc = 0
+    for (const r of runs) {
+      if (r[1] - r[0] > pitch * 1.15) continue // touching glyphs: no single centre
+      const k = Math.round((centre(r) - origin) / pitch)
+      if (k < 0 || k >= count) continue
+      n++
+      sk += k
+      sc += centre(r)
+      skk += k * k
+      skc += k * centre(r)
+    }
+    const det = n * skk - sk * sk
+    if (n < 3 || det === 0) break
+    pitch = (n * skc - sk * sc) / det
+    origin = (sc - pitch * sk) / n
+  }
+  return { origin, pitch }
+}
+
+/** Cuts a text line into `count` fixed-pitch cells, centred on the glyphs found in it. */
 const cellsOf = (ink: (x: number, y: number) => boolean, line: Line, count: number): Array<Cell> => {
-  const left = line.cells[0]![0]
-  const right = line.cells[line.cells.length - 1]![1]
-  // glyphs fill about 80% of the pitch: the span is (count - 0.2) pitches
-  const pitch = (right - left) / (count - 0.2)
+  const { origin, pitch } = pitchOf(line.cells, count)
   const cells: Array<Cell> = []
   for (let k = 0; k < count; k++) {
-    const x0 = Math.max(0, Math.round(left + k * pitch - pitch * 0.08))
-    const x1 = Math.round(left + (k + 0.88) * pitch)
+    const x0 = Math.max(0, Math.round(origin + (k - 0.5) * pitch))
+    const x1 = Math.round(origin + (k + 0.5) * pitch)
     cells.push({ x0, x1, filler: isChevron(ink, x0, x1, line.top, line.bottom, line.bottom - line.top) })
   }
   return cells
@@ -273,7 +367,10 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
   // The MRZ is in the lower half of a passport page or an ID card's back: only that half is processed.
   const full = toGrey(rgb)
   const cut = Math.floor(full.height * 0.45)
-  const grey0: Grey = { width: full.width, height: full.height - cut, pixels: full.pixels.subarray(cut * full.width) }
+  const band: Grey = { width: full.width, height: full.height - cut, pixels: full.pixels.subarray(cut * full.width) }
+  // paper made white under any light: a box several text heights wide (an MRZ line is about a
+  // twentieth of the band's shorter side or less)
+  const grey0 = flatten(band, Math.max(16, Math.round(Math.min(band.width, band.height) / 16)))
   const skew = estimateSkew(inkMask(blur(grey0)))
   await nextTurn()
   const grey = blur(Math.abs(skew) >= 0.2 ? rotate(grey0, skew) : grey0)
@@ -290,10 +387,12 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
   const formats: ReadonlyArray<ReadonlyArray<string>> = three ? [TD1] : Math.abs(glyphs - 36) < Math.abs(glyphs - 44) ? [TD2, TD3] : [TD3, TD2]
   const format = formats[0]!
   const cells = lines.map((line, k) => cellsOf(ink, line, format[k]!.length))
-  // The units tesseract reads: runs of neighbouring non-filler cells of one field type. Numeric
-  // runs are read with a digits-only whitelist, alphabetic ones with the full one, and
-  // alphanumeric ones both ways (a digit the digits pass sees where the full pass saw a
-  // look-alike letter is taken as the digit).
+  // The units tesseract reads: runs of neighbouring non-filler cells of one field type. Each
+  // pass has its own alphabet: numeric runs are read with digits only, alphabetic ones with
+  // letters only, alphanumeric ones with both, and again with digits only (a digit seen there
+  // is the look-alike alternative a check digit may choose, in `decideMrz`). Every
+  // symbol tesseract returns is put in the cell its centre falls in, so an inserted or dropped
+  // character never shifts the rest of the line.
   interface Group {
     readonly line: number
     readonly start: number
@@ -315,49 +414,97 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
       k = e + 1
     }
   })
-  const digitsRead = new Map<Group, string>()
-  const fullRead = new Map<Group, string>()
-  let confidence = 0
-  let passes = 0
-  for (const numeric of [true, false]) {
-    const mine = groups.filter((g) => g.type === "X" || (g.type === "N") === numeric)
+  interface Seen {
+    readonly char: string
+    readonly confidence: number
+    readonly symbols: number
+  }
+  const seen = { digits: new Map<string, Seen>(), letters: new Map<string, Seen>(), recheck: new Map<string, Seen>(), both: new Map<string, Seen>() }
+  const alphabet = { digits: DIGITS, letters: LETTERS, recheck: LETTERS, both: LETTERS + DIGITS }
+  const readIn = { digits: "NX", letters: "A", recheck: "A", both: "X" }
+  // In the digits pass an alphanumeric cell the full pass read as a letter that looks like no
+  // digit is left blank: a forced-digit reading of a K or an M is noise, and it merges with its
+  // neighbours into one symbol, which would take the digit reading of the look-alikes with it.
+  const blank = (line: number, cell: number) => {
+    if (format[line]![cell] !== "X") return false
+    const read = seen.both.get(`${line}:${cell}`)
+    return read !== undefined && !/[0-9ODQIZASTBG]/.test(read.char)
+  }
+  for (const pass of ["letters", "recheck", "both", "digits"] as const) {
+    const mine = groups.filter((g) => readIn[pass].includes(g.type))
     if (mine.length === 0) continue
-    const { image, lineAt } = composeGroups(grey, threshold, lines, cells, mine, CAP)
+    const { image, lineAt, cellAt } = composeGroups(
+      grey,
+      threshold,
+      lines,
+      cells,
+      mine,
+      pass === "recheck" ? RECHECK_CAP : CAP,
+      pass === "digits" ? blank : () => false,
+    )
     const result = await ocr(async (w) => {
-      await w.setParameters({ tessedit_char_whitelist: numeric ? DIGITS : ALNUM, tessedit_pageseg_mode: "6" })
+      await w.setParameters({ tessedit_char_whitelist: alphabet[pass], tessedit_pageseg_mode: "6" })
       return w.recognize(Buffer.from(encodeGrey(image, 95)), {}, { text: true, blocks: true })
     })
-    const target = numeric ? digitsRead : fullRead
-    // each output line belongs to the group drawn at its height
     for (const block of result.data.blocks ?? []) {
       for (const paragraph of block.paragraphs) {
         for (const line of paragraph.lines) {
-          const g = mine[lineAt((line.bbox.y0 + line.bbox.y1) / 2)]
-          if (g !== undefined) target.set(g, (target.get(g) ?? "") + line.text.replace(/\s+/g, ""))
+          for (const word of line.words) {
+            for (const symbol of word.symbols) {
+              const k = lineAt((symbol.bbox.y0 + symbol.bbox.y1) / 2)
+              const g = mine[k]
+              if (g === undefined) continue
+              const c = cellAt(k, (symbol.bbox.x0 + symbol.bbox.x1) / 2)
+              if (c < 0) continue
+              const key = `${g.line}:${g.start + c}`
+              const before = seen[pass].get(key)
+              const char = symbol.text.trim()
+              if (char.length !== 1) continue
+              const confidence = Math.max(0, Math.min(1, symbol.confidence / 100))
+              // two symbols in one cell: a glyph split in two, so neither is a clean read
+              seen[pass].set(key, before === undefined ? { char, confidence, symbols: 1 } : { char: before.char, confidence: 0, symbols: before.symbols + 1 })
+            }
+          }
         }
       }
     }
-    confidence += result.data.confidence / 100
-    passes++
   }
-  const textOf = (g: Group): string => {
-    const want = g.end - g.start
-    if (g.type === "N") return digitsRead.get(g) ?? ""
-    const full = fullRead.get(g) ?? ""
-    if (g.type === "A") return full
-    const digits = digitsRead.get(g) ?? ""
-    if (full.length !== want || digits.length !== want) return full
-    return [...full].map((c, k) => (TO_DIGIT[c] !== undefined && /\d/.test(digits[k]!) ? digits[k]! : c)).join("")
-  }
-  const out = lines.map((_, li) => {
-    const chars = cells[li]!.map((c): string => (c.filler ? "<" : "?"))
-    for (const g of groups.filter((g) => g.line === li)) {
-      const text = textOf(g)
-      for (let k = 0; k < g.end - g.start; k++) chars[g.start + k] = text[k] ?? "?"
-    }
-    return normaliseLine(chars.join(""), format[li]!)
-  })
-  return { lines: out, confidence: passes === 0 ? 0 : confidence / passes, skew }
+  const characters: Array<Array<CharRead>> = cells.map((row, li) =>
+    row.map((cell, k): CharRead => {
+      if (cell.filler) return { char: "<", confidence: 1 }
+      const type = format[li]![k]!
+      const digit = seen.digits.get(`${li}:${k}`)
+      const only = type === "N" ? digit : type === "A" ? seen.letters.get(`${li}:${k}`) : undefined
+      // no check digit covers an alphabetic field, so it is read twice, at two text heights: a
+      // letter the second read contradicts is not taken (blur made CHIDI read EHIDL at 0.98 once)
+      if (type === "A" && only !== undefined) {
+        const again = seen.recheck.get(`${li}:${k}`)
+        if (again !== undefined && again.char !== only.char) return { char: only.char, confidence: 0 }
+      }
+      if (type !== "X") return only === undefined ? { char: "?", confidence: 0 } : { char: only.char, confidence: only.confidence }
+      // alphanumeric: the full pass's reading is taken, the digits pass's is its alternative; the
+      // digits pass (forced to a digit, so its confidence says little about letters) leads only
+      // where the full pass has no clear reading
+      const full = seen.both.get(`${li}:${k}`)
+      const [first, second] =
+        full !== undefined && (full.confidence >= MIN_CONFIDENCE || digit === undefined || full.confidence >= digit.confidence) ? [full, digit] : [digit, full]
+      if (first === undefined) return { char: "?", confidence: 0 }
+      // G and 6 weigh the same in every check digit (16 ≡ 6 mod 10), so no check catches one
+      // read for the other (tesseract does both, at 0.98): either is taken only when the full
+      // pass read it and the shape test agrees, and never with the other as an alternative
+      if (checkBlind(first.char)) {
+        const shape = gOrSix(ink, cell.x0, cell.x1, lines[li]!.top, lines[li]!.bottom)
+        return { char: first.char, confidence: first === full && shape === first.char ? first.confidence : 0 }
+      }
+      return second === undefined || second.char === first.char
+        ? { char: first.char, confidence: first.confidence }
+        : { char: first.char, confidence: first.confidence, alternative: { char: second.char, confidence: second.confidence } }
+    }),
+  )
+  const decided = decideMrz(characters)
+  const read = characters.flat().filter((c) => c.char !== "<")
+  const confidence = read.length === 0 ? 0 : read.reduce((sum, c) => sum + c.confidence, 0) / read.length
+  return { lines: decided.lines, characters, confidence, skew }
 }
 
 /**
@@ -371,7 +518,8 @@ const composeGroups = (
   cells: ReadonlyArray<ReadonlyArray<Cell>>,
   groups: ReadonlyArray<{ line: number; start: number; end: number }>,
   cap: number,
-): { readonly image: Grey; readonly lineAt: (y: number) => number } => {
+  blank: (line: number, cell: number) => boolean,
+): { readonly image: Grey; readonly lineAt: (y: number) => number; readonly cellAt: (group: number, x: number) => number } => {
   const lineHeight = Math.max(...lines.map((l) => l.bottom - l.top))
   // one text height for every document size: scale every glyph to `cap`
   const scale = cap / lineHeight
@@ -381,15 +529,23 @@ const composeGroups = (
   const step = cap + pad
   const height = groups.length * step + pad
   const pixels = new Uint8Array(width * height).fill(255)
+  // where each cell of each group is drawn (x from, x to), for giving symbols back to cells
+  const drawn: Array<Array<readonly [number, number]>> = []
   groups.forEach((g, k) => {
+    drawn.push([])
     const line = lines[g.line]!
     const row = cells[g.line]!
     const oy = pad + k * step
     const x0 = row[g.start]!.x0
     for (let c = g.start; c < g.end; c++) {
       const cell = row[c]!
+      if (blank(g.line, c)) {
+        drawn[k]!.push([-1, -1])
+        continue
+      }
       const dx0 = Math.round((cell.x0 - x0) * scale)
       const dx1 = Math.round((cell.x1 - x0) * scale)
+      drawn[k]!.push([pad + dx0, pad + dx1])
       for (let dy = 0; dy < cap; dy++) {
         const sy0 = line.top + Math.floor(dy / scale)
         const sy1 = Math.max(sy0 + 1, Math.min(line.bottom, line.top + Math.floor((dy + 1) / scale)))
@@ -410,5 +566,9 @@ const composeGroups = (
       }
     }
   })
-  return { image: { width, height, pixels }, lineAt: (y) => Math.floor((y - pad / 2) / step) }
+  return {
+    image: { width, height, pixels },
+    lineAt: (y) => Math.floor((y - pad / 2) / step),
+    cellAt: (group, x) => (drawn[group] ?? []).findIndex(([a, b]) => x >= a && x < b),
+  }
 }

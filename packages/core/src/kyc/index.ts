@@ -60,7 +60,7 @@ export type { DocumentOutcome, KycCommand, KycMachineError, KycMachineEvent, Kyc
 export { DEFAULT_KYC_SETTINGS, KycAuditEntry, KycCapture, KycDocument, KycImage, KycImageKind, KycRpSettings, KycStatus, KycVerification } from "./model.ts"
 export type { DocumentReading, KycSettingsShape, KycThresholds, LivenessResult } from "./model.ts"
 export { checkDigit, composeTd3, mrzDate, parseMrz } from "./mrz.ts"
-export type { Mrz, MrzCheck, MrzFormat, MrzFormatError } from "./mrz.ts"
+export type { Mrz, MrzCheck, MrzField, MrzFormat, MrzFormatError } from "./mrz.ts"
 export { DocumentReader, FaceMatcher, KycAudit, KycCaptures, KycImages, KycSettings, KycVault, KycVerifications, LivenessProvider } from "./ports.ts"
 export {
   DocumentReaderSandbox,

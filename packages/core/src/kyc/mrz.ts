@@ -1,9 +1,12 @@
 /**
  * ICAO 9303 machine-readable zones: TD1 (3×30), TD2 (2×36) and TD3 (2×44) parsing with
- * every check digit (7-3-1 weights, mod 10). Pure; dates come back as `YYMMDD` and are
- * given a century by `mrzDate`.
+ * every check digit (7-3-1 weights, mod 10), and every field that no check digit covers
+ * validated against its rules (document code, state codes, names, sex, dates), so that a
+ * misread there is refused rather than taken as read. Pure; dates come back as `YYMMDD` and
+ * are given a century by `mrzDate`.
  */
 import { Either } from "effect"
+import { isMrzStateCode } from "./mrz-codes.ts"
 
 /** The three MRZ formats. */
 export type MrzFormat = "TD1" | "TD2" | "TD3"
@@ -35,11 +38,16 @@ export interface Mrz {
   readonly valid: boolean
 }
 
-/** Why lines are not an MRZ at all. */
+/** Why lines are not an MRZ at all, or not one ICAO 9303 allows (judged `mrz_unreadable`). */
 export interface MrzFormatError {
   readonly _tag: "MrzFormatError"
   readonly detail: string
+  /** the field that breaks its rule, when the shape itself is right */
+  readonly field?: MrzField
 }
+
+/** The fields of an MRZ that are validated by rule (none of them is covered by a check digit of its own). */
+export type MrzField = "documentCode" | "issuingState" | "nationality" | "names" | "sex" | "dateOfBirth" | "expiryDate" | "documentNumber"
 
 const charValue = (c: string): number => {
   if (c >= "0" && c <= "9") return c.charCodeAt(0) - 48
@@ -68,15 +76,104 @@ const names = (zone: string) => {
 
 const VALID = /^[A-Z0-9<]+$/
 
-/** Parses MRZ lines (TD1, TD2 or TD3 by shape) and verifies every check digit. */
+const isLeap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+
+/** Whether `MMDD` exists in some year ending in `yy` (29 February needs a leap year in either century). */
+const dayExists = (yy: number, month: number, day: number): boolean => {
+  const february = isLeap(1900 + yy) || isLeap(2000 + yy) ? 29 : 28
+  const daysIn = [31, february, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn[month - 1]!
+}
+
+/**
+ * A printed `YYMMDD` that exists. A birth date may leave what is unknown as fillers (ICAO 9303
+ * Part 3: `YYMM<<`, `YY<<<<`, `<<<<<<`); a `<` standing for a single digit is never allowed
+ * (it weighs the same as `0` in every check digit, so only the rule catches it).
+ */
+const dateHolds = (field: string, kind: "birth" | "expiry"): boolean => {
+  if (/^\d{6}$/.test(field)) return dayExists(Number(field.slice(0, 2)), Number(field.slice(2, 4)), Number(field.slice(4, 6)))
+  if (kind === "expiry") return false
+  if (field === "<<<<<<") return true
+  if (/^\d{2}<{4}$/.test(field)) return true
+  if (/^\d{4}<{2}$/.test(field)) return dayExists(Number(field.slice(0, 2)), Number(field.slice(2, 4)), 1)
+  return false
+}
+
+/**
+ * The name zone: primary identifier, `<<`, secondary identifier, each made of components of
+ * A-Z joined by one `<`, then fillers to the end. A letter after a filler run (a trailing
+ * `<<<<` read as `K` or `L`), a digit, or a third identifier breaks it.
+ */
+const NAME_ZONE = /^[A-Z]+(?:<[A-Z]+)*(?:<<[A-Z]+(?:<[A-Z]+)*)?<*$/
+
+/** A document number: letters and digits, then fillers only (a filler is never inside it). */
+const DOCUMENT_NUMBER = /^[A-Z0-9]+<*$/
+
+/**
+ * The document codes ICAO 9303 allows per format: TD3 is a passport (`P`, Part 4) or an MRV-A
+ * visa (`V`, Part 7); TD1 and TD2 are official travel documents (`A`, `C`, `I`, Parts 5 and 6;
+ * the second letter is the issuer's choice but never `V`) and TD2 is also an MRV-B visa (`V`).
+ */
+const documentCodeHolds = (code: string, format: MrzFormat): boolean => {
+  if (format === "TD3") return /^[PV][A-Z<]$/.test(code)
+  if (format === "TD2" && /^V[A-Z<]$/.test(code)) return true
+  return /^[ACI][A-UW-Z<]$/.test(code)
+}
+
+interface RawFields {
+  readonly format: MrzFormat
+  readonly documentCode: string
+  readonly issuingState: string
+  readonly documentNumber: string
+  readonly nationality: string
+  readonly dateOfBirth: string
+  readonly sex: string
+  readonly expiryDate: string
+  readonly nameZone: string
+}
+
+/** The first field (as printed, fillers included) that breaks its ICAO 9303 rule, with why. */
+const ruleBroken = (f: RawFields): { readonly field: MrzField; readonly detail: string } | null => {
+  if (!documentCodeHolds(f.documentCode, f.format))
+    return { field: "documentCode", detail: `document code ${f.documentCode} is not one ICAO 9303 allows in ${f.format}` }
+  if (!isMrzStateCode(f.issuingState)) return { field: "issuingState", detail: `issuing state ${f.issuingState} is not an ICAO 9303 / ISO 3166 code` }
+  if (!isMrzStateCode(f.nationality)) return { field: "nationality", detail: `nationality ${f.nationality} is not an ICAO 9303 / ISO 3166 code` }
+  if (!DOCUMENT_NUMBER.test(f.documentNumber)) return { field: "documentNumber", detail: "document number is not letters and digits followed by fillers" }
+  if (!NAME_ZONE.test(f.nameZone)) return { field: "names", detail: "name zone is not SURNAME<<GIVEN<NAMES followed by fillers" }
+  if (!/^[MF<]$/.test(f.sex)) return { field: "sex", detail: `sex ${f.sex} is not M, F or <` }
+  if (!dateHolds(f.dateOfBirth, "birth")) return { field: "dateOfBirth", detail: `date of birth ${f.dateOfBirth} does not exist` }
+  if (!dateHolds(f.expiryDate, "expiry")) return { field: "expiryDate", detail: `expiry date ${f.expiryDate} does not exist` }
+  return null
+}
+
+/**
+ * Parses MRZ lines (TD1, TD2 or TD3 by shape), refuses (`Left`) a zone whose unchecked fields
+ * break their ICAO 9303 rules, and verifies every check digit (`valid`).
+ */
 export const parseMrz = (input: ReadonlyArray<string>): Either.Either<Mrz, MrzFormatError> => {
   const lines = input.map((l) => l.trim().toUpperCase()).filter((l) => l !== "")
-  const fail = (detail: string) => Either.left<MrzFormatError>({ _tag: "MrzFormatError", detail })
+  const fail = (detail: string, field?: MrzField) => Either.left<MrzFormatError>({ _tag: "MrzFormatError", detail, ...(field ? { field } : {}) })
+  const broken = (f: RawFields) => {
+    const b = ruleBroken(f)
+    return b === null ? null : fail(b.detail, b.field)
+  }
   if (lines.some((l) => !VALID.test(l))) return fail("MRZ lines hold only A-Z, 0-9 and <")
   const lengths = lines.map((l) => l.length).join("x")
   if (lines.length === 3 && lengths === "30x30x30") {
     const [l1, l2, l3] = lines as [string, string, string]
     const documentNumber = l1.slice(5, 14)
+    const refused = broken({
+      format: "TD1",
+      documentCode: l1.slice(0, 2),
+      issuingState: l1.slice(2, 5),
+      documentNumber,
+      nationality: l2.slice(15, 18),
+      dateOfBirth: l2.slice(0, 6),
+      sex: l2.slice(7, 8),
+      expiryDate: l2.slice(8, 14),
+      nameZone: l3,
+    })
+    if (refused !== null) return refused
     const checks: Array<MrzCheck> = [
       { field: "documentNumber", valid: holds(documentNumber, l1[14]!) },
       { field: "dateOfBirth", valid: holds(l2.slice(0, 6), l2[6]!) },
@@ -102,6 +199,18 @@ export const parseMrz = (input: ReadonlyArray<string>): Either.Either<Mrz, MrzFo
     const [l1, l2] = lines as [string, string]
     const td3 = l1.length === 44
     const documentNumber = l2.slice(0, 9)
+    const refused = broken({
+      format: td3 ? "TD3" : "TD2",
+      documentCode: l1.slice(0, 2),
+      issuingState: l1.slice(2, 5),
+      documentNumber,
+      nationality: l2.slice(10, 13),
+      dateOfBirth: l2.slice(13, 19),
+      sex: l2.slice(20, 21),
+      expiryDate: l2.slice(21, 27),
+      nameZone: l1.slice(5),
+    })
+    if (refused !== null) return refused
     const compositeAt = td3 ? 43 : 35
     const checks: Array<MrzCheck> = [
       { field: "documentNumber", valid: holds(documentNumber, l2[9]!) },
