@@ -30,9 +30,10 @@ describe("MRZ evaluation slice: OCR-B documents the project's renderer did not d
     for (const [index, d] of documents.entries()) for (const v of d.variants) expect(image(index, v).length, `${d.truth.id} ${v}`).toBeGreaterThan(10_000)
   })
 
-  // Fails with the reader of this branch: document 2 rotated comes back with document number
-  // EDTH7GCOT for ED1H7GC0T, document 5 under uneven light as document code "3" for "P" (issue 19).
-  // The reader fix (branch mrz-read) makes it hold; the lead flips `it.fails` to `it` after merging.
+  // KNOWN FAILURE (issue 19, open): with the reader of this commit one read of the slice is still accepted with wrong
+  // data: document 2 rotated comes back with document number EDTH7GCOT for ED1H7GC0T (1→T and 0→O, whose errors
+  // cancel in the check digit: 28×1 + 24×3 ≡ 0 mod 10). `fails` pins it: when the reader refuses or reads it
+  // right, vitest reports this test and `.fails` must go.
   it.fails("never accepts wrong data, on any variant", { timeout: 600_000 }, async () => {
     const wrong: Array<string> = []
     const seen: Array<Record<string, string>> = []
@@ -70,7 +71,7 @@ describe("MRZ evaluation slice: OCR-B documents the project's renderer did not d
     // Fails with the reader of this branch: the skew search writes to fractional indexes when the
     // processed band has an odd height, takes −8° and reads nothing (issue 19). The same card with
     // two rows of paper more (749 px, above) reads exactly. The lead flips this after merging mrz-read.
-    it.fails("reads the same page at 747 px exactly (the skew bug)", { timeout: 120_000 }, async () => {
+    it("reads the same page at 747 px exactly (the skew bug)", { timeout: 120_000 }, async () => {
       const { verdict, detail } = await read(4, "clean")
       expect(verdict.kind, detail).toBe("exact")
     })
