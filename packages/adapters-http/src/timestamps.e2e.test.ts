@@ -171,7 +171,9 @@ describe("timestamps", () => {
     const report = await validate(tampered, hash)
     expect(report.valid).toBe(false)
     expect(report.integrity).toBe(true)
-    expect(report.timestamp).toMatchObject({ valid: false, problems: ["the TSA's signature over the timestamp does not verify"] })
+    // (a changed seconds digit may also move genTime before the fresh test TSA's certificate: that problem may join this one)
+    expect(report.timestamp).toMatchObject({ valid: false })
+    expect(report.timestamp!.problems).toContain("the TSA's signature over the timestamp does not verify")
     expect(report.problems).toContain("timestamp: the TSA's signature over the timestamp does not verify")
   })
 
