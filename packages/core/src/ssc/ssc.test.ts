@@ -16,6 +16,7 @@ import {
   validateSignature,
   verifySigningToken,
   type Assertion,
+  Users,
 } from "../index.ts"
 
 const hashOf = (text: string) => createHash("sha256").update(text).digest("hex")
@@ -52,6 +53,28 @@ describe("signing tokens", () => {
         issueSigningToken({ clientId: rp.clientId, clientSecret: sscSecret, documentHash: hashOf("x"), loa: "LOA-2", signerEmail: "ghost@example.com" }),
       )
       expect(nobody.message).toBe("User not found for email: ghost@example.com")
+    }).pipe(Effect.provide(coreTestLayer())),
+  )
+
+  it.effect("an account whose e-mail is only an identity provider's claim is no signer for that e-mail", () =>
+    Effect.gen(function* () {
+      const { rp, sscSecret } = yield* world
+      // As an administrator's identity provider opens accounts: the address unproven (docs/identity.md).
+      yield* Effect.flatMap(Users, (u) => u.insert({ id: "claimed-1", email: "ceo@example.com", displayName: "CEO", createdAt: 0, emailVerifiedAt: null }))
+      // The lookup is the same for LOA-4, which binds the token to that account's passkey.
+      const refused = yield* Effect.flip(
+        issueSigningToken({ clientId: rp.clientId, clientSecret: sscSecret, documentHash: hashOf("x"), loa: "LOA-2", signerEmail: "ceo@example.com" }),
+      )
+      expect(refused.message).toBe("User not found for email: ceo@example.com")
+      yield* Effect.flatMap(Users, (u) => u.markEmailVerified("claimed-1", 1))
+      const named = yield* issueSigningToken({
+        clientId: rp.clientId,
+        clientSecret: sscSecret,
+        documentHash: hashOf("x"),
+        loa: "LOA-2",
+        signerEmail: "ceo@example.com",
+      })
+      expect((yield* verifySigningToken(named.token)).userId).toBe("claimed-1")
     }).pipe(Effect.provide(coreTestLayer())),
   )
 })

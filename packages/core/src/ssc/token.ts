@@ -67,7 +67,9 @@ export const issueSigningToken = (input: SigningTokenRequest) =>
     let userId: string | null = null
     let credentialId: string | null = null
     if (email) {
-      const user = yield* Effect.flatMap(Users, (u) => u.findByEmail(email))
+      // Only a proven address names a signer: an account opened through an identity provider keeps
+      // the provider's unproven claim until its owner proves it, and must not receive another's tokens.
+      const user = Option.filter(yield* Effect.flatMap(Users, (u) => u.findByEmail(email)), (u) => u.emailVerifiedAt !== null)
       if (Option.isNone(user)) return yield* new UserNotFoundForEmail({ email })
       userId = user.value.id
       const passkeys = (yield* Effect.flatMap(Passkeys, (p) => p.listByUser(user.value.id))).filter((p) => p.rpId === rp.webauthnRpId)
