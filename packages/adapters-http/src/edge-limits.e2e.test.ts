@@ -14,7 +14,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { makeEngine } from "./engine.ts"
-import { clientAddress, parseTrustedProxies } from "./http/client-address.ts"
+import { clientAddress, limitedClient, parseTrustedProxies } from "./http/client-address.ts"
 import { endpoint } from "./http/endpoint.ts"
 import { storageFor } from "../../server/src/index.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
@@ -54,6 +54,27 @@ describe("POST /enrolment/request: 60 per minute per IP (each call writes a cere
     expect(refused[0]!.body).toEqual({ error: "Rate limit exceeded. Please try again later." })
     expectRetryAfter(refused[0]!)
     expect((await post("/enrolment/request", { email: "someone@example.com" }, { "x-forwarded-for": newClient() })).status).toBe(403)
+  })
+})
+
+describe("IPv6 clients are counted by their /64 network", () => {
+  it("61 enrolment requests from 61 addresses of one /64 meet the one counter; the neighbouring /64 has its own", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 61 }, (_, i) =>
+        post("/enrolment/request", { email: `v6-${i}@example.com` }, { "x-forwarded-for": `2001:db8:0:64::${(i + 1).toString(16)}` }),
+      ),
+    )
+    expect(answers.filter((a) => a.status === 403)).toHaveLength(60)
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(1)
+    expect((await post("/enrolment/request", { email: "v6-next@example.com" }, { "x-forwarded-for": "2001:db8:0:65::1" })).status).toBe(403)
+  })
+
+  it("an IPv4 client is its address; an IPv6 client its network; what is no address stays as it is", () => {
+    expect(limitedClient("203.0.113.9")).toBe("203.0.113.9")
+    expect(limitedClient("::ffff:203.0.113.9")).toBe("203.0.113.9")
+    expect(limitedClient("2001:db8:0:64:a:b:c:d")).toBe("2001:db8:0:64::/64")
+    expect(limitedClient("2001:db8:0:64::1")).toBe(limitedClient("2001:db8::64:ffff:ffff:ffff:ffff"))
+    expect(limitedClient("unknown")).toBe("unknown")
   })
 })
 

@@ -70,3 +70,16 @@ export const clientAddress = (peer: string, forwardedFor: string | null, trusted
   }
   return client
 }
+
+/**
+ * What per-client limits count: an IPv4 address as it is, an IPv6 client by its /64 network.
+ * One IPv6 subscriber is given a whole /64 (RFC 6177), so counting by address would let it
+ * take a fresh counter for every request.
+ */
+export const limitedClient = (address: string): string => {
+  if (!ipaddr.isValid(address)) return address
+  const parsed = ipaddr.process(address)
+  if (parsed.kind() === "ipv4") return parsed.toString()
+  const network = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`)
+  return `${network.toString()}/64`
+}

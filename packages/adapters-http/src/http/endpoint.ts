@@ -30,7 +30,7 @@ export interface EndpointContext<B> {
   readonly user: BearerUser | undefined
   /** the authenticated RP (`basic`) */
   readonly client: RelyingParty | undefined
-  /** the client IP as the host reported it */
+  /** the client as per-client limits count it: its IPv4 address, or its IPv6 /64 network (`limitedClient`) */
   readonly clientIp: string
 }
 

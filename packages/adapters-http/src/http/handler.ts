@@ -25,6 +25,7 @@ import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
 import type { Endpoint } from "./endpoint.ts"
 import { errorResponse, internalError, isCatalogued, json, baseHeaders } from "./respond.ts"
 import { encodeResponse, ResponseContractViolation } from "./response-contract.ts"
+import { limitedClient } from "./client-address.ts"
 import { compileRoutes, matchRoute } from "./router.ts"
 import { decodeBody } from "./validation.ts"
 
@@ -167,7 +168,8 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
     const requestId = request.headers.get("x-request-id")?.slice(0, 100) || options.newRequestId()
     const url = new URL(request.url)
     const found = route(request, url)
-    const clientIp = options.clientIp?.(request) ?? "unknown"
+    const address = options.clientIp?.(request) ?? "unknown"
+    const clientIp = limitedClient(address)
     const path = loggedPath(found._tag === "Found" ? { endpoint: found.route.endpoint, params: found.params } : undefined, base, url.pathname)
     const program = run(request, url, found, requestId, clientIp).pipe(
       Effect.timeoutFail({ duration: Duration.millis(options.deadlineMs), onTimeout: () => new ProcessingDeadlineExceeded() }),
@@ -198,7 +200,7 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
           method: request.method,
           path,
           status: response.status,
-          clientIp,
+          clientIp: address,
           durationMs: Math.round((performance.now() - started) * 10) / 10,
         }),
       ),
