@@ -7,6 +7,7 @@
  * more than once.
  */
 import {
+  jsonDepthProblem,
   declareAdapter,
   ExchangeRates,
   NotConfigured,
@@ -207,6 +208,8 @@ export class PaymentsSandbox implements PaymentProviders {
     if (!valid) return Option.none()
     let event: { id?: unknown; type?: unknown; checkoutId?: unknown; reference?: unknown; reason?: unknown }
     try {
+      // Signed by the provider, still parsed within the one JSON budget of every parser (docs/security).
+      if (jsonDepthProblem(body) !== undefined) return Option.none()
       event = JSON.parse(body)
     } catch {
       return Option.none()

@@ -8,6 +8,7 @@ import { Clock, Effect, Option } from "effect"
 import { base64url } from "jose"
 import { OAuthError } from "./errors.ts"
 import { hashSecret } from "../kernel/secrets.ts"
+import { jsonDepthProblem } from "../kernel/json-depth.ts"
 import { acceptedIdTokenKeyIds, currentIdTokenKeyId } from "../identity/signing-keys.ts"
 import { AuthorizationCodes, RefreshTokens, TokenRevocations } from "./ports.ts"
 import { Storage } from "../ports/storage.ts"
@@ -247,7 +248,10 @@ export const readIdTokenHint = (idToken: string, clientId: string | undefined) =
     const parts = idToken.split(".")
     let claims: { aud?: unknown; iat?: unknown } = {}
     try {
-      claims = JSON.parse(new TextDecoder().decode(base64url.decode(parts[1] ?? "")))
+      const text = new TextDecoder().decode(base64url.decode(parts[1] ?? ""))
+      // read before its signature is checked: an attacker's text, so within the JSON budget
+      if (jsonDepthProblem(text) !== undefined) return Option.none()
+      claims = JSON.parse(text)
     } catch {
       return Option.none()
     }
