@@ -7,11 +7,14 @@
  */
 import { administerRelyingParty, configureKyc, issueClientToken, registerRelyingParty } from "@signet/core"
 import { SqlDatabase } from "@signet/adapters-sql"
+import { StoragePostgres } from "@signet/adapters-postgres"
 import { enrol, ok, signIn, signInAtConsole, SoftwarePasskey, stepUp, type TokenAnswer } from "@signet/testkit"
 import { samplePdf } from "@signet/testkit/pdf"
-import { Effect } from "effect"
+import { dropSchema, findPostgres, freshSchemaName } from "@signet/testkit/storage"
+import { Effect, type Layer } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { StorageServices } from "./engine.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 const ADMIN_TOKEN = "adm_matrix_0123456789abcdefghijklmnopqrstuvwxyz"
@@ -321,206 +324,229 @@ const MATRIX: Readonly<Record<string, Row>> = {
 let PNG = ""
 let PDF = ""
 
-describe("the authorization matrix (SQLite)", () => {
-  let env: RunningEngine
-  const passkeys: Record<"u" | "cx" | "cy", SoftwarePasskey> = {} as never
-  const tokens: Partial<Record<Principal, string>> = {}
-  const owners: Record<"uX" | "uY" | "cx" | "cy", Resources> = {} as never
-  let rpY = ""
-  let xSecret = ""
+const postgres = await findPostgres()
 
-  const headersOf = (p: Principal, basic: boolean): Record<string, string> => {
-    if (p === "anonymous") return {}
-    if (p === "admin") return { authorization: `Bearer ${ADMIN_TOKEN}` }
-    if (p === "ccX" && basic) return { authorization: `Basic ${Buffer.from(`${env.rp.clientId}:${xSecret}`).toString("base64")}` }
-    return { authorization: `Bearer ${tokens[p]}` }
-  }
-  const passkeyOf = (p: Principal) =>
-    p === "userX" || p === "userY" ? passkeys.u : p === "contactX" || p === "consoleX" ? passkeys.cx : p === "contactY" ? passkeys.cy : undefined
-  const ownerOf = (p: Principal, side: Side): Resources => {
-    const ySide = p === "userY" || p === "contactY"
-    if (side === "foreign") return ySide ? owners.cx : owners.cy
-    return p === "userX" ? owners.uX : p === "userY" ? owners.uY : ySide ? owners.cy : owners.cx
-  }
+/** The matrix on one storage adapter: `storage` gives the engine's storage (undefined: a temp SQLite file) and its cleanup. */
+const matrixOn = (adapter: string, storage: () => { readonly layer?: Layer.Layer<StorageServices, unknown>; readonly drop: () => Promise<void> }) =>
+  describe(`the authorization matrix (${adapter})`, () => {
+    let dropStorage: () => Promise<void> = async () => {}
+    let env: RunningEngine
+    const passkeys: Record<"u" | "cx" | "cy", SoftwarePasskey> = {} as never
+    const tokens: Partial<Record<Principal, string>> = {}
+    const owners: Record<"uX" | "uY" | "cx" | "cy", Resources> = {} as never
+    let rpY = ""
+    let xSecret = ""
 
-  /** Every row of every table, as one comparable text (migration bookkeeping and rate-limit counters aside). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  type AnyDb = { introspection: { getTables: () => Promise<Array<{ name: string }>> }; selectFrom: (t: string) => any }
-  const snapshot = () =>
-    env.engine.run(
-      Effect.flatMap(SqlDatabase as never as Effect.Effect<{ db: AnyDb }>, (s) =>
-        Effect.promise(async () => {
-          const tables = (await s.db.introspection.getTables())
-            .map((t) => t.name)
-            .filter((n) => !n.startsWith("kysely_") && n !== "quota_counters" && !n.startsWith("sqlite_"))
-            .sort()
-          const parts: Array<string> = []
-          for (const table of tables) {
-            const rows: Array<Record<string, unknown>> = await s.db.selectFrom(table).selectAll().execute()
-            parts.push(
-              `${table}:${rows
-                .map((r) => JSON.stringify(r, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)))
-                .sort()
-                .join("\n")}`,
-            )
-          }
-          return parts.join("\n--\n")
-        }),
-      ) as never as Effect.Effect<string>,
-    )
+    const headersOf = (p: Principal, basic: boolean): Record<string, string> => {
+      if (p === "anonymous") return {}
+      if (p === "admin") return { authorization: `Bearer ${ADMIN_TOKEN}` }
+      if (p === "ccX" && basic) return { authorization: `Basic ${Buffer.from(`${env.rp.clientId}:${xSecret}`).toString("base64")}` }
+      return { authorization: `Bearer ${tokens[p]}` }
+    }
+    const passkeyOf = (p: Principal) =>
+      p === "userX" || p === "userY" ? passkeys.u : p === "contactX" || p === "consoleX" ? passkeys.cx : p === "contactY" ? passkeys.cy : undefined
+    const ownerOf = (p: Principal, side: Side): Resources => {
+      const ySide = p === "userY" || p === "contactY"
+      if (side === "foreign") return ySide ? owners.cx : owners.cy
+      return p === "userX" ? owners.uX : p === "userY" ? owners.uY : ySide ? owners.cy : owners.cx
+    }
 
-  const call = async (p: Principal, method: string, row: Extract<Row, { allow: unknown }>, r: Resources, given?: string) => {
-    const built = row.build(r)
-    const stepUpProof =
-      given ?? (row.stepUp !== undefined && passkeyOf(p) !== undefined ? await stepUp(env.client, passkeyOf(p)!, tokens[p]!, row.stepUp) : undefined)
-    const proof = stepUpProof === undefined ? {} : { "signet-step-up": stepUpProof }
-    const body =
-      built.body === undefined ? undefined : JSON.parse(JSON.stringify(built.body).replaceAll("__credential__", passkeyOf(p)?.credentialId ?? "none"))
-    const abort = new AbortController()
-    const response = await fetch(`${env.client.baseUrl}${built.path}`, {
-      method,
-      signal: abort.signal,
-      headers: { ...headersOf(p, row.basic === true), ...proof, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    /** Every row of every table, as one comparable text (migration bookkeeping and rate-limit counters aside). */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    type AnyDb = { introspection: { getTables: () => Promise<Array<{ name: string }>> }; selectFrom: (t: string) => any }
+    const snapshot = () =>
+      env.engine.run(
+        Effect.flatMap(SqlDatabase as never as Effect.Effect<{ db: AnyDb }>, (s) =>
+          Effect.promise(async () => {
+            const tables = (await s.db.introspection.getTables())
+              .map((t) => t.name)
+              .filter((n) => !n.startsWith("kysely_") && n !== "quota_counters" && !n.startsWith("sqlite_"))
+              .sort()
+            // the engine's own tables, whichever adapter (PostgreSQL: only the engine's schema)
+            expect(tables).toEqual(expect.arrayContaining(["users", "passkeys", "signing_requests", "audit_events"]))
+            const parts: Array<string> = []
+            for (const table of tables) {
+              const rows: Array<Record<string, unknown>> = await s.db.selectFrom(table).selectAll().execute()
+              parts.push(
+                `${table}:${rows
+                  .map((r) => JSON.stringify(r, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)))
+                  .sort()
+                  .join("\n")}`,
+              )
+            }
+            return parts.join("\n--\n")
+          }),
+        ) as never as Effect.Effect<string>,
+      )
+
+    const call = async (p: Principal, method: string, row: Extract<Row, { allow: unknown }>, r: Resources, given?: string) => {
+      const built = row.build(r)
+      const stepUpProof =
+        given ?? (row.stepUp !== undefined && passkeyOf(p) !== undefined ? await stepUp(env.client, passkeyOf(p)!, tokens[p]!, row.stepUp) : undefined)
+      const proof = stepUpProof === undefined ? {} : { "signet-step-up": stepUpProof }
+      const body =
+        built.body === undefined ? undefined : JSON.parse(JSON.stringify(built.body).replaceAll("__credential__", passkeyOf(p)?.credentialId ?? "none"))
+      const abort = new AbortController()
+      const response = await fetch(`${env.client.baseUrl}${built.path}`, {
+        method,
+        signal: abort.signal,
+        headers: { ...headersOf(p, row.basic === true), ...proof, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+      // an event stream never ends: its status is the answer
+      const text = response.headers.get("content-type")?.startsWith("text/event-stream") ? "" : await response.text()
+      abort.abort()
+      let parsed: unknown = text
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        /* not JSON (PDF, PNG, HTML) */
+      }
+      return { status: response.status, body: parsed }
+    }
+
+    beforeAll(async () => {
+      const given = storage()
+      dropStorage = given.drop
+      env = await startEngine({ adminToken: ADMIN_TOKEN, ...(given.layer === undefined ? {} : { storage: given.layer }) })
+      PDF = Buffer.from(await samplePdf({ xrefStream: true })).toString("base64")
+      PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+      xSecret = env.rp.clientSecret
+      rpY = (await env.engine.run(registerRelyingParty({ name: "RP Y", status: "approved", signingOrigins: [env.origin], maxLoa: "LOA-4", plan: "business" })))
+        .rp.clientId
+      const ids: Record<string, string> = {}
+      for (const [who, email] of [
+        ["u", "user@example.com"],
+        ["cx", "contact.x@example.com"],
+        ["cy", "contact.y@example.com"],
+      ] as const) {
+        passkeys[who] = SoftwarePasskey.create({ origin: env.origin })
+        ids[who] = (await enrol(env.client, passkeys[who], { email, displayName: who })).userId
+      }
+      await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetContact", userId: ids["cx"]! }))
+      await env.engine.run(configureKyc(env.rp.clientId, { enabled: true }))
+      await env.engine.run(administerRelyingParty(rpY, { _tag: "SetContact", userId: ids["cy"]! }))
+      const at = async (who: "u" | "cx" | "cy", clientId: string) => (ok(await signIn(env.client, passkeys[who], { clientId })) as TokenAnswer).access_token
+      tokens.userX = await at("u", env.rp.clientId)
+      tokens.userY = await at("u", rpY)
+      tokens.contactX = await at("cx", env.rp.clientId)
+      tokens.contactY = await at("cy", rpY)
+      tokens.consoleX = await signInAtConsole(env.client, passkeys.cx)
+      tokens.ccX = (await env.engine.run(issueClientToken(env.rp.clientId, xSecret, ["basic"]))).access_token
+      const consoleOf = { u: await signInAtConsole(env.client, passkeys.u), cx: tokens.consoleX, cy: await signInAtConsole(env.client, passkeys.cy) }
+
+      const make = async (who: "u" | "cx" | "cy", rpToken: string, rp: string): Promise<Resources> => {
+        const bearer = (t: string) => ({ authorization: `Bearer ${t}` })
+        const file = ok(
+          await env.client.raw<{ id: string }>("POST", "/v2/files", { headers: bearer(consoleOf[who]), body: { name: `${who}.txt`, content: "c2VjcmV0" } }),
+        ).id
+        const pending = ok(
+          await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+            headers: bearer(rpToken),
+            body: { documentHash: hash(), credentialId: passkeys[who].credentialId },
+          }),
+        )
+        ok(
+          await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
+            body: { assertion: passkeys[who].assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
+          }),
+        )
+        const pdf = ok(
+          await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/pdf", {
+            headers: bearer(rpToken),
+            body: { pdf: PDF, credentialId: passkeys[who].credentialId },
+          }),
+        )
+        ok(
+          await env.client.raw("POST", `/v2/sign/auth/${pdf.requestId}`, {
+            body: { assertion: passkeys[who].assert({ challenge: pdf.challenge }, { includeUserHandle: false }) },
+          }),
+        )
+        const [cert] = ok(await env.client.raw<Array<{ serial: string }>>("GET", "/v2/certificates", { headers: bearer(consoleOf[who]) }))
+        return { rp, userId: ids[who]!, file, serial: cert!.serial, signRequest: pending.requestId, pdfRequest: pdf.requestId, webhook: 0, checkout: "" }
+      }
+      owners.cx = await make("cx", tokens.contactX, env.rp.clientId)
+      owners.cy = await make("cy", tokens.contactY, rpY)
+      owners.uX = await make("u", tokens.userX, env.rp.clientId)
+      owners.uY = { ...(await make("u", tokens.userY, rpY)), file: owners.uX.file, serial: owners.uX.serial }
+      for (const [owner, token] of [
+        [owners.cx, tokens.contactX],
+        [owners.cy, tokens.contactY],
+      ] as const) {
+        const hook = ok(
+          await env.client.raw<{ subscriptionId: number }>("POST", "/v2/webhooks/register", {
+            headers: { authorization: `Bearer ${token}` },
+            body: { url: "https://hooks.rp.example/setup", events: ["sign.complete"], secret: `whsec_${randomBytes(32).toString("base64")}` },
+          }),
+        )
+        const checkout = ok(
+          await env.client.raw<{ checkoutId: string }>("POST", `/v2/relying-parties/${owner.rp}/checkout`, {
+            headers: { authorization: `Bearer ${token}` },
+            body: { plan: "starter", period: "monthly", method: "card", cardToken: "tok_4000000000000002" },
+          }),
+        )
+        Object.assign(owner, { webhook: hook.subscriptionId, checkout: checkout.checkoutId })
+      }
+      Object.assign(owners.uX, { webhook: owners.cx.webhook, checkout: owners.cx.checkout })
+      Object.assign(owners.uY, { webhook: owners.cy.webhook, checkout: owners.cy.checkout })
+    }, 120_000)
+    afterAll(async () => {
+      await env?.stop()
+      await dropStorage()
     })
-    // an event stream never ends: its status is the answer
-    const text = response.headers.get("content-type")?.startsWith("text/event-stream") ? "" : await response.text()
-    abort.abort()
-    let parsed: unknown = text
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      /* not JSON (PDF, PNG, HTML) */
-    }
-    return { status: response.status, body: parsed }
-  }
 
-  beforeAll(async () => {
-    env = await startEngine({ adminToken: ADMIN_TOKEN })
-    PDF = Buffer.from(await samplePdf({ xrefStream: true })).toString("base64")
-    PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
-    xSecret = env.rp.clientSecret
-    rpY = (await env.engine.run(registerRelyingParty({ name: "RP Y", status: "approved", signingOrigins: [env.origin], maxLoa: "LOA-4", plan: "business" }))).rp
-      .clientId
-    const ids: Record<string, string> = {}
-    for (const [who, email] of [
-      ["u", "user@example.com"],
-      ["cx", "contact.x@example.com"],
-      ["cy", "contact.y@example.com"],
-    ] as const) {
-      passkeys[who] = SoftwarePasskey.create({ origin: env.origin })
-      ids[who] = (await enrol(env.client, passkeys[who], { email, displayName: who })).userId
-    }
-    await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetContact", userId: ids["cx"]! }))
-    await env.engine.run(configureKyc(env.rp.clientId, { enabled: true }))
-    await env.engine.run(administerRelyingParty(rpY, { _tag: "SetContact", userId: ids["cy"]! }))
-    const at = async (who: "u" | "cx" | "cy", clientId: string) => (ok(await signIn(env.client, passkeys[who], { clientId })) as TokenAnswer).access_token
-    tokens.userX = await at("u", env.rp.clientId)
-    tokens.userY = await at("u", rpY)
-    tokens.contactX = await at("cx", env.rp.clientId)
-    tokens.contactY = await at("cy", rpY)
-    tokens.consoleX = await signInAtConsole(env.client, passkeys.cx)
-    tokens.ccX = (await env.engine.run(issueClientToken(env.rp.clientId, xSecret, ["basic"]))).access_token
-    const consoleOf = { u: await signInAtConsole(env.client, passkeys.u), cx: tokens.consoleX, cy: await signInAtConsole(env.client, passkeys.cy) }
+    it("has exactly one row per endpoint of the endpoint table (a new endpoint without rows fails here)", () => {
+      const endpoints = env.engine.endpoints.map((e) => `${e.method} ${e.path}`)
+      expect(new Set(endpoints).size).toBe(endpoints.length)
+      expect([...endpoints].sort()).toEqual(Object.keys(MATRIX).sort())
+    })
 
-    const make = async (who: "u" | "cx" | "cy", rpToken: string, rp: string): Promise<Resources> => {
-      const bearer = (t: string) => ({ authorization: `Bearer ${t}` })
-      const file = ok(
-        await env.client.raw<{ id: string }>("POST", "/v2/files", { headers: bearer(consoleOf[who]), body: { name: `${who}.txt`, content: "c2VjcmV0" } }),
-      ).id
-      const pending = ok(
-        await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-          headers: bearer(rpToken),
-          body: { documentHash: hash(), credentialId: passkeys[who].credentialId },
-        }),
-      )
-      ok(
-        await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, {
-          body: { assertion: passkeys[who].assert({ challenge: pending.challenge }, { includeUserHandle: false }) },
-        }),
-      )
-      const pdf = ok(
-        await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/pdf", {
-          headers: bearer(rpToken),
-          body: { pdf: PDF, credentialId: passkeys[who].credentialId },
-        }),
-      )
-      ok(
-        await env.client.raw("POST", `/v2/sign/auth/${pdf.requestId}`, {
-          body: { assertion: passkeys[who].assert({ challenge: pdf.challenge }, { includeUserHandle: false }) },
-        }),
-      )
-      const [cert] = ok(await env.client.raw<Array<{ serial: string }>>("GET", "/v2/certificates", { headers: bearer(consoleOf[who]) }))
-      return { rp, userId: ids[who]!, file, serial: cert!.serial, signRequest: pending.requestId, pdfRequest: pdf.requestId, webhook: 0, checkout: "" }
-    }
-    owners.cx = await make("cx", tokens.contactX, env.rp.clientId)
-    owners.cy = await make("cy", tokens.contactY, rpY)
-    owners.uX = await make("u", tokens.userX, env.rp.clientId)
-    owners.uY = { ...(await make("u", tokens.userY, rpY)), file: owners.uX.file, serial: owners.uX.serial }
-    for (const [owner, token] of [
-      [owners.cx, tokens.contactX],
-      [owners.cy, tokens.contactY],
-    ] as const) {
-      const hook = ok(
-        await env.client.raw<{ subscriptionId: number }>("POST", "/v2/webhooks/register", {
-          headers: { authorization: `Bearer ${token}` },
-          body: { url: "https://hooks.rp.example/setup", events: ["sign.complete"], secret: `whsec_${randomBytes(32).toString("base64")}` },
-        }),
-      )
-      const checkout = ok(
-        await env.client.raw<{ checkoutId: string }>("POST", `/v2/relying-parties/${owner.rp}/checkout`, {
-          headers: { authorization: `Bearer ${token}` },
-          body: { plan: "starter", period: "monthly", method: "card", cardToken: "tok_4000000000000002" },
-        }),
-      )
-      Object.assign(owner, { webhook: hook.subscriptionId, checkout: checkout.checkoutId })
-    }
-    Object.assign(owners.uX, { webhook: owners.cx.webhook, checkout: owners.cx.checkout })
-    Object.assign(owners.uY, { webhook: owners.cy.webhook, checkout: owners.cy.checkout })
-  }, 120_000)
-  afterAll(async () => env?.stop())
-
-  it("has exactly one row per endpoint of the endpoint table (a new endpoint without rows fails here)", () => {
-    const endpoints = env.engine.endpoints.map((e) => `${e.method} ${e.path}`)
-    expect(new Set(endpoints).size).toBe(endpoints.length)
-    expect([...endpoints].sort()).toEqual(Object.keys(MATRIX).sort())
+    it("every protected endpoint × every kind of caller × own/foreign: allowed calls succeed, all others are refused with 401/403/404 and change nothing", async () => {
+      const checked = Object.entries(MATRIX).filter((e): e is [string, Extract<Row, { allow: unknown }>] => "allow" in e[1])
+      const failures: Array<string> = []
+      const allowed: Array<[string, Extract<Row, { allow: unknown }>, Principal, Side]> = []
+      // Refusals first. Per endpoint: the step-up proofs of every refused caller are taken first
+      // (they write their own rows), then a snapshot of every table, the refused calls, and a
+      // snapshot again: a refused call may change nothing, not even spend its proof.
+      for (const [key, row] of checked) {
+        const method = key.split(" ")[0]!
+        const denied: Array<[Principal, Side]> = []
+        for (const p of PRINCIPALS) {
+          for (const side of row.noResource ? (["own"] as const) : (["own", "foreign"] as const)) {
+            if (row.allow.includes(`${p}:${side}`)) allowed.push([key, row, p, side])
+            else denied.push([p, side])
+          }
+        }
+        const proofs = new Map<string, string>()
+        for (const [p, side] of denied) {
+          if (row.stepUp !== undefined && passkeyOf(p) !== undefined)
+            proofs.set(`${p}:${side}`, await stepUp(env.client, passkeyOf(p)!, tokens[p]!, row.stepUp))
+        }
+        const before = await snapshot()
+        for (const [p, side] of denied) {
+          const answer = await call(p, method, row, ownerOf(p, side), proofs.get(`${p}:${side}`))
+          const expected = [401, 403, 404].includes(answer.status) || (row.refusal?.(answer.status, answer.body) ?? false)
+          if (!expected) failures.push(`${key} as ${p} (${side}): ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`)
+        }
+        if ((await snapshot()) !== before) failures.push(`${key}: a refused call changed stored state`)
+      }
+      // Then the allowed calls, destructive ones last.
+      allowed.sort((a, b) => Number(a[1].destructive ?? false) - Number(b[1].destructive ?? false))
+      for (const [key, row, p, side] of allowed) {
+        const answer = await call(p, key.split(" ")[0]!, row, ownerOf(p, side))
+        const success = row.success?.(answer.status) ?? (answer.status >= 200 && answer.status < 300)
+        if (!success) failures.push(`${key} as ${p} (${side}) should be allowed: ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`)
+      }
+      expect(failures).toEqual([])
+    }, 300_000)
   })
 
-  it("every protected endpoint × every kind of caller × own/foreign: allowed calls succeed, all others are refused with 401/403/404 and change nothing", async () => {
-    const checked = Object.entries(MATRIX).filter((e): e is [string, Extract<Row, { allow: unknown }>] => "allow" in e[1])
-    const failures: Array<string> = []
-    const allowed: Array<[string, Extract<Row, { allow: unknown }>, Principal, Side]> = []
-    // Refusals first. Per endpoint: the step-up proofs of every refused caller are taken first
-    // (they write their own rows), then a snapshot of every table, the refused calls, and a
-    // snapshot again: a refused call may change nothing, not even spend its proof.
-    for (const [key, row] of checked) {
-      const method = key.split(" ")[0]!
-      const denied: Array<[Principal, Side]> = []
-      for (const p of PRINCIPALS) {
-        for (const side of row.noResource ? (["own"] as const) : (["own", "foreign"] as const)) {
-          if (row.allow.includes(`${p}:${side}`)) allowed.push([key, row, p, side])
-          else denied.push([p, side])
-        }
-      }
-      const proofs = new Map<string, string>()
-      for (const [p, side] of denied) {
-        if (row.stepUp !== undefined && passkeyOf(p) !== undefined) proofs.set(`${p}:${side}`, await stepUp(env.client, passkeyOf(p)!, tokens[p]!, row.stepUp))
-      }
-      const before = await snapshot()
-      for (const [p, side] of denied) {
-        const answer = await call(p, method, row, ownerOf(p, side), proofs.get(`${p}:${side}`))
-        const expected = [401, 403, 404].includes(answer.status) || (row.refusal?.(answer.status, answer.body) ?? false)
-        if (!expected) failures.push(`${key} as ${p} (${side}): ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`)
-      }
-      if ((await snapshot()) !== before) failures.push(`${key}: a refused call changed stored state`)
-    }
-    // Then the allowed calls, destructive ones last.
-    allowed.sort((a, b) => Number(a[1].destructive ?? false) - Number(b[1].destructive ?? false))
-    for (const [key, row, p, side] of allowed) {
-      const answer = await call(p, key.split(" ")[0]!, row, ownerOf(p, side))
-      const success = row.success?.(answer.status) ?? (answer.status >= 200 && answer.status < 300)
-      if (!success) failures.push(`${key} as ${p} (${side}) should be allowed: ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`)
-    }
-    expect(failures).toEqual([])
-  }, 300_000)
-})
+matrixOn("SQLite", () => ({ drop: async () => {} }))
+
+// CI sets SIGNET_REQUIRE_POSTGRES: there a missing database fails findPostgres instead of skipping.
+if (postgres !== undefined) {
+  matrixOn("PostgreSQL", () => {
+    const schema = freshSchemaName()
+    return { layer: StoragePostgres({ connectionString: postgres, schema }), drop: () => dropSchema(postgres, schema) }
+  })
+}
