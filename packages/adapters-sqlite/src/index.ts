@@ -2,3 +2,5 @@
 export { SqlDatabaseSqlite, StorageSqlite } from "./storage-sqlite.ts"
 export type { StorageSqliteOptions } from "./storage-sqlite.ts"
 export { SqliteImmediateDialect } from "./sqlite-dialect.ts"
+export { backupSqlite, restoreSqlite, SqliteBackupRefused } from "./backup.ts"
+export type { SqliteBackupResult } from "./backup.ts"

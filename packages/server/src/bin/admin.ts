@@ -31,6 +31,7 @@ import { loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
 import { makeEngine } from "@signet/adapters-http"
 import { storageFor } from "../storage.ts"
+import { backupSqlite, restoreSqlite } from "@signet/adapters-sqlite"
 
 const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
 
@@ -58,6 +59,8 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   idp list
   idp remove <providerId>
   keys rotate                       (new token-signing key; the previous one stays published for tokens in flight)
+  backup <file>                     (SQLite: an online, consistent copy while the engine serves; PostgreSQL: docs/operations.md)
+  restore <file>                    (SQLite: replaces the database by a backup; refused while any process has it open)
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
 
 Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
@@ -88,6 +91,16 @@ const main = async () => {
   if (group === "token") {
     // 32 random bytes: as strong as the RP secrets; the server wants at least 32 characters.
     process.stdout.write(`${JSON.stringify({ adminToken: `adm_${randomBytes(32).toString("base64url")}` }, null, 2)}\n`)
+    return
+  }
+  if (group === "backup" || group === "restore") {
+    const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
+    if (command === undefined) throw new Error(`${group} needs a file`)
+    if (/^postgres(ql)?:\/\//.test(config.database)) {
+      throw new Error(`${group} is for the embedded SQLite database; on PostgreSQL use pg_dump / pg_restore (docs/operations.md)`)
+    }
+    const done = group === "backup" ? await backupSqlite(config.database, command) : restoreSqlite(command, config.database)
+    process.stdout.write(`${JSON.stringify({ [group === "backup" ? "backup" : "restored"]: done }, null, 2)}\n`)
     return
   }
   if ((group !== "rp" && group !== "cert" && group !== "idp" && group !== "keys") || command === undefined) {
