@@ -72,6 +72,8 @@ const hash = () => createHash("sha256").update(randomBytes(16)).digest("hex")
 // One row per `METHOD path` of the endpoint table (adapters-http/src/endpoints/*.ts and the pages).
 const MATRIX: Readonly<Record<string, Row>> = {
   "GET /health": { public: "health probe" },
+  "GET /health/live": { public: "liveness probe (no data)" },
+  "GET /health/ready": { public: "readiness probe (which checks pass, no data)" },
   "GET /openapi.json": { public: "the interface document" },
   "GET /session": { public: "opens a hosted-page session (cookie + CSRF token)" },
   "POST /enrolment/request": {

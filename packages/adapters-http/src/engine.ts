@@ -5,7 +5,7 @@ import {
   DEFAULT_DELIVERY_POLICY,
   DEFAULT_KYC_SETTINGS,
   DeliveryPolicy,
-  deliveryWorker,
+  deliveryWorkerUntil,
   housekeeping,
   KycSettings,
   EngineConfig,
@@ -38,8 +38,9 @@ import { SandboxMailbox } from "./mailer-sandbox.ts"
 import { ExchangeRatesSandbox, ExchangeRatesUnconfigured, PaymentsSandbox, paymentsUnconfigured, type PaymentProviders } from "./payments-sandbox.ts"
 import { WebhookTransportNode } from "./webhook-transport.ts"
 import { ExternalProviderClientNode } from "./external-provider-client.ts"
-import { type Clock, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
-import { health, openApi } from "./system/endpoints.ts"
+import { type Clock, Deferred, Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, type Scope } from "effect"
+import { health, liveness, openApi, readiness } from "./system/endpoints.ts"
+import { Lifecycle, LifecycleLive } from "./lifecycle.ts"
 import type { HttpModule } from "./module.ts"
 import { httpModules } from "./modules.ts"
 import type { Endpoint } from "./http/endpoint.ts"
@@ -72,6 +73,7 @@ export type EngineServices =
   | ExternalProviderClient
   | TimestampAuthority
   | Mailer
+  | Lifecycle
 
 /** How to build an engine. */
 export interface EngineOptions {
@@ -160,6 +162,14 @@ export interface Engine {
   readonly payments: PaymentProviders
   /** every adapter it runs with (the start-up banner lists them) */
   readonly adapters: ReadonlyArray<AdapterInfo>
+  /**
+   * Begins a graceful shutdown: `/health/ready` answers 503, live event streams end with a
+   * reconnect hint, the delivery worker finishes the round in hand and stops. Requests are still
+   * served (stop accepting connections in the host, let in-flight ones finish, then `dispose`).
+   */
+  readonly drain: () => Promise<void>
+  /** Resolves true once the delivery worker has stopped after `drain`, false after `timeoutMs`. */
+  readonly workerStopped: (timeoutMs: number) => Promise<boolean>
   readonly dispose: () => Promise<void>
 }
 
@@ -191,10 +201,20 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     Layer.provide(options.mailer ?? new SandboxMailbox(options.settings.environment).layer, config),
     logger,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
+    LifecycleLive,
   )
   // The delivery worker lives as long as the engine; every node runs one (claims are leased).
   const withTsa = Layer.provideMerge(options.timestampAuthority ?? TimestampAuthorityBuiltIn, services)
-  const worker = options.deliveries?.worker === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(deliveryWorker))
+  // The worker stops after its round in hand once draining begins; without one there is nothing to wait for.
+  const worker = Layer.scopedDiscard(
+    Effect.flatMap(
+      Lifecycle,
+      (l): Effect.Effect<unknown, never, EngineServices | Scope.Scope> =>
+        options.deliveries?.worker === false
+          ? Deferred.succeed(l.workerStopped, undefined)
+          : Effect.forkScoped(deliveryWorkerUntil(Deferred.isDone(l.stopping)).pipe(Effect.ensuring(Deferred.succeed(l.workerStopped, undefined)))),
+    ),
+  )
   const cleaner = options.housekeeping === false ? Layer.empty : Layer.scopedDiscard(Effect.forkScoped(housekeeping))
   return Layer.provideMerge(Layer.merge(worker, cleaner), withTsa)
 }
@@ -217,11 +237,14 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
   const runtime = ManagedRuntime.make(engineLayer(options) as Layer.Layer<EngineServices, never>)
   await runtime.runtime()
   const probe = Effect.flatMap(Users, (u) => u.findById("health-probe")).pipe(Effect.asVoid)
+  const lifecycle = await runtime.runPromise(Lifecycle)
   const endpoints: Array<Endpoint<any, EngineServices>> = []
   // Each module reads the options it declares; the engine names none of them.
   const modules: ReadonlyArray<HttpModule<typeof options, EngineServices>> = httpModules
   endpoints.push(
     health(probe),
+    liveness,
+    readiness(probe, options.deliveries?.worker !== false),
     openApi(() => endpoints),
     ...modules.flatMap((module) => module.endpoints(options)),
     ...modules.flatMap((module) => module.pages ?? []),
@@ -245,6 +268,14 @@ export const makeEngine = async (given: EngineOptions): Promise<Engine> => {
     endpoints,
     payments,
     adapters,
+    drain: () => runtime.runPromise(Deferred.succeed(lifecycle.stopping, undefined).pipe(Effect.asVoid)),
+    workerStopped: (timeoutMs) =>
+      runtime.runPromise(
+        Deferred.await(lifecycle.workerStopped).pipe(
+          Effect.as(true),
+          Effect.timeoutTo({ duration: Duration.millis(timeoutMs), onSuccess: (b) => b, onTimeout: () => false }),
+        ),
+      ),
     dispose: () => runtime.dispose(),
   }
 }

@@ -120,6 +120,32 @@ describe("version, health and the OpenAPI document", () => {
     expect(await env.client.raw("GET", "/health")).toMatchObject({ status: 200, body: { status: "ok", environment: "sandbox", version: INTERFACE_VERSION } })
   })
 
+  it("liveness answers without I/O; readiness checks storage, keys and the worker, and is 503 once draining", async () => {
+    const own = await startEngine()
+    try {
+      expect(await own.client.raw("GET", "/health/live")).toMatchObject({ status: 200, body: { status: "live" } })
+      // a new database has issued no token yet: no key to unseal
+      expect(await own.client.raw("GET", "/health/ready")).toMatchObject({
+        status: 200,
+        body: { status: "ready", checks: { storage: "ok", keys: "none yet", worker: "running", draining: false } },
+      })
+      const passkey = SoftwarePasskey.create({ origin: own.origin })
+      await enrol(own.client, passkey, { email: "ready@example.com" })
+      ok(await signIn(own.client, passkey, { clientId: own.rp.clientId }))
+      expect(await own.client.raw("GET", "/health/ready")).toMatchObject({ status: 200, body: { checks: { keys: "ok" } } })
+      await own.engine.drain()
+      expect(await own.engine.workerStopped(5000)).toBe(true)
+      expect(await own.client.raw("GET", "/health/ready")).toMatchObject({
+        status: 503,
+        body: { status: "not_ready", checks: { storage: "ok", keys: "ok", worker: "stopped", draining: true } },
+      })
+      // draining ends nothing else: requests are still served until the host stops taking them
+      expect(await own.client.raw("GET", "/health/live")).toMatchObject({ status: 200 })
+    } finally {
+      await own.stop()
+    }
+  })
+
   it("the OpenAPI 3.1 document is generated from the validating schemas", async () => {
     const doc = ok(
       await env.client.raw<{

@@ -121,16 +121,38 @@ export const nodeListener =
     }
   }
 
+/** A listening server: its port, an abrupt `close`, and a graceful `shutdown`. */
+export interface ListeningServer {
+  readonly server: Server
+  readonly port: number
+  /** Closes every connection now. */
+  readonly close: () => Promise<void>
+  /**
+   * Stops accepting connections, lets the requests in flight finish (at most `graceMs`), closes
+   * connections as their answers end, then cuts what is left. `inTime`: all finished in the grace.
+   */
+  readonly shutdown: (graceMs: number) => Promise<{ readonly inTime: boolean; readonly cut: number }>
+}
+
 /** Starts a Node server for `handler`; resolves once it listens (port 0 picks a free port). */
 export const listen = (
   handler: (request: Request) => Promise<Response>,
   port: number,
   host = "127.0.0.1",
   extra?: (req: IncomingMessage, res: ServerResponse) => boolean,
-): Promise<{ server: Server; port: number; close: () => Promise<void> }> =>
+): Promise<ListeningServer> =>
   new Promise((resolve, reject) => {
     const listener = nodeListener(handler)
+    // Requests whose answer is not yet finished: a graceful shutdown waits for them.
+    let inFlight = 0
+    let draining = false
     const server = createServer((req, res) => {
+      inFlight++
+      // While draining, every answer closes its connection, so keep-alive clients go elsewhere.
+      if (draining) res.setHeader("connection", "close")
+      res.once("close", () => {
+        inFlight--
+      })
       if (extra?.(req, res)) return
       void listener(req, res)
     })
@@ -146,6 +168,25 @@ export const listen = (
             server.closeAllConnections()
             server.close(() => done())
           }),
+        shutdown: async (graceMs) => {
+          draining = true
+          // Stop accepting. A connection closes once idle: at once if it is, after its answer if busy
+          // (answers now say `connection: close`); `close`'s callback fires when none is left.
+          let allClosed = false
+          const closed = new Promise<void>((done) => server.close(() => done())).then(() => {
+            allClosed = true
+          })
+          const deadline = performance.now() + graceMs
+          while (!allClosed && performance.now() < deadline) {
+            server.closeIdleConnections()
+            await Promise.race([closed, new Promise((r) => setTimeout(r, 25))])
+          }
+          const cut = allClosed ? 0 : inFlight
+          // Past the grace, what is still open is cut.
+          if (!allClosed) server.closeAllConnections()
+          await closed
+          return { inTime: cut === 0 && allClosed, cut }
+        },
       })
     })
   })

@@ -14,6 +14,8 @@ export interface ServerConfig {
   readonly masterKey: string | undefined
   readonly demo: boolean
   readonly deadlineMs: number
+  /** how long SIGTERM waits for requests in flight and the delivery in hand before cutting (ms) */
+  readonly shutdownGraceMs: number
   /** strict response contracts (tests; docs/http.md#contracts-both-ways) */
   readonly validateResponses: boolean
   /** webhook and callback delivery settings */
@@ -60,6 +62,7 @@ const FileConfig = Schema.partial(
     environment: Environment,
     demo: Schema.Boolean,
     deadlineMs: Schema.Int,
+    shutdownGraceMs: Schema.Int,
     accessTokenTtlSeconds: Schema.Int,
     ceremonyTtlSeconds: Schema.Int,
     sessionTtlSeconds: Schema.Int,
@@ -88,6 +91,7 @@ const ENV_KEYS = {
   SIGNET_ENVIRONMENT: "environment",
   SIGNET_DEMO: "demo",
   SIGNET_DEADLINE_MS: "deadlineMs",
+  SIGNET_SHUTDOWN_GRACE_MS: "shutdownGraceMs",
   SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback",
   SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
@@ -102,7 +106,16 @@ const ENV_KEYS = {
   SIGNET_SMTP_URL: "smtpUrl",
   SIGNET_MAIL_FROM: "mailFrom",
 } as const
-const NUMERIC = new Set(["port", "deadlineMs", "accessTokenTtlSeconds", "ceremonyTtlSeconds", "sessionTtlSeconds", "webhookRetryBaseMs", "secretGraceSeconds"])
+const NUMERIC = new Set([
+  "port",
+  "deadlineMs",
+  "shutdownGraceMs",
+  "accessTokenTtlSeconds",
+  "ceremonyTtlSeconds",
+  "sessionTtlSeconds",
+  "webhookRetryBaseMs",
+  "secretGraceSeconds",
+])
 const FLAGS = new Set(["demo", "webhooksAllowLoopback", "validateResponses"])
 
 /** Reads `--config <file>` (or SIGNET_CONFIG) and SIGNET_* variables; `demo` forces demo mode on. */
@@ -166,6 +179,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     masterKey: c.masterKey,
     demo,
     deadlineMs: c.deadlineMs ?? 30_000,
+    shutdownGraceMs: c.shutdownGraceMs ?? 30_000,
     validateResponses: c.validateResponses ?? false,
     tsaUrl: c.tsaUrl,
     deliveries: {

@@ -1,6 +1,7 @@
 /** `GET /v2/events`: the signed-in user's signing events as server-sent events. */
 import { isConsoleToken, InvalidRequest, userEventStream, type EventBus, type SigningEvents } from "@signet/core"
-import { Effect, Stream } from "effect"
+import { Deferred, Effect, Stream } from "effect"
+import { Lifecycle, RECONNECT_HINT_MS } from "../lifecycle.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 
@@ -23,10 +24,13 @@ export const eventStreamEndpoint = endpoint({
       if (raw !== null && !/^\d{1,15}$/.test(raw.trim())) return yield* new InvalidRequest({ detail: "Last-Event-ID must be an event id of this stream" })
       const lastEventId = raw === null ? null : Number(raw.trim())
       const runtime = yield* Effect.runtime<SigningEvents | EventBus>()
-      const body = Stream.toReadableStreamRuntime(
-        userEventStream(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId).pipe(Stream.map((frame) => encoder.encode(frame))),
-        runtime,
+      const { stopping } = yield* Lifecycle
+      // A draining node ends the stream with a reconnect hint; the client resumes on another node (Last-Event-ID).
+      const frames = userEventStream(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId).pipe(
+        Stream.interruptWhen(Deferred.await(stopping)),
+        Stream.concat(Stream.make(`retry: ${RECONNECT_HINT_MS}\n\n`)),
       )
+      const body = Stream.toReadableStreamRuntime(frames.pipe(Stream.map((frame) => encoder.encode(frame))), runtime)
       return new Response(body, {
         status: 200,
         headers: {

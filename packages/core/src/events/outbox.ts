@@ -150,18 +150,26 @@ export const deliverDue = Effect.gen(function* () {
   return due.length
 })
 
-/** The worker: delivers whatever is due, then waits for a poke or a second, forever (run it scoped). */
-export const deliveryWorker = Effect.gen(function* () {
-  const pokes = yield* Effect.flatMap(EventBus, (bus) => bus.subscribe(OUTBOX_TOPIC))
-  const wake = Stream.merge(pokes, Stream.tick(Duration.seconds(1)))
-  yield* wake.pipe(
-    Stream.runForEach(() =>
-      Effect.gen(function* () {
-        // Keep going while rounds are full: a backlog drains without waiting for ticks.
-        while ((yield* deliverDue) === BATCH) {
-          /* next round */
-        }
-      }).pipe(Effect.catchAllCause((cause) => Effect.logError("delivery round failed", cause))),
-    ),
-  )
-})
+/**
+ * The worker: delivers whatever is due, then waits for a poke or a second; once `stopping` answers
+ * true it finishes the round in hand and ends (a graceful shutdown). Run it scoped.
+ */
+export const deliveryWorkerUntil = (stopping: Effect.Effect<boolean>) =>
+  Effect.gen(function* () {
+    const pokes = yield* Effect.flatMap(EventBus, (bus) => bus.subscribe(OUTBOX_TOPIC))
+    const wake = Stream.merge(pokes, Stream.tick(Duration.seconds(1)))
+    yield* wake.pipe(
+      Stream.takeUntilEffect(() => stopping),
+      Stream.runForEach(() =>
+        Effect.gen(function* () {
+          // Keep going while rounds are full: a backlog drains without waiting for ticks.
+          while (!(yield* stopping) && (yield* deliverDue) === BATCH) {
+            /* next round */
+          }
+        }).pipe(Effect.catchAllCause((cause) => Effect.logError("delivery round failed", cause))),
+      ),
+    )
+  })
+
+/** The worker that runs as long as its scope: delivers whatever is due, then waits for a poke or a second. */
+export const deliveryWorker = deliveryWorkerUntil(Effect.succeed(false))

@@ -57,6 +57,19 @@ export const currentIdTokenKeyId = (alg: IdTokenAlgorithm) =>
 export const currentSigningKeyId = Effect.map(acceptedSigningKeyIds, (ids) => ids[0]!)
 
 /**
+ * Whether the master key opens the stored keys (readiness): the current token-signing key signs a
+ * probe. "none yet" on a database that has issued no token; a key that cannot be unsealed dies.
+ */
+export const probeSigningKey = Effect.gen(function* () {
+  const store = yield* KeyStore
+  const keyId = yield* currentSigningKeyId
+  const found = yield* Effect.either(store.get(keyId))
+  if (found._tag === "Left") return "none yet" as const
+  yield* store.sign(keyId, new TextEncoder().encode("readiness probe"))
+  return "ok" as const
+})
+
+/**
  * Starts a new key generation, ES256 and RS256 keys together (the admin CLI's `keys rotate`);
  * answers the new key ids and every still-published one.
  */

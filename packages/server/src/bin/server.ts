@@ -87,14 +87,25 @@ const main = async () => {
     )
   }
   process.stdout.write(`${lines.join("\n")}\n`)
-  const stop = async () => {
-    await rpDemo?.close()
-    await server.close()
+  // Graceful shutdown (docs/operations.md): readiness 503 and event streams ended with a reconnect
+  // hint, no new connections, requests in flight finished, the delivery in hand finished, then exit 0.
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    const started = performance.now()
+    await engine.drain()
+    const [served] = await Promise.all([server.shutdown(config.shutdownGraceMs), rpDemo?.close()])
+    const left = Math.max(0, config.shutdownGraceMs - (performance.now() - started))
+    const workerStopped = await engine.workerStopped(left)
     await engine.dispose()
+    process.stdout.write(
+      `${JSON.stringify({ level: "INFO", message: "stopped", signal, requestsFinished: served.inTime, requestsCut: served.cut, workerStopped, ms: Math.round(performance.now() - started) })}\n`,
+    )
     process.exit(0)
   }
-  process.on("SIGINT", () => void stop())
-  process.on("SIGTERM", () => void stop())
+  process.on("SIGINT", () => void stop("SIGINT"))
+  process.on("SIGTERM", () => void stop("SIGTERM"))
 }
 
 main().catch((e: unknown) => {

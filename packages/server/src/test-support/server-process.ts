@@ -49,11 +49,18 @@ const lines = (into: Array<string>) => {
  * Spawns the server with `env` on top of a temp SQLite database, a fresh master key and a free
  * port. `waitForHealth`: resolve once `/health` answers (default), else as soon as it is spawned.
  */
-export const spawnServer = async (env: Record<string, string>, options: { readonly waitForHealth?: boolean } = {}): Promise<ServerProcess> => {
-  const port = await freePort()
+export const spawnServer = async (
+  env: Record<string, string>,
+  options: {
+    readonly waitForHealth?: boolean
+    /** restart on the database, master key and port of an earlier process */
+    readonly after?: Pick<ServerProcess, "database" | "masterKey" | "origin">
+  } = {},
+): Promise<ServerProcess> => {
+  const port = options.after !== undefined ? Number(new URL(options.after.origin).port) : await freePort()
   const origin = `http://localhost:${port}`
-  const database = join(mkdtempSync(join(tmpdir(), "signet-process-")), "signet.db")
-  const masterKey = randomBytes(32).toString("hex")
+  const database = options.after?.database ?? join(mkdtempSync(join(tmpdir(), "signet-process-")), "signet.db")
+  const masterKey = options.after?.masterKey ?? randomBytes(32).toString("hex")
   const child = spawn(process.execPath, [serverBin], {
     cwd: repoRoot,
     env: {
