@@ -107,6 +107,7 @@ describe("SIGTERM", () => {
 
     const outcomes: Array<{ readonly what: string; readonly outcome: Outcome }> = []
     const completed: Array<string> = []
+    let approvals: Promise<unknown> = Promise.resolve()
     let sigtermAt = Number.POSITIVE_INFINITY
     let readyWhileDraining: Outcome | undefined
     // Four clients sign one hash after another and fetch the OpenAPI document (a large answer) until
@@ -121,11 +122,16 @@ describe("SIGTERM", () => {
         outcomes.push({ what: "sign/single", outcome: created.outcome })
         if (!("status" in created.outcome) || created.outcome.status !== 200) return
         const pending = created.body as { requestId: string; challenge: string }
-        const approved = await attempt(`${api}/v2/sign/auth/${pending.requestId}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ assertion: passkey.assert({ challenge: pending.challenge }) }),
-        })
+        // One authenticator: its signature counter must reach the server in order, so approvals take turns.
+        const turn = approvals.then(() =>
+          attempt(`${api}/v2/sign/auth/${pending.requestId}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ assertion: passkey.assert({ challenge: pending.challenge }) }),
+          }),
+        )
+        approvals = turn.then(() => undefined)
+        const approved = await turn
         outcomes.push({ what: "sign/auth", outcome: approved.outcome })
         if ("status" in approved.outcome && approved.outcome.status === 200) completed.push(pending.requestId)
         const document = await attempt(`${api}/openapi.json`, {})

@@ -56,6 +56,7 @@ describe("SQLite backup and restore (admin CLI)", () => {
       }),
     )
     const completed: Array<string> = []
+    let approvals: Promise<void> = Promise.resolve()
     const signOne = async () => {
       const pending = ok(
         await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
@@ -63,7 +64,10 @@ describe("SQLite backup and restore (admin CLI)", () => {
           body: { documentHash: createHash("sha256").update(randomBytes(8)).digest("hex"), credentialId: passkey.credentialId },
         }),
       )
-      ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }) } }))
+      // One authenticator: its signature counter must reach the server in order, so approvals take turns.
+      await (approvals = approvals.then(async () => {
+        ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }) } }))
+      }))
       completed.push(pending.requestId)
     }
     for (let i = 0; i < 10; i++) await signOne()
