@@ -1,5 +1,5 @@
 /** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
-import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
+import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, Sha2StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY,
@@ -178,6 +178,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     VaultMasterKey.pipe(Layer.provide(masterKey)),
     RandomWebCrypto,
     Sha256StreamsNode,
+    Sha2StreamsNode,
     PdfProcessorWorkers(options.pdfWorkers),
     options.eventBus ?? EventBusInProcess,
     config,
