@@ -278,15 +278,24 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
       const issuer = path[i + 1]?.certificate
       let revocation: CertificateFinding["revocation"] = { status: step.anchor ? "not-checked" : "unknown", revokedAt: null, reason: null, source: "none" }
       if (!step.anchor && issuer !== undefined) {
+        // A revocation a genuine CRL lists always counts (it has a date). "Not listed" counts when the CRL was
+        // issued at or after the best signature time (it then speaks for that time), or, without a fresher
+        // source, while it is current; for a certificate this engine issued, its records are that source.
+        let currentGood = false
         for (const crl of readableCrls) {
-          if (revocation.source !== "none" || crl.issuer !== c.issuer) continue
+          if (revocation.status === "revoked" || crl.issuer !== c.issuer) continue
           const genuine = yield* Effect.promise(() => crl.verify({ publicKey: issuer.publicKey }).catch(() => false))
           if (!genuine) continue
           const entry = crl.entries.find((e) => e.serialNumber.toLowerCase().replace(/^(00)+(?=[0-9a-f])/, "") === serial)
-          revocation =
-            entry === undefined
-              ? { status: "good", revokedAt: null, reason: null, source: "embedded-crl" }
-              : { status: "revoked", revokedAt: entry.revocationDate.toISOString(), reason: CRL_REASONS[entry.reason ?? 0] || null, source: "embedded-crl" }
+          if (entry !== undefined) {
+            revocation = {
+              status: "revoked",
+              revokedAt: entry.revocationDate.toISOString(),
+              reason: CRL_REASONS[entry.reason ?? 0] || null,
+              source: "embedded-crl",
+            }
+          } else if (crl.thisUpdate.getTime() >= bestTime) revocation = { status: "good", revokedAt: null, reason: null, source: "embedded-crl" }
+          else if (crl.nextUpdate === undefined || crl.nextUpdate.getTime() > now) currentGood = true
         }
         if (revocation.source === "none") {
           const stored = yield* Effect.flatMap(Certificates, (store) => store.findBySerial(serial))
@@ -296,7 +305,7 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
               status.status === "revoked"
                 ? { status: "revoked", revokedAt: new Date(status.revokedAt ?? now).toISOString(), reason: status.reason, source: "engine-records" }
                 : { status: "good", revokedAt: null, reason: null, source: "engine-records" }
-          }
+          } else if (currentGood) revocation = { status: "good", revokedAt: null, reason: null, source: "embedded-crl" }
         }
       }
       findings.push({
