@@ -154,8 +154,8 @@ const run = (target: Target, der: Uint8Array): Effect.Effect<unknown, unknown, E
     case "tsa-reply":
       return Effect.sync(() => tokenOfReply(der, stampRequest))
     case "embedded":
-      // what a PDF's /DSS carries (issue 15): the input as a CRL and as a certificate beside a valid signature
-      return validateSignedData(signatureDer, () => Buffer.from(documentHash, "hex"), { crls: [der], certificates: [der] })
+      // what a PDF's /DSS carries (issue 15): the input as a CRL, a certificate and an OCSP response beside a valid signature
+      return validateSignedData(signatureDer, () => Buffer.from(documentHash, "hex"), { crls: [der], certificates: [der], ocspResponses: [der] })
   }
 }
 

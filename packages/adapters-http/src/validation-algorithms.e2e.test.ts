@@ -111,6 +111,36 @@ const crlOf = (ca: { key: string; cert: string }): Uint8Array => {
   return new Uint8Array(openssl("crl", "-in", at("crl.pem"), "-outform", "DER"))
 }
 
+/** An OCSP response of the CA for `signer` (good, or revoked at `revokedAt`), made offline by `openssl ocsp -index`. */
+const ocspOf = (ca: { key: string; cert: string }, signer: Signer, revokedAt?: Date): Uint8Array => {
+  const expiry = caTime(new Date(Date.now() + 86_400_000 * 10))
+  writeFileSync(
+    at("ocsp-index.txt"),
+    revokedAt === undefined
+      ? `V\t${expiry}\t\t${signer.serial}\tunknown\t/CN=${signer.name}\n`
+      : `R\t${expiry}\t${caTime(revokedAt)},keyCompromise\t${signer.serial}\tunknown\t/CN=${signer.name}\n`,
+  )
+  openssl("ocsp", "-issuer", ca.cert, "-cert", signer.cert, "-no_nonce", "-reqout", at("ocsp.req"))
+  openssl(
+    "ocsp",
+    "-index",
+    at("ocsp-index.txt"),
+    "-CA",
+    ca.cert,
+    "-rsigner",
+    ca.cert,
+    "-rkey",
+    ca.key,
+    "-reqin",
+    at("ocsp.req"),
+    "-respout",
+    at("ocsp.der"),
+    "-ndays",
+    "1",
+  )
+  return new Uint8Array(readFileSync(at("ocsp.der")))
+}
+
 const derOfPem = (path: string) => new Uint8Array(openssl("x509", "-in", path, "-outform", "DER"))
 
 // ---- a PDF with a signature placeholder, written here, and the update that adds a /DSS ----
@@ -166,7 +196,13 @@ const embed = (p: Placeholder, cms: Uint8Array): Uint8Array => {
 }
 
 /** The incremental update that adds a /DSS with `crls` and `certs` (each a stream) to the catalog. */
-const withDss = (pdf: Uint8Array, prevXref: number, crls: ReadonlyArray<Uint8Array>, certs: ReadonlyArray<Uint8Array>): Uint8Array => {
+const withDss = (
+  pdf: Uint8Array,
+  prevXref: number,
+  crls: ReadonlyArray<Uint8Array>,
+  certs: ReadonlyArray<Uint8Array>,
+  ocsps: ReadonlyArray<Uint8Array> = [],
+): Uint8Array => {
   const parts: Array<Uint8Array> = [pdf]
   let length = pdf.length
   const push = (b: Uint8Array) => {
@@ -174,7 +210,7 @@ const withDss = (pdf: Uint8Array, prevXref: number, crls: ReadonlyArray<Uint8Arr
     length += b.length
   }
   const offsets = new Map<number, number>()
-  const streams = [...crls, ...certs]
+  const streams = [...crls, ...certs, ...ocsps]
   const first = 8
   const object = (num: number, head: string, stream?: Uint8Array) => {
     offsets.set(num, length)
@@ -188,7 +224,10 @@ const withDss = (pdf: Uint8Array, prevXref: number, crls: ReadonlyArray<Uint8Arr
   }
   object(1, "<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[4 0 R]/SigFlags 3>>/DSS 7 0 R>>")
   const ref = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${from + i} 0 R`).join(" ")
-  object(7, `<</Type/DSS/CRLs[${ref(first, crls.length)}]/Certs[${ref(first + crls.length, certs.length)}]>>`)
+  object(
+    7,
+    `<</Type/DSS/CRLs[${ref(first, crls.length)}]/Certs[${ref(first + crls.length, certs.length)}]/OCSPs[${ref(first + crls.length + certs.length, ocsps.length)}]>>`,
+  )
   for (const [i, s] of streams.entries()) object(first + i, `<</Length ${s.length}>>`, s)
   const xrefAt = length
   const row = (n: number) => `${String(offsets.get(n)).padStart(10, "0")} 00000 n \n`
@@ -460,6 +499,29 @@ describe("signatures made by openssl under a configured trust anchor", () => {
     const [etsi] = await validateEtsi(signed)
     expect(short).toMatchObject({ valid: false, integrity: true, trustedRoot: false })
     expect([etsi!.validationStatus.mainIndication, etsi!.validationStatus.subIndication]).toEqual(["INDETERMINATE", "NO_CERTIFICATE_CHAIN_FOUND"])
+  })
+
+  it("an OCSP response of the CA in /DSS /OCSPs is the revocation source: good passes; revoked (no timestamp) is REVOKED_NO_POE", async () => {
+    const good = makeSigner(ca, "Ocsp Good", "p256")
+    const bad = makeSigner(ca, "Ocsp Revoked", "rsa")
+    const verdict = async (signer: Signer, revokedAt?: Date) => {
+      const placeholder = placeholderPdf()
+      const pdf = withDss(
+        embed(placeholder, opensslCms(signer, signedBytes(placeholder), "sha256")),
+        placeholder.xrefAt,
+        [],
+        [],
+        [ocspOf(ca, signer, revokedAt)],
+      )
+      const [etsi] = await validateEtsi(pdf)
+      return etsi!
+    }
+    const g = await verdict(good)
+    expect([g.validationStatus.mainIndication, g.validationStatus.subIndication], g.validationStatus.problems.join("; ")).toEqual(["TOTAL-PASSED", null])
+    expect(g.certificateChain[0]!.revocation).toMatchObject({ status: "good", source: "embedded-ocsp" })
+    const r = await verdict(bad, new Date(Date.now() - 60_000))
+    expect([r.validationStatus.mainIndication, r.validationStatus.subIndication]).toEqual(["INDETERMINATE", "REVOKED_NO_POE"])
+    expect(r.certificateChain[0]!.revocation).toMatchObject({ status: "revoked", source: "embedded-ocsp" })
   })
 
   it("without revocation information for a foreign signer: INDETERMINATE / TRY_LATER", async () => {

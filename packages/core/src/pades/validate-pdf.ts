@@ -47,7 +47,7 @@ const unreadable = (problem: string): ValidationReport => ({
 export const validateScannedSignaturesDetailed = (scan: PdfSignatureScan) =>
   Effect.gen(function* () {
     const out: Array<PdfSignatureValidation> = []
-    const embedded = { certificates: scan.dss?.certificates ?? [], crls: scan.dss?.crls ?? [] }
+    const embedded = { certificates: scan.dss?.certificates ?? [], crls: scan.dss?.crls ?? [], ocspResponses: scan.dss?.ocspResponses ?? [] }
     for (const signature of scan.signatures) {
       const range = signature.byteRange
       const base = {

@@ -92,8 +92,8 @@ const CertificateFindingView = Schema.Struct({
     status: Schema.Literal("good", "revoked", "unknown", "not-checked"),
     revokedAt: Schema.NullOr(Schema.String),
     reason: Schema.NullOr(Schema.String),
-    source: Schema.Literal("embedded-crl", "engine-records", "none").annotations({
-      description: "a CRL embedded in the file or the CMS (used first), or this engine's records of the certificates it issued",
+    source: Schema.Literal("embedded-crl", "embedded-ocsp", "engine-records", "none").annotations({
+      description: "a CRL or an OCSP response embedded in the file or the CMS (used first), or this engine's records of the certificates it issued",
     }),
   }),
 })

@@ -108,12 +108,30 @@ export const verifySignerInfo = (
   hash: DigestAlgorithm,
   contentDigest: Uint8Array,
 ): Effect.Effect<SignerVerification> =>
+  verifyWith(
+    certificate.subjectPublicKeyInfo,
+    signerInfo.signatureAlgorithm,
+    hash,
+    new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
+    signedAttributesBytes(signerInfo),
+    contentDigest,
+  )
+
+/** Verifies `signature` (under `algorithm`, as an X.509 or OCSP structure names it) over `data` with the key `spki`. */
+export const verifySignedBytes = (spki: pkijs.PublicKeyInfo, algorithm: pkijs.AlgorithmIdentifier, signature: Uint8Array, data: Uint8Array) =>
+  verifyWith(spki, algorithm, HASH_OF_SIGNATURE_ALGORITHM[algorithm.algorithmId] ?? "SHA-256", signature, data, new Uint8Array())
+
+const verifyWith = (
+  spki: pkijs.PublicKeyInfo,
+  signatureAlgorithm: pkijs.AlgorithmIdentifier,
+  hash: DigestAlgorithm,
+  signature: Uint8Array,
+  signed: Uint8Array | undefined,
+  contentDigest: Uint8Array,
+): Effect.Effect<SignerVerification> =>
   Effect.gen(function* () {
-    const spki = certificate.subjectPublicKeyInfo
     const keyOid = spki.algorithm.algorithmId
-    const signatureOid = signerInfo.signatureAlgorithm.algorithmId
-    const signature = new Uint8Array(signerInfo.signature.valueBlock.valueHexView)
-    const signed = signedAttributesBytes(signerInfo)
+    const signatureOid = signatureAlgorithm.algorithmId
     const spkiDer = new Uint8Array(spki.toSchema().toBER(false))
     const unsupported = (algorithm: string | null, detail: string) => ({ outcome: "unsupported" as const, algorithm, detail })
     const judged = (algorithm: string, holds: boolean) => ({
@@ -135,7 +153,7 @@ export const verifySignerInfo = (
 
     if (keyOid === OID.rsaEncryption) {
       if (signatureOid === OID.rsaPss) {
-        const params = yield* Effect.try(() => new pkijs.RSASSAPSSParams({ schema: signerInfo.signatureAlgorithm.algorithmParams })).pipe(Effect.option)
+        const params = yield* Effect.try(() => new pkijs.RSASSAPSSParams({ schema: signatureAlgorithm.algorithmParams })).pipe(Effect.option)
         if (params._tag === "None") return { outcome: "failed", algorithm: "RSA-PSS", detail: "unreadable RSA-PSS parameters" }
         const pssHash = imprintAlgorithmOf(params.value.hashAlgorithm.algorithmId)
         const mgfHash = params.value.maskGenAlgorithm.algorithmParams

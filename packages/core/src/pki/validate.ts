@@ -16,6 +16,7 @@ import { certificateAuthority } from "./authority.ts"
 import { CmsOid, type DigestAlgorithm } from "./cms.ts"
 import { derOf } from "./issue-certificate.ts"
 import { certificateStatus } from "./revocation.ts"
+import { ocspVerdict } from "./embedded-ocsp.ts"
 import { verifySignerInfo } from "./signer-verify.ts"
 import { signatureTimestampOf, verifySignatureTimestamp, type TimestampReport } from "./timestamp-verify.ts"
 import { TrustAnchors } from "./trust-anchors.ts"
@@ -52,7 +53,7 @@ export interface ValidationReport {
 export type MainIndication = "TOTAL-PASSED" | "INDETERMINATE" | "TOTAL-FAILED"
 
 /** Where a certificate's revocation status came from. */
-export type RevocationSource = "embedded-crl" | "engine-records" | "none"
+export type RevocationSource = "embedded-crl" | "embedded-ocsp" | "engine-records" | "none"
 
 /** One certificate of the chain as validation judged it (signer first, the trust anchor last). */
 export interface CertificateFinding {
@@ -96,9 +97,10 @@ export interface DetailedValidation {
 export interface EmbeddedMaterial {
   readonly certificates: ReadonlyArray<Uint8Array>
   readonly crls: ReadonlyArray<Uint8Array>
+  readonly ocspResponses?: ReadonlyArray<Uint8Array>
 }
 
-const NO_MATERIAL: EmbeddedMaterial = { certificates: [], crls: [] }
+const NO_MATERIAL: EmbeddedMaterial = { certificates: [], crls: [], ocspResponses: [] }
 const ADBE_REVOCATION_INFO_ARCHIVAL = "1.2.840.113583.1.1.8"
 const DIGEST_LENGTH: Record<DigestAlgorithm, number> = { "SHA-256": 32, "SHA-384": 48, "SHA-512": 64 }
 const CRL_REASONS = [
@@ -115,13 +117,16 @@ const CRL_REASONS = [
   "aACompromise",
 ]
 
-/** The CRLs of an `adbe-revocationInfoArchival` signed attribute (SEQUENCE { [0] EXPLICIT SEQUENCE OF CRL, ... }), DER. */
-const archivedCrls = (signerInfo: pkijs.SignerInfo): ReadonlyArray<Uint8Array> => {
+/**
+ * The CRLs (`tag` 0) or OCSP responses (`tag` 1) of an `adbe-revocationInfoArchival` signed attribute
+ * (SEQUENCE { [0] EXPLICIT SEQUENCE OF CRL, [1] EXPLICIT SEQUENCE OF OCSPResponse, ... }), DER.
+ */
+const archived = (signerInfo: pkijs.SignerInfo, tag: 0 | 1): Array<Uint8Array> => {
   const value = signerInfo.signedAttrs?.attributes.find((a) => a.type === ADBE_REVOCATION_INFO_ARCHIVAL)?.values[0]
   if (!(value instanceof asn1js.Sequence)) return []
-  const crls = value.valueBlock.value.find((v) => v.idBlock.tagClass === 3 && v.idBlock.tagNumber === 0)
-  const list = crls instanceof asn1js.Constructed ? crls.valueBlock.value[0] : undefined
-  return list instanceof asn1js.Sequence ? list.valueBlock.value.map((crl) => new Uint8Array(crl.toBER(false))) : []
+  const items = value.valueBlock.value.find((v) => v.idBlock.tagClass === 3 && v.idBlock.tagNumber === tag)
+  const list = items instanceof asn1js.Constructed ? items.valueBlock.value[0] : undefined
+  return list instanceof asn1js.Sequence ? list.valueBlock.value.map((item) => new Uint8Array(item.toBER(false))) : []
 }
 
 /** Validates `signatureBase64` (DER ContentInfo of a detached SignedData) against `documentHash` (hex). */
@@ -263,7 +268,8 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
       ...embedded.crls,
       ...(signed.crls ?? []).flatMap((c) => (c instanceof pkijs.CertificateRevocationList ? [new Uint8Array(c.toSchema().toBER(false))] : [])),
     ]
-    if (signerInfo !== undefined) crls.push(...archivedCrls(signerInfo))
+    if (signerInfo !== undefined) crls.push(...archived(signerInfo, 0))
+    const ocspResponses = [...(embedded.ocspResponses ?? []), ...(signerInfo === undefined ? [] : archived(signerInfo, 1))]
     const readableCrls = crls.flatMap((bytes) => {
       try {
         return [new x509.X509Crl(new Uint8Array(bytes))]
@@ -282,6 +288,7 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
         // issued at or after the best signature time (it then speaks for that time), or, without a fresher
         // source, while it is current; for a certificate this engine issued, its records are that source.
         let currentGood = false
+        let currentGoodSource: RevocationSource = "embedded-crl"
         for (const crl of readableCrls) {
           if (revocation.status === "revoked" || crl.issuer !== c.issuer) continue
           const genuine = yield* Effect.promise(() => crl.verify({ publicKey: issuer.publicKey }).catch(() => false))
@@ -297,6 +304,27 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
           } else if (crl.thisUpdate.getTime() >= bestTime) revocation = { status: "good", revokedAt: null, reason: null, source: "embedded-crl" }
           else if (crl.nextUpdate === undefined || crl.nextUpdate.getTime() > now) currentGood = true
         }
+        if (revocation.status !== "revoked" && revocation.source === "none" && ocspResponses.length > 0) {
+          const subject = pkijs.Certificate.fromBER(new Uint8Array(c.rawData))
+          const issuing = pkijs.Certificate.fromBER(new Uint8Array(issuer.rawData))
+          for (const response of ocspResponses) {
+            if (revocation.status === "revoked" || revocation.source !== "none") continue
+            const verdict = yield* ocspVerdict(response, subject, issuing)
+            if (verdict?.status === "revoked") {
+              revocation = {
+                status: "revoked",
+                revokedAt: (verdict.revokedAt ?? verdict.thisUpdate).toISOString(),
+                reason: CRL_REASONS[verdict.reason ?? 0] || null,
+                source: "embedded-ocsp",
+              }
+            } else if (verdict?.status === "good" && verdict.thisUpdate.getTime() >= bestTime)
+              revocation = { status: "good", revokedAt: null, reason: null, source: "embedded-ocsp" }
+            else if (verdict?.status === "good" && (verdict.nextUpdate === null || verdict.nextUpdate.getTime() > now)) {
+              if (!currentGood) currentGoodSource = "embedded-ocsp"
+              currentGood = true
+            }
+          }
+        }
         if (revocation.source === "none") {
           const stored = yield* Effect.flatMap(Certificates, (store) => store.findBySerial(serial))
           if (Option.isSome(stored) && bytesEqual(new Uint8Array(yield* derOf(stored.value)), new Uint8Array(c.rawData))) {
@@ -305,7 +333,7 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
               status.status === "revoked"
                 ? { status: "revoked", revokedAt: new Date(status.revokedAt ?? now).toISOString(), reason: status.reason, source: "engine-records" }
                 : { status: "good", revokedAt: null, reason: null, source: "engine-records" }
-          } else if (currentGood) revocation = { status: "good", revokedAt: null, reason: null, source: "embedded-crl" }
+          } else if (currentGood) revocation = { status: "good", revokedAt: null, reason: null, source: currentGoodSource }
         }
       }
       findings.push({
