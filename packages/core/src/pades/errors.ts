@@ -68,10 +68,13 @@ export class PdfSignatureNotPermitted extends Schema.TaggedError<PdfSignatureNot
 }
 
 /** 422: the request names a signature field the PDF has no empty signature field for. */
-export class SignatureFieldNotFound extends Schema.TaggedError<SignatureFieldNotFound>()("SignatureFieldNotFound", { field: Schema.String }) {
+export class SignatureFieldNotFound extends Schema.TaggedError<SignatureFieldNotFound>()("SignatureFieldNotFound", {
+  /** the field name asked for (named `detail` so it crosses the PDF worker like the other PDF errors) */
+  detail: Schema.String,
+}) {
   readonly status = 422 as const
   override get message() {
-    return `The PDF has no signature field named ${this.field}`
+    return `The PDF has no signature field named ${this.detail}`
   }
 }
 
