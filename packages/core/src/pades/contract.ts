@@ -35,7 +35,7 @@ export const SignPdfRequest = Schema.Struct({
   ).annotations({ description: "sign as certifier (DocMDP); refused (409) when the document already has signatures" }),
   field: Schema.optional(Schema.String).annotations({
     description:
-      "fill this existing empty signature field (fully qualified name); absent: the only empty one when there is exactly one and no visible placement, else a new field",
+      "fill this existing empty signature field (fully qualified name); absent: the only empty one when there is exactly one and no visible placement, else a new field; docs/pades.md",
   }),
 })
 /** Answer of `POST /v2/sign/pdf`. */

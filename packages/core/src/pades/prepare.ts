@@ -195,7 +195,7 @@ const chooseField = (fields: ReadonlyArray<SignatureField>, options: SignatureOp
     return named === undefined ? Effect.fail(new SignatureFieldNotFound({ detail: options.field })) : Effect.succeed(named)
   }
   const empty = fields.filter((f) => f.signature === null && f.ref !== null)
-  return Effect.succeed(empty.length === 1 && options.visible === undefined && options.certify === undefined ? empty[0] : undefined)
+  return Effect.succeed(empty.length === 1 && options.visible === undefined ? empty[0] : undefined)
 }
 
 const prepareUpdate = (source: ByteSource, what: SignatureKind): Effect.Effect<PreparedSignature, PdfReadError | SignatureImageInvalid | SignatureRefusal> =>
@@ -297,6 +297,7 @@ const prepareUpdate = (source: ByteSource, what: SignatureKind): Effect.Effect<P
       const lock = filling.lock
       const params: Record<string, PdfValue> = { Type: name("TransformParams"), Action: lock.get("Action") ?? name("All"), V: name("1.2") }
       if (lock.get("Fields") !== undefined) params["Fields"] = (yield* deref(doc, lock.get("Fields"))) as PdfValue
+      if (lock.get("P") !== undefined) params["P"] = lock.get("P")!
       references.push(dict({ Type: name("SigRef"), TransformMethod: name("FieldMDP"), TransformParams: dict(params) }))
     }
     const sigDict =
