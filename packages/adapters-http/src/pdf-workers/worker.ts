@@ -28,6 +28,8 @@ const run = (message: PdfJobMessage): Effect.Effect<unknown, unknown> => {
   switch (message.job) {
     case "prepare":
       return pdfJobsInProcess.prepare(message.pdf, message.options)
+    case "prepareTimestamp":
+      return pdfJobsInProcess.prepareTimestamp(message.pdf, message.placeholderBytes)
     case "scan":
       return pdfJobsInProcess.scan(message.pdf)
     case "appendDss":
