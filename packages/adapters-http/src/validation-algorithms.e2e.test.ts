@@ -151,16 +151,22 @@ interface Placeholder {
   readonly pdf: Uint8Array
   readonly byteRange: readonly [number, number, number, number]
   readonly xrefAt: number
+  /** what the catalog carries besides pages and form (a certification's /Perms) */
+  readonly catalogExtra: string
 }
 
-const placeholderPdf = (): Placeholder => {
+/** A one-page PDF with an empty-signature placeholder in field Signature1; `certify`: a certification signature with DocMDP /P. */
+const placeholderPdf = (certify?: 1 | 2 | 3): Placeholder => {
   const contents = `<${"0".repeat(PLACEHOLDER_BYTES * 2)}>`
+  const catalogExtra = certify === undefined ? "" : "/Perms<</DocMDP 5 0 R>>"
+  const reference =
+    certify === undefined ? "" : `/Reference[<</Type/SigRef/TransformMethod/DocMDP/TransformParams<</Type/TransformParams/P ${certify}/V/1.2>>>>]`
   const objects = [
-    "<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[4 0 R]/SigFlags 3>>>>",
+    `<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[4 0 R]/SigFlags 3>>${catalogExtra}>>`,
     "<</Type/Pages/Kids[3 0 R]/Count 1>>",
     "<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Contents 6 0 R/Annots[4 0 R]>>",
     "<</FT/Sig/T(Signature1)/V 5 0 R/Type/Annot/Subtype/Widget/Rect[0 0 0 0]/F 132/P 3 0 R>>",
-    `<</Type/Sig/Filter/Adobe.PPKLite/SubFilter/ETSI.CAdES.detached/ByteRange[0 ${"#".repeat(10)} ${"#".repeat(10)} ${"#".repeat(10)}]/Contents ${contents}/M(D:20261126120000Z)>>`,
+    `<</Type/Sig/Filter/Adobe.PPKLite/SubFilter/ETSI.CAdES.detached/ByteRange[0 ${"#".repeat(10)} ${"#".repeat(10)} ${"#".repeat(10)}]/Contents ${contents}/M(D:20261126120000Z)${reference}>>`,
     "<</Length 24>>\nstream\n0 0 1 rg 10 10 50 50 re f\nendstream",
   ]
   let text = "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
@@ -182,7 +188,39 @@ const placeholderPdf = (): Placeholder => {
       .map((n) => String(n).padEnd(10, " "))
       .join(" ")}]`,
   )
-  return { pdf: latin1(withRange), byteRange: range, xrefAt }
+  return { pdf: latin1(withRange), byteRange: range, xrefAt, catalogExtra }
+}
+
+/** An incremental update to a signed `base` that adds field Signature2 with a placeholder (an approval signature). */
+const secondPlaceholder = (base: Uint8Array, prevXref: number, catalogExtra: string): Placeholder => {
+  const contents = `<${"0".repeat(PLACEHOLDER_BYTES * 2)}>`
+  let text = Buffer.from(base).toString("latin1")
+  const offsets = new Map<number, number>()
+  const object = (num: number, body: string) => {
+    offsets.set(num, text.length)
+    text += `${num} 0 obj\n${body}\nendobj\n`
+  }
+  object(1, `<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[4 0 R 10 0 R]/SigFlags 3>>${catalogExtra}>>`)
+  object(3, "<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Contents 6 0 R/Annots[4 0 R 10 0 R]>>")
+  object(10, "<</FT/Sig/T(Signature2)/V 11 0 R/Type/Annot/Subtype/Widget/Rect[0 0 0 0]/F 132/P 3 0 R>>")
+  object(
+    11,
+    `<</Type/Sig/Filter/Adobe.PPKLite/SubFilter/ETSI.CAdES.detached/ByteRange[0 ${"#".repeat(10)} ${"#".repeat(10)} ${"#".repeat(10)}]/Contents ${contents}/M(D:20261126130000Z)>>`,
+  )
+  const xrefAt = text.length
+  const row = (n: number) => `${String(offsets.get(n)).padStart(10, "0")} 00000 n \n`
+  text += `xref\n1 1\n${row(1)}3 1\n${row(3)}10 2\n${row(10)}${row(11)}trailer\n<</Size 12/Root 1 0 R/Prev ${prevXref}>>\nstartxref\n${xrefAt}\n%%EOF\n`
+  const a = text.lastIndexOf(contents)
+  const b = a + contents.length
+  const range = [0, a, b, text.length - b] as const
+  const withRange = text.replace(
+    `[0 ${"#".repeat(10)} ${"#".repeat(10)} ${"#".repeat(10)}]`,
+    `[0 ${range
+      .slice(1)
+      .map((n) => String(n).padEnd(10, " "))
+      .join(" ")}]`,
+  )
+  return { pdf: latin1(withRange), byteRange: range, xrefAt, catalogExtra }
 }
 
 const signedBytes = (p: Placeholder) => concat(p.pdf.subarray(0, p.byteRange[1]), p.pdf.subarray(p.byteRange[2]))
@@ -202,6 +240,8 @@ const withDss = (
   crls: ReadonlyArray<Uint8Array>,
   certs: ReadonlyArray<Uint8Array>,
   ocsps: ReadonlyArray<Uint8Array> = [],
+  catalog = "<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[4 0 R]/SigFlags 3>>/DSS 7 0 R>>",
+  size = 8,
 ): Uint8Array => {
   const parts: Array<Uint8Array> = [pdf]
   let length = pdf.length
@@ -211,7 +251,7 @@ const withDss = (
   }
   const offsets = new Map<number, number>()
   const streams = [...crls, ...certs, ...ocsps]
-  const first = 8
+  const first = size
   const object = (num: number, head: string, stream?: Uint8Array) => {
     offsets.set(num, length)
     push(latin1(`${num} 0 obj\n${head}\n`))
@@ -222,7 +262,7 @@ const withDss = (
     }
     push(latin1("endobj\n"))
   }
-  object(1, "<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[4 0 R]/SigFlags 3>>/DSS 7 0 R>>")
+  object(1, catalog)
   const ref = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${from + i} 0 R`).join(" ")
   object(
     7,
@@ -233,7 +273,7 @@ const withDss = (
   const row = (n: number) => `${String(offsets.get(n)).padStart(10, "0")} 00000 n \n`
   push(
     latin1(
-      `xref\n1 1\n${row(1)}7 ${1 + streams.length}\n${[7, ...streams.map((_, i) => first + i)].map(row).join("")}trailer\n<</Size ${first + streams.length}/Root 1 0 R/Prev ${prevXref}>>\nstartxref\n${xrefAt}\n%%EOF\n`,
+      `xref\n1 1\n${row(1)}7 1\n${row(7)}${first} ${streams.length}\n${streams.map((_, i) => row(first + i)).join("")}trailer\n<</Size ${first + streams.length}/Root 1 0 R/Prev ${prevXref}>>\nstartxref\n${xrefAt}\n%%EOF\n`,
     ),
   )
   return concat(...parts)
@@ -599,6 +639,44 @@ describe("revocation judged at the signature timestamp (the engine's TSA), from 
     expect([u.etsi.validationStatus.mainIndication, u.etsi.validationStatus.subIndication]).toEqual(["INDETERMINATE", "REVOKED_NO_POE"])
     expect(u.etsi.bestSignatureTime.proof).toBe("validation-time")
   }, 30_000)
+})
+
+describe("DocMDP: changes after a certification", () => {
+  it.each([1, 2] as const)("a certification at P=%i, then an approval signature and a /DSS update: P=1 forbids it, P=2 allows it", async (p) => {
+    const certifier = makeSigner(ca, `Certifier P${p}`, "p256")
+    const approver = makeSigner(ca, `Approver P${p}`, "rsa")
+    const first = placeholderPdf(p)
+    const certified = embed(first, opensslCms(certifier, signedBytes(first), "sha256"))
+    const second = secondPlaceholder(certified, first.xrefAt, first.catalogExtra)
+    const approved = embed(second, opensslCms(approver, signedBytes(second), "sha256"))
+    const pdf = withDss(
+      approved,
+      second.xrefAt,
+      [crlOf(ca)],
+      [],
+      [],
+      `<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[4 0 R 10 0 R]/SigFlags 3>>${first.catalogExtra}/DSS 7 0 R>>`,
+      12,
+    )
+    expect((await pdfsig(tempFile("certified.pdf", pdf))).signatures.map((x) => x.valid)).toEqual([true, true])
+    const reports = await validateEtsi(pdf)
+    const short = await validateShort(pdf)
+    const [cert, approval] = reports as unknown as ReadonlyArray<EtsiSignature & { modificationStatus: Record<string, unknown> | null }>
+    expect(approval!.validationStatus.mainIndication, approval!.validationStatus.problems.join("; ")).toBe("TOTAL-PASSED")
+    expect(approval!.modificationStatus).toBeNull()
+    expect(cert!.modificationStatus).toMatchObject({ rule: "DocMDP", permissions: p })
+    expect((cert!.modificationStatus!["unexaminedRevisions"] as Array<number>).length).toBe(1) // the /DSS update
+    if (p === 1) {
+      expect([cert!.validationStatus.mainIndication, cert!.validationStatus.subIndication]).toEqual(["INDETERMINATE", "SIG_CONSTRAINTS_FAILURE"])
+      expect(cert!.modificationStatus).toMatchObject({ allowedChanges: [], forbiddenChanges: ["signature in Signature2: DocMDP P=1 allows no changes"] })
+      expect(short[0]).toMatchObject({ valid: false, integrity: true })
+      expect(short[0]!.problems.join(" ")).toMatch(/DocMDP rules of this signature forbid/)
+    } else {
+      expect(cert!.validationStatus.mainIndication).toBe("TOTAL-PASSED")
+      expect(cert!.modificationStatus).toMatchObject({ allowedChanges: ["signature in Signature2"], forbiddenChanges: [] })
+      expect(short.map((x) => x.valid)).toEqual([true, true])
+    }
+  })
 })
 
 describe("the report formats of /v2/validate", () => {

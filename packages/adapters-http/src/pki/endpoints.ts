@@ -266,7 +266,7 @@ export const validateEndpoint = endpoint({
           const validations = yield* validatePdfUploadDetailed(pdf)
           return answer(
             standardReport(
-              validations.map(({ report, details }) => ({ report, details, pdf: report })),
+              validations.map(({ report, details, modifications }) => ({ report, details, pdf: report, modifications })),
               now,
             ),
           )

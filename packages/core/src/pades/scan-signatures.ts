@@ -12,6 +12,7 @@ import { arrayOf, fromLatin1, nameOf, PdfDict, PdfRef, PdfString, type PdfValue 
 import type { RangeDigestAlgorithm } from "./hashing.ts"
 import { digestAlgorithmsNamedIn, hashRangesWith } from "./range-digests.ts"
 import { readDss, type DssMaterial } from "./read-dss.ts"
+import { readModifications, type ModificationFacts } from "./read-modifications.ts"
 
 /** The DER length of `bytes` (a SEQUENCE), so the placeholder's zero padding is left off. */
 const derLength = (bytes: Uint8Array): number => {
@@ -94,6 +95,8 @@ export interface PdfSignatureScan {
   readonly signatures: ReadonlyArray<ScannedSignature>
   /** what the file's `/DSS` carries for validation */
   readonly dss: DssMaterial
+  /** the certification, the field locks and the revision ends, for judging later changes */
+  readonly modifications?: ModificationFacts
 }
 
 /**
@@ -128,5 +131,5 @@ export const scanPdfSignatures = (source: ByteSource): Effect.Effect<PdfSignatur
       )
       signatures.push({ ...base, cms, digest: digests["SHA-256"]!, digests })
     }
-    return { size: source.size, signatures, dss: yield* readDss(doc, catalog) }
+    return { size: source.size, signatures, dss: yield* readDss(doc, catalog), modifications: yield* readModifications(doc, source) }
   })

@@ -9,6 +9,8 @@ import type { InvalidRequest } from "../kernel/errors.ts"
 import { validateSignedData, type ValidationDetails, type ValidationReport } from "../pki/validate.ts"
 import type { ByteSource } from "./byte-source.ts"
 import { PdfProcessor } from "./processor.ts"
+import { lockCovers } from "./modification-rules.ts"
+import type { ModificationFacts } from "./read-modifications.ts"
 import { scanPdfSignatures, type PdfSignatureScan } from "./scan-signatures.ts"
 
 /** What was found for one signature of a PDF. */
@@ -24,11 +26,71 @@ export interface PdfSignatureReport extends ValidationReport {
   readonly claimedSigningTime: string | null
 }
 
+/**
+ * What a certification (DocMDP) or a field lock (FieldMDP) of a signature says of the changes
+ * made after it: the later signatures it allows and forbids, and the later revisions that add no
+ * signature (a /DSS, form or annotation changes), listed but not examined object by object.
+ */
+export interface ModificationStatus {
+  readonly rule: "DocMDP" | "FieldMDP"
+  /** DocMDP `/P` (or the lock's PDF 2.0 `/P`); null for a FieldMDP lock without one */
+  readonly permissions: number | null
+  readonly allowedChanges: ReadonlyArray<string>
+  readonly forbiddenChanges: ReadonlyArray<string>
+  /** end offsets of later revisions that add no signature */
+  readonly unexaminedRevisions: ReadonlyArray<number>
+}
+
 /** A PDF signature's short report and the details of the standard report (null when its CMS could not be read). */
 export interface PdfSignatureValidation {
   readonly report: PdfSignatureReport
   readonly details: ValidationDetails | null
+  /** null unless the signature certifies the document or locks fields */
+  readonly modifications: ModificationStatus | null
 }
+
+/**
+ * Judges, for the certifying signature and each locking one, the signatures added after it: a
+ * document timestamp is always allowed; an approval signature is forbidden by DocMDP P=1 (or a
+ * lock's P=1) and, into a field the lock covers, by FieldMDP; otherwise allowed. A forbidden change
+ * makes that signature not valid (`INDETERMINATE / SIG_CONSTRAINTS_FAILURE` in the standard report).
+ */
+const judgeModifications = (validations: ReadonlyArray<PdfSignatureValidation>, facts: ModificationFacts | undefined): Array<PdfSignatureValidation> =>
+  validations.map((v) => {
+    if (facts === undefined || v.report.fieldName === null) return v
+    const certifies = facts.certification !== null && facts.certification.fieldName === v.report.fieldName
+    const lock = facts.locks.find((l) => l.fieldName === v.report.fieldName)
+    if (!certifies && lock === undefined) return v
+    const permissions = certifies ? facts.certification!.permissions : (lock?.permissions ?? null)
+    const end = v.report.signedRevisionLength
+    const later = validations.filter((w) => w.report.signedRevisionLength > end)
+    const allowed: Array<string> = []
+    const forbidden: Array<string> = []
+    for (const w of later) {
+      const name = w.report.fieldName ?? "an unnamed field"
+      if (w.report.subFilter === "ETSI.RFC3161") allowed.push(`document timestamp in ${name}`)
+      else if (permissions === 1) forbidden.push(`signature in ${name}: ${certifies ? "DocMDP" : "the lock's"} P=1 allows no changes`)
+      else if (lock !== undefined && w.report.fieldName !== null && lockCovers(lock, w.report.fieldName))
+        forbidden.push(`signature in ${name}: the field is locked by ${v.report.fieldName} (FieldMDP /${lock.action})`)
+      else allowed.push(`signature in ${name}`)
+    }
+    const signedEnds = new Set(validations.map((w) => w.report.signedRevisionLength))
+    const unexamined = facts.revisionEnds.filter((e) => e > end && !signedEnds.has(e))
+    const modifications: ModificationStatus = {
+      rule: certifies ? "DocMDP" : "FieldMDP",
+      permissions,
+      allowedChanges: allowed,
+      forbiddenChanges: forbidden,
+      unexaminedRevisions: unexamined,
+    }
+    if (forbidden.length === 0) return { ...v, modifications }
+    const problems = [...v.report.problems, ...forbidden.map((f) => `a change the ${modifications.rule} rules of this signature forbid: ${f}`)]
+    const details =
+      v.details === null || v.details.indication !== "TOTAL-PASSED"
+        ? v.details
+        : { ...v.details, indication: "INDETERMINATE" as const, subIndication: "SIG_CONSTRAINTS_FAILURE" }
+    return { report: { ...v.report, valid: false, problems }, details, modifications }
+  })
 
 const unreadable = (problem: string): ValidationReport => ({
   valid: false,
@@ -59,7 +121,7 @@ export const validateScannedSignaturesDetailed = (scan: PdfSignatureScan) =>
         signedRevisionLength: range.length === 4 ? range[2]! + range[3]! : 0,
       }
       if (signature.cms === null || signature.digest === null) {
-        out.push({ report: { ...base, ...unreadable("the signature has no sound /ByteRange or /Contents") }, details: null })
+        out.push({ report: { ...base, ...unreadable("the signature has no sound /ByteRange or /Contents") }, details: null, modifications: null })
         continue
       }
       const digests = signature.digests ?? { "SHA-256": signature.digest }
@@ -74,10 +136,10 @@ export const validateScannedSignaturesDetailed = (scan: PdfSignatureScan) =>
           ? []
           : ["the byte ranges do not hash to the signed message digest: the document was changed"]),
       ]
-      out.push({ report: { ...report, ...base, problems: [...new Set(problems)] }, details: validation.details })
+      out.push({ report: { ...report, ...base, problems: [...new Set(problems)] }, details: validation.details, modifications: null })
     }
     out.sort((a, b) => a.report.signedRevisionLength - b.report.signedRevisionLength)
-    return out
+    return judgeModifications(out, scan.modifications)
   })
 
 /** Validates each scanned signature (CMS, chain, revocation), oldest revision first. */

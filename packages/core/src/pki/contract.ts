@@ -131,6 +131,19 @@ export const StandardValidationReport = Schema.Struct({
         byteRange: Schema.NullOr(Schema.Array(Schema.Number)),
         coversWholeDocument: Schema.NullOr(Schema.Boolean),
       }),
+      modificationStatus: Schema.NullOr(
+        Schema.Struct({
+          rule: Schema.Literal("DocMDP", "FieldMDP"),
+          permissions: Schema.NullOr(Schema.Number),
+          allowedChanges: Schema.Array(Schema.String),
+          forbiddenChanges: Schema.Array(Schema.String).annotations({
+            description: "non-empty: this signature is not valid (INDETERMINATE / SIG_CONSTRAINTS_FAILURE)",
+          }),
+          unexaminedRevisions: Schema.Array(Schema.Number).annotations({
+            description: "end offsets of later revisions that add no signature (a /DSS, form or annotation changes): not examined",
+          }),
+        }),
+      ).annotations({ description: "for a certifying (DocMDP) or field-locking (FieldMDP) signature: the changes made after it" }),
     }),
   ),
 }).annotations({ identifier: "StandardValidationReport" })

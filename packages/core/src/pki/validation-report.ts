@@ -31,6 +31,17 @@ export interface SignatureValidationReport {
     readonly byteRange: ReadonlyArray<number> | null
     readonly coversWholeDocument: boolean | null
   }
+  /** for a certifying (DocMDP) or field-locking (FieldMDP) signature: the changes made after it; null otherwise */
+  readonly modificationStatus: ModificationStatusData | null
+}
+
+/** The changes after a certification or a field lock (see pades `ModificationStatus`). */
+export interface ModificationStatusData {
+  readonly rule: "DocMDP" | "FieldMDP"
+  readonly permissions: number | null
+  readonly allowedChanges: ReadonlyArray<string>
+  readonly forbiddenChanges: ReadonlyArray<string>
+  readonly unexaminedRevisions: ReadonlyArray<number>
 }
 
 /** The whole standard report. */
@@ -51,6 +62,7 @@ export interface ReportInput {
     readonly coversWholeDocument: boolean
     readonly claimedSigningTime: string | null
   } | null
+  readonly modifications?: ModificationStatusData | null
 }
 
 const timestampOf = (t: TimestampReport | null) => (t === null ? null : { valid: t.valid, genTime: t.genTime, tsa: t.tsa?.subject ?? null })
@@ -59,7 +71,7 @@ const timestampOf = (t: TimestampReport | null) => (t === null ? null : { valid:
 export const standardReport = (inputs: ReadonlyArray<ReportInput>, validationTime: string): StandardValidationReport => ({
   reportFormat: "ETSI TS 119 102-2",
   validationTime: inputs.find((i) => i.details !== null)?.details?.validationTime ?? validationTime,
-  signatureValidationReports: inputs.map(({ report, details, pdf }, n) => ({
+  signatureValidationReports: inputs.map(({ report, details, pdf, modifications }, n) => ({
     signatureIdentifier: {
       id: pdf?.fieldName ?? `signature-${n + 1}`,
       fieldName: pdf?.fieldName ?? null,
@@ -85,6 +97,7 @@ export const standardReport = (inputs: ReadonlyArray<ReportInput>, validationTim
       pdf === null
         ? { kind: "document-digest", byteRange: null, coversWholeDocument: null }
         : { kind: "byte-range", byteRange: pdf.byteRange, coversWholeDocument: pdf.coversWholeDocument },
+    modificationStatus: modifications ?? null,
   })),
 })
 
@@ -117,6 +130,18 @@ ${row("Signature format", e(s.signatureIdentifier.subFilter))}
 ${row("Claimed signing time", `${e(s.signingTime.claimedInSignature ?? s.signingTime.claimedInPdf)}`)}
 ${row("Best signature time", `${e(s.bestSignatureTime.time)} (proof: ${e(s.bestSignatureTime.proof)})`)}
 ${row("Signature timestamp", s.bestSignatureTime.timestamp === null ? e(null) : `${e(s.bestSignatureTime.timestamp.genTime)} by ${e(s.bestSignatureTime.timestamp.tsa)}, ${s.bestSignatureTime.timestamp.valid ? "valid" : "not valid"}`)}
+${
+  s.modificationStatus === null
+    ? ""
+    : row(
+        `${s.modificationStatus.rule} (P=${s.modificationStatus.permissions ?? "—"})`,
+        `allowed after it: ${e(s.modificationStatus.allowedChanges.join("; ") || "none")}; forbidden: ${e(s.modificationStatus.forbiddenChanges.join("; ") || "none")}${
+          s.modificationStatus.unexaminedRevisions.length === 0
+            ? ""
+            : `; ${s.modificationStatus.unexaminedRevisions.length} later revision(s) without a signature, not examined`
+        }`,
+      )
+}
 ${row("Signed scope", s.signedScope.byteRange === null ? "the document digest" : `bytes ${e(s.signedScope.byteRange.join(" "))}${s.signedScope.coversWholeDocument ? ", the whole document" : ", not the whole document (later revisions follow)"}`)}
 </table>
 <h3>Certificate chain</h3>
