@@ -141,6 +141,8 @@ const ocspOf = (ca: { key: string; cert: string }, signer: Signer, revokedAt?: D
   return new Uint8Array(readFileSync(at("ocsp.der")))
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
 const derOfPem = (path: string) => new Uint8Array(openssl("x509", "-in", path, "-outform", "DER"))
 
 // ---- a PDF with a signature placeholder, written here, and the update that adds a /DSS ----
@@ -192,7 +194,7 @@ const placeholderPdf = (certify?: 1 | 2 | 3): Placeholder => {
 }
 
 /** An incremental update to a signed `base` that adds field Signature2 with a placeholder (an approval signature). */
-const secondPlaceholder = (base: Uint8Array, prevXref: number, catalogExtra: string): Placeholder => {
+const secondPlaceholder = (base: Uint8Array, prevXref: number, catalogExtra: string, documentTimestamp = false): Placeholder => {
   const contents = `<${"0".repeat(PLACEHOLDER_BYTES * 2)}>`
   let text = Buffer.from(base).toString("latin1")
   const offsets = new Map<number, number>()
@@ -205,7 +207,7 @@ const secondPlaceholder = (base: Uint8Array, prevXref: number, catalogExtra: str
   object(10, "<</FT/Sig/T(Signature2)/V 11 0 R/Type/Annot/Subtype/Widget/Rect[0 0 0 0]/F 132/P 3 0 R>>")
   object(
     11,
-    `<</Type/Sig/Filter/Adobe.PPKLite/SubFilter/ETSI.CAdES.detached/ByteRange[0 ${"#".repeat(10)} ${"#".repeat(10)} ${"#".repeat(10)}]/Contents ${contents}/M(D:20261126130000Z)>>`,
+    `<</Type/${documentTimestamp ? "DocTimeStamp" : "Sig"}/Filter/Adobe.PPKLite/SubFilter/${documentTimestamp ? "ETSI.RFC3161" : "ETSI.CAdES.detached"}/ByteRange[0 ${"#".repeat(10)} ${"#".repeat(10)} ${"#".repeat(10)}]/Contents ${contents}/M(D:20261126130000Z)>>`,
   )
   const xrefAt = text.length
   const row = (n: number) => `${String(offsets.get(n)).padStart(10, "0")} 00000 n \n`
@@ -596,7 +598,54 @@ describe("revocation judged at the signature timestamp (the engine's TSA), from 
     })
     return new Uint8Array(new pkijs.ContentInfo({ contentType: "1.2.840.113549.1.7.2", content: signedData.toSchema(true) }).toSchema().toBER())
   }
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+  it("a document timestamp (ETSI.RFC3161) over a later revision is the POE of the signature it covers: revoked after it, valid; the timestamp itself is judged, and tampering fails it", async () => {
+    const signer = makeSigner(ca, "Doc Stamped", "p384")
+    const first = placeholderPdf()
+    const signed = embed(first, opensslCms(signer, signedBytes(first), "sha384"))
+    const stampField = secondPlaceholder(signed, first.xrefAt, "", true)
+    writeFileSync(at("ranges.bin"), signedBytes(stampField))
+    openssl("ts", "-query", "-data", at("ranges.bin"), "-sha256", "-cert", "-out", at("doc.tsq"))
+    const reply = await fetch(`${env.origin}/api/v2/tsa`, {
+      method: "POST",
+      headers: { "content-type": "application/timestamp-query" },
+      body: readFileSync(at("doc.tsq")),
+    })
+    writeFileSync(at("doc.tsr"), new Uint8Array(await reply.arrayBuffer()))
+    openssl("ts", "-reply", "-in", at("doc.tsr"), "-token_out", "-out", at("doc-token.der"))
+    const stamped = embed(stampField, new Uint8Array(readFileSync(at("doc-token.der"))))
+    await sleep(1_100)
+    revoked.push({ serial: signer.serial, subject: signer.name, at: new Date(Math.floor(Date.now() / 1000) * 1000) })
+    const pdf = withDss(
+      stamped,
+      stampField.xrefAt,
+      [crlOf(ca)],
+      [],
+      [],
+      "<</Type/Catalog/Pages 2 0 R/AcroForm<</Fields[4 0 R 10 0 R]/SigFlags 3>>/DSS 7 0 R>>",
+      12,
+    )
+
+    const [signature, stamp] = await validateEtsi(pdf)
+    expect([stamp!.validationStatus.mainIndication, stamp!.validationStatus.subIndication], stamp!.validationStatus.problems.join("; ")).toEqual([
+      "TOTAL-PASSED",
+      null,
+    ])
+    expect([signature!.validationStatus.mainIndication, signature!.validationStatus.subIndication], signature!.validationStatus.problems.join("; ")).toEqual([
+      "TOTAL-PASSED",
+      null,
+    ])
+    expect(signature!.bestSignatureTime.proof).toBe("document-timestamp")
+    expect(signature!.certificateChain[0]!.revocation.status).toBe("revoked")
+    const [shortSignature, shortStamp] = await validateShort(pdf)
+    expect(shortSignature).toMatchObject({ valid: true, revocation: { status: "revoked", signedBeforeRevocation: true } })
+    expect(shortStamp).toMatchObject({ valid: true, coversDocumentHash: true })
+
+    // a byte of the signed revision changed: the signature and the document timestamp both fail on their digests
+    const [badSignature, badStamp] = await validateEtsi(tampered(pdf))
+    expect(badSignature!.validationStatus.subIndication).toBe("HASH_FAILURE")
+    expect([badStamp!.validationStatus.mainIndication, badStamp!.validationStatus.subIndication]).toEqual(["TOTAL-FAILED", "HASH_FAILURE"])
+  }, 30_000)
 
   it("revoked after the timestamp: valid (noted); revoked before it: TOTAL-FAILED / REVOKED; revoked with no timestamp: INDETERMINATE / REVOKED_NO_POE", async () => {
     const later = makeSigner(ca, "Revoked Later", "p256")

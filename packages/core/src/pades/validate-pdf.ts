@@ -4,14 +4,15 @@
  * (integrity), its chain to a trust anchor and revocation (as for a detached CMS, with the CRLs
  * and certificates of the file's `/DSS` used first), and whether it covers the whole document.
  */
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import type { InvalidRequest } from "../kernel/errors.ts"
-import { validateSignedData, type ValidationDetails, type ValidationReport } from "../pki/validate.ts"
+import { verifyTimestampToken } from "../pki/timestamp-verify.ts"
+import { type DetailedValidation, type MainIndication, validateSignedData, type ValidationDetails, type ValidationReport } from "../pki/validate.ts"
 import type { ByteSource } from "./byte-source.ts"
 import { PdfProcessor } from "./processor.ts"
 import { lockCovers } from "./modification-rules.ts"
 import type { ModificationFacts } from "./read-modifications.ts"
-import { scanPdfSignatures, type PdfSignatureScan } from "./scan-signatures.ts"
+import { scanPdfSignatures, type PdfSignatureScan, type ScannedSignature } from "./scan-signatures.ts"
 
 /** What was found for one signature of a PDF. */
 export interface PdfSignatureReport extends ValidationReport {
@@ -105,11 +106,79 @@ const unreadable = (problem: string): ValidationReport => ({
   problems: [problem],
 })
 
+const DOCUMENT_TIMESTAMP = "ETSI.RFC3161"
+
+/**
+ * A document timestamp (`/SubFilter /ETSI.RFC3161`, PAdES B-LTA): an RFC 3161 token whose imprint is
+ * the digest of its byte ranges, checked as a signature's timestamp is (TSA signature, usage,
+ * period, chain to the engine's root, revocation); its time is the proof of existence of the
+ * revisions it covers.
+ */
+const validateDocumentTimestamp = (signature: ScannedSignature) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const digests = signature.digests ?? {}
+    const stamp = yield* verifyTimestampToken(
+      signature.cms!,
+      (algorithm) => Effect.succeed(digests[algorithm]),
+      "the document timestamp is not over its byte ranges: the document was changed",
+    )
+    const covers = !stamp.problems.includes("the document timestamp is not over its byte ranges: the document was changed")
+    const readable = stamp.genTime !== null
+    const time = stamp.genTime ?? new Date(now).toISOString()
+    const report: ValidationReport = {
+      valid: stamp.valid,
+      integrity: readable && covers && !stamp.problems.includes("the TSA's signature over the timestamp does not verify"),
+      coversDocumentHash: covers,
+      signer: stamp.tsa,
+      chain: [],
+      trustedRoot: readable && !stamp.problems.includes("the TSA certificate does not chain to this engine's root"),
+      revocation: { status: stamp.valid ? "valid" : "unknown", revokedAt: null, reason: null, signedBeforeRevocation: null },
+      signingTime: stamp.genTime,
+      timestamp: stamp,
+      problems: stamp.problems,
+    }
+    const [indication, subIndication]: [MainIndication, string | null] = stamp.valid
+      ? ["TOTAL-PASSED", null]
+      : !readable
+        ? ["TOTAL-FAILED", "FORMAT_FAILURE"]
+        : !covers
+          ? ["TOTAL-FAILED", "HASH_FAILURE"]
+          : !report.integrity
+            ? ["TOTAL-FAILED", "SIG_CRYPTO_FAILURE"]
+            : ["INDETERMINATE", report.trustedRoot ? "SIG_CONSTRAINTS_FAILURE" : "NO_CERTIFICATE_CHAIN_FOUND"]
+    return {
+      report,
+      details: {
+        validationTime: new Date(now).toISOString(),
+        digestAlgorithm: null,
+        signatureAlgorithm: "RFC 3161 document timestamp",
+        bestSignatureTime: { time, proof: readable ? "document-timestamp" : "validation-time" },
+        certificateChain: [],
+        indication,
+        subIndication,
+      },
+    } satisfies DetailedValidation
+  })
+
 /** Validates each scanned signature (CMS, chain, revocation) with its details, oldest revision first. */
 export const validateScannedSignaturesDetailed = (scan: PdfSignatureScan) =>
   Effect.gen(function* () {
     const out: Array<PdfSignatureValidation> = []
     const embedded = { certificates: scan.dss?.certificates ?? [], crls: scan.dss?.crls ?? [], ocspResponses: scan.dss?.ocspResponses ?? [] }
+    const endOf = (range: ReadonlyArray<number>) => (range.length === 4 ? range[2]! + range[3]! : 0)
+    // Document timestamps first: a valid one proves every signature of the revisions it covers existed at its time.
+    const documentTimestamps = new Map<ScannedSignature, DetailedValidation>()
+    for (const signature of scan.signatures) {
+      if (signature.subFilter !== DOCUMENT_TIMESTAMP || signature.cms === null || signature.digest === null) continue
+      documentTimestamps.set(signature, yield* validateDocumentTimestamp(signature))
+    }
+    const proofFor = (end: number): number | undefined => {
+      const times = [...documentTimestamps.entries()]
+        .filter(([s, v]) => endOf(s.byteRange) > end && v.report.valid && v.report.timestamp?.genTime != null)
+        .map(([, v]) => Date.parse(v.report.timestamp!.genTime!))
+      return times.length === 0 ? undefined : Math.min(...times)
+    }
     for (const signature of scan.signatures) {
       const range = signature.byteRange
       const base = {
@@ -125,7 +194,10 @@ export const validateScannedSignaturesDetailed = (scan: PdfSignatureScan) =>
         continue
       }
       const digests = signature.digests ?? { "SHA-256": signature.digest }
-      const validation = yield* validateSignedData(signature.cms, (algorithm) => digests[algorithm], embedded).pipe(
+      const stamped = documentTimestamps.get(signature)
+      const validation = yield* (
+        stamped !== undefined ? Effect.succeed(stamped) : validateSignedData(signature.cms, (algorithm) => digests[algorithm], embedded, proofFor(endOf(range)))
+      ).pipe(
         Effect.map((v): { report: ValidationReport; details: ValidationDetails | null } => v),
         Effect.catchTag("InvalidRequest", (e: InvalidRequest) => Effect.succeed({ report: unreadable(e.detail), details: null })),
       )

@@ -122,7 +122,7 @@ export const StandardValidationReport = Schema.Struct({
       signingTime: Schema.Struct({ claimedInSignature: Schema.NullOr(Schema.String), claimedInPdf: Schema.NullOr(Schema.String) }),
       bestSignatureTime: Schema.Struct({
         time: Schema.String,
-        proof: Schema.Literal("signature-timestamp", "validation-time"),
+        proof: Schema.Literal("signature-timestamp", "document-timestamp", "validation-time"),
         timestamp: Schema.NullOr(Schema.Struct({ valid: Schema.Boolean, genTime: Schema.NullOr(Schema.String), tsa: Schema.NullOr(Schema.String) })),
       }),
       certificateChain: Schema.Array(CertificateFindingView).annotations({ description: "signer first, the trust anchor last" }),

@@ -81,7 +81,7 @@ export interface ValidationDetails {
   readonly digestAlgorithm: string | null
   readonly signatureAlgorithm: string | null
   /** the earliest time the signature is proven to have existed, and by what */
-  readonly bestSignatureTime: { readonly time: string; readonly proof: "signature-timestamp" | "validation-time" }
+  readonly bestSignatureTime: { readonly time: string; readonly proof: "signature-timestamp" | "document-timestamp" | "validation-time" }
   readonly certificateChain: ReadonlyArray<CertificateFinding>
   readonly indication: MainIndication
   readonly subIndication: string | null
@@ -145,9 +145,15 @@ export const validateSignatureDetailed = (signatureBase64: string, documentHash:
 
 /**
  * Validates a DER CMS SignedData whose content's digest under each algorithm `digestOf` gives
- * (undefined when the document was not hashed with it), with `embedded` revocation material.
+ * (undefined when the document was not hashed with it), with `embedded` revocation material and,
+ * for a PDF, the time a later valid document timestamp proves the signature existed (ms).
  */
-export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: DigestAlgorithm) => Uint8Array | undefined, embedded: EmbeddedMaterial) =>
+export const validateSignedData = (
+  der: Uint8Array,
+  digestOf: (algorithm: DigestAlgorithm) => Uint8Array | undefined,
+  embedded: EmbeddedMaterial,
+  documentTimestamp?: number,
+) =>
   Effect.gen(function* () {
     const x509 = yield* loadX509
     const signed = yield* Effect.try(() => {
@@ -219,7 +225,9 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
         ? null
         : yield* verifySignatureTimestamp(token, new Uint8Array(signerInfo.signature.valueBlock.valueHexView))
     if (timestamp !== null) problems.push(...timestamp.problems.map((p) => `timestamp: ${p}`))
-    const proven = timestamp !== null && timestamp.valid && timestamp.genTime !== null ? Date.parse(timestamp.genTime) : null
+    const ownProof = timestamp !== null && timestamp.valid && timestamp.genTime !== null ? Date.parse(timestamp.genTime) : null
+    const byDocument = documentTimestamp !== undefined && (ownProof === null || documentTimestamp < ownProof)
+    const proven = byDocument ? documentTimestamp : ownProof
     const bestTime = proven ?? now
 
     // Chain: signer → issuers (from the CMS, the file, the engine) → a trust anchor, each signature checked.
@@ -359,7 +367,7 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
     if (signerRevocation.status === "revoked") {
       problems.push(
         signedBeforeRevocation
-          ? `the signer's certificate was revoked after the timestamp proved the signature existed (${timestamp!.genTime})`
+          ? `the signer's certificate was revoked after the timestamp proved the signature existed (${new Date(proven!).toISOString()})`
           : proven !== null
             ? "the signer's certificate was revoked before the timestamp"
             : "the signer's certificate is revoked and no timestamp proves the signature existed before the revocation",
@@ -423,7 +431,10 @@ export const validateSignedData = (der: Uint8Array, digestOf: (algorithm: Digest
       validationTime: new Date(now).toISOString(),
       digestAlgorithm: digestAlgorithm ?? signerInfo?.digestAlgorithm.algorithmId ?? null,
       signatureAlgorithm,
-      bestSignatureTime: { time: new Date(bestTime).toISOString(), proof: proven === null ? "validation-time" : "signature-timestamp" },
+      bestSignatureTime: {
+        time: new Date(bestTime).toISOString(),
+        proof: proven === null ? "validation-time" : byDocument ? "document-timestamp" : "signature-timestamp",
+      },
       certificateChain: findings,
       indication,
       subIndication,

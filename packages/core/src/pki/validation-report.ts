@@ -22,7 +22,7 @@ export interface SignatureValidationReport {
   readonly signingTime: { readonly claimedInSignature: string | null; readonly claimedInPdf: string | null }
   readonly bestSignatureTime: {
     readonly time: string
-    readonly proof: "signature-timestamp" | "validation-time"
+    readonly proof: "signature-timestamp" | "document-timestamp" | "validation-time"
     readonly timestamp: { readonly valid: boolean; readonly genTime: string | null; readonly tsa: string | null } | null
   }
   readonly certificateChain: ReadonlyArray<CertificateFinding>
