@@ -100,6 +100,13 @@ export interface EmbeddedMaterial {
   readonly ocspResponses?: ReadonlyArray<Uint8Array>
 }
 
+/**
+ * At most this many embedded certificates, CRLs and OCSP responses (each) are read per signature:
+ * they are parsed and their signatures verified outside the PDF worker, so a file carrying
+ * thousands cannot make validation slow (docs/security/pdf.md). A real /DSS holds a few.
+ */
+export const EMBEDDED_LIMIT = 64
+
 const NO_MATERIAL: EmbeddedMaterial = { certificates: [], crls: [], ocspResponses: [] }
 const ADBE_REVOCATION_INFO_ARCHIVAL = "1.2.840.113583.1.1.8"
 const DIGEST_LENGTH: Record<DigestAlgorithm, number> = { "SHA-256": 32, "SHA-384": 48, "SHA-512": 64 }
@@ -237,7 +244,7 @@ export const validateSignedData = (
     for (const bytes of (yield* TrustAnchors).certificates) anchors.push(...Option.toArray(yield* readable(bytes)))
     const pool = certificates.map((c) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER())))
     pool.push(new x509.X509Certificate(new Uint8Array(yield* derOf(ca.issuing))))
-    for (const bytes of embedded.certificates) pool.push(...Option.toArray(yield* readable(bytes)))
+    for (const bytes of embedded.certificates.slice(0, EMBEDDED_LIMIT)) pool.push(...Option.toArray(yield* readable(bytes)))
     const same = (a: X509.X509Certificate, b: X509.X509Certificate) => bytesEqual(new Uint8Array(a.rawData), new Uint8Array(b.rawData))
     const verifies = (c: X509.X509Certificate, by: X509.X509Certificate) =>
       Effect.promise(() => c.verify({ publicKey: by.publicKey, signatureOnly: true }).catch(() => false))
@@ -277,8 +284,8 @@ export const validateSignedData = (
       ...(signed.crls ?? []).flatMap((c) => (c instanceof pkijs.CertificateRevocationList ? [new Uint8Array(c.toSchema().toBER(false))] : [])),
     ]
     if (signerInfo !== undefined) crls.push(...archived(signerInfo, 0))
-    const ocspResponses = [...(embedded.ocspResponses ?? []), ...(signerInfo === undefined ? [] : archived(signerInfo, 1))]
-    const readableCrls = crls.flatMap((bytes) => {
+    const ocspResponses = [...(embedded.ocspResponses ?? []), ...(signerInfo === undefined ? [] : archived(signerInfo, 1))].slice(0, EMBEDDED_LIMIT)
+    const readableCrls = crls.slice(0, EMBEDDED_LIMIT).flatMap((bytes) => {
       try {
         return [new x509.X509Crl(new Uint8Array(bytes))]
       } catch {
