@@ -2,12 +2,22 @@
  * Fuzzing of the parsers that read DER/CMS a caller sends: RFC 3161 requests (`POST /v2/tsa`),
  * OCSP requests, CMS signatures (`/v2/validate`), CMS envelopes (`/decrypt`) and the replies of
  * an external TSA. Inputs: byte mutations of valid DER (a real signature made by the engine, a
- * real timestamp request and reply) and generated ASN.1 trees (deep nesting, indefinite and
+ * real timestamp request and reply, the issuing CA's CRL as /DSS material) and generated ASN.1 trees (deep nesting, indefinite and
  * oversized lengths, huge integers and OID arcs, the CMS content types). Each input must end in
  * an answer or a catalogued 4xx error, never a defect, within the budget. Seeded;
  * SIGNET_FUZZ_RUNS sets the number of cases (default 20,000 over the entry points together).
  */
-import { answerOcsp, answerTimestampRequest, isCatalogued, openEnvelope, timestampQuery, tokenOfReply, validateSignature } from "@signet/core"
+import {
+  answerOcsp,
+  answerTimestampRequest,
+  issuingCrl,
+  isCatalogued,
+  openEnvelope,
+  timestampQuery,
+  tokenOfReply,
+  validateSignature,
+  validateSignedData,
+} from "@signet/core"
 import { arbitraries, enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { Cause, Effect, Exit } from "effect"
 import fc from "fast-check"
@@ -26,6 +36,7 @@ let signatureDer: Uint8Array
 let documentHash: string
 let tsaRequest: Uint8Array
 let tsaReply: Uint8Array
+let crl: Uint8Array
 const stampRequest = {
   hashAlgorithm: "SHA-256" as const,
   digest: new Uint8Array(32).fill(7),
@@ -53,6 +64,7 @@ beforeAll(async () => {
   signatureDer = new Uint8Array(Buffer.from(done.signature, "base64"))
   tsaRequest = timestampQuery(stampRequest)
   tsaReply = await env.engine.run(answerTimestampRequest(tsaRequest))
+  crl = await env.engine.run(issuingCrl)
 })
 afterAll(async () => env?.stop())
 
@@ -118,8 +130,15 @@ const hostile = fc
 
 const edits = arbitraries.byteEdits()
 
-type Target = "tsa" | "ocsp" | "validate" | "envelope" | "tsa-reply"
-const SEEDS = (): Record<Target, Uint8Array> => ({ tsa: tsaRequest, ocsp: tsaRequest, validate: signatureDer, envelope: signatureDer, "tsa-reply": tsaReply })
+type Target = "tsa" | "ocsp" | "validate" | "envelope" | "tsa-reply" | "embedded"
+const SEEDS = (): Record<Target, Uint8Array> => ({
+  tsa: tsaRequest,
+  ocsp: tsaRequest,
+  validate: signatureDer,
+  envelope: signatureDer,
+  "tsa-reply": tsaReply,
+  embedded: crl,
+})
 
 /** Runs one parser on one input; a failure must be catalogued (4xx), never a defect. */
 const run = (target: Target, der: Uint8Array): Effect.Effect<unknown, unknown, EngineServices> => {
@@ -134,6 +153,9 @@ const run = (target: Target, der: Uint8Array): Effect.Effect<unknown, unknown, E
       return openEnvelope(der, [])
     case "tsa-reply":
       return Effect.sync(() => tokenOfReply(der, stampRequest))
+    case "embedded":
+      // what a PDF's /DSS carries (issue 15): the input as a CRL, a certificate and an OCSP response beside a valid signature
+      return validateSignedData(signatureDer, () => Buffer.from(documentHash, "hex"), { crls: [der], certificates: [der], ocspResponses: [der] })
   }
 }
 
@@ -162,13 +184,13 @@ describe("DER/CMS parsers under fuzzing (issue 13: parsers under budgets)", () =
   })
 
   it(
-    `${RUNS} cases over the TSA, OCSP, validation, envelope and TSA-reply parsers end in an answer or a 4xx, never a defect`,
+    `${RUNS} cases over the TSA, OCSP, validation, envelope, TSA-reply and embedded CRL/certificate parsers end in an answer or a 4xx, never a defect`,
     async () => {
       const started = performance.now()
       const heapBefore = process.memoryUsage().heapUsed
       const counts: Record<string, number> = {}
       const input = fc.tuple(
-        fc.constantFrom<Target>("tsa", "ocsp", "validate", "envelope", "tsa-reply"),
+        fc.constantFrom<Target>("tsa", "ocsp", "validate", "envelope", "tsa-reply", "embedded"),
         fc.oneof({ weight: 3, arbitrary: edits.map((e) => ({ edits: e })) }, { weight: 2, arbitrary: hostile.map((bytes) => ({ bytes })) }),
       )
       await fc.assert(

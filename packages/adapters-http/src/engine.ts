@@ -1,5 +1,5 @@
 /** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
-import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
+import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, Sha2StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY,
@@ -33,6 +33,7 @@ import {
   SandboxAdapterRefused,
   type AdapterInfo,
   type Mailer,
+  TrustAnchors,
 } from "@signet/core"
 import { SandboxMailbox } from "./mailer-sandbox.ts"
 import { ExchangeRatesSandbox, ExchangeRatesUnconfigured, PaymentsSandbox, paymentsUnconfigured, type PaymentProviders } from "./payments-sandbox.ts"
@@ -113,6 +114,8 @@ export interface EngineOptions {
   readonly adminToken?: string
   /** the timestamp authority of -T signatures and `/v2/tsa` (default: the built-in TSA, docs/timestamps.md) */
   readonly timestampAuthority?: Layer.Layer<TimestampAuthority, unknown, Exclude<EngineServices, TimestampAuthority>>
+  /** DER certificates trusted as chain ends by `/v2/validate` besides the engine's root (docs/validation.md); none by default */
+  readonly trustAnchors?: ReadonlyArray<Uint8Array>
   /** more endpoints (tests, embedding hosts) */
   readonly extraEndpoints?: ReadonlyArray<Endpoint<any, EngineServices>>
   /** the payment providers; unless given the card and mobile-money sandbox (docs/plans.md), in production none (checkouts declined) */
@@ -188,6 +191,8 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     VaultMasterKey.pipe(Layer.provide(masterKey)),
     RandomWebCrypto,
     Sha256StreamsNode,
+    Sha2StreamsNode,
+    Layer.succeed(TrustAnchors, { certificates: options.trustAnchors ?? [] }),
     PdfProcessorWorkers(options.pdfWorkers),
     options.eventBus ?? EventBusInProcess,
     config,

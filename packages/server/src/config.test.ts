@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ConfigError, loadConfig } from "./config.ts"
 
@@ -77,5 +81,37 @@ describe("server configuration", () => {
     expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).tsaUrl).toBeUndefined()
     expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TSA_URL: "https://tsa.example.com/tsr" }, []).tsaUrl).toBe("https://tsa.example.com/tsr")
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TSA_URL: "tsa.example.com" }, [])).toThrow(/tsaUrl tsa.example.com must be an http\(s\) URL/)
+  })
+
+  it("SIGNET_TRUST_ANCHORS names a PEM bundle: its certificates are trusted besides the engine's root; an unreadable file or one without a certificate is refused", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).trustAnchors).toEqual([])
+    const dir = mkdtempSync(join(tmpdir(), "signet-anchors-"))
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-subj",
+        "/CN=Other CA",
+        "-keyout",
+        join(dir, "k.pem"),
+        "-out",
+        join(dir, "ca.pem"),
+      ],
+      { stdio: "pipe" },
+    )
+    const bundle = join(dir, "bundle.pem")
+    writeFileSync(bundle, `# other CAs\n${readFileSync(join(dir, "ca.pem"), "utf8")}${readFileSync(join(dir, "ca.pem"), "utf8")}`)
+    const anchors = loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUST_ANCHORS: bundle }, []).trustAnchors
+    expect(anchors).toHaveLength(2)
+    const der = execFileSync("openssl", ["x509", "-in", join(dir, "ca.pem"), "-outform", "DER"])
+    expect(Buffer.from(anchors[0]!).equals(der)).toBe(true)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUST_ANCHORS: join(dir, "missing.pem") }, [])).toThrow(/SIGNET_TRUST_ANCHORS: cannot read/)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUST_ANCHORS: join(dir, "k.pem") }, [])).toThrow(/holds no PEM CERTIFICATE block/)
   })
 })

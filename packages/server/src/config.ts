@@ -1,5 +1,5 @@
 /** Server configuration from a JSON file and the environment (the environment wins), checked before start. */
-import { Environment, type EngineSettings } from "@signet/core"
+import { certificatesOfPem, Environment, type EngineSettings } from "@signet/core"
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { parseTrustedProxies } from "@signet/adapters-http"
@@ -33,6 +33,8 @@ export interface ServerConfig {
   readonly kyc: KycAdapterChoice | null
   /** reverse proxies whose X-Forwarded-For is believed (addresses and CIDRs); empty: the header is ignored */
   readonly trustedProxies: ReadonlyArray<string>
+  /** DER certificates of the PEM bundle `SIGNET_TRUST_ANCHORS` names, trusted by `/v2/validate` besides the engine's root (docs/validation.md) */
+  readonly trustAnchors: ReadonlyArray<Uint8Array>
   /** the SMTP relay e-mail codes go through; undefined: the sandbox mailbox (sandbox engines only) */
   readonly smtp: { readonly url: string; readonly from: string } | undefined
 }
@@ -75,6 +77,7 @@ const FileConfig = Schema.partial(
     kycFaceMatcher: KycAdapter,
     kycLiveness: KycAdapter,
     tsaUrl: Schema.String,
+    trustAnchors: Schema.String,
     trustedProxies: Schema.Union(Schema.String, Schema.Array(Schema.String)),
     smtpUrl: Schema.String,
     mailFrom: Schema.String,
@@ -102,6 +105,7 @@ const ENV_KEYS = {
   SIGNET_KYC_FACE_MATCHER: "kycFaceMatcher",
   SIGNET_KYC_LIVENESS: "kycLiveness",
   SIGNET_TSA_URL: "tsaUrl",
+  SIGNET_TRUST_ANCHORS: "trustAnchors",
   SIGNET_TRUSTED_PROXIES: "trustedProxies",
   SIGNET_SMTP_URL: "smtpUrl",
   SIGNET_MAIL_FROM: "mailFrom",
@@ -168,12 +172,24 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   } catch (e) {
     throw new ConfigError(`SIGNET_TRUSTED_PROXIES: ${e instanceof Error ? e.message : String(e)}`)
   }
+  let trustAnchors: ReadonlyArray<Uint8Array> = []
+  if (c.trustAnchors !== undefined) {
+    let pem: string
+    try {
+      pem = readFileSync(c.trustAnchors, "utf8")
+    } catch (e) {
+      throw new ConfigError(`SIGNET_TRUST_ANCHORS: cannot read ${c.trustAnchors} (${e instanceof Error ? e.message : String(e)})`)
+    }
+    trustAnchors = certificatesOfPem(pem)
+    if (trustAnchors.length === 0) throw new ConfigError(`SIGNET_TRUST_ANCHORS: ${c.trustAnchors} holds no PEM CERTIFICATE block`)
+  }
   if (c.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(c.smtpUrl))
     throw new ConfigError("SIGNET_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…")
   // A production engine without a relay is refused when it is built (makeEngine: the sandbox mailbox refuses production).
   return {
     port,
     trustedProxies,
+    trustAnchors,
     host: c.host ?? "0.0.0.0",
     database: c.database ?? (demo ? ".signet/demo.db" : "signet.db"),
     masterKey: c.masterKey,

@@ -36,7 +36,13 @@ export const signPdfEndpoint = endpoint({
   errors: [
     {
       status: 400,
-      description: "`documentHash and credentialId required` (no credentialId), `pdf must be base64`, a bad `visible` placement, `level must be one of …`",
+      description:
+        "`documentHash and credentialId required` (no credentialId), `pdf must be base64`, a bad `visible` placement, `level must be one of …`, `certify.permissions must be 1, 2 or 3`",
+    },
+    {
+      status: 409,
+      description:
+        "`Signature not permitted: <why>`: the document is certified with no changes allowed (DocMDP P=1), a field lock (FieldMDP) forbids it, the field is signed, or a certification of a document already signed",
     },
     { status: 403, description: "as `POST /v2/sign/single`" },
     { status: 404, description: "`No signing credential found for user`" },
@@ -44,7 +50,7 @@ export const signPdfEndpoint = endpoint({
     {
       status: 422,
       description:
-        "`Not a PDF that can be signed: <why>`, `PDF exceeds a processing limit: <which>` (docs/security/pdf.md), `Signature image is not a usable PNG: <why>`",
+        "`Not a PDF that can be signed: <why>`, `PDF exceeds a processing limit: <which>` (docs/security/pdf.md), `Signature image is not a usable PNG: <why>`, `The PDF has no signature field named <name>`",
     },
     { status: 429, description: "as `POST /v2/sign/single`" },
   ],
@@ -62,6 +68,8 @@ export const signPdfEndpoint = endpoint({
         reason: body.reason,
         location: body.location,
         level: body.level,
+        certify: body.certify,
+        field: body.field,
         visible: body.visible === undefined ? undefined : { page: body.visible.page, rect: body.visible.rect, image },
       })
     }),

@@ -15,9 +15,12 @@
  */
 import {
   PdfProcessor,
+  PdfSignatureNotPermitted,
   PdfTooComplex,
   PdfUnreadable,
+  SignatureFieldNotFound,
   SignatureImageInvalid,
+  type SignatureRefusal,
   type PdfJobs,
   type PdfReadError,
   type PdfSignatureScan,
@@ -55,7 +58,7 @@ export const DEFAULT_PDF_WORKER_SETTINGS: PdfWorkerSettings = {
 type JobBody = PdfJobMessage extends infer M ? (M extends { readonly id: number } ? Omit<M, "id"> : never) : never
 type Outcome =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly error: PdfReadError | SignatureImageInvalid }
+  | { readonly ok: false; readonly error: PdfReadError | SignatureImageInvalid | SignatureRefusal }
   | { readonly ok: false; readonly defect: unknown }
 
 interface Job {
@@ -71,7 +74,7 @@ interface Thread {
   job: Job | undefined
 }
 
-const ERRORS = { PdfUnreadable, PdfTooComplex, SignatureImageInvalid } as const
+const ERRORS = { PdfUnreadable, PdfTooComplex, SignatureImageInvalid, PdfSignatureNotPermitted, SignatureFieldNotFound } as const
 
 let bundled: Promise<URL> | undefined
 
@@ -268,8 +271,8 @@ export class PdfWorkerPool {
   }
 
   /** A job as an Effect: interrupting it (the request's deadline, a closed connection) stops the thread. */
-  job<A>(body: JobBody): Effect.Effect<A, PdfReadError | SignatureImageInvalid> {
-    return Effect.async<A, PdfReadError | SignatureImageInvalid>((resume) => {
+  job<A>(body: JobBody): Effect.Effect<A, PdfReadError | SignatureImageInvalid | SignatureRefusal> {
+    return Effect.async<A, PdfReadError | SignatureImageInvalid | SignatureRefusal>((resume) => {
       const job = this.submit(body, (outcome) => {
         if (outcome.ok) resume(Effect.succeed(outcome.value as A))
         else if ("error" in outcome) resume(Effect.fail(outcome.error))
@@ -283,7 +286,9 @@ export class PdfWorkerPool {
   get jobs(): PdfJobs {
     return {
       prepare: (pdf, options) =>
-        this.job<PreparedUpload>({ job: "prepare", pdf, options }) as Effect.Effect<PreparedUpload, PdfReadError | SignatureImageInvalid>,
+        this.job<PreparedUpload>({ job: "prepare", pdf, options }) as Effect.Effect<PreparedUpload, PdfReadError | SignatureImageInvalid | SignatureRefusal>,
+      prepareTimestamp: (pdf, placeholderBytes) =>
+        this.job<PreparedUpload>({ job: "prepareTimestamp", pdf, placeholderBytes }) as Effect.Effect<PreparedUpload, PdfReadError>,
       scan: (pdf) => this.job<PdfSignatureScan>({ job: "scan", pdf }) as Effect.Effect<PdfSignatureScan, PdfReadError>,
       appendDss: (pdf, material) => this.job<Uint8Array>({ job: "appendDss", pdf, material }) as Effect.Effect<Uint8Array, PdfReadError>,
     }

@@ -4,6 +4,7 @@ import type { SignatureOptions, ValidationMaterial } from "@signet/core"
 /** A job for a worker. */
 export type PdfJobMessage =
   | { readonly id: number; readonly job: "prepare"; readonly pdf: Uint8Array; readonly options: SignatureOptions }
+  | { readonly id: number; readonly job: "prepareTimestamp"; readonly pdf: Uint8Array; readonly placeholderBytes: number }
   | { readonly id: number; readonly job: "scan"; readonly pdf: Uint8Array }
   | { readonly id: number; readonly job: "appendDss"; readonly pdf: Uint8Array; readonly material: ValidationMaterial }
 

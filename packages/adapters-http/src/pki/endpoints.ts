@@ -23,10 +23,15 @@ import {
   type StoredCertificate,
   toPem,
   UnsupportedMediaType,
+  htmlReport,
+  standardReport,
   validatePdfUpload,
+  validatePdfUploadDetailed,
   ValidateRequest,
   ValidateResponse,
   validateSignature,
+  validateSignatureDetailed,
+  type StandardValidationReportData,
 } from "@signet/core"
 import { Clock, Effect } from "effect"
 import { decodeBase64Upload } from "../http/base64.ts"
@@ -206,7 +211,24 @@ export const ocspGetEndpoint = endpoint({
   handle: ({ params, requestId }) => Effect.map(answerOcsp(fromBase64(params["request"]!) ?? new Uint8Array()), (der) => ocspAnswer(der, requestId)),
 })
 
-/** `POST /v2/validate`: what a detached CMS signature over a document hash, or every signature of a PDF, is worth (60 per minute per IP). */
+/** The report formats of `POST /v2/validate` (`?format=`): the short form by default. */
+const VALIDATION_FORMATS = ["short", "etsi", "html"] as const
+
+// The HTML report is a whole page of escaped text: no script, no external resource may load.
+const htmlAnswer = (report: StandardValidationReportData, requestId: string) =>
+  new Response(htmlReport(report), {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      "cache-control": "no-store",
+      ...baseHeaders(requestId),
+    },
+  })
+
+/**
+ * `POST /v2/validate`: what a detached CMS signature over a document hash, or every signature of a PDF, is worth (60 per minute per IP);
+ * `?format=etsi` answers the ETSI TS 119 102-2 structured report, `?format=html` the same as a page (docs/validation.md).
+ */
 export const validateEndpoint = endpoint({
   method: "POST",
   path: "/v2/validate",
@@ -214,11 +236,11 @@ export const validateEndpoint = endpoint({
   auth: "none",
   maxBodyBytes: PDF_BODY_LIMIT,
   summary:
-    "Validate a detached CMS signature against a document hash, or every signature of a PDF: integrity, chain to this engine's root, revocation, coverage, timestamp",
+    "Validate a detached CMS signature against a document hash, or every signature of a PDF: integrity, chain to a trust anchor, revocation at the best proof of existence, coverage, timestamp. `?format=etsi`: the ETSI TS 119 102-2 structured report; `?format=html`: the same as an HTML page",
   body: ValidateRequest,
   response: ValidateResponse,
   errors: [
-    { status: 400, description: "`signature and documentHash, or pdf, required`, or a field in a wrong format" },
+    { status: 400, description: "`signature and documentHash, or pdf, required`, `format must be one of short, etsi, html`, or a field in a wrong format" },
     { status: 413, description: "`PDF too large; the limit is 10485760 bytes (…)`" },
     {
       status: 422,
@@ -226,19 +248,34 @@ export const validateEndpoint = endpoint({
     },
     { status: 429, description: "`Rate limit exceeded. Please try again later.`" },
   ],
-  handle: ({ body, clientIp }) =>
+  handle: ({ body, clientIp, query, requestId }) =>
     Effect.zipRight(
       countRequest(`validate:${clientIp}`, 60),
       Effect.gen(function* () {
+        const format = query.get("format") ?? "short"
+        if (!(VALIDATION_FORMATS as ReadonlyArray<string>).includes(format)) {
+          return yield* new InvalidRequest({ detail: `format must be one of ${VALIDATION_FORMATS.join(", ")}` })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const answer = (report: StandardValidationReportData) => (format === "html" ? htmlAnswer(report, requestId) : report)
         if (body.pdf !== undefined) {
           const pdf = decodeBase64Upload(body.pdf)
           if (pdf === undefined || pdf.length === 0) return yield* new InvalidRequest({ detail: "pdf must be base64" })
           if (pdf.length > PDF_UPLOAD_LIMIT) return yield* new PdfTooLarge({ limit: PDF_UPLOAD_LIMIT })
-          return yield* validatePdfUpload(pdf)
+          if (format === "short") return yield* validatePdfUpload(pdf)
+          const validations = yield* validatePdfUploadDetailed(pdf)
+          return answer(
+            standardReport(
+              validations.map(({ report, details, modifications }) => ({ report, details, pdf: report, modifications })),
+              now,
+            ),
+          )
         }
         if (body.signature === undefined || body.documentHash === undefined)
           return yield* new InvalidRequest({ detail: "signature and documentHash, or pdf, required" })
-        return yield* validateSignature(body.signature, body.documentHash)
+        if (format === "short") return yield* validateSignature(body.signature, body.documentHash)
+        const { report, details } = yield* validateSignatureDetailed(body.signature, body.documentHash)
+        return answer(standardReport([{ report, details, pdf: null }], now))
       }),
     ),
 })

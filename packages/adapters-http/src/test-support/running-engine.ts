@@ -51,6 +51,8 @@ export const startEngine = async (
     readonly rp?: { readonly clientId: string; readonly clientSecret: string; readonly sscSecret: string }
     /** the timestamp authority (default the built-in one) */
     readonly timestampAuthority?: EngineOptions["timestampAuthority"]
+    /** DER certificates `/v2/validate` trusts besides the engine's root */
+    readonly trustAnchors?: ReadonlyArray<Uint8Array>
     /** proxies whose X-Forwarded-For is believed (tests pose as many clients through 127.0.0.1) */
     readonly trustedProxies?: ReadonlyArray<string>
     /** the mailer and how the test reads codes (default: the sandbox mailbox; production: SMTP to a real server on 127.0.0.1) */
@@ -96,6 +98,7 @@ export const startEngine = async (
     ...(options.kycProviders !== undefined ? { kycProviders: options.kycProviders } : {}),
     ...(options.timestampAuthority !== undefined ? { timestampAuthority: options.timestampAuthority } : {}),
     ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
+    ...(options.trustAnchors !== undefined ? { trustAnchors: options.trustAnchors } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] =

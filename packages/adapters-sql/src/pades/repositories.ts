@@ -12,7 +12,7 @@ const Row = Schema.Struct({
   contents_offset: DbBigInt,
   contents_bytes: Schema.Number,
   field_name: Schema.String,
-  level: Schema.Literal("PAdES-BASELINE-B", "PAdES-BASELINE-T", "PAdES-BASELINE-LT"),
+  level: Schema.Literal("PAdES-BASELINE-B", "PAdES-BASELINE-T", "PAdES-BASELINE-LT", "PAdES-BASELINE-LTA"),
   created_at: DbBigInt,
 })
 const decode = decodeRow(Row)

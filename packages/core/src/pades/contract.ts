@@ -26,7 +26,16 @@ export const SignPdfRequest = Schema.Struct({
   ).annotations({ description: "absent: an invisible signature; without image, the signer's stored signature image when they set one" }),
   level: Schema.optional(Schema.String).annotations({
     description:
-      "PAdES-BASELINE-B (default), PAdES-BASELINE-T (an RFC 3161 timestamp in the CMS) or PAdES-BASELINE-LT (plus a DSS update with certificates, OCSP responses and CRL when the signed PDF is fetched); docs/timestamps.md",
+      "PAdES-BASELINE-B (default), PAdES-BASELINE-T (an RFC 3161 timestamp in the CMS), PAdES-BASELINE-LT (plus a DSS update with certificates, OCSP responses and CRL when the signed PDF is fetched) or PAdES-BASELINE-LTA (plus a document timestamp over it all); docs/pades.md",
+  }),
+  certify: Schema.optional(
+    Schema.Struct({
+      permissions: Schema.Int.annotations({ description: "DocMDP /P: 1 no changes, 2 form filling and signing, 3 also annotations" }),
+    }),
+  ).annotations({ description: "sign as certifier (DocMDP); refused (409) when the document already has signatures" }),
+  field: Schema.optional(Schema.String).annotations({
+    description:
+      "fill this existing empty signature field (fully qualified name); absent: the only empty one when there is exactly one and no visible placement, else a new field; docs/pades.md",
   }),
 })
 /** Answer of `POST /v2/sign/pdf`. */

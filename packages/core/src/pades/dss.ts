@@ -1,27 +1,61 @@
 /**
  * The Document Security Store update of PAdES-BASELINE-LT (ISO 32000-2 §12.8.4.3): an incremental
- * update that adds certificates, OCSP responses and CRLs to `/DSS`. Only PDF reading and writing
- * (no PKI), so it runs in a PDF worker (processor.ts); long-term.ts gathers the material.
+ * update that adds certificates, OCSP responses and CRLs to `/DSS`. An earlier DSS is reused: an
+ * item whose bytes are already in it (decoded, compared byte for byte) is referred to, not added
+ * again, so a second signer or an archive renewal adds only what is missing. A `/VRI` entry per
+ * signature or timestamp (key: upper-case hex SHA-1 of its DER) names the items that validate it.
+ * Only PDF reading and writing (no PKI), so it runs in a PDF worker (processor.ts); long-term.ts
+ * gathers the material.
  */
 import { Effect } from "effect"
 import { PdfUnreadable } from "./errors.ts"
 import { bytesEqual } from "../kernel/encoding.ts"
 import type { ByteSource } from "./byte-source.ts"
-import { deref, dictAt, openPdf, type PdfReadError } from "./document.ts"
+import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./document.ts"
+import { decodeStream } from "./filters.ts"
 import { incrementalUpdate, objectNumbers, type UpdateObject } from "./incremental.ts"
 import { arrayOf, dict, name, PdfDict, PdfRef, PdfStream, type PdfValue } from "./objects.ts"
 
 const unreadable = (detail: string) => new PdfUnreadable({ detail })
-
-/** Distinct byte strings, first occurrence kept. */
-const distinct = (all: ReadonlyArray<Uint8Array>): ReadonlyArray<Uint8Array> => all.filter((x, i) => all.findIndex((y) => bytesEqual(x, y)) === i)
 
 /** What goes into the DSS: DER certificates, OCSP responses and CRLs. */
 export interface ValidationMaterial {
   readonly certificates: ReadonlyArray<Uint8Array>
   readonly ocsps: ReadonlyArray<Uint8Array>
   readonly crls: ReadonlyArray<Uint8Array>
+  /** the `/VRI` key of the signature or timestamp this material validates (upper-case hex SHA-1), if any */
+  readonly vriKey?: string | undefined
 }
+
+/** An existing DSS array: each item's reference and decoded bytes. */
+const existingItems = (doc: PdfDocument, value: PdfValue | undefined) =>
+  Effect.gen(function* () {
+    const out: Array<{ ref: PdfValue; bytes: Uint8Array | null }> = []
+    for (const item of arrayOf(yield* deref(doc, value)) ?? []) {
+      const stream = yield* deref(doc, item)
+      out.push({ ref: item, bytes: stream instanceof PdfStream ? yield* decodeStream(stream, doc.budget) : null })
+    }
+    return out
+  })
+
+/** The DER items of a DSS read back: certificates, OCSP responses and CRLs (for tests and renewal). */
+export const dssContents = (
+  source: ByteSource,
+): Effect.Effect<{ certificates: Array<Uint8Array>; ocsps: Array<Uint8Array>; crls: Array<Uint8Array>; vriKeys: Array<string> }, PdfReadError> =>
+  Effect.gen(function* () {
+    const doc = yield* openPdf(source)
+    const catalog = yield* dictAt(doc, doc.trailer.get("Root"), "the catalog")
+    const dss = yield* deref(doc, catalog.get("DSS"))
+    if (!(dss instanceof PdfDict)) return { certificates: [], ocsps: [], crls: [], vriKeys: [] }
+    const bytes = (key: string) => Effect.map(existingItems(doc, dss.get(key)), (items) => items.flatMap((i) => (i.bytes === null ? [] : [i.bytes])))
+    const vri = yield* deref(doc, dss.get("VRI"))
+    return {
+      certificates: yield* bytes("Certs"),
+      ocsps: yield* bytes("OCSPs"),
+      crls: yield* bytes("CRLs"),
+      vriKeys: vri instanceof PdfDict ? [...vri.entries.keys()].filter((k) => k !== "Type") : [],
+    }
+  })
 
 /** The update that adds `material` to the DSS of `source` (a signed PDF); append it to the source. */
 export const appendDss = (source: ByteSource, material: ValidationMaterial): Effect.Effect<Uint8Array, PdfReadError> =>
@@ -32,23 +66,39 @@ export const appendDss = (source: ByteSource, material: ValidationMaterial): Eff
     const catalog = yield* dictAt(doc, rootRef, "the catalog")
     const numbers = objectNumbers(doc)
     const objects: Array<UpdateObject> = []
-    const streams = (items: ReadonlyArray<Uint8Array>): Array<PdfValue> =>
-      items.map((data) => {
-        const ref = numbers.next()
-        objects.push({ ref, value: new PdfStream(dict({}), data) })
-        return ref
-      })
 
-    // An earlier DSS (another signer's -LT) is kept: its arrays are extended.
     const earlier = yield* deref(doc, catalog.get("DSS"))
     const old = earlier instanceof PdfDict ? earlier : dict({})
-    const existing = (key: string) => Effect.map(deref(doc, old.get(key)), (v) => arrayOf(v) ?? [])
+    /** The array `key` with every item of `items` in it once: existing ones referred to, missing ones added. */
+    const merge = (key: string, items: ReadonlyArray<Uint8Array>) =>
+      Effect.gen(function* () {
+        const present = yield* existingItems(doc, old.get(key))
+        const array: Array<PdfValue> = present.map((p) => p.ref)
+        const refs: Array<PdfValue> = []
+        for (const data of items) {
+          const found = present.find((p) => p.bytes !== null && bytesEqual(p.bytes, data))
+          if (found !== undefined) {
+            if (!refs.includes(found.ref)) refs.push(found.ref)
+            continue
+          }
+          const ref = numbers.next()
+          objects.push({ ref, value: new PdfStream(dict({}), data) })
+          present.push({ ref, bytes: data })
+          array.push(ref)
+          refs.push(ref)
+        }
+        return { array, refs }
+      })
+    const certs = yield* merge("Certs", material.certificates)
+    const ocsps = yield* merge("OCSPs", material.ocsps)
+    const crls = yield* merge("CRLs", material.crls)
     const dssRef = catalog.get("DSS") instanceof PdfRef ? (catalog.get("DSS") as PdfRef) : numbers.next()
-    const dss = old
-      .with("Type", name("DSS"))
-      .with("Certs", [...(yield* existing("Certs")), ...streams(distinct(material.certificates))])
-      .with("OCSPs", [...(yield* existing("OCSPs")), ...streams(distinct(material.ocsps))])
-      .with("CRLs", [...(yield* existing("CRLs")), ...streams(distinct(material.crls))])
+    let dss = old.with("Type", name("DSS")).with("Certs", certs.array).with("OCSPs", ocsps.array).with("CRLs", crls.array)
+    if (material.vriKey !== undefined) {
+      const vri = yield* deref(doc, old.get("VRI"))
+      const entry = dict({ Cert: certs.refs, OCSP: ocsps.refs, CRL: crls.refs })
+      dss = dss.with("VRI", (vri instanceof PdfDict ? vri : dict({})).with(material.vriKey, entry))
+    }
     objects.push({ ref: dssRef, value: dss })
 
     // The catalog points at the DSS and declares the ETSI extension (ESIC level 5) that defines it.

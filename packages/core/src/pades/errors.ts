@@ -55,7 +55,39 @@ export class PdfNotYetSigned extends Schema.TaggedError<PdfNotYetSigned>()("PdfN
   }
 }
 
+/**
+ * 409: the document's signatures forbid this signature: a certification (DocMDP) or a field lock
+ * (FieldMDP, `/Lock`) that allows no further signature or not into that field, a field already
+ * signed, or a certification asked for on a document that already has signatures.
+ */
+export class PdfSignatureNotPermitted extends Schema.TaggedError<PdfSignatureNotPermitted>()("PdfSignatureNotPermitted", { detail: Schema.String }) {
+  readonly status = 409 as const
+  override get message() {
+    return `Signature not permitted: ${this.detail}`
+  }
+}
+
+/** 422: the request names a signature field the PDF has no empty signature field for. */
+export class SignatureFieldNotFound extends Schema.TaggedError<SignatureFieldNotFound>()("SignatureFieldNotFound", {
+  /** the field name asked for (named `detail` so it crosses the PDF worker like the other PDF errors) */
+  detail: Schema.String,
+}) {
+  readonly status = 422 as const
+  override get message() {
+    return `The PDF has no signature field named ${this.detail}`
+  }
+}
+
 /** The catalogued errors of this module (the catalogue is the union of every module's list). */
-export const padesErrors = [PdfUnreadable, PdfTooComplex, PdfTooLarge, SignatureTooLargeForPlaceholder, PdfDocumentNotFound, PdfNotYetSigned] as const
+export const padesErrors = [
+  PdfUnreadable,
+  PdfTooComplex,
+  PdfTooLarge,
+  SignatureTooLargeForPlaceholder,
+  PdfDocumentNotFound,
+  PdfNotYetSigned,
+  PdfSignatureNotPermitted,
+  SignatureFieldNotFound,
+] as const
 /** An error of this module. */
 export type PadesError = InstanceType<(typeof padesErrors)[number]>

@@ -19,6 +19,8 @@ import { SigningRequests } from "../signing/ports.ts"
 import { Users } from "../identity/ports.ts"
 import { createSigningRequest } from "../signing/single.ts"
 import { longTermMaterial } from "./long-term.ts"
+import { DOCUMENT_TIMESTAMP_PLACEHOLDER_BYTES, stampPreparedTimestamp } from "./archive.ts"
+import type { MdpPermissions } from "./modification-rules.ts"
 import { embedAt, type VisibleSignature } from "./prepare.ts"
 import { PdfProcessor } from "./processor.ts"
 
@@ -36,11 +38,15 @@ export interface PreparePdfSigning {
   readonly reason?: string | undefined
   readonly location?: string | undefined
   readonly visible?: VisibleSignature | undefined
-  /** `PAdES-BASELINE-B` (default), `PAdES-BASELINE-T` or `PAdES-BASELINE-LT` */
+  /** `PAdES-BASELINE-B` (default), `PAdES-BASELINE-T`, `PAdES-BASELINE-LT` or `PAdES-BASELINE-LTA` */
   readonly level?: string | undefined
+  /** sign as certifier (DocMDP) with these permissions; only as the document's first signature */
+  readonly certify?: { readonly permissions: number } | undefined
+  /** the existing empty signature field to fill */
+  readonly field?: string | undefined
 }
 
-const PADES_LEVELS: ReadonlyArray<PadesLevel> = ["PAdES-BASELINE-B", "PAdES-BASELINE-T", "PAdES-BASELINE-LT"]
+const PADES_LEVELS: ReadonlyArray<PadesLevel> = ["PAdES-BASELINE-B", "PAdES-BASELINE-T", "PAdES-BASELINE-LT", "PAdES-BASELINE-LTA"]
 
 /** Prepared and signed PDFs are kept for a day (housekeeping deletes them after that). */
 export const PREPARED_PDF_RETENTION_MS = 24 * 60 * 60 * 1000
@@ -78,6 +84,10 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
     yield* checkPlacement(input.visible)
     const level = PADES_LEVELS.find((l) => l === (input.level ?? "PAdES-BASELINE-B"))
     if (level === undefined) return yield* new InvalidRequest({ detail: `level must be one of ${PADES_LEVELS.join(" | ")}` })
+    const permissions = input.certify?.permissions
+    if (input.certify !== undefined && permissions !== 1 && permissions !== 2 && permissions !== 3) {
+      return yield* new InvalidRequest({ detail: "certify.permissions must be 1, 2 or 3" })
+    }
     const signer = yield* Effect.flatMap(Users, (u) => u.findById(user.userId))
     const now = yield* Clock.currentTimeMillis
     const signerName = Option.match(signer, { onNone: () => "Signet user", onSome: (u) => u.displayName })
@@ -89,13 +99,15 @@ export const preparePdfSigning = (user: BearerUser, input: PreparePdfSigning) =>
       reason: input.reason,
       location: input.location,
       visible: yield* withStoredImage(user.userId, input.visible),
+      certify: permissions === undefined ? undefined : { permissions: permissions as MdpPermissions },
+      field: input.field,
     })
     const digest = prepared.digest
     const created = yield* createSigningRequest(user, {
       documentHash: toHex(digest),
       credentialId: input.credentialId,
       documentName: input.documentName ?? "document.pdf",
-      // -LT signs as -T; its DSS is added when the signed PDF is fetched.
+      // -LT and -LTA sign as -T; the DSS (and the document timestamp) are added when the signed PDF is fetched.
       signatureFormat: level === "PAdES-BASELINE-B" ? "PAdES-BASELINE-B" : "PAdES-BASELINE-T",
       loa: input.loa,
       callbackUrl: input.callbackUrl,
@@ -139,10 +151,16 @@ export const signedPdf = (user: BearerUser, requestId: string) =>
     const whole = yield* Effect.flatMap(Vault, (v) => v.open(pdf.sealed, VAULT_PURPOSE, requestId))
     const cms = fromBase64(request.value.signature)!
     const signed = yield* embedAt(whole, pdf.contentsOffset, pdf.contentsBytes, cms).pipe(Effect.orDie)
-    if (pdf.level !== "PAdES-BASELINE-LT") return signed
+    if (pdf.level !== "PAdES-BASELINE-LT" && pdf.level !== "PAdES-BASELINE-LTA") return signed
     // -LT: a second incremental update with the DSS, its OCSP responses and CRL as of now.
     const processor = yield* PdfProcessor
     // The document was read once already (prepare); only a worker's deadline or heap can stop it now: 422, not 500.
     const dss = yield* processor.appendDss(signed, yield* longTermMaterial(cms)).pipe(Effect.catchTag("PdfUnreadable", (e) => Effect.die(e)))
-    return concatBytes([signed, dss])
+    const longTerm = concatBytes([signed, dss])
+    if (pdf.level !== "PAdES-BASELINE-LTA") return longTerm
+    // -LTA: a third update, the document timestamp over all of it.
+    const stamp = yield* processor.prepareTimestamp(longTerm, DOCUMENT_TIMESTAMP_PLACEHOLDER_BYTES).pipe(Effect.catchTag("PdfUnreadable", (e) => Effect.die(e)))
+    const token = yield* stampPreparedTimestamp(stamp.digest)
+    const withTimestamp = concatBytes([longTerm, stamp.update])
+    return yield* embedAt(withTimestamp, stamp.contentsOffset, stamp.contentsBytes, token).pipe(Effect.orDie)
   })

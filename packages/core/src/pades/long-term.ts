@@ -3,15 +3,16 @@
  * adds the Document Security Store (`/DSS` in the catalog, ISO 32000-2 §12.8.4.3) with what a
  * verifier needs years later without asking anyone: the certificates of the signer's chain and
  * of the timestamp authority (`/Certs`), OCSP responses for the signer and TSA certificates
- * (`/OCSPs`) and the issuing CA's CRL (`/CRLs`). An earlier DSS is kept and added to. No
- * `/VRI` (optional in PAdES baseline). The signature's byte ranges are untouched, so it stays valid.
+ * (`/OCSPs`) and the issuing CA's CRL (`/CRLs`). An earlier DSS is kept and only what it lacks is
+ * added; a `/VRI` entry keyed by the SHA-1 of the CMS names the items of this signature (or
+ * document timestamp). The signature's byte ranges are untouched, so it stays valid.
  */
 import * as asn1js from "asn1js"
 import { Effect } from "effect"
 import * as pkijs from "pkijs"
 import { PdfUnreadable } from "./errors.ts"
-import { sha256 } from "../kernel/digest.ts"
-import { bytesEqual } from "../kernel/encoding.ts"
+import { digest, sha256 } from "../kernel/digest.ts"
+import { bytesEqual, toHex } from "../kernel/encoding.ts"
 import { certificateAuthority } from "../pki/authority.ts"
 import { CmsOid } from "../pki/cms.ts"
 import { derOf } from "../pki/issue-certificate.ts"
@@ -41,8 +42,14 @@ const ocspRequestFor = (certificate: pkijs.Certificate, issuer: pkijs.Certificat
     )
   })
 
+/** Distinct byte strings, first occurrence kept. */
+const distinct = (all: ReadonlyArray<Uint8Array>): ReadonlyArray<Uint8Array> => all.filter((x, i) => all.findIndex((y) => bytesEqual(x, y)) === i)
+
+/** The `/VRI` key of a signature or timestamp token: upper-case hex SHA-1 of its DER (ETSI EN 319 142-1 §5.4.2.2). */
+export const vriKeyOf = (cms: Uint8Array): Effect.Effect<string> => Effect.map(digest("SHA-1", cms), (h) => toHex(h).toUpperCase())
+
 /**
- * The validation material of a CMS signature made by this engine: the signer's and the TSA's
+ * The validation material of a CMS signature (or a document timestamp's token) made by this engine: the signer's and the TSA's
  * certificates with the issuing CA and root, fresh OCSP responses from the engine's responder
  * for the signer and TSA certificates, and the issuing CA's CRL.
  */
@@ -72,8 +79,11 @@ export const longTermMaterial = (cms: Uint8Array) =>
     )
     const ocsps: Array<Uint8Array> = []
     for (const leaf of leaves) ocsps.push(yield* answerOcsp(yield* ocspRequestFor(leaf, issuing)))
+    // Certificates of another issuer (an external TSA's chain) go in as carried; only the engine's own get OCSP.
+    const carried = [...certificatesOf(signed), ...tokenCertificates].map(der)
     return {
-      certificates: [...leaves.map(der), issuingDer, yield* derOf(ca.root)],
+      certificates: distinct([...leaves.map(der), issuingDer, yield* derOf(ca.root), ...carried]),
+      vriKey: yield* vriKeyOf(cms),
       ocsps,
       crls: [yield* issuingCrl],
     } satisfies ValidationMaterial

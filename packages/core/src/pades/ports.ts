@@ -14,13 +14,13 @@ export interface PreparedPdf {
   readonly contentsOffset: number
   readonly contentsBytes: number
   readonly fieldName: string
-  /** the PAdES baseline level asked for: -B, -T (a timestamp in the CMS) or -LT (plus a DSS when fetched) */
+  /** the PAdES baseline level asked for: -B, -T (a timestamp in the CMS), -LT (plus a DSS when fetched) or -LTA (plus a document timestamp) */
   readonly level: PadesLevel
   readonly createdAt: number
 }
 
 /** The PAdES baseline levels a PDF can be signed at (ETSI EN 319 142-1). */
-export type PadesLevel = "PAdES-BASELINE-B" | "PAdES-BASELINE-T" | "PAdES-BASELINE-LT"
+export type PadesLevel = "PAdES-BASELINE-B" | "PAdES-BASELINE-T" | "PAdES-BASELINE-LT" | "PAdES-BASELINE-LTA"
 
 /** PDFs prepared for signing through the HTTP flow (hosts that sign larger files use the library API on a file). */
 export class PreparedPdfs extends Context.Tag("@signet/core/PreparedPdfs")<

@@ -6,7 +6,7 @@
  * the CMS. The document is read through a `ByteSource`, so its size does not matter.
  */
 import { Effect } from "effect"
-import { PdfUnreadable, SignatureTooLargeForPlaceholder } from "./errors.ts"
+import { PdfSignatureNotPermitted, PdfUnreadable, SignatureFieldNotFound, SignatureTooLargeForPlaceholder } from "./errors.ts"
 import type { SignatureImageInvalid } from "../documents/errors.ts"
 import { concatSource, type ByteSource } from "./byte-source.ts"
 import { PDF_BUDGETS, tooComplex } from "./budget.ts"
@@ -14,6 +14,7 @@ import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./d
 import { Sha256Streams } from "./hashing.ts"
 import { incrementalUpdate, objectNumbers, type UpdateObject } from "./incremental.ts"
 import { arrayOf, dict, fromLatin1, latin1, name, numberOf, PdfDict, PdfRaw, PdfRef, PdfStream, PdfString, textString, type PdfValue } from "./objects.ts"
+import { approvalAllowed, modificationRules, type ApprovalTarget, type MdpPermissions, type SignatureField } from "./modification-rules.ts"
 import { imageFromPng } from "./png.ts"
 import { deflate } from "./filters.ts"
 
@@ -37,9 +38,26 @@ export interface SignatureOptions {
   readonly location?: string | undefined
   /** room for the CMS in bytes (default 32 KiB: a timestamp, chain and revocation data fit) */
   readonly placeholderBytes?: number | undefined
-  /** absent: an invisible signature on page 1 */
+  /**
+   * absent: an invisible signature on page 1. When an existing field is filled, its widget's own
+   * rectangle is used (`page` and `rect` are not), and `image` is drawn in it.
+   */
   readonly visible?: VisibleSignature | undefined
+  /**
+   * A certification signature (DocMDP, ISO 32000-1 §12.8.2.2): which changes the document allows
+   * after it (1 none, 2 form filling and signing, 3 also annotations). Only as the first signature.
+   */
+  readonly certify?: { readonly permissions: MdpPermissions } | undefined
+  /**
+   * Fill this existing empty signature field (fully qualified name) instead of adding one. Absent:
+   * the document's only empty signature field when it has exactly one and no `visible` placement is
+   * asked for, else a new field.
+   */
+  readonly field?: string | undefined
 }
+
+/** Why a signature may be refused before anything is written (besides an unreadable PDF). */
+export type SignatureRefusal = PdfSignatureNotPermitted | SignatureFieldNotFound
 
 /** Default `/Contents` room: 32 KiB of DER, 64 KiB of hex. */
 export const DEFAULT_PLACEHOLDER_BYTES = 32 * 1024
@@ -139,21 +157,80 @@ const visibleAppearance = (options: SignatureOptions, width: number, height: num
   return ops
 }
 
+/** What kind of signature dictionary an update carries: an approval or certification signature, or a document timestamp. */
+type SignatureKind =
+  | { readonly kind: "signature"; readonly options: SignatureOptions }
+  | { readonly kind: "timestamp"; readonly placeholderBytes?: number | undefined }
+
 /**
  * Prepares the signature update of `source`: every object the signature needs, a new xref
- * section and trailer, and the byte ranges with a `/Contents` placeholder to embed into.
+ * section and trailer, and the byte ranges with a `/Contents` placeholder to embed into. Refuses
+ * what the document's certification (DocMDP) or field locks (FieldMDP) forbid, a certification
+ * of a document that already has signatures, and a `field` the document does not have.
  */
-export const prepareSignature = (source: ByteSource, options: SignatureOptions): Effect.Effect<PreparedSignature, PdfReadError | SignatureImageInvalid> =>
+export const prepareSignature = (
+  source: ByteSource,
+  options: SignatureOptions,
+): Effect.Effect<PreparedSignature, PdfReadError | SignatureImageInvalid | SignatureRefusal> => prepareUpdate(source, { kind: "signature", options })
+
+/**
+ * Prepares a document timestamp (PAdES B-LTA, ETSI EN 319 142-1 §5.5): a new invisible field
+ * whose `/Type /DocTimeStamp` dictionary (`/SubFilter /ETSI.RFC3161`) will hold an RFC 3161
+ * TimeStampToken over the byte ranges. Allowed whatever the certification (ISO 32000-2 Table 257
+ * exempts DSS and document timestamp updates).
+ */
+export const prepareDocumentTimestamp = (source: ByteSource, placeholderBytes?: number): Effect.Effect<PreparedSignature, PdfReadError> =>
+  prepareUpdate(source, { kind: "timestamp", placeholderBytes }) as Effect.Effect<PreparedSignature, PdfReadError>
+
+const rectOf = (value: PdfValue | undefined): readonly [number, number, number, number] | undefined => {
+  const r = arrayOf(value)
+  if (r === undefined || r.length !== 4 || !r.every((n) => typeof n === "number" && Number.isFinite(n))) return undefined
+  return r as unknown as readonly [number, number, number, number]
+}
+
+/** The field to fill, or undefined for a new one; fails on a named field the document does not have. */
+const chooseField = (fields: ReadonlyArray<SignatureField>, options: SignatureOptions) => {
+  if (options.field !== undefined) {
+    const named = fields.find((f) => f.name === options.field)
+    return named === undefined ? Effect.fail(new SignatureFieldNotFound({ detail: options.field })) : Effect.succeed(named)
+  }
+  const empty = fields.filter((f) => f.signature === null && f.ref !== null)
+  return Effect.succeed(empty.length === 1 && options.visible === undefined ? empty[0] : undefined)
+}
+
+const prepareUpdate = (source: ByteSource, what: SignatureKind): Effect.Effect<PreparedSignature, PdfReadError | SignatureImageInvalid | SignatureRefusal> =>
   Effect.gen(function* () {
     const doc = yield* openPdf(source)
     if (doc.trailer.get("Encrypt") !== undefined) return yield* unreadable("encrypted PDFs are not supported")
     const rootRef = doc.trailer.get("Root") as PdfRef
     const catalog = yield* dictAt(doc, rootRef, "the catalog")
-    const pageNumber = options.visible?.page ?? 1
-    const page = yield* findPage(doc, catalog, pageNumber)
+    const options: SignatureOptions =
+      what.kind === "signature" ? what.options : { signerName: "", signingTime: new Date(0), placeholderBytes: what.placeholderBytes }
     const numbers = objectNumbers(doc)
     const objects: Array<UpdateObject> = []
     const changed = new Map<number, PdfValue | PdfStream>()
+
+    // The page of a new field, found first (a broken page tree is the first thing reported, as before fields were read).
+    const newFieldPage = options.field === undefined ? yield* findPage(doc, catalog, options.visible?.page ?? 1) : undefined
+
+    // What the signatures already in the document allow (document timestamps are always allowed).
+    let filling: SignatureField | undefined
+    if (what.kind === "signature") {
+      const rules = yield* modificationRules(doc)
+      if (options.certify !== undefined) {
+        const signed = rules.signatureFields.filter((f) => f.signature !== null).length
+        if (signed > 0 || rules.certification !== null) {
+          return yield* new PdfSignatureNotPermitted({
+            detail: `a certification must be the document's first signature; it already has ${Math.max(signed, 1)}`,
+          })
+        }
+      }
+      filling = yield* chooseField(rules.signatureFields, options)
+      const target: ApprovalTarget = filling === undefined ? { kind: "new" } : { kind: "fill", field: filling.name }
+      const verdict = approvalAllowed(rules, target)
+      if (!verdict.allowed) return yield* new PdfSignatureNotPermitted({ detail: verdict.reason })
+      if (filling !== undefined && filling.ref === null) return yield* unreadable(`signature field ${filling.name} is not an indirect object`)
+    }
 
     // The AcroForm: an indirect object of its own after this update.
     const acroValue = catalog.get("AcroForm")
@@ -171,45 +248,95 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
     const fieldsValue = acro.get("Fields")
     const fields = arrayOf(yield* deref(doc, fieldsValue)) ?? []
     if (fields.length > PDF_BUDGETS.walkNodes) return yield* tooComplex(`more than ${PDF_BUDGETS.walkNodes} form fields`)
-    const taken = new Set<string>()
-    for (const f of fields) {
-      const d = yield* deref(doc, f)
-      const t = d instanceof PdfDict ? d.get("T") : undefined
-      if (t instanceof PdfString) taken.add(fromLatin1(t.bytes))
+    let fieldName: string
+    if (filling !== undefined) fieldName = filling.name
+    else {
+      const taken = new Set<string>()
+      for (const f of fields) {
+        const d = yield* deref(doc, f)
+        const t = d instanceof PdfDict ? d.get("T") : undefined
+        if (t instanceof PdfString) taken.add(fromLatin1(t.bytes))
+      }
+      let k = 1
+      while (taken.has(`Signature${k}`)) k++
+      fieldName = `Signature${k}`
     }
-    let k = 1
-    while (taken.has(`Signature${k}`)) k++
-    const fieldName = `Signature${k}`
 
-    const fieldRef = numbers.next()
+    // The widget of a filled field: the field itself (merged field and widget) or its first kid.
+    let widgetRef: PdfRef | undefined
+    let widget: PdfDict | undefined
+    if (filling !== undefined) {
+      const kids = arrayOf(yield* deref(doc, filling.field.get("Kids")))
+      const kid = kids?.[0]
+      if (kid instanceof PdfRef) {
+        widgetRef = kid
+        widget = yield* dictAt(doc, kid, "a signature widget")
+      } else {
+        widgetRef = filling.ref!
+        widget = filling.field
+      }
+    }
+
+    const fieldRef = filling?.ref ?? numbers.next()
     const sigRef = numbers.next()
     const apRef = numbers.next()
     const contentsBytes = options.placeholderBytes ?? DEFAULT_PLACEHOLDER_BYTES
     const BYTE_RANGE_ROOM = 48
-    const sigDict = dict({
-      Type: name("Sig"),
-      Filter: name("Adobe.PPKLite"),
-      SubFilter: name("ETSI.CAdES.detached"),
-      ByteRange: new PdfRaw(`[0 0 0 0]${" ".repeat(BYTE_RANGE_ROOM - 9)}`),
-      Contents: new PdfRaw(`<${"0".repeat(contentsBytes * 2)}>`),
-      M: new PdfString(latin1(pdfDate(options.signingTime))),
-      Name: textString(options.signerName),
-      ...(options.reason === undefined ? {} : { Reason: textString(options.reason) }),
-      ...(options.location === undefined ? {} : { Location: textString(options.location) }),
-    })
+    // DocMDP for a certification, FieldMDP for a field whose /Lock takes effect with this signature.
+    const references: Array<PdfValue> = []
+    if (options.certify !== undefined) {
+      references.push(
+        dict({
+          Type: name("SigRef"),
+          TransformMethod: name("DocMDP"),
+          TransformParams: dict({ Type: name("TransformParams"), P: options.certify.permissions, V: name("1.2") }),
+        }),
+      )
+    }
+    if (filling?.lock != null) {
+      const lock = filling.lock
+      const params: Record<string, PdfValue> = { Type: name("TransformParams"), Action: lock.get("Action") ?? name("All"), V: name("1.2") }
+      if (lock.get("Fields") !== undefined) params["Fields"] = (yield* deref(doc, lock.get("Fields"))) as PdfValue
+      if (lock.get("P") !== undefined) params["P"] = lock.get("P")!
+      references.push(dict({ Type: name("SigRef"), TransformMethod: name("FieldMDP"), TransformParams: dict(params) }))
+    }
+    const sigDict =
+      what.kind === "timestamp"
+        ? dict({
+            Type: name("DocTimeStamp"),
+            Filter: name("Adobe.PPKLite"),
+            SubFilter: name("ETSI.RFC3161"),
+            ByteRange: new PdfRaw(`[0 0 0 0]${" ".repeat(BYTE_RANGE_ROOM - 9)}`),
+            Contents: new PdfRaw(`<${"0".repeat(contentsBytes * 2)}>`),
+          })
+        : dict({
+            Type: name("Sig"),
+            Filter: name("Adobe.PPKLite"),
+            SubFilter: name("ETSI.CAdES.detached"),
+            ByteRange: new PdfRaw(`[0 0 0 0]${" ".repeat(BYTE_RANGE_ROOM - 9)}`),
+            Contents: new PdfRaw(`<${"0".repeat(contentsBytes * 2)}>`),
+            M: new PdfString(latin1(pdfDate(options.signingTime))),
+            Name: textString(options.signerName),
+            ...(options.reason === undefined ? {} : { Reason: textString(options.reason) }),
+            ...(options.location === undefined ? {} : { Location: textString(options.location) }),
+            ...(references.length === 0 ? {} : { Reference: references }),
+          })
 
-    const rect = options.visible?.rect ?? [0, 0, 0, 0]
+    // A filled field keeps its widget's rectangle: drawn when it has an area, invisible otherwise.
+    const widgetRect = widget === undefined ? undefined : rectOf(widget.get("Rect"))
+    const rect = widget !== undefined ? (widgetRect ?? [0, 0, 0, 0]) : (options.visible?.rect ?? [0, 0, 0, 0])
     const x1 = Math.min(rect[0], rect[2]),
       y1 = Math.min(rect[1], rect[3])
     const width = Math.abs(rect[2] - rect[0]),
       height = Math.abs(rect[3] - rect[1])
+    const visible = (widget !== undefined || options.visible !== undefined) && width > 0 && height > 0
     let appearance: PdfStream
-    if (options.visible !== undefined && width > 0 && height > 0) {
+    if (visible && what.kind === "signature") {
       let placed: { ref: PdfRef; width: number; height: number } | undefined
       const resources: Record<string, PdfValue> = {
         Font: dict({ F1: dict({ Type: name("Font"), Subtype: name("Type1"), BaseFont: name("Helvetica"), Encoding: name("WinAnsiEncoding") }) }),
       }
-      if (options.visible.image !== undefined) {
+      if (options.visible?.image !== undefined) {
         const png = yield* imageFromPng(options.visible.image)
         const imageRef = numbers.next()
         let maskRef: PdfRef | undefined
@@ -233,30 +360,47 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
         content,
       )
     } else {
-      appearance = new PdfStream(dict({ Type: name("XObject"), Subtype: name("Form"), BBox: [0, 0, 0, 0] }), new Uint8Array())
+      appearance = new PdfStream(dict({ Type: name("XObject"), Subtype: name("Form"), BBox: [0, 0, n2(width), n2(height)] }), new Uint8Array())
     }
-    const visible = options.visible !== undefined && width > 0 && height > 0
-    const field = dict({
-      Type: name("Annot"),
-      Subtype: name("Widget"),
-      FT: name("Sig"),
-      T: textString(fieldName),
-      V: sigRef,
-      F: visible ? 4 : 132,
-      P: page.ref,
-      Rect: visible ? [n2(x1), n2(y1), n2(x1 + width), n2(y1 + height)] : [0, 0, 0, 0],
-      AP: dict({ N: apRef }),
-    })
 
-    // The field joins /Fields, the widget joins the page's /Annots (each updated where it lives).
-    const newFields = [...fields, fieldRef]
-    if (fieldsValue instanceof PdfRef) changed.set(fieldsValue.num, newFields)
-    else acro = acro.with("Fields", newFields)
-    changed.set(acroRef.num, acro.with("SigFlags", 3))
-    const annotsValue = page.page.get("Annots")
-    const annots = arrayOf(yield* deref(doc, annotsValue)) ?? []
-    if (annotsValue instanceof PdfRef) changed.set(annotsValue.num, [...annots, fieldRef])
-    else changed.set(page.ref.num, page.page.with("Annots", [...annots, fieldRef]))
+    if (filling !== undefined && widget !== undefined && widgetRef !== undefined) {
+      // The field gets its value; its widget keeps everything but the appearance, which is now the signature's.
+      if (widgetRef.num === fieldRef.num) changed.set(fieldRef.num, widget.with("V", sigRef).with("AP", dict({ N: apRef })))
+      else {
+        changed.set(fieldRef.num, filling.field.with("V", sigRef))
+        changed.set(widgetRef.num, widget.with("AP", dict({ N: apRef })))
+      }
+      changed.set(acroRef.num, acro.with("SigFlags", 3))
+    } else {
+      const page = newFieldPage ?? (yield* findPage(doc, catalog, options.visible?.page ?? 1))
+      const field = dict({
+        Type: name("Annot"),
+        Subtype: name("Widget"),
+        FT: name("Sig"),
+        T: textString(fieldName),
+        V: sigRef,
+        F: visible ? 4 : 132,
+        P: page.ref,
+        Rect: visible ? [n2(x1), n2(y1), n2(x1 + width), n2(y1 + height)] : [0, 0, 0, 0],
+        AP: dict({ N: apRef }),
+      })
+      objects.unshift({ ref: fieldRef, value: field })
+
+      // The field joins /Fields, the widget joins the page's /Annots (each updated where it lives).
+      const newFields = [...fields, fieldRef]
+      if (fieldsValue instanceof PdfRef) changed.set(fieldsValue.num, newFields)
+      else acro = acro.with("Fields", newFields)
+      changed.set(acroRef.num, acro.with("SigFlags", 3))
+      const annotsValue = page.page.get("Annots")
+      const annots = arrayOf(yield* deref(doc, annotsValue)) ?? []
+      if (annotsValue instanceof PdfRef) changed.set(annotsValue.num, [...annots, fieldRef])
+      else if (!changed.has(page.ref.num)) changed.set(page.ref.num, page.page.with("Annots", [...annots, fieldRef]))
+    }
+    // A certification is named in the catalog's /Perms (kept entries other than DocMDP).
+    if (options.certify !== undefined) {
+      const perms = yield* deref(doc, newCatalog.get("Perms"))
+      newCatalog = newCatalog.with("Perms", (perms instanceof PdfDict ? perms : dict({})).with("DocMDP", sigRef))
+    }
     if (newCatalog !== catalog) changed.set(rootRef.num, newCatalog)
 
     const generation = (num: number) => {
@@ -265,7 +409,6 @@ export const prepareSignature = (source: ByteSource, options: SignatureOptions):
     }
     const all: Array<UpdateObject> = [
       ...[...changed].map(([num, value]) => ({ ref: new PdfRef(num, generation(num)), value })),
-      { ref: fieldRef, value: field },
       { ref: apRef, value: appearance },
       ...objects,
       { ref: sigRef, value: sigDict },
@@ -341,7 +484,7 @@ export const signPdf = <E, R>(
   produceCms: (digest: Uint8Array) => Effect.Effect<Uint8Array, E, R>,
 ): Effect.Effect<
   { readonly prepared: PreparedSignature; readonly update: Uint8Array },
-  E | PdfReadError | SignatureImageInvalid | SignatureTooLargeForPlaceholder,
+  E | PdfReadError | SignatureImageInvalid | SignatureRefusal | SignatureTooLargeForPlaceholder,
   R
 > =>
   Effect.gen(function* () {

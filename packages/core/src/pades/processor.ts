@@ -10,7 +10,7 @@ import type { SignatureImageInvalid } from "../documents/errors.ts"
 import { bytesSource } from "./byte-source.ts"
 import type { PdfReadError } from "./document.ts"
 import { appendDss, type ValidationMaterial } from "./dss.ts"
-import { byteRangeDigest, prepareSignature, type SignatureOptions } from "./prepare.ts"
+import { byteRangeDigest, prepareDocumentTimestamp, prepareSignature, type PreparedSignature, type SignatureOptions, type SignatureRefusal } from "./prepare.ts"
 import { scanPdfSignatures, type PdfSignatureScan } from "./scan-signatures.ts"
 
 /** A prepared signature of an uploaded PDF: the update to append and where its placeholder is. */
@@ -26,20 +26,24 @@ export interface PreparedUpload {
 
 /** The PDF jobs a processor runs; each takes the whole PDF in memory (an upload). */
 export interface PdfJobs {
-  readonly prepare: (pdf: Uint8Array, options: SignatureOptions) => Effect.Effect<PreparedUpload, PdfReadError | SignatureImageInvalid>
+  readonly prepare: (pdf: Uint8Array, options: SignatureOptions) => Effect.Effect<PreparedUpload, PdfReadError | SignatureImageInvalid | SignatureRefusal>
+  /** a document timestamp's field and placeholder (PAdES-LTA) */
+  readonly prepareTimestamp: (pdf: Uint8Array, placeholderBytes: number) => Effect.Effect<PreparedUpload, PdfReadError>
   readonly scan: (pdf: Uint8Array) => Effect.Effect<PdfSignatureScan, PdfReadError>
   readonly appendDss: (pdf: Uint8Array, material: ValidationMaterial) => Effect.Effect<Uint8Array, PdfReadError>
 }
 
+/** A prepared signature as plain data, with the digest of its byte ranges. */
+const upload = (prepared: PreparedSignature) =>
+  Effect.map(byteRangeDigest(prepared), (digest): PreparedUpload => {
+    const { update, byteRange, contentsOffset, contentsBytes, fieldName } = prepared
+    return { update, byteRange, contentsOffset, contentsBytes, fieldName, digest }
+  })
+
 /** The jobs run in the calling fiber: what a worker runs, and the default. */
 export const pdfJobsInProcess: PdfJobs = {
-  prepare: (pdf, options) =>
-    Effect.gen(function* () {
-      const prepared = yield* prepareSignature(bytesSource(pdf), options)
-      const digest = yield* byteRangeDigest(prepared)
-      const { update, byteRange, contentsOffset, contentsBytes, fieldName } = prepared
-      return { update, byteRange, contentsOffset, contentsBytes, fieldName, digest }
-    }),
+  prepare: (pdf, options) => Effect.flatMap(prepareSignature(bytesSource(pdf), options), upload),
+  prepareTimestamp: (pdf, placeholderBytes) => Effect.flatMap(prepareDocumentTimestamp(bytesSource(pdf), placeholderBytes), upload),
   scan: (pdf) => scanPdfSignatures(bytesSource(pdf)),
   appendDss: (pdf, material) => appendDss(bytesSource(pdf), material),
 }

@@ -1,6 +1,6 @@
 /**
  * Reading the signatures of a PDF without validating them: the signature fields of the AcroForm,
- * their byte ranges, `/Contents` and the SHA-256 of the ranges. This is the part of validation
+ * their byte ranges, `/Contents`, the SHA-2 digests of the ranges and the `/DSS` material. This is the part of validation
  * that untrusted bytes drive, so it imports no PKI and runs in a PDF worker (processor.ts).
  */
 import { Effect } from "effect"
@@ -9,7 +9,10 @@ import { PDF_BUDGETS, tooComplex } from "./budget.ts"
 import type { ByteSource } from "./byte-source.ts"
 import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./document.ts"
 import { arrayOf, fromLatin1, nameOf, PdfDict, PdfRef, PdfString, type PdfValue } from "./objects.ts"
-import { hashRanges } from "./prepare.ts"
+import type { RangeDigestAlgorithm } from "./hashing.ts"
+import { digestAlgorithmsNamedIn, hashRangesWith } from "./range-digests.ts"
+import { readDss, type DssMaterial } from "./read-dss.ts"
+import { readModifications, type ModificationFacts } from "./read-modifications.ts"
 
 /** The DER length of `bytes` (a SEQUENCE), so the placeholder's zero padding is left off. */
 const derLength = (bytes: Uint8Array): number => {
@@ -82,12 +85,18 @@ export interface ScannedSignature {
   readonly cms: Uint8Array | null
   /** SHA-256 of the byte ranges; null when `cms` is */
   readonly digest: Uint8Array | null
+  /** the byte ranges hashed with each SHA-2 digest the CMS names (SHA-256 always); empty when `cms` is null */
+  readonly digests: Partial<Record<RangeDigestAlgorithm, Uint8Array>>
 }
 
 /** What reading a PDF's signatures found: each signature, and the document's size. */
 export interface PdfSignatureScan {
   readonly size: number
   readonly signatures: ReadonlyArray<ScannedSignature>
+  /** what the file's `/DSS` carries for validation */
+  readonly dss: DssMaterial
+  /** the certification, the field locks and the revision ends, for judging later changes */
+  readonly modifications?: ModificationFacts
 }
 
 /**
@@ -108,14 +117,19 @@ export const scanPdfSignatures = (source: ByteSource): Effect.Effect<PdfSignatur
       const base = { fieldName: name, subFilter: nameOf(value.get("SubFilter")) ?? null, byteRange: range, claimedSigningTime: fromPdfDate(value.get("M")) }
       const sound = range.length === 4 && range[0] === 0 && range.every((n) => n >= 0) && range[1]! < range[2]! && range[2]! + range[3]! <= source.size
       if (!sound || !(contents instanceof PdfString)) {
-        signatures.push({ ...base, cms: null, digest: null })
+        signatures.push({ ...base, cms: null, digest: null, digests: {} })
         continue
       }
-      const digest = yield* hashRanges(source, [
-        [0, range[1]!],
-        [range[2]!, range[3]!],
-      ])
-      signatures.push({ ...base, cms: contents.bytes.subarray(0, derLength(contents.bytes)), digest })
+      const cms = contents.bytes.subarray(0, derLength(contents.bytes))
+      const digests = yield* hashRangesWith(
+        source,
+        [
+          [0, range[1]!],
+          [range[2]!, range[3]!],
+        ],
+        digestAlgorithmsNamedIn(cms),
+      )
+      signatures.push({ ...base, cms, digest: digests["SHA-256"]!, digests })
     }
-    return { size: source.size, signatures }
+    return { size: source.size, signatures, dss: yield* readDss(doc, catalog), modifications: yield* readModifications(doc, source) }
   })

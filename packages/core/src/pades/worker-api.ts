@@ -3,4 +3,4 @@
  * reference, and nothing of the PKI or storage, so a worker starts fast and small.
  */
 export { pdfJobsInProcess, type PdfJobs, type PreparedUpload } from "./processor.ts"
-export { Sha256Streams } from "./hashing.ts"
+export { Sha256Streams, Sha2Streams } from "./hashing.ts"

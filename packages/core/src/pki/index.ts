@@ -10,6 +10,7 @@ export {
   PdfValidationReport,
   RevokeCertificateRequest,
   RevokeRelyingPartyCertificateRequest,
+  StandardValidationReport,
   TimestampAuthorityResponse,
   ValidateRequest,
   ValidateResponse,
@@ -40,5 +41,16 @@ export { timestampQuery, tokenOfReply } from "./timestamp-client.ts"
 export { answerTimestampRequest } from "./timestamp-reply.ts"
 export type { TimestampReport } from "./timestamp-verify.ts"
 export { IMPRINT_ALGORITHMS, TSA_ACCURACY_SECONDS, TSA_POLICY_OID, TSA_VALIDITY_YEARS, TimestampAuthorityBuiltIn, timestampIdentity } from "./timestamp.ts"
-export { validateSignature } from "./validate.ts"
-export type { ValidationReport } from "./validate.ts"
+export { TrustAnchors, certificatesOfPem } from "./trust-anchors.ts"
+export { htmlReport, standardReport } from "./validation-report.ts"
+export type { ReportInput, SignatureValidationReport, StandardValidationReport as StandardValidationReportData } from "./validation-report.ts"
+export { validateSignature, validateSignatureDetailed, validateSignedData } from "./validate.ts"
+export type {
+  CertificateFinding,
+  DetailedValidation,
+  EmbeddedMaterial,
+  MainIndication,
+  RevocationSource,
+  ValidationDetails,
+  ValidationReport,
+} from "./validate.ts"

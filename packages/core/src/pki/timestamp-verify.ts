@@ -16,6 +16,7 @@ import { CmsOid, signedAttributesVerify } from "./cms.ts"
 import { derOf } from "./issue-certificate.ts"
 import { certificateStatus } from "./revocation.ts"
 import { imprintAlgorithmOf, oidText } from "./timestamp.ts"
+import type { ImprintAlgorithm } from "./timestamp-authority.ts"
 import { loadX509, type X509 } from "./x509.ts"
 
 /** What the timestamp of a signature says and whether it holds. */
@@ -50,6 +51,18 @@ export const signatureTimestampOf = (signerInfo: pkijs.SignerInfo): Uint8Array |
 
 /** Verifies a DER TimeStampToken over `signatureValue` (the SignerInfo's signature OCTET STRING contents). */
 export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint8Array) =>
+  verifyTimestampToken(token, (algorithm) => digest(algorithm, signatureValue), "the timestamp is not over this signature's value")
+
+/**
+ * Verifies a DER TimeStampToken whose imprint must be `imprintOf(its algorithm)` (undefined: not
+ * available under that algorithm); `notCovered` is the problem reported when it is not. A PDF
+ * document timestamp (`ETSI.RFC3161`) is one over the digest of its byte ranges.
+ */
+export const verifyTimestampToken = (
+  token: Uint8Array,
+  imprintOf: (algorithm: ImprintAlgorithm) => Effect.Effect<Uint8Array | undefined>,
+  notCovered: string,
+) =>
   Effect.gen(function* () {
     const x509 = yield* loadX509
     const problems: Array<string> = []
@@ -79,10 +92,9 @@ export const verifySignatureTimestamp = (token: Uint8Array, signatureValue: Uint
 
     // The imprint is the hash of this signature's value.
     const imprintAlgorithm = imprintAlgorithmOf(info.messageImprint.hashAlgorithm.algorithmId)
-    const coversSignature =
-      imprintAlgorithm !== undefined &&
-      bytesEqual(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), yield* digest(imprintAlgorithm, signatureValue))
-    if (!coversSignature) problems.push("the timestamp is not over this signature's value")
+    const expected = imprintAlgorithm === undefined ? undefined : yield* imprintOf(imprintAlgorithm)
+    const coversSignature = expected !== undefined && bytesEqual(new Uint8Array(info.messageImprint.hashedMessage.valueBlock.valueHexView), expected)
+    if (!coversSignature) problems.push(notCovered)
 
     // The TSA certificate: from the token, or (certReq was false) from this engine's records.
     const signerInfo = signed.signerInfos[0]

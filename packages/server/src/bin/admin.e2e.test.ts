@@ -5,6 +5,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
+import { bytesSource, dssContents, scanPdfSignatures, toPem } from "@signet/core"
+import { pdfsig, samplePdf } from "@signet/testkit/pdf"
+import { Effect } from "effect"
+import { readFileSync, writeFileSync } from "node:fs"
 import { startExternalProvider } from "../../../adapters-http/src/test-support/external-provider.ts"
 
 const run = promisify(execFile)
@@ -120,4 +124,44 @@ describe("server binary", () => {
       stderr: expect.stringMatching(/^signet: SIGNET_MASTER_KEY is not set/),
     })
   }, 60_000)
+})
+
+describe("admin CLI: PDF archive renewal", () => {
+  it("pdf timestamp: archive renewal of a PDF twice; both document timestamps verify with openssl ts against the root kept in /DSS", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "signet-cli-pdf-"))
+    const input = join(dir, "in.pdf")
+    writeFileSync(input, await samplePdf({ xrefStream: true }))
+    expect(await admin("pdf", "timestamp", input, join(dir, "once.pdf"))).toMatchObject({ output: join(dir, "once.pdf") })
+    await admin("pdf", "timestamp", join(dir, "once.pdf"), join(dir, "twice.pdf"))
+    const twice = new Uint8Array(readFileSync(join(dir, "twice.pdf")))
+    const listed = await pdfsig(join(dir, "twice.pdf"))
+    expect(listed.signatures.map((s) => [s.field, s.signer, s.wholeDocument])).toEqual([
+      ["Signature1", "Signet Sandbox Timestamping Authority", false],
+      ["Signature2", "Signet Sandbox Timestamping Authority", true],
+    ])
+    // The renewal put the first timestamp's chain, root included, into /DSS: each certificate once.
+    const dss = await Effect.runPromise(dssContents(bytesSource(twice)))
+    const hex = dss.certificates.map((c) => Buffer.from(c).toString("hex"))
+    expect(new Set(hex).size).toBe(hex.length)
+    const chain = join(dir, "chain.pem")
+    writeFileSync(chain, dss.certificates.map((c) => toPem(c)).join(""))
+    const scan = await Effect.runPromise(scanPdfSignatures(bytesSource(twice)))
+    for (const [i, stamp] of scan.signatures.entries()) {
+      const [, a, b, c] = stamp.byteRange as [number, number, number, number]
+      writeFileSync(join(dir, `ranges${i}.bin`), Buffer.concat([twice.subarray(0, a), twice.subarray(b, b + c)]))
+      writeFileSync(join(dir, `token${i}.der`), stamp.cms!)
+      const verified = await run("openssl", [
+        "ts",
+        "-verify",
+        "-data",
+        join(dir, `ranges${i}.bin`),
+        "-in",
+        join(dir, `token${i}.der`),
+        "-token_in",
+        "-CAfile",
+        chain,
+      ])
+      expect(verified.stdout).toContain("Verification: OK")
+    }
+  }, 120_000)
 })

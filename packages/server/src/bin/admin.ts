@@ -24,12 +24,13 @@ import {
   type RpCommand,
   Mailer,
   MailUndeliverable,
+  renewArchive,
 } from "@signet/core"
 import { Effect, Layer, LogLevel, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
-import { makeEngine } from "@signet/adapters-http"
+import { fileSource, makeEngine, writeSignedFile } from "@signet/adapters-http"
 import { storageFor } from "../storage.ts"
 import { backupSqlite, restoreSqlite } from "@signet/adapters-sqlite"
 
@@ -62,6 +63,8 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   backup <file>                     (SQLite: an online, consistent copy while the engine serves; PostgreSQL: docs/operations.md)
   restore <file>                    (SQLite: replaces the database by a backup; refused while any process has it open)
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
+  pdf timestamp <in.pdf> <out.pdf>  (PAdES archive renewal: the newest document timestamp's validation data into /DSS, then a new
+                                    document timestamp from the engine's TSA; a B-LT file becomes B-LTA; docs/pades.md)
 
 Configuration as for the server (SIGNET_DATABASE, SIGNET_MASTER_KEY, SIGNET_ENVIRONMENT, ...).
 Secrets are printed once; the engine keeps only their hashes.`
@@ -103,7 +106,7 @@ const main = async () => {
     process.stdout.write(`${JSON.stringify({ [group === "backup" ? "backup" : "restored"]: done }, null, 2)}\n`)
     return
   }
-  if ((group !== "rp" && group !== "cert" && group !== "idp" && group !== "keys") || command === undefined) {
+  if ((group !== "rp" && group !== "cert" && group !== "idp" && group !== "keys" && group !== "pdf") || command === undefined) {
     process.stdout.write(`${USAGE}\n`)
     process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
   }
@@ -154,6 +157,19 @@ const main = async () => {
       case "idp remove":
         out = await engine.run(removeIdentityProvider({ kind: "admin" }, need()))
         break
+      case "pdf timestamp": {
+        const [input, output] = [clientId, rest[0]]
+        if (input === undefined || output === undefined) throw new Error("pdf timestamp needs <in.pdf> <out.pdf>")
+        const source = await fileSource(input)
+        try {
+          const update = await engine.run(renewArchive(source))
+          await writeSignedFile(input, update, output)
+          out = { input, output, appendedBytes: update.length }
+        } finally {
+          await source.close()
+        }
+        break
+      }
       case "cert revoke": {
         const revoked = await engine.run(revokeCertificate(null, need(), rest[0] ?? ""))
         out = {

@@ -30,6 +30,7 @@ const main = async () => {
     validateResponses: config.validateResponses,
     clientIp: nodeClientIp,
     trustedProxies: config.trustedProxies,
+    trustAnchors: config.trustAnchors,
     deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     kycProviders,

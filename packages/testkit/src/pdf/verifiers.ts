@@ -44,6 +44,8 @@ export const pdfsig = async (path: string) => {
   return {
     text: stdout,
     signatures: blocks.map((b) => ({
+      field: /Signature Field Name: (.*)/.exec(b)?.[1] ?? null,
+      signed: !b.includes("The signature form field is not signed."),
       valid: b.includes("Signature Validation: Signature is Valid."),
       wholeDocument: b.includes("Total document signed"),
       signer: /Signer Certificate Common Name: (.*)/.exec(b)?.[1] ?? null,
