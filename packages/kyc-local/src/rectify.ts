@@ -386,7 +386,21 @@ const uprightSize = (quad: Quad): { readonly width: number; readonly height: num
   return { width: Math.round(width), height: Math.round(width / aspect) }
 }
 
-/** The page inside `quad` resampled upright (bilinear), at the size `uprightSize` gives. */
+/** Keys' cubic convolution weights (a = −0.5) of the four taps around a fractional offset `t`. */
+const cubicWeights = (t: number, w: Float64Array): void => {
+  const t2 = t * t
+  const t3 = t2 * t
+  w[0] = -0.5 * t3 + t2 - 0.5 * t
+  w[1] = 1.5 * t3 - 2.5 * t2 + 1
+  w[2] = -1.5 * t3 + 2 * t2 + 0.5 * t
+  w[3] = 0.5 * t3 - 0.5 * t2
+}
+
+/**
+ * The page inside `quad` resampled upright, at the size `uprightSize` gives. Bicubic: the page
+ * is resampled at about its own scale, where bilinear interpolation would average neighbouring
+ * pixels at half-pixel offsets and soften the glyphs (a filler's chevron or a `P` then read worse).
+ */
 export const warpPage = (img: Grey, quad: Quad): Grey => {
   const { width, height } = uprightSize(quad)
   const rect: Quad = [
@@ -397,13 +411,36 @@ export const warpPage = (img: Grey, quad: Quad): Grey => {
   ]
   const h = homography(rect, quad)
   const pixels = new Uint8Array(width * height)
+  const wx = new Float64Array(4)
+  const wy = new Float64Array(4)
+  const src = img.pixels
+  const last = { x: img.width - 1, y: img.height - 1 }
   for (let y = 0; y < height; y++) {
     const cy = y + 0.5
     for (let x = 0; x < width; x++) {
       const cx = x + 0.5
       const w = h[6]! * cx + h[7]! * cy + h[8]!
-      const v = sample(img, (h[0]! * cx + h[1]! * cy + h[2]!) / w, (h[3]! * cx + h[4]! * cy + h[5]!) / w)
-      pixels[y * width + x] = Number.isNaN(v) ? 255 : v
+      // the point in the input, in pixel-index coordinates (pixel centres at integers)
+      const sx = (h[0]! * cx + h[1]! * cy + h[2]!) / w - 0.5
+      const sy = (h[3]! * cx + h[4]! * cy + h[5]!) / w - 0.5
+      const x0 = Math.floor(sx)
+      const y0 = Math.floor(sy)
+      cubicWeights(sx - x0, wx)
+      cubicWeights(sy - y0, wy)
+      let v = 0
+      if (x0 >= 1 && y0 >= 1 && x0 + 2 <= last.x && y0 + 2 <= last.y) {
+        // inside: the 4×4 taps without clamping
+        let i = (y0 - 1) * img.width + x0 - 1
+        for (let j = 0; j < 4; j++, i += img.width) v += wy[j]! * (wx[0]! * src[i]! + wx[1]! * src[i + 1]! + wx[2]! * src[i + 2]! + wx[3]! * src[i + 3]!)
+      } else {
+        for (let j = 0; j < 4; j++) {
+          const row = Math.min(last.y, Math.max(0, y0 - 1 + j)) * img.width
+          let r = 0
+          for (let i = 0; i < 4; i++) r += wx[i]! * src[row + Math.min(last.x, Math.max(0, x0 - 1 + i))]!
+          v += wy[j]! * r
+        }
+      }
+      pixels[y * width + x] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v)
     }
   }
   return { width, height, pixels }
