@@ -11,6 +11,7 @@ import { createRequire } from "node:module"
 import { blur, decodeRgb, encodeGrey, flatten, otsu, rotate, toGrey, type Grey } from "./image.ts"
 import { nextTurn } from "./models.ts"
 import { checkBlind, decideMrz, MIN_CONFIDENCE, type CharRead } from "./mrz-decide.ts"
+import { rectify } from "./rectify.ts"
 
 const require = createRequire(import.meta.url)
 
@@ -365,7 +366,8 @@ export const readMrz = async (jpegBytes: Uint8Array): Promise<MrzRead> => {
   const rgb = decodeRgb(jpegBytes)
   if (rgb === null || rgb.width < 200 || rgb.height < 100) return { lines: null, confidence: 0, skew: 0 }
   // The MRZ is in the lower half of a passport page or an ID card's back: only that half is processed.
-  const full = toGrey(rgb)
+  // a page photographed on a table (tilted, rotated) is first made upright through its four corners
+  const full = rectify(toGrey(rgb)).image
   const cut = Math.floor(full.height * 0.45)
   const band: Grey = { width: full.width, height: full.height - cut, pixels: full.pixels.subarray(cut * full.width) }
   // paper made white under any light: a box several text heights wide (an MRZ line is about a
