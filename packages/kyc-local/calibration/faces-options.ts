@@ -96,9 +96,7 @@ for (const [name, face] of Object.entries(options)) {
     const r = await human.detect(t)
     t.dispose()
     const f = r.face.sort((a: any, b: any) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0]
-    return f?.embedding?.length
-      ? { box: f.box, score: f.score, yaw: f.rotation?.angle.yaw ?? 0, pitch: f.rotation?.angle.pitch ?? 0, e: f.embedding }
-      : null
+    return f?.embedding?.length ? { box: f.box, score: f.score, yaw: f.rotation?.angle.yaw ?? 0, pitch: f.rotation?.angle.pitch ?? 0, e: f.embedding } : null
   }
   const variants: Record<string, (r: Rgb) => Rgb> = { "": (r) => r, "+mirror": mirror, "+grey": grey }
   for (const [v, fn] of Object.entries(variants)) {
