@@ -1,7 +1,7 @@
 /** Identity verification over real HTTP on SQLite and PostgreSQL: every path of the machine and every KYC message of the spec. */
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { configureKyc, KycAudit, KycImages, KycVerifications, registerRelyingParty } from "@signet/core"
-import { forgedId, passport, passportBadMrz, plainJpeg, selfie } from "@signet/testkit/kyc"
+import { forgedId, passport, passportBadMrz, plainJpeg, selfie, unusableSelfie } from "@signet/testkit/kyc"
 import { ManualClock } from "@signet/testkit/models"
 import { findPostgres, withFreshSchema } from "@signet/testkit/storage"
 import { Effect, Option } from "effect"
@@ -161,6 +161,25 @@ describe.each(STORAGES)("KYC over HTTP on %s", (_name, databaseUrl) => {
     expect(await post("/kyc/customers/review", { customer_id: customer, decision: "approve" })).toMatchObject({
       status: 409,
       body: { error: "Only a verification in needs_review can be reviewed; this one is verified" },
+    })
+  })
+
+  it("asks for a new selfie when the matcher cannot use it, and keeps the verification open", async () => {
+    const customer = phone()
+    await start(customer, customer)
+    await post("/kyc/customers/document", { customer_id: customer, images: [passport("dave")] })
+    const turned = await liveCapture(customer, unusableSelfie("face_turned", "dave"))
+    expect(await post("/kyc/customers/face", { customer_id: customer, livenessTransactionId: turned })).toMatchObject({
+      status: 200,
+      body: { status: "document_verified", face_match_score: null, reasons: ["selfie_face_turned"] },
+    })
+    // the capture is spent; a new one settles it
+    expect((await post("/kyc/customers/face", { customer_id: customer, livenessTransactionId: turned })).status).toBe(404)
+    const good = await liveCapture(customer, selfie("dave", 0.9))
+    expect((await post("/kyc/customers/face", { customer_id: customer, livenessTransactionId: good })).body).toMatchObject({ status: "verified", reasons: [] })
+    // compare: an unusable photo is not compared, and the answer says which and why
+    expect((await post("/kyc/customers/compare", { customer_id: customer, checks: { image: unusableSelfie("face_too_dark", "dave") } })).body).toMatchObject({
+      face: { match: false, similarity: 0, checked: false, unusable: { side: "probe", reason: "face_too_dark" } },
     })
   })
 

@@ -189,6 +189,12 @@ export const KycComparison = Schema.Struct({
     match: Schema.Boolean,
     similarity: Schema.Number.annotations({ description: "0..1; 0 when no image was compared (checked false)" }),
     checked: Schema.Boolean,
+    unusable: Schema.optional(
+      Schema.Struct({
+        side: Schema.Literal("reference", "probe"),
+        reason: Schema.Literal("no_face", "several_faces", "face_too_small", "face_turned", "face_blurred", "face_too_dark"),
+      }),
+    ).annotations({ description: "when an image could not be compared (checked false): the one on file (reference) or the one sent (probe), and why" }),
   }),
 }).annotations({ identifier: "KycComparison" })
 

@@ -55,10 +55,10 @@ export {
   submitHandoffDocument,
 } from "./handoff.ts"
 export type { KycCaptureStatus } from "./handoff.ts"
-export { KYC_REASONS, faceVerdict, initialKycState, kycStep } from "./machine.ts"
+export { KYC_REASONS, faceProblemReason, faceVerdict, initialKycState, kycStep } from "./machine.ts"
 export type { DocumentOutcome, KycCommand, KycMachineError, KycMachineEvent, KycMachineState } from "./machine.ts"
 export { DEFAULT_KYC_SETTINGS, KycAuditEntry, KycCapture, KycDocument, KycImage, KycImageKind, KycRpSettings, KycStatus, KycVerification } from "./model.ts"
-export type { DocumentReading, KycSettingsShape, KycThresholds, LivenessResult } from "./model.ts"
+export type { DocumentReading, FaceComparison, FaceProblem, KycSettingsShape, KycThresholds, LivenessResult } from "./model.ts"
 export { checkDigit, composeTd3, mrzDate, parseMrz } from "./mrz.ts"
 export type { Mrz, MrzCheck, MrzField, MrzFormat, MrzFormatError } from "./mrz.ts"
 export { DocumentReader, FaceMatcher, KycAudit, KycCaptures, KycImages, KycSettings, KycVault, KycVerifications, LivenessProvider } from "./ports.ts"

@@ -63,6 +63,28 @@ class Face implements fc.Command<Model, Real> {
   toString = () => `Face(${this.liveness}, ${this.match})`
 }
 
+const PROBLEMS = ["no_face", "several_faces", "face_too_small", "face_turned", "face_blurred", "face_too_dark"] as const
+
+class Unusable implements fc.Command<Model, Real> {
+  constructor(
+    readonly side: "reference" | "probe",
+    readonly reason: (typeof PROBLEMS)[number],
+  ) {}
+  check = () => true
+  run(m: Model, r: Real) {
+    const before = r.state.status
+    const got = outcomeOf(r, () => kycStep(r.state, { _tag: "FaceUnusable", side: this.side, reason: this.reason }, T))
+    const expected = { verified: "AlreadyVerified", pending: "SubmitDocumentFirst", failed: "ResubmitDocumentFirst" }[m.status] ?? "ok"
+    expect(got).toBe(expected)
+    if (expected !== "ok") return
+    // a bad selfie keeps the state (the customer retakes it); a bad document portrait fails the verification
+    if (this.side === "reference") m.status = "failed"
+    expect(r.state.status).toBe(this.side === "probe" ? before : "failed")
+    expect(r.state.reasons).toEqual([this.side === "probe" ? `selfie_${this.reason}` : `document_photo_${this.reason}`])
+  }
+  toString = () => `Unusable(${this.side}, ${this.reason})`
+}
+
 class Review implements fc.Command<Model, Real> {
   constructor(readonly approve: boolean) {}
   check = () => true
@@ -84,7 +106,12 @@ describe("verification machine against its model", () => {
     fc.assert(
       fc.property(
         fc.commands(
-          [fc.boolean().map((b) => new Document(b)), fc.tuple(score, score).map(([l, f]) => new Face(l, f)), fc.boolean().map((b) => new Review(b))],
+          [
+            fc.boolean().map((b) => new Document(b)),
+            fc.tuple(score, score).map(([l, f]) => new Face(l, f)),
+            fc.tuple(fc.constantFrom("reference" as const, "probe" as const), fc.constantFrom(...PROBLEMS)).map(([side, reason]) => new Unusable(side, reason)),
+            fc.boolean().map((b) => new Review(b)),
+          ],
           { size: "+1" },
         ),
         (cmds) => {

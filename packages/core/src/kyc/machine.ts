@@ -9,12 +9,15 @@
  *   capture may settle it); from `pending` 409 "Submit…", from `failed` 409 "Resubmit…";
  * - liveness below its threshold → `failed` (`liveness_failed`); similarity below the
  *   review threshold → `failed` (`face_mismatch`);
+ * - a face image the matcher cannot use: the selfie's problem keeps the state (the customer
+ *   takes a new capture; reason `selfie_<problem>`), the document portrait's problem →
+ *   `failed` (`document_photo_<problem>`: a new document photo is needed);
  * - a reviewer's decision moves `needs_review` to `verified` (approve) or `failed`
  *   (`review_rejected`); from any other state it is 409.
  */
 import { Either } from "effect"
 import { AlreadyVerified, KycReviewNotPending, ResubmitDocumentFirst, SubmitDocumentFirst } from "./errors.ts"
-import type { KycDocument, KycStatus, KycThresholds } from "./model.ts"
+import type { FaceProblem, KycDocument, KycStatus, KycThresholds } from "./model.ts"
 
 /** The part of a verification the machine moves. */
 export interface KycMachineState {
@@ -34,6 +37,7 @@ export type DocumentOutcome =
 export type KycCommand =
   | { readonly _tag: "SubmitDocument"; readonly outcome: DocumentOutcome }
   | { readonly _tag: "SubmitFace"; readonly livenessScore: number; readonly faceMatchScore: number }
+  | { readonly _tag: "FaceUnusable"; readonly side: "reference" | "probe"; readonly reason: FaceProblem }
   | { readonly _tag: "Review"; readonly decision: "approve" | "reject" }
 
 /** What a move records in the audit log. */
@@ -54,6 +58,10 @@ export const KYC_REASONS = {
   faceMismatch: "face_mismatch",
   reviewRejected: "review_rejected",
 } as const
+
+/** The reason code of an unusable face image: `selfie_<problem>` (retake the selfie) or `document_photo_<problem>` (resubmit the document). */
+export const faceProblemReason = (side: "reference" | "probe", problem: FaceProblem): string =>
+  side === "probe" ? `selfie_${problem}` : `document_photo_${problem}`
 
 /** A fresh verification's state. */
 export const initialKycState: KycMachineState = { status: "pending", document: null, livenessScore: null, faceMatchScore: null, reasons: [] }
@@ -93,6 +101,14 @@ export const kycStep = <S extends KycMachineState>(
       if (state.status === "failed") return Either.left(new ResubmitDocumentFirst())
       const verdict = faceVerdict(command.livenessScore, command.faceMatchScore, thresholds)
       return move({ ...verdict, livenessScore: command.livenessScore, faceMatchScore: command.faceMatchScore }, "face_submitted")
+    }
+    case "FaceUnusable": {
+      if (state.status === "verified") return Either.left(new AlreadyVerified())
+      if (state.status === "pending") return Either.left(new SubmitDocumentFirst())
+      if (state.status === "failed") return Either.left(new ResubmitDocumentFirst())
+      const reasons = [faceProblemReason(command.side, command.reason)]
+      // A bad selfie is the customer's to retake: the state (and any earlier scores) stay.
+      return move(command.side === "probe" ? { reasons } : { status: "failed", livenessScore: null, faceMatchScore: null, reasons }, "face_submitted")
     }
     case "Review": {
       if (state.status !== "needs_review") return Either.left(new KycReviewNotPending({ current: state.status }))

@@ -144,6 +144,14 @@ export interface DocumentReading {
   readonly confidence?: number
 }
 
+/** Why a face image cannot be compared: the person can take it again (no face, several, too small, turned, blurred, too dark). */
+export type FaceProblem = "no_face" | "several_faces" | "face_too_small" | "face_turned" | "face_blurred" | "face_too_dark"
+
+/** Two face images compared (`similarity` 0..1), or one of them (`side`) unusable and why. */
+export type FaceComparison =
+  | { readonly _tag: "Compared"; readonly similarity: number }
+  | { readonly _tag: "Unusable"; readonly side: "reference" | "probe"; readonly reason: FaceProblem }
+
 /** What a liveness provider makes of the frames of one capture. */
 export type LivenessResult =
   | { readonly _tag: "Confirmed"; readonly score: number; readonly selfie: Uint8Array }

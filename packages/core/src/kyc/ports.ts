@@ -3,6 +3,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { UniqueViolation } from "../ports/storage.ts"
 import type {
   DocumentReading,
+  FaceComparison,
   KycAuditEntry,
   KycCapture,
   KycImage,
@@ -90,11 +91,11 @@ export class LivenessProvider extends Context.Tag("@signet/core/LivenessProvider
   }
 >() {}
 
-/** Two face images → similarity in 0..1. */
+/** Two face images → their similarity in 0..1, or which one is unusable and why (the person retakes it). */
 export class FaceMatcher extends Context.Tag("@signet/core/FaceMatcher")<
   FaceMatcher,
   {
-    readonly similarity: (reference: Uint8Array, probe: Uint8Array) => Effect.Effect<number>
+    readonly compare: (reference: Uint8Array, probe: Uint8Array) => Effect.Effect<FaceComparison>
   }
 >() {}
 

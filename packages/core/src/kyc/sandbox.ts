@@ -5,14 +5,15 @@
  *
  * - document: `{"kind":"document","mrz":[...],"visual":{...},"authentic":true,"face":"alice"}`
  * - selfie/frame: `{"kind":"selfie","face":"alice","liveness":0.93,"similarity":0.7}`
- *   (`similarity`, when present, is what the matcher answers for this selfie, for boundary tests)
+ *   (`similarity`, when present, is what the matcher answers for this selfie, for boundary tests;
+ *   `faceProblem`, on a selfie or a document, makes the matcher call that image unusable)
  * A document image without a marker is unreadable (refused). A frame without a marker is a
  * live capture (0.90) of an unknown face, which matches only a document whose face is `*`.
  */
 import { Effect, Layer } from "effect"
 import { mergeAdapters, sandboxAdapter } from "../ports/adapters.ts"
 import { DocumentReader, FaceMatcher, LivenessProvider } from "./ports.ts"
-import type { DocumentReading, KycDocument } from "./model.ts"
+import type { DocumentReading, FaceComparison, FaceProblem, KycDocument } from "./model.ts"
 
 // Where an operator chooses another adapter for a KYC port (docs/configuration.md).
 const KYC_SETTING = (variable: string) => `${variable}=local, or leave every SIGNET_KYC_* unset to run production without KYC`
@@ -30,6 +31,7 @@ export interface SandboxMarker {
   readonly face?: string
   readonly liveness?: number
   readonly similarity?: number
+  readonly faceProblem?: FaceProblem
 }
 
 /** The sandbox marker of a JPEG, if it has one (scans the segments before the image data). */
@@ -101,19 +103,22 @@ export const LivenessProviderSandbox = sandboxAdapter(
   ),
 )
 
-/** Sandbox matcher: a selfie's explicit `similarity` wins; same face 0.95; a `*` document face 0.95; otherwise 0.10. */
+/** Sandbox matcher: a `faceProblem` marks its image unusable; a selfie's explicit `similarity` wins; same face 0.95; a `*` document face 0.95; otherwise 0.10. */
 export const FaceMatcherSandbox = sandboxAdapter(
   { port: "KYC face matcher", setting: KYC_SETTING("SIGNET_KYC_FACE_MATCHER") },
   Layer.succeed(
     FaceMatcher,
     FaceMatcher.of({
-      similarity: (reference, probe) =>
-        Effect.sync(() => {
+      compare: (reference, probe) =>
+        Effect.sync((): FaceComparison => {
           const ref = readSandboxMarker(reference)
           const selfie = readSandboxMarker(probe)
-          if (selfie?.similarity !== undefined) return selfie.similarity
-          if (ref?.face === "*" || (ref?.face !== undefined && ref.face === selfie?.face)) return 0.95
-          return 0.1
+          if (ref?.faceProblem !== undefined) return { _tag: "Unusable", side: "reference", reason: ref.faceProblem }
+          if (selfie?.faceProblem !== undefined) return { _tag: "Unusable", side: "probe", reason: selfie.faceProblem }
+          const compared = (similarity: number): FaceComparison => ({ _tag: "Compared", similarity })
+          if (selfie?.similarity !== undefined) return compared(selfie.similarity)
+          if (ref?.face === "*" || (ref?.face !== undefined && ref.face === selfie?.face)) return compared(0.95)
+          return compared(0.1)
         }),
     }),
   ),

@@ -18,7 +18,7 @@ import {
 } from "./errors.ts"
 import { InvalidRequest } from "../kernel/errors.ts"
 import { KycAudit, KycCaptures, KycImages, KycVerifications, DocumentReader, FaceMatcher, KycSettings, KycVault, LivenessProvider } from "./ports.ts"
-import type { KycImageKind, KycRpSettings, KycVerification } from "./model.ts"
+import type { FaceProblem, KycImageKind, KycRpSettings, KycVerification } from "./model.ts"
 import { Storage } from "../ports/storage.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { fromBase64, toBase64, toHex, utf8 } from "../kernel/encoding.ts"
@@ -345,13 +345,19 @@ export const submitFace = (clientId: string, body: KycFaceBody, clientIp: string
     const reference = yield* openImage(documents[0]?.id ?? null)
     const selfie = yield* openImage(capture.value.selfieImageId)
     if (Option.isNone(reference) || Option.isNone(selfie)) return yield* new KycVerificationNotFound()
-    const similarity = yield* Effect.flatMap(FaceMatcher, (m) => m.similarity(reference.value, selfie.value))
-    const moved = yield* step(v, { _tag: "SubmitFace", livenessScore: capture.value.livenessScore, faceMatchScore: similarity })
+    const compared = yield* Effect.flatMap(FaceMatcher, (m) => m.compare(reference.value, selfie.value))
+    const moved = yield* step(
+      v,
+      compared._tag === "Compared"
+        ? { _tag: "SubmitFace", livenessScore: capture.value.livenessScore, faceMatchScore: compared.similarity }
+        : { _tag: "FaceUnusable", side: compared.side, reason: compared.reason },
+    )
     const saved = yield* Effect.flatMap(Storage, (s) =>
       s.transaction(
         Effect.gen(function* () {
           if (!(yield* captures.consume(transactionId, yield* Clock.currentTimeMillis))) return yield* new KycVerificationNotFound()
-          return yield* save(v, { ...moved, selfieImageId: capture.value.selfieImageId }, "face_submitted")
+          // an unusable selfie is not kept as the face on file
+          return yield* save(v, compared._tag === "Compared" ? { ...moved, selfieImageId: capture.value.selfieImageId } : moved, "face_submitted")
         }),
       ),
     )
@@ -433,16 +439,24 @@ export const compareIdentity = (clientId: string, body: KycCompareBody, clientIp
     if (name !== undefined) matches["full_name"] = letters(name) === letters(`${d.surname}, ${d.givenNames}`)
     // The spec's face.similarity is a number: 0 when nothing was compared (no image sent, or no face on file);
     // `checked` tells that apart from a real score of 0.
-    let face: { match: boolean; similarity: number; checked: boolean } = { match: false, similarity: 0, checked: false }
+    // An image the matcher cannot use is not compared: `unusable` says which one and why.
+    let face: { match: boolean; similarity: number; checked: boolean; unusable?: { side: "reference" | "probe"; reason: FaceProblem } } = {
+      match: false,
+      similarity: 0,
+      checked: false,
+    }
     if (checks["image"] !== undefined && checks["image"] !== null) {
       const photo = yield* decodeImage(checks["image"], 0)
       const documents = yield* Effect.flatMap(KycImages, (r) => r.listFor(id.id, "document"))
       const reference = Option.orElse(yield* openImage(id.selfieImageId), () => Option.none())
       const onFile = Option.isSome(reference) ? reference : yield* openImage(documents[0]?.id ?? null)
       if (Option.isSome(onFile)) {
-        const similarity = yield* Effect.flatMap(FaceMatcher, (m) => m.similarity(onFile.value, photo))
+        const compared = yield* Effect.flatMap(FaceMatcher, (m) => m.compare(onFile.value, photo))
         const thresholds = (yield* KycSettings).thresholds
-        face = { match: similarity >= thresholds.match, similarity, checked: true }
+        face =
+          compared._tag === "Compared"
+            ? { match: compared.similarity >= thresholds.match, similarity: compared.similarity, checked: true }
+            : { match: false, similarity: 0, checked: false, unusable: { side: compared.side, reason: compared.reason } }
       }
     }
     return { customer_id: customerId, enrolled: true, matches, face }

@@ -1,5 +1,5 @@
 /** KYC test kit: sandbox fixture JPEGs (documents, selfies, frames) the sandbox adapters recognise. */
-import { composeTd3, fromBase64, toBase64, withSandboxMarker, type KycDocument, type SandboxMarker } from "@signet/core"
+import { composeTd3, type FaceProblem, fromBase64, toBase64, withSandboxMarker, type KycDocument, type SandboxMarker } from "@signet/core"
 import { composeTd1 } from "./documents.ts"
 import { encodeJpeg, renderDocument, type DocumentLayout } from "./render.ts"
 
@@ -70,6 +70,9 @@ export const forgedId = (): string => sandboxJpeg({ kind: "document", mrz: compo
 /** A selfie frame of `face` with a liveness score, and an optional forced similarity (boundary tests). */
 export const selfie = (face = "alice", liveness = 0.95, similarity?: number): string =>
   sandboxJpeg({ kind: "selfie", face, liveness, ...(similarity === undefined ? {} : { similarity }) })
+
+/** A live selfie frame the face matcher cannot use (`problem`: e.g. `face_turned`), for the retry path. */
+export const unusableSelfie = (problem: FaceProblem, face = "alice"): string => sandboxJpeg({ kind: "selfie", face, liveness: 0.95, faceProblem: problem })
 
 /**
  * A small 4:2:0 Y4M clip for Chromium's fake camera (`--use-file-for-fake-video-capture`): a

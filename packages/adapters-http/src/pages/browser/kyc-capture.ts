@@ -224,6 +224,12 @@ async function faceStep() {
       stopCamera()
       return
     }
+    // the matcher could not use this selfie (turned, too dark, blurred…): the verification stays open, take another
+    const selfieProblems = (finished.body.reasons || []).filter((r) => r.startsWith("selfie_"))
+    if (selfieProblems.length > 0) {
+      setState("retry", `Your face could not be compared (${selfieProblems.join(", ")}); face the camera in good light and try again.`, "err")
+      continue
+    }
     stopCamera()
     return pollVerdict()
   }
