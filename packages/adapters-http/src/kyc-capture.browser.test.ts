@@ -5,9 +5,11 @@
  * capture (0.90) of an unknown face, which matches only a document whose face is `*`
  * (docs/kyc.md, "Sandbox fixtures"). Screenshots go to artifacts/kyc-capture/.
  */
+import jpeg from "jpeg-js"
 import { configureKyc } from "@signet/core"
 import { fakeCameraY4m, passport } from "@signet/testkit/kyc"
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -16,6 +18,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { CHROMIUM_PATH, openPage, requireBrowser } from "./test-support/chromium.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
+// jsqr is CommonJS whose typings declare an ES default export: required, it is the decoder itself.
+const jsQR = createRequire(import.meta.url)("jsqr") as typeof import("jsqr").default
 const available = requireBrowser("hosted KYC capture")
 const ARTIFACTS = fileURLToPath(new URL("../../../artifacts/kyc-capture/", import.meta.url))
 
@@ -172,6 +176,9 @@ describe.skipIf(!available)("hosted KYC capture in Chromium with a fake camera",
     await desktop.page.goto(`${env.origin}/api/kyc/capture#handoff=${handoffId}`)
     await expect.poll(() => desktop.page.textContent("#code")).toBe(`Code ${code}`)
     expect(await desktop.page.textContent("#phoneUrl")).toBe(`${env.origin}${url}`)
+    // The QR code beside it, read back from a screenshot of the page as a phone's camera would.
+    const shotOfQr = jpeg.decode(await desktop.page.locator("#phoneQr").screenshot({ type: "jpeg", quality: 100 }), { useTArray: true })
+    expect(jsQR(new Uint8ClampedArray(shotOfQr.data), shotOfQr.width, shotOfQr.height)?.data).toBe(`${env.origin}${url}`)
     await shot(desktop.page, "04-desktop-waiting-for-phone.png")
 
     const phone = await open({ width: 390, height: 844 })

@@ -1,5 +1,5 @@
 /** Demo mode: a persistent master key and a demo RP on first start, and what to open or call. */
-import { administerRelyingParty, getRelyingParty, registerRelyingParty, type RelyingParty } from "@signet/core"
+import { administerRelyingParty, configureKyc, getRelyingParty, registerRelyingParty, type RelyingParty } from "@signet/core"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -24,8 +24,9 @@ export interface DemoRp {
 }
 
 /**
- * Creates the demo RP on first start (approved, Business plan, KYC-verified so LOA-4 can be shown, the engine's
- * origin and `extraSigningOrigins` as signing origins) and remembers its secrets; on later starts adds any missing origin.
+ * Creates the demo RP on first start (approved, Business plan, organisation check passed so LOA-4 can be shown, KYC
+ * of its customers on with the sandbox providers, the engine's origin and `extraSigningOrigins` as signing origins)
+ * and remembers its secrets; on later starts adds any missing origin.
  */
 export const ensureDemoRp = async (engine: Engine, database: string, extraSigningOrigins: ReadonlyArray<string> = []): Promise<DemoRp> => {
   const file = join(dirname(database === ":memory:" ? ".signet/x" : database), "demo-rp.json")
@@ -55,9 +56,27 @@ export const ensureDemoRp = async (engine: Engine, database: string, extraSignin
       status: "approved",
     }),
   )
+  // The organisation check (kycVerified: what LOA-4 needs) and KYC of the RP's customers are two things; the demo has both.
   await engine.run(administerRelyingParty(created.rp.clientId, { _tag: "SetKycVerified", kycVerified: true }))
+  await engine.run(configureKyc(created.rp.clientId, { enabled: true }))
   const demo = { clientId: created.rp.clientId, clientSecret: created.clientSecret, sscSecret: created.sscSecret }
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 })
   chmodSync(file, 0o600)
   return demo
 }
+
+/**
+ * The demo's handler: the first account enrolled becomes the demo RP's contact, so a newcomer
+ * can manage its webhooks and see its usage with the token they get by signing in.
+ */
+export const withDemoContact =
+  (engine: Engine, clientId: string) =>
+  async (request: Request): Promise<Response> => {
+    const response = await engine.handler(request)
+    if (request.method === "POST" && response.status === 200 && new URL(request.url).pathname.endsWith("/enrolment/verify")) {
+      const { userId } = (await response.clone().json()) as { userId: string }
+      const rp = await engine.run(getRelyingParty(clientId))
+      if (rp.contactUserId === null) await engine.run(administerRelyingParty(clientId, { _tag: "SetContact", userId }))
+    }
+    return response
+  }

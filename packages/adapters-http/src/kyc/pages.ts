@@ -49,7 +49,7 @@ const capturePage = (
 <h1>Verify your identity</h1>
 <p id="code"${handoff === undefined ? " hidden" : ""}>${handoff === undefined ? "" : `Code ${escapeHtml(handoff.code)}`}</p>
 <p id="guide"></p>
-<div id="handoff" hidden><p>Open this link on your phone (the same code shows there):</p><p><code id="phoneUrl"></code></p></div>
+<div id="handoff" hidden><p>Scan this code with your phone's camera, or open the link on your phone (the same code shows there):</p><canvas id="phoneQr" role="img" aria-label="QR code of the link for your phone" width="232" height="232"></canvas><p><code id="phoneUrl"></code></p></div>
 <fieldset id="doctype" hidden><legend>Document</legend>
 <label><input type="radio" name="doc" value="passport" checked> Passport (photo page)</label>
 <label><input type="radio" name="doc" value="id"> ID card (front and back)</label></fieldset>

@@ -3,7 +3,7 @@
 import { parseMasterKey } from "@signet/adapters-crypto"
 import { KycProvidersSandbox } from "@signet/core"
 import { ConfigError, loadConfig } from "../config.ts"
-import { demoMasterKey, ensureDemoRp } from "../demo.ts"
+import { demoMasterKey, ensureDemoRp, withDemoContact } from "../demo.ts"
 import { listen, makeEngine, nodeClientIp, SandboxMailbox, TimestampAuthorityHttp, warmPdfWorkers } from "@signet/adapters-http"
 import { MailerSmtp } from "../mailer-smtp.ts"
 import { makeRpDemo } from "../rp-demo.ts"
@@ -48,7 +48,14 @@ const main = async () => {
   // The PDF worker's bundle is built now, not on the first PDF upload.
   warmPdfWorkers()
   const base = config.settings.basePath
-  const server = await listen(engine.handler, config.port, config.host, (req, res) => {
+  // Demo mode: the demo RP exists before the first request, and its first enrolled account becomes its contact.
+  const rpDemoPort = Number(process.env.SIGNET_DEMO_RP_PORT ?? 3001)
+  if (config.demo && (!Number.isInteger(rpDemoPort) || rpDemoPort < 1 || rpDemoPort > 65535))
+    throw new ConfigError(`SIGNET_DEMO_RP_PORT must be a port number, not ${process.env.SIGNET_DEMO_RP_PORT}`)
+  const rpDemoOrigin = `http://localhost:${rpDemoPort}`
+  const demoRp = config.demo ? await ensureDemoRp(engine, config.database, [rpDemoOrigin]) : undefined
+  const handler = demoRp === undefined ? engine.handler : withDemoContact(engine, demoRp.clientId)
+  const server = await listen(handler, config.port, config.host, (req, res) => {
     if (req.url === "/" && base !== "") {
       res.writeHead(302, { location: `${base}/` }).end()
       return true
@@ -64,22 +71,18 @@ const main = async () => {
     `  client address: ${config.trustedProxies.length === 0 ? "the peer (X-Forwarded-For ignored)" : `X-Forwarded-For behind ${config.trustedProxies.join(", ")}`}`,
   ]
   let rpDemo: { close: () => Promise<void> } | undefined
-  if (config.demo) {
+  if (demoRp !== undefined) {
     // The RP demo: a relying-party site on a second port (another origin) that frames the signing frame.
-    const rpDemoPort = Number(process.env.SIGNET_DEMO_RP_PORT ?? 3001)
-    if (!Number.isInteger(rpDemoPort) || rpDemoPort < 1 || rpDemoPort > 65535)
-      throw new ConfigError(`SIGNET_DEMO_RP_PORT must be a port number, not ${process.env.SIGNET_DEMO_RP_PORT}`)
-    const rpDemoOrigin = `http://localhost:${rpDemoPort}`
-    const rp = await ensureDemoRp(engine, config.database, [rpDemoOrigin])
+    const rp = demoRp
     rpDemo = await listen(makeRpDemo({ signetOrigin: origin, basePath: base, clientId: rp.clientId, sscSecret: rp.sscSecret }), rpDemoPort, config.host)
     lines.push(
       "",
-      "Demo relying party (approved, Business plan):",
+      "Demo relying party (approved, Business plan; organisation check passed, so LOA-4 is allowed; KYC of its customers on, sandbox fixtures):",
       `  client_id      ${rp.clientId}`,
       `  client_secret  ${rp.clientSecret}`,
       `  ssc_secret     ${rp.sscSecret}`,
       "",
-      `1. Enrol a passkey:   ${origin}${base}/enrol`,
+      `1. Enrol a passkey:   ${origin}${base}/enrol  (the first account enrolled becomes the demo RP's contact: webhooks, usage)`,
       `2. Sign in with it:   ${origin}${base}/signin?client_id=${rp.clientId}`,
       `3. Call the API:      curl -H "Authorization: Bearer <access token from step 2>" ${origin}${base}/v2/me`,
       `   Client token:      curl -u ${rp.clientId}:<client_secret> -d grant_type=client_credentials ${origin}${base}/oauth/token`,

@@ -3,6 +3,7 @@
  * handoff), served from the engine's own origin so the pages' CSP can forbid inline script.
  * docs/kyc.md ("Hosted capture", "Phone handoff").
  */
+import QRCode from "qrcode"
 import { api, byId, exactOrigin, messageOf, nameOf, sleep } from "./dom.ts"
 
 const statusLine = byId("status")
@@ -277,7 +278,12 @@ async function documentStep(): Promise<boolean> {
 async function waitForPhone() {
   stage.hidden = true
   captureButton.hidden = true
-  byId("phoneUrl").textContent = `${location.origin}${api}/kyc/handoff/${handoffId}`
+  const phoneUrl = `${location.origin}${api}/kyc/handoff/${handoffId}`
+  byId("phoneUrl").textContent = phoneUrl
+  // The link as a QR code, drawn here (no image service): a phone's camera opens it.
+  await QRCode.toCanvas(byId("phoneQr") as HTMLCanvasElement, phoneUrl, { width: 232, margin: 2, errorCorrectionLevel: "M" }).catch(() => {
+    byId("phoneQr").hidden = true
+  })
   byId("handoff").hidden = false
   setState("waiting", "Open the link on your phone and follow the steps there. This page updates by itself.", "busy")
   for (;;) {
