@@ -65,9 +65,10 @@ describe("SQLite backup and restore (admin CLI)", () => {
         }),
       )
       // One authenticator: its signature counter must reach the server in order, so approvals take turns.
-      await (approvals = approvals.then(async () => {
+      approvals = approvals.then(async () => {
         ok(await env.client.raw("POST", `/v2/sign/auth/${pending.requestId}`, { body: { assertion: passkey.assert({ challenge: pending.challenge }) } }))
-      }))
+      })
+      await approvals
       completed.push(pending.requestId)
     }
     for (let i = 0; i < 10; i++) await signOne()
