@@ -38,7 +38,11 @@ const signLT = async (pdf: Uint8Array, identity: SigningIdentity) => {
   const { update } = await run(
     signPdf(bytesSource(pdf), { signerName: "Archive", signingTime: new Date("2026-11-26T02:00:00Z") }, (digest) =>
       signDigest({ identity, digest, digestAlgorithm: "SHA-256", signingTime: null, timestamp: stampSignatureValue }).pipe(
-        Effect.tap((c) => Effect.sync(() => void (cms = c))),
+        Effect.tap((c) =>
+          Effect.sync(() => {
+            cms = c
+          }),
+        ),
       ),
     ),
   )
