@@ -3,7 +3,13 @@
  * (bilinear) to the requested cap height and blended onto the page, one symbol every advance.
  */
 import { OCRB_ATLAS } from "./ocrb-atlas.ts"
-import type { GreyImage } from "./render.ts"
+
+/** The page drawn on: one luminance byte per pixel, row by row (render.ts's `GreyImage`). */
+interface Page {
+  readonly width: number
+  readonly height: number
+  readonly pixels: Uint8Array
+}
 
 let coverage: Float32Array | undefined
 const atlas = (): Float32Array => {
@@ -25,7 +31,7 @@ export const ocrbPitch = (cap: number): number => (OCRB_ATLAS.advance * cap) / O
  * Draws `text` (MRZ symbols; anything else is left blank) in OCR-B with capitals `cap` px high,
  * their top at `y`, the first cell from `x`; returns the x after the last cell.
  */
-export const drawOcrb = (img: GreyImage, text: string, x: number, y: number, cap: number, ink: number): number => {
+export const drawOcrb = (img: Page, text: string, x: number, y: number, cap: number, ink: number): number => {
   const cov = atlas()
   const { cellWidth, rows, capTop, symbols } = OCRB_ATLAS
   const scale = cap / OCRB_ATLAS.cap
