@@ -40,13 +40,13 @@ describe("deciding MRZ characters from their confidence", () => {
   })
 
   it("lets the check digits choose between plausible look-alikes (B read, 8 also seen)", () => {
-    const decided = decideMrz(read([[1, 3, { char: "B", confidence: 0.9, alternative: { char: "8", confidence: 0.08 } }]]))
+    const decided = decideMrz(read([[1, 3, { char: "B", confidence: 0.95, alternative: { char: "8", confidence: 0.6 } }]]))
     expect(decided.lines).toEqual(TD3)
     expect(verdict(decided.lines)).toBe("valid")
   })
 
   it("does not consider an alternative the recogniser itself found implausible", () => {
-    const decided = decideMrz(read([[1, 3, { char: "B", confidence: 0.98, alternative: { char: "8", confidence: 0.01 } }]]))
+    const decided = decideMrz(read([[1, 3, { char: "B", confidence: 0.95, alternative: { char: "8", confidence: 0.2 } }]]))
     expect(decided.lines[1]![3]).toBe("B")
     expect(verdict(decided.lines)).toBe("mrz_check_failed")
   })
@@ -57,7 +57,7 @@ describe("deciding MRZ characters from their confidence", () => {
     const fixed = [TD3[0]!, head + checkDigit(head.slice(0, 10) + head.slice(13, 20) + head.slice(21, 43))]
     expect(verdict(fixed)).toBe("valid")
     expect(verdict([fixed[0]!, fixed[1]!.replace("WG", "W6")])).toBe("valid")
-    const decided = decideMrz(read([[1, 1, { char: "G", confidence: 0.9, alternative: { char: "6", confidence: 0.09 } }]], fixed))
+    const decided = decideMrz(read([[1, 1, { char: "G", confidence: 0.98, alternative: { char: "6", confidence: 0.9 } }]], fixed))
     expect(decided.lines[1]![1]).toBe("?")
     expect(verdict(decided.lines)).toBe("mrz_unreadable")
   })
@@ -68,7 +68,7 @@ describe("deciding MRZ characters from their confidence", () => {
     const head = `${doc}${checkDigit(doc)}NLD7408122F1204159ZE184226B<<<<<1`
     const lines = [TD3[0]!, head + checkDigit(head.slice(0, 10) + head.slice(13, 20) + head.slice(21, 43))]
     expect(verdict([lines[0]!, lines[1]!.replace("9VF3LJW9", "SVF3LJWS")])).toBe("valid")
-    const misread = { char: "S", confidence: 0.8, alternative: { char: "9", confidence: 0.18 } }
+    const misread = { char: "S", confidence: 0.84, alternative: { char: "9", confidence: 0.99 } }
     const decided = decideMrz(
       read(
         [
