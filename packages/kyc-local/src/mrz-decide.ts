@@ -13,7 +13,7 @@ export interface CharRead {
   readonly char: string
   /** how sure the recogniser was, 0..1 */
   readonly confidence: number
-  /** the recogniser's runner-up there, with its confidence */
+  /** a look-alike the recogniser also found plausible there, with its confidence (the OCR-B reader offers none) */
   readonly alternative?: { readonly char: string; readonly confidence: number }
 }
 
