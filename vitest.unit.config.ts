@@ -7,7 +7,7 @@ import { sourceConditions } from "./vitest.config.ts"
  * named by a suffix, which need something outside the process:
  *   .e2e      a running engine, an HTTP server or a child process
  *   .browser  Chromium
- *   .models   the local KYC models (tfjs, tesseract): `pnpm test:models`
+ *   .models   the local KYC models (tfjs, the OCR-B classifier): `pnpm test:models`
  *   .fuzz     long property runs: `pnpm fuzz`
  *   .load     many sockets at once
  *   .crash    killed and restarted processes

@@ -12,7 +12,6 @@ import { readFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { parseArgs } from "node:util"
-import { stopOcr } from "../src/mrz-reader.ts"
 import { EVAL_TODAY, generateDocument, documentDir, VARIANT_LABELS, VARIANTS, type Truth, type Variant } from "./generate.ts"
 import { judgeRead, type Verdict } from "./judge.ts"
 
@@ -72,7 +71,6 @@ for (const [i, pending] of generated.entries()) {
   // a partial table now and then, so a run cut short still says something
   if (read % 25 === 0 && read < documents) process.stderr.write(`${report()}\n`)
 }
-await stopOcr()
 process.stdout.write(`${report()}\n`)
 
 function count(row: Row, verdict: Verdict) {

@@ -1,7 +1,7 @@
 /**
- * Local, offline KYC providers: an MRZ document reader (tesseract.js), a face matcher and a
- * liveness check (`@vladmandic/human` on the tfjs WASM backend). Models and traineddata load
- * from installed npm packages, once per process. See docs/kyc-local.md.
+ * Local, offline KYC providers: an MRZ document reader (own OCR-B classifier), a face matcher and a
+ * liveness check (`@vladmandic/human` on the tfjs WASM backend). Models load
+ * from the package and installed npm packages, once per process. See docs/kyc-local.md.
  */
 export { DocumentReaderLocal, readDocument } from "./document-reader.ts"
 export { FaceMatcherLocal, calibrated, faceSimilarity, CALIBRATION } from "./face-matcher.ts"

@@ -1,17 +1,14 @@
 import { composeTd3 } from "@signet/core"
 import { ALICE, encodeJpeg, renderDocument } from "@signet/testkit/kyc"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { readDocument } from "./document-reader.ts"
 import { encodeRgb } from "./encode.ts"
 import { faceSimilarity } from "./face-matcher.ts"
 import { toGrey } from "./image.ts"
 import { assessLiveness } from "./liveness.ts"
 import { faceModels, modelMemory } from "./models.ts"
-import { stopOcr } from "./mrz-reader.ts"
 import { DISTINCT_FACES } from "./samples-set.ts"
 import { faceTile, variant } from "./samples.ts"
-
-afterAll(() => stopOcr())
 
 describe("local KYC adapters over repeated verifications", () => {
   it("load the models once and keep live tensors and RSS flat", async () => {

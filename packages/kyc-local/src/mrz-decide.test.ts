@@ -62,7 +62,7 @@ describe("deciding MRZ characters from their confidence", () => {
     expect(verdict(decided.lines)).toBe("mrz_unreadable")
   })
 
-  it("lets any plausible reading of the other pass compete: two S read for two 9s satisfy every check, so neither is taken", () => {
+  it("lets any plausible runner-up compete: two S read for two 9s satisfy every check, so neither is taken", () => {
     // 9 → S adds 19 at weight 7 and 19 at weight 3: 190 ≡ 0 mod 10, in the number's check and the composite
     const doc = "9VF3LJW93"
     const head = `${doc}${checkDigit(doc)}NLD7408122F1204159ZE184226B<<<<<1`

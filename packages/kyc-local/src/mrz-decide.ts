@@ -13,19 +13,21 @@ export interface CharRead {
   readonly char: string
   /** how sure the recogniser was, 0..1 */
   readonly confidence: number
-  /** a look-alike the recogniser also saw there (another pass, another alphabet), with its confidence */
+  /** a look-alike the recogniser also found plausible there, with its confidence (the OCR-B reader offers none) */
   readonly alternative?: { readonly char: string; readonly confidence: number }
 }
 
 /**
- * Below this a character is a guess (tesseract's symbol confidence / 100). Misreads of OCR-B
- * glyphs by the `eng` model come with confidences well below it; clean reads well above.
+ * Below this a character is a guess (the OCR-B classifier's probability, renormalised over the
+ * symbols its field allows).
  */
 export const MIN_CONFIDENCE = 0.75
 
 /**
- * A look-alike the other pass read at or above this is plausible enough for the check digits to
- * choose it (at least even odds by the recogniser's own account); below it, it is not considered.
+ * An alternative at or above this (even odds) is plausible enough for the check digits to choose
+ * it over the reading; below it, it is not considered. The OCR-B reader offers none (see
+ * `readCells`): with its classifier a runner-up at 0.05 or more never won a read on the
+ * development seed, and once turned a tampered check digit into an accepted document.
  */
 export const PLAUSIBLE = 0.5
 
@@ -64,8 +66,8 @@ export const decideMrz = (rows: ReadonlyArray<ReadonlyArray<CharRead>>): MrzDeci
   rows.forEach((row, line) => {
     row.forEach((c, index) => {
       const alt = c.alternative
-      // any reading the other pass found plausible competes, look-alike or not: two S read for
-      // two 9s (19 × 7 + 19 × 3 ≡ 0 mod 10) satisfied every check of a document number
+      // any plausible runner-up competes, look-alike or not: two S read for two 9s
+      // (19 × 7 + 19 × 3 ≡ 0 mod 10) satisfied every check of a document number
       if (alt !== undefined && c.confidence >= MIN_CONFIDENCE && alt.confidence >= PLAUSIBLE && alt.char !== c.char) {
         ambiguous.push({ line, index, other: alt.char })
       }

@@ -1,11 +1,9 @@
 import { parseMrz } from "@signet/core"
 import { Either } from "effect"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { readDocument } from "./document-reader.ts"
 import { documentCases } from "@signet/testkit/kyc"
-import { readMrz, stopOcr } from "./mrz-reader.ts"
-
-afterAll(() => stopOcr())
+import { readMrz } from "./mrz-reader.ts"
 
 describe("local MRZ reader on generated document photos (rotated, noisy, JPEG-compressed)", () => {
   it("reads the MRZ exactly in at least 9 of 10 cases", async () => {

@@ -1,13 +1,15 @@
 /**
  * Renders the fixture documents as images: a passport data page (TD3, 1600×1120) and an ID
  * card (TD1, 1600×1010) on a light background, with a grey face placeholder, a few fields of
- * the visual zone and the MRZ at the bottom in the OCR-B-like font of `font.ts`; encoded as
+ * the visual zone in the OCR-B-like font of `font.ts` and the MRZ at the bottom in OCR-B itself
+ * (`ocrb.ts`, glyphs rasterised from the font); encoded as
  * a baseline JPEG (quality 85) by jpeg-js.
  */
 import { Either } from "effect"
 import jpeg from "jpeg-js"
 import { mrzDate, parseMrz, type KycDocument, type Mrz } from "@signet/core"
 import { GLYPH_COLS, GLYPH_ROWS, glyphMask } from "./font.ts"
+import { drawOcrb, ocrbPitch } from "./ocrb.ts"
 
 /** A greyscale image: one luminance byte per pixel, row by row. */
 export interface GreyImage {
@@ -56,9 +58,6 @@ export const drawText = (img: GreyImage, text: string, x: number, y: number, cel
   }
   return x + text.length * pitch
 }
-
-/** The width `text` takes with cells of `cell` px. */
-const textWidth = (text: string, cell: number) => text.length * (GLYPH_COLS + 2) * cell - 2 * cell
 
 /** A grey photo placeholder: a box with a lighter head-and-shoulders silhouette. */
 const drawFace = (img: GreyImage, x: number, y: number, w: number, h: number): void => {
@@ -237,9 +236,10 @@ export const renderDocument = (layout: DocumentLayout, content: DocumentContent)
   const lines = content.mrz.map(printable)
   const mrzTop = L.height - L.mrzBottom - (lines.length - 1) * L.mrzLineStep - GLYPH_ROWS * L.mrzCell
   fillRect(img, 0, mrzTop - 36, L.width, L.height - mrzTop + 36, 246)
+  const cap = GLYPH_ROWS * L.mrzCell
   lines.forEach((line, k) => {
-    const x = (L.width - textWidth(line, L.mrzCell)) / 2
-    drawText(img, line, x, mrzTop + k * L.mrzLineStep, L.mrzCell, 18)
+    const x = (L.width - line.length * ocrbPitch(cap)) / 2
+    drawOcrb(img, line, x, mrzTop + k * L.mrzLineStep, cap, 18)
   })
   return img
 }
