@@ -396,13 +396,26 @@ const cubicWeights = (t: number, w: Float64Array): void => {
   w[3] = 0.5 * t3 - 0.5 * t2
 }
 
+/** `img` resampled (bicubic) to `factor` times its size. */
+export const enlarge = (img: Grey, factor: number): Grey =>
+  warpPage(
+    img,
+    [
+      { x: 0, y: 0 },
+      { x: img.width, y: 0 },
+      { x: img.width, y: img.height },
+      { x: 0, y: img.height },
+    ],
+    { width: Math.round(img.width * factor), height: Math.round(img.height * factor) },
+  )
+
 /**
- * The page inside `quad` resampled upright, at the size `uprightSize` gives. Bicubic: the page
+ * The page inside `quad` resampled upright, at the size `uprightSize` gives (or `size`). Bicubic: the page
  * is resampled at about its own scale, where bilinear interpolation would average neighbouring
  * pixels at half-pixel offsets and soften the glyphs (a filler's chevron or a `P` then read worse).
  */
-export const warpPage = (img: Grey, quad: Quad): Grey => {
-  const { width, height } = uprightSize(quad)
+export const warpPage = (img: Grey, quad: Quad, size: { readonly width: number; readonly height: number } = uprightSize(quad)): Grey => {
+  const { width, height } = size
   const rect: Quad = [
     { x: 0, y: 0 },
     { x: width, y: 0 },
