@@ -77,7 +77,7 @@ export const OCRB_ATLAS = {
   rows: ${rows},
   capTop: ${margin},
   cap: ${cap.bottom - cap.top},
-  advance: ${advance.toFixed(4)},
+  advance: ${Number(advance.toFixed(4))},
   data: [
 ${(base64.match(/.{1,140}/g) ?? []).map((c) => `    "${c}",`).join("\n")}
   ],
