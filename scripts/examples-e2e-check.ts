@@ -46,7 +46,7 @@ client.mailbox = async (email) => {
     const line = readFileSync(logFile, "utf8")
       .split("\n")
       .findLast((l) => l.includes(`[sandbox mail] to ${email.toLowerCase()}:`))
-    const code = line?.match(/(\d{8})/)?.[1]
+    const code = line?.match(/code: (\d{8})/)?.[1]
     if (code !== undefined) return code
     await sleep(50)
   }

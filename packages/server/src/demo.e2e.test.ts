@@ -25,7 +25,7 @@ describe("demo mode", () => {
     // The sandbox server prints each code it "sends" (README step 1).
     client.mailbox = async (email) => {
       for (let tries = 0; tries < 60; tries++) {
-        const code = printed.findLast((l) => l.includes(`[sandbox mail] to ${email}:`))?.match(/(\d{8})/)?.[1]
+        const code = printed.findLast((l) => l.includes(`[sandbox mail] to ${email}:`))?.match(/code: (\d{8})/)?.[1]
         if (code !== undefined) return code
         await new Promise((r) => setTimeout(r, 50))
       }

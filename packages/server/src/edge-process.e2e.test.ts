@@ -42,7 +42,7 @@ beforeAll(async () => {
   client.mailbox = async (email) => {
     for (let tries = 0; tries < 40; tries++) {
       const line = server.stdout.findLast((l) => l.includes(`[sandbox mail] to ${email.toLowerCase()}:`))
-      const code = line?.match(/(\d{8})/)?.[1]
+      const code = line?.match(/code: (\d{8})/)?.[1]
       if (code !== undefined) return code
       await new Promise((r) => setTimeout(r, 50))
     }
