@@ -92,7 +92,12 @@ describe("certification (DocMDP) over HTTP", () => {
       const sig = await pdfsig(path)
       expect(sig.signatures.map((s) => s.valid)).toEqual([true])
       const root = /\/Root (\d+) 0 R/.exec(await output("qpdf", ["--show-object=trailer", path]))![1]!
-      expect(await output("qpdf", [`--show-object=${root}`, path])).toMatch(/\/Perms << \/DocMDP \d+ 0 R >>/)
+      const docMdp = /\/Perms << \/DocMDP (\d+) 0 R >>/.exec(await output("qpdf", [`--show-object=${root}`, path]))?.[1]
+      expect(docMdp).toBeDefined()
+      // the signature /Perms names carries the DocMDP reference with this P, as qpdf reads it
+      const signature = await output("qpdf", [`--show-object=${docMdp}`, path])
+      expect(signature).toMatch(/\/TransformMethod \/DocMDP/)
+      expect(signature).toMatch(new RegExp(`/TransformParams << (?:/\\w+ [^<>]*?)?/P ${p}\\b`))
       expect(await certificationIn(signed)).toMatchObject({ permissions: p })
       const again = await upload(signed)
       if (p === 1) expect(again.status).toBe(409)
