@@ -15,6 +15,7 @@ import { deref, dictAt, openPdf, type PdfDocument, type PdfReadError } from "./d
 import { decodeStream } from "./filters.ts"
 import { incrementalUpdate, objectNumbers, type UpdateObject } from "./incremental.ts"
 import { arrayOf, dict, name, PdfDict, PdfRef, PdfStream, type PdfValue } from "./objects.ts"
+import { readDss } from "./read-dss.ts"
 
 const unreadable = (detail: string) => new PdfUnreadable({ detail })
 
@@ -27,7 +28,7 @@ export interface ValidationMaterial {
   readonly vriKey?: string | undefined
 }
 
-/** An existing DSS array: each item's reference and decoded bytes. */
+/** An existing DSS array: each item's reference and decoded bytes (appendDss refers to them, so it needs the references readDss drops). */
 const existingItems = (doc: PdfDocument, value: PdfValue | undefined) =>
   Effect.gen(function* () {
     const out: Array<{ ref: PdfValue; bytes: Uint8Array | null }> = []
@@ -45,14 +46,13 @@ export const dssContents = (
   Effect.gen(function* () {
     const doc = yield* openPdf(source)
     const catalog = yield* dictAt(doc, doc.trailer.get("Root"), "the catalog")
+    const material = yield* readDss(doc, catalog)
     const dss = yield* deref(doc, catalog.get("DSS"))
-    if (!(dss instanceof PdfDict)) return { certificates: [], ocsps: [], crls: [], vriKeys: [] }
-    const bytes = (key: string) => Effect.map(existingItems(doc, dss.get(key)), (items) => items.flatMap((i) => (i.bytes === null ? [] : [i.bytes])))
-    const vri = yield* deref(doc, dss.get("VRI"))
+    const vri = dss instanceof PdfDict ? yield* deref(doc, dss.get("VRI")) : undefined
     return {
-      certificates: yield* bytes("Certs"),
-      ocsps: yield* bytes("OCSPs"),
-      crls: yield* bytes("CRLs"),
+      certificates: [...material.certificates],
+      ocsps: [...material.ocspResponses],
+      crls: [...material.crls],
       vriKeys: vri instanceof PdfDict ? [...vri.entries.keys()].filter((k) => k !== "Type") : [],
     }
   })
