@@ -157,6 +157,7 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
               Effect.map((sig) => new Uint8Array(sig)),
             ),
           ),
+          Effect.withSpan("keystore.sign", { attributes: { "signet.key_id": keyId, "signet.hash": hash } }),
         ),
       decrypt: (keyId, ciphertext, hash) =>
         decrypter(keyId, hash).pipe(
