@@ -2,7 +2,7 @@
  * OTLP export from the server binary: with `SIGNET_OTEL_ENDPOINT` set to a local OTLP/HTTP receiver,
  * one signing (create, then complete) arrives as spans that the test decodes: each request a server
  * span, and under the completion the storage transaction and the CMS signature (with the key's
- * signing under it); the engine's metrics arrive too. Without the setting nothing is sent.
+ * signing under it), and the delivery of its webhook; the engine's metrics arrive too. Without the setting nothing is sent.
  */
 import { administerRelyingParty, confirmEmailVerification, registerRelyingParty, startEmailVerification } from "@signet/core"
 import { ok, SignetClient, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
@@ -86,6 +86,13 @@ const serverWithSigner = async (env: Record<string, string>) => {
   const enrolled = ok(await client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) }))
   await admin.run(administerRelyingParty(rp.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
   const token = (ok(await signIn(client, passkey, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
+  const register = async (url: string) =>
+    ok(
+      await client.raw("POST", "/v2/webhooks/register", {
+        headers: { authorization: `Bearer ${token}` },
+        body: { url, events: ["sign.complete"], secret: `whsec_${randomBytes(32).toString("base64")}` },
+      }),
+    )
   const sign = async () => {
     const pending = ok(
       await client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
@@ -100,16 +107,19 @@ const serverWithSigner = async (env: Record<string, string>) => {
     )
     expect(done.status).toBe("completed")
   }
-  return { server, sign }
+  return { server, sign, register }
 }
 
 describe("OTLP export (SIGNET_OTEL_ENDPOINT)", () => {
   it("one signing arrives as spans: create and complete, with storage and CMS child spans; metrics too", async () => {
     const receiver = await startReceiver()
     receivers.push(receiver)
-    const { server, sign } = await serverWithSigner({ SIGNET_OTEL_ENDPOINT: receiver.url })
+    const { server, sign, register } = await serverWithSigner({ SIGNET_OTEL_ENDPOINT: receiver.url, SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1" })
+    // The completion's webhook goes to the same receiver (path /hook): its delivery is a span of the worker.
+    await register(`${receiver.url}/hook`)
     const before = spansOf(receiver.received).length
     await sign()
+    for (let i = 0; i < 100 && !receiver.received.some((b) => b.path === "/hook"); i++) await new Promise((r) => setTimeout(r, 100))
     // SIGTERM: the engine is disposed, which flushes the exporters.
     await server.stop()
     expect(await server.exited).toBe(0)
@@ -138,6 +148,10 @@ describe("OTLP export (SIGNET_OTEL_ENDPOINT)", () => {
     expect(cms[0]!.traceId).toBe(complete[0]!.traceId)
     // the signer's key signs inside the CMS span
     expect(spans.filter((s) => s.name === "keystore.sign" && s.parentSpanId === cms[0]!.spanId)).toHaveLength(1)
+
+    const delivery = spans.filter((s) => s.name === "webhook.deliver")
+    expect(delivery).toHaveLength(1)
+    expect(delivery[0]!.kind).toBe(4)
 
     const metrics = JSON.stringify(receiver.received.filter((b) => b.path === "/v1/metrics").map((b) => b.body))
     expect(metrics).toContain("signet_http_requests_total")
