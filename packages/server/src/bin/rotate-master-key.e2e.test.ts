@@ -1,6 +1,6 @@
 /**
  * `pnpm admin rotate-master-key` as an operator runs it: on a database with private keys, webhook
- * secrets and KYC images, the command (a real child process) is killed halfway, run again to finish,
+ * secrets, KYC images and a signature image, the command (a real child process) is killed halfway, run again to finish,
  * and then every sealed value opens under the new key and none under the old; an engine on the new
  * key signs, an engine on the old key is not ready. On SQLite the command refuses a database in use.
  */
@@ -8,7 +8,7 @@ import { masterKeyResealer } from "@signet/adapters-crypto"
 import { SqlDatabase } from "@signet/adapters-sql"
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { SqlDatabaseSqlite } from "@signet/adapters-sqlite"
-import { administerRelyingParty, configureKyc } from "@signet/core"
+import { administerRelyingParty, configureKyc, encodePng, getSignatureImage, setSignatureImage, toBase64 } from "@signet/core"
 import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { passport } from "@signet/testkit/kyc"
 import { dropSchema, findPostgres, freshSchemaName } from "@signet/testkit/storage"
@@ -73,6 +73,7 @@ const sealedUnder = async (target: Target, key: Uint8Array) => {
             keys: await db.selectFrom("keys").select(["key_id", "encrypted_private_key"]).execute(),
             webhooks: await db.selectFrom("webhook_subscriptions").select(["client_id", "owner_user_id", "url", "secret"]).execute(),
             images: await db.selectFrom("kyc_images").select(["id", "verification_id", "ciphertext"]).execute(),
+            signatureImages: await db.selectFrom("signature_images").select(["user_id", "sealed"]).execute(),
           })),
         ),
         target.sql().pipe(Layer.orDie),
@@ -90,11 +91,12 @@ const sealedUnder = async (target: Target, key: Uint8Array) => {
       opens(probe.vault(Buffer.from(w.secret.slice("sealed:v2:".length), "base64"), "webhook-secrets", `webhook ${w.client_id} ${w.owner_user_id} ${w.url}`)),
     ),
     ...rows.images.map((i) => opens(probe.vault(Buffer.from(i.ciphertext, "base64"), "kyc-images", `${i.verification_id}:${i.id}`))),
+    ...rows.signatureImages.map((i) => opens(probe.vault(Buffer.from(i.sealed, "base64"), "signature-images", `signature-image ${i.user_id}`))),
   ])
   return {
     total: results.length,
     open: results.filter(Boolean).length,
-    byKind: { keys: rows.keys.length, webhooks: rows.webhooks.length, images: rows.images.length },
+    byKind: { keys: rows.keys.length, webhooks: rows.webhooks.length, images: rows.images.length, signatureImages: rows.signatureImages.length },
   }
 }
 
@@ -163,11 +165,15 @@ const scenario = async (target: Target) => {
       await env.client.raw("POST", "/kyc/customers/document", { headers: { authorization: basic }, body: { customer_id: customer, images: [passport(name)] } }),
     )
   }
+  // The signer's own signature image (a PNG, sealed as personal data).
+  const png = await env.engine.run(encodePng({ width: 24, height: 8, rgba: new Uint8Array(24 * 8 * 4).fill(180) }))
+  await env.engine.run(setSignatureImage(userId, toBase64(png)))
   const before = await sealedUnder(target, previous)
   expect(before.open).toBe(before.total)
   expect(before.byKind.keys).toBeGreaterThanOrEqual(2)
   expect(before.byKind.webhooks).toBe(4)
   expect(before.byKind.images).toBe(2)
+  expect(before.byKind.signatureImages).toBe(1)
 
   if (!target.cli.startsWith("postgres")) {
     // An engine has the file open: the command refuses, and nothing changes.
@@ -216,6 +222,7 @@ const scenario = async (target: Target) => {
   engines.push(fresh)
   expect((await fresh.client.raw<{ checks: { keys: string } }>("GET", "/health/ready")).body.checks.keys).toBe("ok")
   expect(ok(await signOnce(fresh))).toMatchObject({ status: "completed" })
+  expect(Buffer.from(await fresh.engine.run(getSignatureImage(userId))).equals(Buffer.from(png))).toBe(true)
   await fresh.stop()
 }
 
