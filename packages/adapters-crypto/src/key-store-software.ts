@@ -10,8 +10,6 @@ import {
   KeyRecords,
   KeyStore,
   fromBase64,
-  toBase64,
-  utf8,
   type KeyAlgorithm,
   type KeyInfo,
   type OaepHash,
@@ -19,6 +17,7 @@ import {
   type StoredKey,
 } from "@signet/core"
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { sealPrivateKey, unsealPrivateKey } from "./sealed-private-key.ts"
 
 /** The 32-byte master key that seals private keys at rest. */
 export class MasterKey extends Context.Tag("@signet/adapters-crypto/MasterKey")<MasterKey, Uint8Array>() {}
@@ -42,24 +41,6 @@ const EC = { name: "ECDSA", namedCurve: "P-256" } as const
 const RSA_OAEP = { name: "RSA-OAEP", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
 const RSA_PKCS1 = { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
 const subtle = () => globalThis.crypto.subtle
-
-const seal = async (master: CryptoKey, keyId: string, plain: ArrayBuffer): Promise<string> => {
-  const iv = globalThis.crypto.getRandomValues(new Uint8Array(12))
-  const sealed = await subtle().encrypt({ name: "AES-GCM", iv, additionalData: new Uint8Array(utf8(keyId)) }, master, plain)
-  const out = new Uint8Array(12 + sealed.byteLength)
-  out.set(iv)
-  out.set(new Uint8Array(sealed), 12)
-  return toBase64(out)
-}
-
-const unseal = async (master: CryptoKey, keyId: string, text: string): Promise<ArrayBuffer> => {
-  const bytes = fromBase64(text) ?? new Uint8Array()
-  return subtle().decrypt(
-    { name: "AES-GCM", iv: new Uint8Array(bytes.slice(0, 12)), additionalData: new Uint8Array(utf8(keyId)) },
-    master,
-    new Uint8Array(bytes.slice(12)),
-  )
-}
 
 const infoOf = (stored: StoredKey): KeyInfo => ({
   keyId: stored.keyId,
@@ -99,12 +80,24 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
                 : ((await subtle().generateKey(RSA_OAEP, true, ["encrypt", "decrypt"])) as CryptoKeyPair)
             const { kty, n, e } = await subtle().exportKey("jwk", pair.publicKey)
             const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
-            return { keyId, algorithm, publicJwk: JSON.stringify({ kty, n, e }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
+            return {
+              keyId,
+              algorithm,
+              publicJwk: JSON.stringify({ kty, n, e }),
+              encryptedPrivateKey: await sealPrivateKey(master, keyId, pkcs8),
+              createdAt: now,
+            }
           }
           const pair = (await subtle().generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair
           const { kty, crv, x, y } = await subtle().exportKey("jwk", pair.publicKey)
           const pkcs8 = await subtle().exportKey("pkcs8", pair.privateKey)
-          return { keyId, algorithm, publicJwk: JSON.stringify({ kty, crv, x, y }), encryptedPrivateKey: await seal(master, keyId, pkcs8), createdAt: now }
+          return {
+            keyId,
+            algorithm,
+            publicJwk: JSON.stringify({ kty, crv, x, y }),
+            encryptedPrivateKey: await sealPrivateKey(master, keyId, pkcs8),
+            createdAt: now,
+          }
         })
         // Another node may have created it first: theirs wins, ours is dropped unseen.
         return yield* records.insert(stored).pipe(
@@ -123,7 +116,13 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
         const cached = signers.get(slot)
         if (cached !== undefined) return { key: cached, rsa }
         const key = yield* Effect.promise(async () =>
-          subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), rsa ? { name: "RSASSA-PKCS1-v1_5", hash } : EC, false, ["sign"]),
+          subtle().importKey(
+            "pkcs8",
+            await unsealPrivateKey(master, keyId, stored.encryptedPrivateKey),
+            rsa ? { name: "RSASSA-PKCS1-v1_5", hash } : EC,
+            false,
+            ["sign"],
+          ),
         )
         signers.set(slot, key)
         return { key, rsa }
@@ -138,7 +137,7 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
         const stored = yield* find(keyId)
         if (stored.algorithm !== "RSA-OAEP-2048") return yield* new KeyDecryptionFailed({ keyId })
         const key = yield* Effect.promise(async () =>
-          subtle().importKey("pkcs8", await unseal(master, keyId, stored.encryptedPrivateKey), { name: "RSA-OAEP", hash }, false, ["decrypt"]),
+          subtle().importKey("pkcs8", await unsealPrivateKey(master, keyId, stored.encryptedPrivateKey), { name: "RSA-OAEP", hash }, false, ["decrypt"]),
         )
         decrypters.set(`${hash} ${keyId}`, key)
         return key
@@ -158,6 +157,7 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
               Effect.map((sig) => new Uint8Array(sig)),
             ),
           ),
+          Effect.withSpan("keystore.sign", { attributes: { "signet.key_id": keyId, "signet.hash": hash } }),
         ),
       decrypt: (keyId, ciphertext, hash) =>
         decrypter(keyId, hash).pipe(

@@ -251,6 +251,7 @@ const MATRIX: Readonly<Record<string, Row>> = {
   },
   "GET /v2/relying-parties/{clientId}/organisation": { allow: RP_ADMIN, build: (r) => ({ path: `/v2/relying-parties/${r.rp}/organisation` }) },
   "GET /admin/api/relying-parties": { allow: ["admin:own"], noResource: true, build: () => ({ path: "/admin/api/relying-parties" }) },
+  "GET /metrics": { allow: ["admin:own"], noResource: true, build: () => ({ path: "/metrics" }) },
   "GET /admin/api/relying-parties/{clientId}": { allow: ADMIN, build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}` }) },
   "POST /admin/api/relying-parties/{clientId}/commands": {
     allow: ADMIN,

@@ -126,6 +126,11 @@ export interface EngineOptions {
   readonly pdfWorkers?: Partial<PdfWorkerSettings>
   /** how e-mail codes are sent (`MailerSmtp`); a sandbox engine defaults to an in-memory `SandboxMailbox`, a production engine has no default */
   readonly mailer?: Layer.Layer<Mailer, never, EngineConfig>
+  /**
+   * where spans and metrics go besides `/metrics`: a layer that sets the tracer and metric exporters
+   * (the server's OTLP layer from `@effect/opentelemetry` when `SIGNET_OTEL_ENDPOINT` is set); none by default
+   */
+  readonly telemetry?: Layer.Layer<never>
 }
 
 /** The adapters an engine runs with and what each declares; a production engine refuses sandbox ones. */
@@ -205,6 +210,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     // A production engine without SMTP stops here with the sandbox mailer's reason: it could prove no e-mail.
     Layer.provide(options.mailer ?? new SandboxMailbox(options.settings.environment).layer, config),
     logger,
+    options.telemetry ?? Layer.empty,
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
     LifecycleLive,
   )

@@ -12,6 +12,7 @@ import { eventsHttp } from "./events/module.ts"
 import { identityProvidersHttp } from "./identity-providers/module.ts"
 import { identityHttp } from "./identity/module.ts"
 import { kycHttp } from "./kyc/module.ts"
+import { observabilityHttp } from "./observability/module.ts"
 import { oidcHttp } from "./oidc/module.ts"
 import { padesHttp } from "./pades/module.ts"
 import { pkiHttp } from "./pki/module.ts"
@@ -35,4 +36,5 @@ export const httpModules = [
   adminHttp,
   billingHttp,
   identityProvidersHttp,
+  observabilityHttp,
 ] as const

@@ -90,6 +90,11 @@ export const eventsMemory = (db: MemoryDatabase) => {
               .map(withoutLease),
           ),
         attemptsOf: (deliveryId) => db.run(() => attempts.where((a) => a.deliveryId === deliveryId).sort(orderBy([(a) => a.attempt, "asc"]))),
+        pendingSummary: () =>
+          db.run(() => {
+            const pending = deliveries.where((d) => d.status === "pending")
+            return { count: pending.length, oldestCreatedAt: pending.length === 0 ? null : Math.min(...pending.map((d) => d.createdAt)) }
+          }),
       }),
     ),
   )

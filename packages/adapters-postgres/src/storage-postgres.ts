@@ -1,5 +1,6 @@
 /** Storage on PostgreSQL: the shared store of several stateless engine nodes. */
-import { Effect, Layer } from "effect"
+import { dbPoolConnections, withTags } from "@signet/core"
+import { Effect, Layer, Metric } from "effect"
 import {
   type DatabaseIntrospector,
   type DatabaseMetadata,
@@ -90,6 +91,16 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
           const pool = new pg.Pool(poolConfig(options))
           // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
           pool.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
+          // The pool's occupancy for `/metrics`, kept current on every change.
+          const observe = () =>
+            Effect.runSync(
+              Effect.all([
+                Metric.set(withTags(dbPoolConnections, { state: "total" }), pool.totalCount),
+                Metric.set(withTags(dbPoolConnections, { state: "idle" }), pool.idleCount),
+                Metric.set(withTags(dbPoolConnections, { state: "waiting" }), pool.waitingCount),
+              ]),
+            )
+          for (const event of ["connect", "acquire", "release", "remove"] as const) pool.on(event, observe)
           return new Kysely<Database>({ dialect: new PostgresCurrentSchemaDialect({ pool }) })
         }),
         (kysely) => Effect.promise(() => kysely.destroy()),

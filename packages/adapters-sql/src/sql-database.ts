@@ -7,10 +7,10 @@
  * lives in a FiberRef, which forked child fibers inherit, so repositories pick it up
  * wherever they run.
  */
-import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import { Context, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
 import type { ControlledTransaction, Kysely } from "kysely"
 import { sql } from "kysely"
-import { Storage, UniqueViolation } from "@signet/core"
+import { dbTransactionSeconds, Storage, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
 import type { Database } from "./database.ts"
 
@@ -140,29 +140,47 @@ export const transaction =
     Effect.flatMap(FiberRef.get(service.currentTransaction), (current) =>
       Option.isSome(current)
         ? effect
-        : Effect.acquireUseRelease(
-            Effect.promise(() => service.db.startTransaction().execute()).pipe(
-              Effect.map((trx): ActiveTransaction => ({ trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: false })),
-            ),
-            (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
-            ({ trx, poisoned }, exit) =>
-              Exit.isSuccess(exit)
-                ? // A failed commit leaves kysely's connection checked out: roll back to return it, then report the failure.
-                  Effect.suspend(() =>
-                    poisoned
-                      ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
-                      : Effect.promise(() => trx.commit().execute()),
-                  ).pipe(
-                    Effect.catchAllDefect((defect) =>
-                      Effect.promise(() => trx.rollback().execute()).pipe(
-                        Effect.catchAllDefect(() => Effect.void),
-                        Effect.zipRight(Effect.die(defect)),
+        : measured(
+            service.dialect,
+            Effect.acquireUseRelease(
+              Effect.promise(() => service.db.startTransaction().execute()).pipe(
+                Effect.map((trx): ActiveTransaction => ({ trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: false })),
+              ),
+              (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
+              ({ trx, poisoned }, exit) =>
+                Exit.isSuccess(exit)
+                  ? // A failed commit leaves kysely's connection checked out: roll back to return it, then report the failure.
+                    Effect.suspend(() =>
+                      poisoned
+                        ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
+                        : Effect.promise(() => trx.commit().execute()),
+                    ).pipe(
+                      Effect.catchAllDefect((defect) =>
+                        Effect.promise(() => trx.rollback().execute()).pipe(
+                          Effect.catchAllDefect(() => Effect.void),
+                          Effect.zipRight(Effect.die(defect)),
+                        ),
                       ),
-                    ),
-                  )
-                : Effect.promise(() => trx.rollback().execute()),
+                    )
+                  : Effect.promise(() => trx.rollback().execute()),
+            ),
           ),
     )
+
+/** A transaction as a span (`storage.transaction`) and a time in `signet_db_transaction_duration_seconds`. */
+const measured = <A, E, R>(dialect: SqlDialect, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => {
+    const started = performance.now()
+    return effect.pipe(
+      Effect.onExit((exit) =>
+        Metric.update(
+          withTags(dbTransactionSeconds, { dialect: dialect, outcome: Exit.isSuccess(exit) ? "commit" : "rollback" }),
+          (performance.now() - started) / 1000,
+        ),
+      ),
+      Effect.withSpan("storage.transaction", { attributes: { "db.system": dialect === "postgres" ? "postgresql" : "sqlite" } }),
+    )
+  })
 
 /** `Storage` (the unit of work) over the SQL database. */
 export const StorageSql: Layer.Layer<Storage, never, SqlDatabase> = Layer.effect(

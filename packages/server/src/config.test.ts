@@ -114,4 +114,10 @@ describe("server configuration", () => {
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUST_ANCHORS: join(dir, "missing.pem") }, [])).toThrow(/SIGNET_TRUST_ANCHORS: cannot read/)
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_TRUST_ANCHORS: join(dir, "k.pem") }, [])).toThrow(/holds no PEM CERTIFICATE block/)
   })
+
+  it("SIGNET_OTEL_ENDPOINT: the collector's http(s) base URL, or nothing exported", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).otelEndpoint).toBeUndefined()
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_OTEL_ENDPOINT: "http://otel:4318" }, []).otelEndpoint).toBe("http://otel:4318")
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_OTEL_ENDPOINT: "otel:4318" }, [])).toThrow(/SIGNET_OTEL_ENDPOINT must be/)
+  })
 })

@@ -37,6 +37,8 @@ export interface ServerConfig {
   readonly trustAnchors: ReadonlyArray<Uint8Array>
   /** the SMTP relay e-mail codes go through; undefined: the sandbox mailbox (sandbox engines only) */
   readonly smtp: { readonly url: string; readonly from: string } | undefined
+  /** the OTLP/HTTP collector traces and metrics are sent to (`SIGNET_OTEL_ENDPOINT`); undefined: none are sent */
+  readonly otelEndpoint: string | undefined
 }
 
 /** Which adapter each KYC port uses. */
@@ -81,6 +83,7 @@ const FileConfig = Schema.partial(
     trustedProxies: Schema.Union(Schema.String, Schema.Array(Schema.String)),
     smtpUrl: Schema.String,
     mailFrom: Schema.String,
+    otelEndpoint: Schema.String,
   }),
 )
 
@@ -109,6 +112,7 @@ const ENV_KEYS = {
   SIGNET_TRUSTED_PROXIES: "trustedProxies",
   SIGNET_SMTP_URL: "smtpUrl",
   SIGNET_MAIL_FROM: "mailFrom",
+  SIGNET_OTEL_ENDPOINT: "otelEndpoint",
 } as const
 const NUMERIC = new Set([
   "port",
@@ -185,6 +189,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   }
   if (c.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(c.smtpUrl))
     throw new ConfigError("SIGNET_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…")
+  if (c.otelEndpoint !== undefined && c.otelEndpoint !== "" && !/^https?:\/\/[^/]/.test(c.otelEndpoint))
+    throw new ConfigError("SIGNET_OTEL_ENDPOINT must be the http(s):// base URL of an OTLP/HTTP collector (e.g. http://localhost:4318)")
   // A production engine without a relay is refused when it is built (makeEngine: the sandbox mailbox refuses production).
   return {
     port,
@@ -218,5 +224,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
       ...(c.secretGraceSeconds !== undefined ? { secretGraceSeconds: c.secretGraceSeconds } : {}),
     },
     adminToken: c.adminToken === "" ? undefined : c.adminToken,
+    otelEndpoint: c.otelEndpoint === "" ? undefined : c.otelEndpoint,
   }
 }

@@ -1,11 +1,19 @@
 /** `GET /v2/events`: the signed-in user's signing events as server-sent events. */
-import { isConsoleToken, InvalidRequest, userEventStream, type EventBus, type SigningEvents } from "@signet/core"
-import { Deferred, Effect, Stream } from "effect"
+import { isConsoleToken, InvalidRequest, sseClients, userEventStream, type EventBus, type SigningEvents } from "@signet/core"
+import { Deferred, Effect, Metric, Stream } from "effect"
 import { Lifecycle, RECONNECT_HINT_MS } from "../lifecycle.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 
 const encoder = new TextEncoder()
+
+// Streams open in this process (every engine in it), the `signet_sse_clients` gauge.
+let open = 0
+const connectedClients = (change: 1 | -1) =>
+  Effect.suspend(() => {
+    open += change
+    return Metric.set(sseClients, open)
+  })
 
 /** `GET /v2/events`. */
 export const eventStreamEndpoint = endpoint({
@@ -30,7 +38,9 @@ export const eventStreamEndpoint = endpoint({
         Stream.interruptWhen(Deferred.await(stopping)),
         Stream.concat(Stream.make(`retry: ${RECONNECT_HINT_MS}\n\n`)),
       )
-      const body = Stream.toReadableStreamRuntime(frames.pipe(Stream.map((frame) => encoder.encode(frame))), runtime)
+      // Counted while the stream runs: from the first pull to the client's disconnect or the stream's end.
+      const counted = Stream.acquireRelease(connectedClients(1), () => connectedClients(-1)).pipe(Stream.flatMap(() => frames))
+      const body = Stream.toReadableStreamRuntime(counted.pipe(Stream.map((frame) => encoder.encode(frame))), runtime)
       return new Response(body, {
         status: 200,
         headers: {

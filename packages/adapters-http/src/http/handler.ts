@@ -7,6 +7,11 @@ import {
   authenticateBearer,
   checkCsrf,
   CsrfValidationFailed,
+  httpErrors,
+  httpRequestSeconds,
+  httpRequests,
+  quotaRefusals,
+  withTags,
   InvalidRequest,
   MethodNotAllowed,
   ProcessingDeadlineExceeded,
@@ -20,7 +25,7 @@ import {
   type SigningKeys,
   type TokenRevocations,
 } from "@signet/core"
-import { Cause, Duration, Effect, Exit, Option, type ManagedRuntime } from "effect"
+import { Cause, Duration, Effect, Exit, Metric, Option, type ManagedRuntime } from "effect"
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
 import type { Endpoint } from "./endpoint.ts"
 import { errorResponse, internalError, isCatalogued, json, baseHeaders } from "./respond.ts"
@@ -80,6 +85,21 @@ export const loggedPath = (
   const kept = new Set(bearer ? Object.keys(params) : (endpoint.loggedParams ?? []))
   return base + endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => (kept.has(name) ? encodeURIComponent(params[name] ?? "") : REDACTED))
 }
+
+// The quota errors of the spec, by the kind `/metrics` counts them under.
+const QUOTA_KINDS: Readonly<Record<string, string>> = { DailySigningLimitExceeded: "daily", RateLimitExceeded: "rate", BatchSizeExceeded: "batch" }
+
+/** A request in `signet_http_requests_total`, its duration, and its error (a quota refusal by kind). */
+const recordRequest = (method: string, route: string, status: number, error: string | undefined, seconds: number) =>
+  Effect.all(
+    [
+      Metric.increment(withTags(httpRequests, { method: method, route: route, status: String(status) })),
+      Metric.update(withTags(httpRequestSeconds, { method: method, route: route }), seconds),
+      error === undefined ? Effect.void : Metric.increment(withTags(httpErrors, { route: route, error: error })),
+      error === undefined || QUOTA_KINDS[error] === undefined ? Effect.void : Metric.increment(withTags(quotaRefusals, { kind: QUOTA_KINDS[error]! })),
+    ],
+    { discard: true },
+  )
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
@@ -171,11 +191,18 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
     const address = options.clientIp?.(request) ?? "unknown"
     const clientIp = limitedClient(address)
     const path = loggedPath(found._tag === "Found" ? { endpoint: found.route.endpoint, params: found.params } : undefined, base, url.pathname)
+    // Metrics and spans name the endpoint by its path template: ids never become labels.
+    const routeName = found._tag === "Found" ? `${base}${found.route.endpoint.path}` : "unmatched"
     const program = run(request, url, found, requestId, clientIp).pipe(
       Effect.timeoutFail({ duration: Duration.millis(options.deadlineMs), onTimeout: () => new ProcessingDeadlineExceeded() }),
+      Effect.withSpan(`${request.method} ${routeName}`, {
+        kind: "server",
+        attributes: { "http.request.method": request.method, "http.route": routeName, "signet.request_id": requestId },
+      }),
     )
     const exit = await options.runtime.runPromiseExit(program)
     let response: Response
+    let error: string | undefined
     if (Exit.isSuccess(exit)) {
       response = exit.value
       for (const [k, v] of Object.entries(baseHeaders(requestId))) if (!response.headers.has(k)) response.headers.set(k, v)
@@ -183,7 +210,9 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
       const failure = Cause.failureOption(exit.cause)
       if (Option.isSome(failure) && isCatalogued(failure.value)) {
         response = errorResponse(failure.value, requestId)
+        error = failure.value._tag
       } else {
+        error = "internal"
         const defect = Cause.dieOption(exit.cause)
         const violation = Option.isSome(defect) && defect.value instanceof ResponseContractViolation ? defect.value : undefined
         response = internalError(requestId, strict ? violation?.message : undefined)
@@ -203,6 +232,7 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
           clientIp: address,
           durationMs: Math.round((performance.now() - started) * 10) / 10,
         }),
+        Effect.zipRight(recordRequest(request.method, routeName, response.status, error, (performance.now() - started) / 1000)),
       ),
     )
     return response

@@ -57,6 +57,8 @@ export const startEngine = async (
     readonly trustedProxies?: ReadonlyArray<string>
     /** the mailer and how the test reads codes (default: the sandbox mailbox; production: SMTP to a real server on 127.0.0.1) */
     readonly mail?: { readonly mailer: NonNullable<EngineOptions["mailer"]>; readonly codeFor: (email: string) => Promise<string> }
+    /** where spans and metrics are exported (an OTLP layer) */
+    readonly telemetry?: EngineOptions["telemetry"]
   } = {},
 ): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
@@ -99,6 +101,7 @@ export const startEngine = async (
     ...(options.timestampAuthority !== undefined ? { timestampAuthority: options.timestampAuthority } : {}),
     ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
     ...(options.trustAnchors !== undefined ? { trustAnchors: options.trustAnchors } : {}),
+    ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
   })
   target = engine.handler
   const rp: RunningEngine["rp"] =

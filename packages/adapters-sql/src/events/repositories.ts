@@ -281,6 +281,17 @@ export const DeliveriesSql: Layer.Layer<Deliveries, never, SqlDatabase> = Layer.
         run((db) => db.selectFrom("delivery_attempts").selectAll().where("delivery_id", "=", deliveryId).orderBy("attempt", "asc").execute()).pipe(
           Effect.flatMap(Effect.forEach(decodeAttempt)),
         ),
+      pendingSummary: () =>
+        run((db) =>
+          db
+            .selectFrom("deliveries")
+            .select((eb) => [eb.fn.countAll().as("count"), eb.fn.min("created_at").as("oldest")])
+            .where("status", "=", "pending")
+            .executeTakeFirstOrThrow(),
+        ).pipe(
+          // count(*) is a string on PostgreSQL (bigint) and min() of a bigint column too: both read as numbers.
+          Effect.map((r) => ({ count: Number(r.count), oldestCreatedAt: r.oldest === null ? null : Number(r.oldest) })),
+        ),
     })
   }),
 )

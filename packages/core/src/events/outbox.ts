@@ -6,8 +6,9 @@
  * jitter. A crash at any moment leaves a delivery pending or leased, so it is delivered at
  * least once; receivers drop duplicates by `webhook-id`.
  */
-import { Clock, Duration, Effect, Stream } from "effect"
+import { Clock, Duration, Effect, Metric, Stream } from "effect"
 import { toBase64, utf8 } from "../kernel/encoding.ts"
+import { deliveryAttempts, deliveryLagSeconds, withTags } from "../kernel/metrics.ts"
 import { EventBus } from "../ports/event-bus.ts"
 import { Random, uuid } from "../ports/random.ts"
 import { Deliveries, DeliveryPolicy, WebhookSubscriptions, WebhookTransport } from "./ports.ts"
@@ -139,8 +140,15 @@ const deliverOne = (d: Delivery) =>
         ),
       ),
     )
+    yield* Metric.increment(withTags(deliveryAttempts, { outcome: delivered ? "delivered" : gaveUp ? "failed" : "retry" }))
+    if (delivered) yield* Metric.update(deliveryLagSeconds, Math.max(0, finished - d.createdAt) / 1000)
     return delivered
-  })
+  }).pipe(
+    Effect.withSpan("webhook.deliver", {
+      kind: "producer",
+      attributes: { "signet.delivery_id": d.id, "signet.delivery_kind": d.kind, "signet.event_type": d.eventType, "signet.attempt": d.attempts + 1 },
+    }),
+  )
 
 /** One round: claims due deliveries and attempts them; answers how many it claimed. */
 export const deliverDue = Effect.gen(function* () {

@@ -34,6 +34,8 @@ export class Deliveries extends Context.Tag("@signet/core/Deliveries")<
     /** An RP's deliveries, newest first, at most `limit`, optionally of one subscription. */
     readonly listForClient: (clientId: string, subscriptionId: number | null, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
     readonly attemptsOf: (deliveryId: number) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
+    /** How many deliveries are pending, and when the oldest of them was enqueued (null: none); the outbox depth of `/metrics`. */
+    readonly pendingSummary: () => Effect.Effect<{ readonly count: number; readonly oldestCreatedAt: number | null }>
   }
 >() {}
 

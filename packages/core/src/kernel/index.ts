@@ -40,3 +40,19 @@ export { MAX_JSON_DEPTH, jsonDepthProblem } from "./json-depth.ts"
 export { PngProblem, decodePng, encodePng } from "./png.ts"
 export type { Bitmap, PngLimits } from "./png.ts"
 export { hashSecret, secretMatches } from "./secrets.ts"
+export {
+  dbPoolConnections,
+  dbTransactionSeconds,
+  deliveryAttempts,
+  deliveryLagSeconds,
+  httpErrors,
+  httpRequestSeconds,
+  httpRequests,
+  kycOutcomes,
+  outboxDepth,
+  outboxOldestSeconds,
+  quotaRefusals,
+  signaturesMade,
+  sseClients,
+  withTags,
+} from "./metrics.ts"

@@ -3,7 +3,7 @@
  * relay, face, verdict read, compare, reviewer decision, erase and retention purge. Every
  * state change is stored with its audit entry in one transaction; images only encrypted.
  */
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Either, Metric, Option } from "effect"
 import {
   CustomerIdRequired,
   DocumentImageRequired,
@@ -17,6 +17,7 @@ import {
   RpUrnNotOwned,
 } from "./errors.ts"
 import { InvalidRequest } from "../kernel/errors.ts"
+import { kycOutcomes, withTags } from "../kernel/metrics.ts"
 import { KycAudit, KycCaptures, KycImages, KycVerifications, DocumentReader, FaceMatcher, KycSettings, KycVault, LivenessProvider } from "./ports.ts"
 import type { FaceProblem, KycImageKind, KycRpSettings, KycVerification } from "./model.ts"
 import { Storage } from "../ports/storage.ts"
@@ -125,6 +126,10 @@ const save = (v: KycVerification, changes: Partial<KycVerification>, action: str
     )
     if (!stored) return yield* new KycStateConflict()
     if (next.status !== v.status || action !== "updated") yield* audit(next, action, v.status)
+    // Outcomes by status and reason (a status reached, not every save): the reasons are a short fixed vocabulary.
+    if (next.status !== v.status) {
+      yield* Metric.increment(withTags(kycOutcomes, { status: next.status, reason: next.reasons.length === 0 ? "none" : next.reasons.join(",") }))
+    }
     return next
   })
 

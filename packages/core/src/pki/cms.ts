@@ -4,10 +4,11 @@
  * DER SET of signed attributes comes from `KeyStore.sign`, converted from P1363 to DER.
  */
 import * as asn1js from "asn1js"
-import { Effect } from "effect"
+import { Effect, Metric } from "effect"
 import * as pkijs from "pkijs"
 import { sha256 } from "../kernel/digest.ts"
 import { toBase64 } from "../kernel/encoding.ts"
+import { signaturesMade, withTags } from "../kernel/metrics.ts"
 import { KeyStore } from "../ports/key-store.ts"
 import { derToP1363, p1363ToDer } from "./ecdsa-signature.ts"
 import { derOf } from "./issue-certificate.ts"
@@ -126,7 +127,11 @@ export const signDigest = <E = never, R = never>(input: {
   readonly digestAlgorithm: DigestAlgorithm
   readonly signingTime: Date | null
   readonly timestamp?: SignatureStamper<E, R> | undefined
-}): Effect.Effect<Uint8Array, E, KeyStore | R> => signContent({ ...input, contentType: CmsOid.data, content: null, includeCertificates: true })
+}): Effect.Effect<Uint8Array, E, KeyStore | R> =>
+  signContent({ ...input, contentType: CmsOid.data, content: null, includeCertificates: true }).pipe(
+    Effect.tap(() => Metric.increment(withTags(signaturesMade, { digest: input.digestAlgorithm }))),
+    Effect.withSpan("cms.sign", { attributes: { "signet.digest_algorithm": input.digestAlgorithm, "signet.timestamped": input.timestamp !== undefined } }),
+  )
 
 /** Encapsulated SignedData over `content` of type `contentType` (a TSTInfo for a time-stamp token). */
 export const signEncapsulated = (input: {

@@ -32,6 +32,7 @@ import { loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
 import { fileSource, makeEngine, writeSignedFile } from "@signet/adapters-http"
 import { storageFor } from "../storage.ts"
+import { rotateMasterKeyCommand } from "../master-key-rotation.ts"
 import { backupSqlite, restoreSqlite } from "@signet/adapters-sqlite"
 
 const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
@@ -62,6 +63,9 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   keys rotate                       (new token-signing key; the previous one stays published for tokens in flight)
   backup <file>                     (SQLite: an online, consistent copy while the engine serves; PostgreSQL: docs/operations.md)
   restore <file>                    (SQLite: replaces the database by a backup; refused while any process has it open)
+  rotate-master-key --new <key> [--batch-size N] [--pause-ms N]
+                                    (engine stopped: re-seals every sealed key, secret and image under the new key, one transaction
+                                    per batch; run it again to resume after an interruption; docs/operations.md)
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
   pdf timestamp <in.pdf> <out.pdf>  (PAdES archive renewal: the newest document timestamp's validation data into /DSS, then a new
                                     document timestamp from the engine's TSA; a B-LT file becomes B-LTA; docs/pades.md)
@@ -96,6 +100,7 @@ const main = async () => {
     process.stdout.write(`${JSON.stringify({ adminToken: `adm_${randomBytes(32).toString("base64url")}` }, null, 2)}\n`)
     return
   }
+  if (group === "rotate-master-key") return rotateMasterKeyCommand(process.argv.slice(2), process.env)
   if (group === "backup" || group === "restore") {
     const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
     if (command === undefined) throw new Error(`${group} needs a file`)

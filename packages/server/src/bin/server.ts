@@ -8,6 +8,7 @@ import { listen, makeEngine, nodeClientIp, SandboxMailbox, TimestampAuthorityHtt
 import { MailerSmtp } from "../mailer-smtp.ts"
 import { makeRpDemo } from "../rp-demo.ts"
 import { storageFor } from "../storage.ts"
+import { otlpTelemetry } from "../telemetry.ts"
 
 const main = async () => {
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
@@ -34,6 +35,7 @@ const main = async () => {
     deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
     kycProviders,
+    ...(config.otelEndpoint !== undefined ? { telemetry: otlpTelemetry({ endpoint: config.otelEndpoint }) } : {}),
     ...(config.tsaUrl === undefined
       ? {}
       : { timestampAuthority: TimestampAuthorityHttp({ url: config.tsaUrl, allowLoopbackHttp: config.deliveries.allowLoopbackHttp }) }),

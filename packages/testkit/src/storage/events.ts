@@ -130,5 +130,20 @@ export const eventsConformance = conformanceSuite<WebhookSubscriptions | Deliver
         expect((yield* deliveries.claimDue(5_020, 30_000, 10)).map((d) => d.id)).toEqual([next.id])
         expect(yield* deliveries.attemptsOf(next.id)).toEqual([])
       }))
+
+    test("the pending summary counts pending deliveries and gives the oldest one's enqueue time (the outbox gauges)", () =>
+      Effect.gen(function* () {
+        const deliveries = yield* Deliveries
+        expect(yield* deliveries.pendingSummary()).toEqual({ count: 0, oldestCreatedAt: null })
+        const first = yield* deliveries.enqueue(sampleDelivery({ createdAt: 1_700_000_000_100 }))
+        yield* deliveries.enqueue(sampleDelivery({ messageId: "msg_2", createdAt: 1_700_000_000_300 }))
+        expect(yield* deliveries.pendingSummary()).toEqual({ count: 2, oldestCreatedAt: 1_700_000_000_100 })
+        yield* deliveries.claimDue(100, 30_000, 10)
+        yield* deliveries.recordAttempt(
+          { deliveryId: first.id, attempt: 1, at: 110, statusCode: 204, error: null, durationMs: 3 },
+          { status: "delivered", nextAttemptAt: 110, lastStatus: 204, lastError: null, deliveredAt: 110 },
+        )
+        expect(yield* deliveries.pendingSummary()).toEqual({ count: 1, oldestCreatedAt: 1_700_000_000_300 })
+      }))
   })
 })
