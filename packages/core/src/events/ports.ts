@@ -34,6 +34,8 @@ export class Deliveries extends Context.Tag("@signet/core/Deliveries")<
     /** An RP's deliveries, newest first, at most `limit`, optionally of one subscription. */
     readonly listForClient: (clientId: string, subscriptionId: number | null, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
     readonly attemptsOf: (deliveryId: number) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
+    /** Puts a `failed` delivery back to pending, due at `now` (an administrator's retry); false when it was not failed. */
+    readonly retry: (deliveryId: number, now: number) => Effect.Effect<boolean>
   }
 >() {}
 
