@@ -27,8 +27,8 @@ const DAY = 86_400_000
 type Json = Record<string, unknown>
 
 describe.skipIf(!available)("the console's operator pages in Chromium", () => {
-  // three simulated days, starting two days before "today" of the charts
-  const clock = new ManualClock(Date.parse("2026-11-18T09:00:00Z"))
+  // the test clock starts when the engine does; the test then lives through two more simulated days
+  let clock: ManualClock
   let env: RunningEngine
   let browser: Browser
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
@@ -38,6 +38,7 @@ describe.skipIf(!available)("the console's operator pages in Chromium", () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
+    clock = new ManualClock(Date.now())
     ;[env, browser, receiver] = await Promise.all([
       // one attempt per delivery: the receiver's first answer (500) fails it for good, until the console retries it
       startEngine({ clock, adminToken: ADMIN_TOKEN, deliveries: { allowLoopbackHttp: true, maxAttempts: 1, baseDelayMs: 200 } }),
@@ -48,7 +49,7 @@ describe.skipIf(!available)("the console's operator pages in Chromium", () => {
     passkey = SoftwarePasskey.create({ origin: env.origin })
     userId = (await enrol(env.client, passkey, { email: "operator-contact@example.com" })).userId
     await env.engine.run(administerRelyingParty(env.rp.clientId, { _tag: "SetContact", userId }))
-    token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    await signInAgain()
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
@@ -57,6 +58,10 @@ describe.skipIf(!available)("the console's operator pages in Chromium", () => {
   })
 
   const bearer = () => ({ authorization: `Bearer ${token}` })
+  // an access token lives less than a simulated day: the contact signs in again each morning
+  const signInAgain = async () => {
+    token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+  }
   const admin = <T = Json>(path: string) =>
     env.client.raw<T>("GET", `/admin/api${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((a) => a.body)
   const sign = async () => {
@@ -96,7 +101,10 @@ describe.skipIf(!available)("the console's operator pages in Chromium", () => {
       for (let i = 0; i < count; i++) await sign()
       const u = await usageToday()
       seen[u.day] = u.signaturesToday
-      if (count !== 1) clock.advance(DAY)
+      if (count !== 1) {
+        clock.advance(DAY)
+        await signInAgain()
+      }
     }
     expect(Object.values(seen)).toEqual([2, 3, 1])
     // today's allowance cut to one: the next signature is refused and counted as such

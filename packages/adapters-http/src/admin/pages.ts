@@ -35,7 +35,7 @@ const PAGES = [
 
 const BODIES: Record<string, string> = {
   rps: `<p><span id="count"></span> · <button id="refresh" type="button">Refresh</button></p>
-<div class="table-wrap"><table id="rps"><caption class="sr">Relying parties</caption><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Status</th><th scope="col">Plan</th><th scope="col">Organisation KYC</th><th scope="col">Signatures today</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table></div>`,
+<div class="table-wrap" tabindex="0" role="region" aria-label="Relying parties"><table id="rps"><caption class="sr">Relying parties</caption><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Status</th><th scope="col">Plan</th><th scope="col">Organisation KYC</th><th scope="col">Signatures today</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table></div>`,
   rp: `<h2 id="rp-name">Relying party</h2><p class="mono" id="rp-id"></p>
 <dl><dt>Status</dt><dd id="rp-status"></dd><dt>Plan</dt><dd id="rp-plan"></dd><dt>Signatures today</dt><dd id="rp-usage"></dd><dt>Organisation KYC</dt><dd id="rp-kyc-verified"></dd></dl>
 <p id="rp-moves"></p>
@@ -53,34 +53,34 @@ const BODIES: Record<string, string> = {
 <p><button type="submit">Save KYC</button></p></fieldset></form>
 <fieldset><legend>Secrets</legend><p><button type="button" id="rotate-client">Rotate client secret</button><button type="button" id="rotate-ssc">Rotate SSC secret</button></p>
 <p id="new-secret" class="secret" hidden><span id="new-secret-label"></span> (shown once): <code id="new-secret-value" class="mono"></code></p></fieldset>
-<h3>Organisation checks</h3><div class="table-wrap"><table id="checks"><thead><tr><th scope="col">Outcome</th><th scope="col">Legal name</th><th scope="col">Documents</th><th scope="col">Checked by</th><th scope="col">When</th></tr></thead><tbody></tbody></table></div>
+<h3>Organisation checks</h3><div class="table-wrap" tabindex="0" role="region" aria-label="Organisation checks"><table id="checks"><thead><tr><th scope="col">Outcome</th><th scope="col">Legal name</th><th scope="col">Documents</th><th scope="col">Checked by</th><th scope="col">When</th></tr></thead><tbody></tbody></table></div>
 <h3>Webhooks</h3><ul id="subscriptions"></ul>
-<div class="table-wrap"><table id="deliveries"><thead><tr><th scope="col">Id</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table></div>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Webhook deliveries"><table id="deliveries"><thead><tr><th scope="col">Id</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table></div>
 <p><a id="usage-link" href="#">Usage charts</a> · <a id="kyc-link" href="#">KYC queue of this RP</a></p>`,
   kyc: `<form id="filter"><label for="status">Status</label><select id="status"><option value="needs_review">needs_review</option><option value="all">every status</option><option>pending</option><option>document_verified</option><option>verified</option><option>failed</option></select>
 <label for="client-filter">Client id (empty: every RP)</label><input id="client-filter" type="text" autocomplete="off"><p><button type="submit">Show</button></p></form>
-<div class="table-wrap"><table id="queue"><thead><tr><th scope="col">Customer</th><th scope="col">RP</th><th scope="col">Status</th><th scope="col">Face match</th><th scope="col">Liveness</th><th scope="col">Reasons</th><th scope="col">Updated</th></tr></thead><tbody></tbody></table></div>`,
+<div class="table-wrap" tabindex="0" role="region" aria-label="Verifications"><table id="queue"><thead><tr><th scope="col">Customer</th><th scope="col">RP</th><th scope="col">Status</th><th scope="col">Face match</th><th scope="col">Liveness</th><th scope="col">Reasons</th><th scope="col">Updated</th></tr></thead><tbody></tbody></table></div>`,
   review: `<h2>Verification <span class="mono" id="v-id"></span></h2>
 <dl><dt>Status</dt><dd id="v-status"></dd><dt>Reasons</dt><dd id="v-reasons"></dd>
 <dt>Face match</dt><dd id="v-face"></dd><dt>Liveness</dt><dd id="v-liveness"></dd></dl>
 <h3>Document and selfie</h3><div class="images" id="images"></div>
-<h3>Extracted fields and the customer's record</h3><div class="table-wrap"><table id="fields"><thead><tr><th scope="col">Field</th><th scope="col">Document (MRZ)</th><th scope="col">Customer's record</th></tr></thead><tbody></tbody></table></div>
+<h3>Extracted fields and the customer's record</h3><div class="table-wrap" tabindex="0" role="region" aria-label="Extracted fields and record"><table id="fields"><thead><tr><th scope="col">Field</th><th scope="col">Document (MRZ)</th><th scope="col">Customer's record</th></tr></thead><tbody></tbody></table></div>
 <form id="decision"><fieldset><legend>Decision</legend><label for="reason">Reason</label><textarea id="reason" required></textarea>
 <p><button type="submit" value="approve" id="approve">Approve</button><button type="submit" value="reject" id="reject">Reject</button><button type="button" id="erase">Erase customer</button></p></fieldset></form>
 <h3>History</h3><ol id="history"></ol>`,
   usage: `<form id="usage-form"><label for="usage-client">Client id</label><input id="usage-client" type="text" autocomplete="off">
 <label for="usage-days">Days</label><select id="usage-days"><option>7</option><option selected>30</option><option>90</option></select><p><button type="submit">Show</button></p></form>
 <div id="charts"></div>
-<div class="table-wrap"><table id="usage-table"><caption>Signatures and quota refusals per day (UTC)</caption><thead><tr><th scope="col">Day</th><th scope="col">Signatures</th><th scope="col">Quota refusals</th></tr></thead><tbody></tbody></table></div>
-<h3>KYC outcomes</h3><div class="table-wrap"><table id="kyc-outcomes"><thead><tr><th scope="col">Status or reason</th><th scope="col">Verifications</th></tr></thead><tbody></tbody></table></div>`,
+<div class="table-wrap" tabindex="0" role="region" aria-label="Usage per day"><table id="usage-table"><caption>Signatures and quota refusals per day (UTC)</caption><thead><tr><th scope="col">Day</th><th scope="col">Signatures</th><th scope="col">Quota refusals</th></tr></thead><tbody></tbody></table></div>
+<h3>KYC outcomes</h3><div class="table-wrap" tabindex="0" role="region" aria-label="KYC outcomes"><table id="kyc-outcomes"><thead><tr><th scope="col">Status or reason</th><th scope="col">Verifications</th></tr></thead><tbody></tbody></table></div>`,
   certificates: `<form id="cert-search"><label for="serial">Serial (hex)</label><input id="serial" type="text" autocomplete="off">
 <label for="holder">Holder (user id)</label><input id="holder" type="text" autocomplete="off"><p><button type="submit">Search</button></p></form>
-<div class="table-wrap"><table id="certs"><thead><tr><th scope="col">Serial</th><th scope="col">Subject</th><th scope="col">Holder</th><th scope="col">Status</th><th scope="col">Valid until</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table></div>`,
+<div class="table-wrap" tabindex="0" role="region" aria-label="Certificates"><table id="certs"><thead><tr><th scope="col">Serial</th><th scope="col">Subject</th><th scope="col">Holder</th><th scope="col">Status</th><th scope="col">Valid until</th><th scope="col">Actions</th></tr></thead><tbody></tbody></table></div>`,
   audit: `<form id="audit-filter"><label for="f-actor">Actor (user id or client id; admin for the administrator)</label><input id="f-actor" type="text" autocomplete="off">
 <label for="f-action">Action contains</label><input id="f-action" type="text" autocomplete="off"><label for="f-subject">Subject or RP</label><input id="f-subject" type="text" autocomplete="off">
 <label for="f-from">From (UTC)</label><input id="f-from" type="datetime-local"><label for="f-to">To (UTC)</label><input id="f-to" type="datetime-local">
 <p><button type="submit">Filter</button><button type="button" id="export">Export CSV</button></p></form>
-<div class="table-wrap"><table id="audit"><thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Subject</th><th scope="col">Actor</th><th scope="col">Detail</th></tr></thead><tbody></tbody></table></div>`,
+<div class="table-wrap" tabindex="0" role="region" aria-label="Audit events"><table id="audit"><thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Subject</th><th scope="col">Actor</th><th scope="col">Detail</th></tr></thead><tbody></tbody></table></div>`,
 }
 
 const html = (basePath: string, environment: string, name: string, title: string, current: string) => `<!doctype html>
