@@ -5,13 +5,14 @@
  * before and after). An endpoint without a row fails the test. Also the regressions of issue 13
  * item 3 (a token RP Y obtained for a user reached RP X and the user's files) over HTTP.
  */
-import { administerRelyingParty, configureKyc, issueClientToken, registerRelyingParty } from "@signet/core"
+import { administerRelyingParty, configureKyc, Deliveries, issueClientToken, KycImages, KycVerifications, registerRelyingParty } from "@signet/core"
 import { SqlDatabase } from "@signet/adapters-sql"
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { enrol, ok, signIn, signInAtConsole, SoftwarePasskey, stepUp, type TokenAnswer } from "@signet/testkit"
 import { samplePdf } from "@signet/testkit/pdf"
 import { dropSchema, findPostgres, freshSchemaName } from "@signet/testkit/storage"
-import { Effect, type Layer } from "effect"
+import { passport } from "@signet/testkit/kyc"
+import { Effect, type Layer, Option } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { StorageServices } from "./engine.ts"
@@ -36,6 +37,10 @@ interface Resources {
   readonly pdfRequest: string
   readonly webhook: number
   readonly checkout: string
+  /** a KYC verification of the owner's RP with its document image, and a failed webhook delivery (the console's resources) */
+  readonly verification: string
+  readonly image: string
+  readonly delivery: number
 }
 interface Built {
   readonly path: string
@@ -276,6 +281,43 @@ const MATRIX: Readonly<Record<string, Row>> = {
       },
     }),
   },
+  "GET /admin/api/session": { allow: ["admin:own"], noResource: true, build: () => ({ path: "/admin/api/session" }) },
+  "GET /admin/api/kyc/verifications": { allow: ["admin:own"], noResource: true, build: () => ({ path: "/admin/api/kyc/verifications?status=all" }) },
+  "GET /admin/api/kyc/verifications/{id}": { allow: ADMIN, build: (r) => ({ path: `/admin/api/kyc/verifications/${r.verification}` }) },
+  "GET /admin/api/kyc/verifications/{id}/images/{imageId}": {
+    allow: ADMIN,
+    build: (r) => ({ path: `/admin/api/kyc/verifications/${r.verification}/images/${r.image}` }),
+  },
+  // the verification waits for its face step, not for review: the administrator's decision is the state's 409
+  "POST /admin/api/kyc/verifications/{id}/decision": {
+    allow: ADMIN,
+    build: (r) => ({ path: `/admin/api/kyc/verifications/${r.verification}/decision`, body: { decision: "approve", reason: "matrix", reviewer: "matrix" } }),
+    success: (s) => s === 409,
+  },
+  "POST /admin/api/kyc/verifications/{id}/erase": {
+    allow: ADMIN,
+    destructive: true,
+    build: (r) => ({ path: `/admin/api/kyc/verifications/${r.verification}/erase`, body: { reason: "matrix", reviewer: "matrix" } }),
+  },
+  "GET /admin/api/relying-parties/{clientId}/webhooks": { allow: ADMIN, build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/webhooks` }) },
+  "POST /admin/api/relying-parties/{clientId}/deliveries/{deliveryId}/retry": {
+    allow: ADMIN,
+    destructive: true,
+    build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/deliveries/${r.delivery}/retry` }),
+  },
+  "GET /admin/api/relying-parties/{clientId}/kyc": { allow: ADMIN, build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/kyc` }) },
+  "POST /admin/api/relying-parties/{clientId}/kyc": {
+    allow: ADMIN,
+    build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/kyc`, body: { enabled: true } }),
+  },
+  "GET /admin/api/relying-parties/{clientId}/usage": { allow: ADMIN, build: (r) => ({ path: `/admin/api/relying-parties/${r.rp}/usage` }) },
+  "GET /admin/api/certificates": { allow: ADMIN, build: (r) => ({ path: `/admin/api/certificates?serial=${r.serial}` }) },
+  "POST /admin/api/certificates/{serial}/revoke": {
+    allow: ADMIN,
+    destructive: true,
+    build: (r) => ({ path: `/admin/api/certificates/${r.serial}/revoke`, body: { reason: "keyCompromise" } }),
+  },
+  "GET /admin/api/audit": { allow: ["admin:own"], noResource: true, build: () => ({ path: "/admin/api/audit?format=csv" }) },
   "GET /v2/plans": { public: "the plan catalogue" },
   "POST /v2/relying-parties/{clientId}/checkout": {
     allow: RP_ADMIN,
@@ -316,6 +358,12 @@ const MATRIX: Readonly<Record<string, Row>> = {
   "GET /pages/webauthn.js": { public: "hosted script" },
   "GET /admin": { public: "the console page; its API needs the administrator token" },
   "GET /admin/console.js": { public: "hosted script" },
+  "GET /admin/rp": { public: "a console page; its API needs the administrator token" },
+  "GET /admin/kyc": { public: "a console page; its API needs the administrator token" },
+  "GET /admin/kyc/review": { public: "a console page; its API needs the administrator token" },
+  "GET /admin/usage": { public: "a console page; its API needs the administrator token" },
+  "GET /admin/certificates": { public: "a console page; its API needs the administrator token" },
+  "GET /admin/audit": { public: "a console page; its API needs the administrator token" },
   "GET /ssc/frame": { public: "the signing frame" },
   "GET /ssc/frame.js": { public: "hosted script" },
   "GET /kyc/capture": { public: "hosted page" },
@@ -415,8 +463,11 @@ const matrixOn = (adapter: string, storage: () => { readonly layer?: Layer.Layer
       PDF = Buffer.from(await samplePdf({ xrefStream: true })).toString("base64")
       PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
       xSecret = env.rp.clientSecret
-      rpY = (await env.engine.run(registerRelyingParty({ name: "RP Y", status: "approved", signingOrigins: [env.origin], maxLoa: "LOA-4", plan: "business" })))
-        .rp.clientId
+      const registeredY = await env.engine.run(
+        registerRelyingParty({ name: "RP Y", status: "approved", signingOrigins: [env.origin], maxLoa: "LOA-4", plan: "business" }),
+      )
+      rpY = registeredY.rp.clientId
+      const secretOf: Record<string, string> = { [env.rp.clientId]: xSecret, [rpY]: registeredY.clientSecret }
       const ids: Record<string, string> = {}
       for (const [who, email] of [
         ["u", "user@example.com"],
@@ -438,6 +489,49 @@ const matrixOn = (adapter: string, storage: () => { readonly layer?: Layer.Layer
       tokens.ccX = (await env.engine.run(issueClientToken(env.rp.clientId, xSecret, ["basic"]))).access_token
       const consoleOf = { u: await signInAtConsole(env.client, passkeys.u), cx: tokens.consoleX, cy: await signInAtConsole(env.client, passkeys.cy) }
 
+      // The console's resources of an RP: a verification with its document image and a failed delivery.
+      const consoleResources = async (rp: string, who: string) => {
+        const raw = `${who}-${rp}@example.com`
+        const basic = { authorization: `Basic ${Buffer.from(`${rp}:${secretOf[rp]}`).toString("base64")}` }
+        await env.engine.run(configureKyc(rp, { enabled: true }))
+        // the engine's normal form of the id (an e-mail address in lower case) is the one on file
+        const customer = ok(
+          await env.client.raw<{ customer_id: string }>("POST", "/kyc/verifications", {
+            headers: basic,
+            body: { customer_id: raw, phone_number: `+2547${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}` },
+          }),
+        ).customer_id
+        ok(await env.client.raw("POST", "/kyc/customers/document", { headers: basic, body: { customer_id: customer, images: [passport("alice")] } }))
+        return env.engine.run(
+          Effect.gen(function* () {
+            const v = Option.getOrThrow(yield* Effect.flatMap(KycVerifications, (r) => r.findByCustomer(rp, customer)))
+            const [image] = yield* Effect.flatMap(KycImages, (r) => r.listFor(v.id, "document"))
+            const outbox = yield* Deliveries
+            const d = yield* outbox.enqueue({
+              kind: "callback",
+              subscriptionId: null,
+              clientId: rp,
+              url: "https://hooks.rp.example/failed",
+              eventType: "sign.complete",
+              messageId: `msg_matrix_${who}_${rp}`,
+              orderingKey: `matrix-${who}`,
+              payload: "{}",
+              status: "pending",
+              attempts: 0,
+              nextAttemptAt: Number.MAX_SAFE_INTEGER,
+              lastStatus: null,
+              lastError: null,
+              createdAt: 0,
+              deliveredAt: null,
+            })
+            yield* outbox.recordAttempt(
+              { deliveryId: d.id, attempt: 1, at: 0, statusCode: 500, error: "receiver answered 500", durationMs: 1 },
+              { status: "failed", nextAttemptAt: 0, lastStatus: 500, lastError: "receiver answered 500", deliveredAt: null },
+            )
+            return { verification: v.id, image: image!.id, delivery: d.id }
+          }),
+        )
+      }
       const make = async (who: "u" | "cx" | "cy", rpToken: string, rp: string): Promise<Resources> => {
         const bearer = (t: string) => ({ authorization: `Bearer ${t}` })
         const file = ok(
@@ -466,7 +560,17 @@ const matrixOn = (adapter: string, storage: () => { readonly layer?: Layer.Layer
           }),
         )
         const [cert] = ok(await env.client.raw<Array<{ serial: string }>>("GET", "/v2/certificates", { headers: bearer(consoleOf[who]) }))
-        return { rp, userId: ids[who]!, file, serial: cert!.serial, signRequest: pending.requestId, pdfRequest: pdf.requestId, webhook: 0, checkout: "" }
+        return {
+          rp,
+          userId: ids[who]!,
+          file,
+          serial: cert!.serial,
+          signRequest: pending.requestId,
+          pdfRequest: pdf.requestId,
+          webhook: 0,
+          checkout: "",
+          ...(await consoleResources(rp, who)),
+        }
       }
       owners.cx = await make("cx", tokens.contactX, env.rp.clientId)
       owners.cy = await make("cy", tokens.contactY, rpY)

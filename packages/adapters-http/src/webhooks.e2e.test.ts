@@ -139,7 +139,7 @@ describe("webhook registration", () => {
   it("refuses unknown events and a secret that is neither the caller's own (16+ printable characters) nor a Standard Webhooks secret", async () => {
     expect(await register({ url: "https://hooks.rp.example/", events: ["sign.started"], secret: secret() })).toMatchObject({
       status: 400,
-      body: { error: "events must list one or more of sign.complete, batch.complete" },
+      body: { error: "events must list one or more of sign.complete, batch.complete, kyc.reviewed" },
     })
     expect(await register({ url: "https://hooks.rp.example/", events: [], secret: secret() })).toMatchObject({ status: 400 })
     expect(await register({ url: "https://hooks.rp.example/", events: ["sign.complete"], secret: "hunter2" })).toMatchObject({

@@ -1,6 +1,6 @@
-/** Checkouts and subscriptions in memory. */
+/** Checkouts, subscriptions and per-day usage in memory. */
 import { Context, Option } from "effect"
-import { Checkouts, Subscriptions, type Checkout, type Subscription } from "@signet/core"
+import { Checkouts, Subscriptions, UsageHistory, type Checkout, type Subscription, type UsageDay } from "@signet/core"
 import { type MemoryDatabase, Table, unique } from "./memory-database.ts"
 import { orderBy } from "./order.ts"
 
@@ -8,6 +8,7 @@ import { orderBy } from "./order.ts"
 export const billingMemory = (db: MemoryDatabase) => {
   const checkouts = new Table<string, Checkout>()
   const subscriptions = new Table<string, Subscription>()
+  const usage = new Table<string, UsageDay>()
   return Context.make(
     Checkouts,
     Checkouts.of({
@@ -37,6 +38,19 @@ export const billingMemory = (db: MemoryDatabase) => {
           }),
         listForRp: (clientId) =>
           db.run(() => subscriptions.where((s) => s.clientId === clientId).sort(orderBy([(s) => s.startsAt, "desc"], [(s) => s.id, "asc"]))),
+      }),
+    ),
+    Context.add(
+      UsageHistory,
+      UsageHistory.of({
+        add: (clientId, day, signatures, quotaRefusals) =>
+          db.run((j) => {
+            const key = `${clientId} ${day}`
+            const row = usage.get(key) ?? { clientId, day, signatures: 0, quotaRefusals: 0 }
+            usage.set(j, key, { ...row, signatures: row.signatures + signatures, quotaRefusals: row.quotaRefusals + quotaRefusals })
+          }),
+        list: (clientId, fromDay, toDay) =>
+          db.run(() => usage.where((u) => u.clientId === clientId && u.day >= fromDay && u.day <= toDay).sort(orderBy([(u) => u.day, "asc"]))),
       }),
     ),
   )

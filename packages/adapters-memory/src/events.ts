@@ -62,6 +62,13 @@ export const eventsMemory = (db: MemoryDatabase) => {
             for (const d of claimed) deliveries.set(j, d.id, { ...d, lockedUntil: now + leaseMs })
             return claimed.map(withoutLease)
           }),
+        retry: (deliveryId, now) =>
+          db.run((j) => {
+            const d = deliveries.get(deliveryId)
+            if (d === undefined || d.status !== "failed") return false
+            deliveries.set(j, d.id, { ...d, status: "pending", nextAttemptAt: now, lockedUntil: 0 })
+            return true
+          }),
         recordAttempt: (a, next) =>
           db.run((j) => {
             const key = `${a.deliveryId}/${a.attempt}`

@@ -59,6 +59,13 @@ export const kycMemory = (db: MemoryDatabase) => {
               .sort(orderBy([(v) => v.updatedAt, "desc"], [(v) => v.id, "asc"]))[0],
           ),
         ),
+      list: (filter) =>
+        db.run(() =>
+          verifications
+            .where((v) => (filter.clientId === undefined || v.clientId === filter.clientId) && (filter.status === undefined || v.status === filter.status))
+            .sort(orderBy([(v) => v.updatedAt, "desc"], [(v) => v.id, "asc"]))
+            .slice(0, Math.max(0, filter.limit)),
+        ),
       update: (next, expectedVersion) =>
         db.write((j) => {
           const stored = verifications.get(next.id)

@@ -36,6 +36,7 @@ import {
   type SscOperations,
   type StepUpProofs,
   type Subscriptions,
+  type UsageHistory,
   type TokenRevocations,
   type Users,
   type WebhookSubscriptions,
@@ -77,6 +78,7 @@ export type StorageMemoryServices =
   | RpOrganisationChecks
   | Checkouts
   | Subscriptions
+  | UsageHistory
   | IdentityProviders
   | ExternalLogins
   | IdentityLinks

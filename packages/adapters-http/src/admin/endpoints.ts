@@ -13,11 +13,9 @@ import {
   AdminOneResponse,
   AdminRelyingPartyView,
   AdminRotateRequest,
-  AdminTokenRequired,
   auditEvent,
   EngineConfig,
   getRelyingParty,
-  hashSecret,
   organisationChecks,
   planInForce,
   recordOrganisationCheck,
@@ -26,17 +24,18 @@ import {
   RotationAnswer,
   rotateSecrets,
   RpCommand,
-  secretMatches,
   signaturesUsedToday,
 } from "@signet/core"
 import { Effect } from "effect"
 import { endpoint, type Endpoint } from "../http/endpoint.ts"
 import { checkView, rotationAnswer, viewNow } from "../rp/endpoints.ts"
+import { adminGuard } from "./guard.ts"
 
 const adminView = (rp: RelyingParty) =>
   Effect.gen(function* () {
     return {
       ...(yield* viewNow(rp)),
+      postLogoutRedirectUris: rp.postLogoutRedirectUris,
       usage: { signaturesToday: yield* signaturesUsedToday(rp.clientId), signaturesPerDay: (yield* planInForce(rp)).allowance.signaturesPerDay },
     }
   })
@@ -46,14 +45,7 @@ const NOT_FOUND = { status: 404, description: "`RP <clientId> not found`" }
 
 /** The administrator API for this engine's administrator token (undefined: refuse all). */
 export const adminEndpointsFor = (options: { readonly adminToken: string | undefined }): ReadonlyArray<Endpoint<any, any>> => {
-  const configured = options.adminToken
-  // Both sides are hashed and compared in constant time, so timing tells nothing about the token.
-  const requireAdmin = (request: Request) =>
-    Effect.gen(function* () {
-      const m = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim())
-      if (configured === undefined || m === null) return yield* new AdminTokenRequired()
-      if (!(yield* secretMatches(m[1]!, yield* hashSecret(configured)))) return yield* new AdminTokenRequired()
-    })
+  const requireAdmin = adminGuard(options.adminToken)
 
   const list = endpoint({
     method: "GET",

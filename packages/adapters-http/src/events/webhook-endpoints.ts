@@ -23,7 +23,7 @@ export const registerWebhookEndpoint = endpoint({
   path: "/v2/webhooks/register",
   tag: "Webhooks",
   auth: "bearer",
-  summary: "Subscribe a public https URL to sign.complete and/or batch.complete deliveries (Standard Webhooks)",
+  summary: "Subscribe a public https URL to sign.complete, batch.complete and/or kyc.reviewed deliveries (Standard Webhooks)",
   body: RegisterWebhookRequest,
   response: RegisterWebhookResponse,
   errors: [{ status: 400, description: "a bad `url` (not public https), `events` or `secret`" }, CONTACT_403, LIMIT_429],

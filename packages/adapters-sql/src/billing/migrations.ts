@@ -48,7 +48,25 @@ const plans = (dialect: SqlDialect): Migration => {
   }
 }
 
+/** 0016: per-day usage of each RP (signatures, quota refusals), kept after the day's quota counter is purged. */
+const usageDays = (dialect: SqlDialect): Migration => {
+  const t = typesOf(dialect)
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("usage_days")
+        .addColumn("client_id", t.text, (c) => c.notNull())
+        .addColumn("day", t.text, (c) => c.notNull())
+        .addColumn("signatures", t.bigint, (c) => c.notNull())
+        .addColumn("quota_refusals", t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint("usage_days_pk", ["client_id", "day"])
+        .execute()
+    },
+  }
+}
+
 /** The billing module's migrations for `dialect`, by global name. */
 export const billingMigrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0010_plans": plans(dialect),
+  "0016_usage_days": usageDays(dialect),
 })

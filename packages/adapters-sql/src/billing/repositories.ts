@@ -1,5 +1,5 @@
-/** `Checkouts` and `Subscriptions` over the `checkouts` and `subscriptions` tables. */
-import { Checkout, Checkouts, Subscription, Subscriptions } from "@signet/core"
+/** `Checkouts`, `Subscriptions` and `UsageHistory` over the `checkouts`, `subscriptions` and `usage_days` tables. */
+import { Checkout, Checkouts, Subscription, Subscriptions, UsageHistory } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
@@ -155,6 +155,47 @@ export const SubscriptionsSql: Layer.Layer<Subscriptions, never, SqlDatabase> = 
         run((db) =>
           db.selectFrom("subscriptions").selectAll().where("client_id", "=", clientId).orderBy("starts_at", "desc").orderBy("id", "asc").execute(),
         ).pipe(Effect.flatMap(Effect.forEach(decode))),
+    })
+  }),
+)
+
+const UsageDayRow = Schema.Struct({ client_id: Schema.String, day: Schema.String, signatures: DbBigInt, quota_refusals: DbBigInt })
+
+/** `UsageHistory` on the SQL database: one upsert per change, so concurrent counts add up. */
+export const UsageHistorySql: Layer.Layer<UsageHistory, never, SqlDatabase> = Layer.effect(
+  UsageHistory,
+  Effect.gen(function* () {
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const decode = decodeRow(UsageDayRow)
+    return UsageHistory.of({
+      add: (clientId, day, signatures, quotaRefusals) =>
+        run((db) =>
+          db
+            .insertInto("usage_days")
+            .values({ client_id: clientId, day, signatures, quota_refusals: quotaRefusals })
+            .onConflict((oc) =>
+              oc.columns(["client_id", "day"]).doUpdateSet((eb) => ({
+                signatures: eb("usage_days.signatures", "+", signatures),
+                quota_refusals: eb("usage_days.quota_refusals", "+", quotaRefusals),
+              })),
+            )
+            .execute(),
+        ).pipe(Effect.asVoid),
+      list: (clientId, fromDay, toDay) =>
+        run((db) =>
+          db
+            .selectFrom("usage_days")
+            .selectAll()
+            .where("client_id", "=", clientId)
+            .where("day", ">=", fromDay)
+            .where("day", "<=", toDay)
+            .orderBy("day")
+            .execute(),
+        ).pipe(
+          Effect.flatMap(Effect.forEach(decode)),
+          Effect.map((rows) => rows.map((r) => ({ clientId: r.client_id, day: r.day, signatures: r.signatures, quotaRefusals: r.quota_refusals }))),
+        ),
     })
   }),
 )

@@ -34,9 +34,18 @@ export interface SubscriptionsTable {
   readonly created_at: BigIntColumn
 }
 
+/** `usage_days`: one RP's signatures and quota refusals on one UTC day (migration 0016). */
+export interface UsageDaysTable {
+  readonly client_id: string
+  readonly day: string
+  readonly signatures: BigIntColumn
+  readonly quota_refusals: BigIntColumn
+}
+
 declare module "../database.ts" {
   interface Database {
     readonly checkouts: CheckoutsTable
     readonly subscriptions: SubscriptionsTable
+    readonly usage_days: UsageDaysTable
   }
 }

@@ -244,6 +244,15 @@ export const DeliveriesSql: Layer.Layer<Deliveries, never, SqlDatabase> = Layer.
           }
           return claimed
         }),
+      retry: (deliveryId, now) =>
+        run((db) =>
+          db
+            .updateTable("deliveries")
+            .set({ status: "pending", next_attempt_at: now, locked_until: 0 })
+            .where("id", "=", deliveryId)
+            .where("status", "=", "failed")
+            .executeTakeFirst(),
+        ).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
       recordAttempt: (a, next) =>
         run(async (db) => {
           await db

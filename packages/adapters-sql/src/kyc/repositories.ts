@@ -223,6 +223,13 @@ export const KycVerificationsSql: Layer.Layer<KycVerifications, never, SqlDataba
             .orderBy("id")
             .executeTakeFirst(),
         ),
+      list: (filter) =>
+        run((db) => {
+          let q = db.selectFrom("kyc_verifications").selectAll()
+          if (filter.clientId !== undefined) q = q.where("client_id", "=", filter.clientId)
+          if (filter.status !== undefined) q = q.where("status", "=", filter.status)
+          return q.orderBy("updated_at", "desc").orderBy("id").limit(filter.limit).execute()
+        }).pipe(Effect.flatMap(Effect.forEach(decode))),
       update: (next, expectedVersion) =>
         write(whatOf, (db) =>
           db.updateTable("kyc_verifications").set(toRow(next)).where("id", "=", next.id).where("version", "=", expectedVersion).executeTakeFirst(),

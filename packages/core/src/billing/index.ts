@@ -31,5 +31,7 @@ export {
 } from "./model.ts"
 export { ExchangeRates, Payments } from "./payments.ts"
 export type { PaymentConfirmation, PaymentOrder, PaymentStart } from "./payments.ts"
-export { Checkouts, Subscriptions } from "./ports.ts"
+export { Checkouts, Subscriptions, UsageHistory } from "./ports.ts"
+export type { UsageDay } from "./ports.ts"
+export { usageHistory } from "./history.ts"
 export { rpRateLimits, rpUsage } from "./usage.ts"

@@ -24,3 +24,24 @@ export class Subscriptions extends Context.Tag("@signet/core/Subscriptions")<
     readonly listForRp: (clientId: string) => Effect.Effect<ReadonlyArray<Subscription>>
   }
 >() {}
+
+/** One RP's usage on one UTC day, kept after the day's quota counter is purged. */
+export interface UsageDay {
+  readonly clientId: string
+  /** `YYYY-MM-DD` (UTC) */
+  readonly day: string
+  readonly signatures: number
+  /** signing attempts refused because the day's allowance was used up */
+  readonly quotaRefusals: number
+}
+
+/** Per-day usage history: written with the reservation it counts, so it never disagrees with the day's counter. */
+export class UsageHistory extends Context.Tag("@signet/core/UsageHistory")<
+  UsageHistory,
+  {
+    /** Adds to the RP's row of `day` (created at zero when absent). */
+    readonly add: (clientId: string, day: string, signatures: number, quotaRefusals: number) => Effect.Effect<void>
+    /** The RP's rows from `fromDay` to `toDay` inclusive, oldest first (days without use have no row). */
+    readonly list: (clientId: string, fromDay: string, toDay: string) => Effect.Effect<ReadonlyArray<UsageDay>>
+  }
+>() {}

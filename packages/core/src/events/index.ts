@@ -3,7 +3,7 @@ export { deliveryUrlProblem, isLoopback, nonPublicAddress } from "./address-guar
 export { DeleteWebhookResponse, ListDeliveriesResponse, ListWebhooksResponse, RegisterWebhookRequest, RegisterWebhookResponse } from "./contract.ts"
 export { Delivery, DeliveryAttempt, WebhookEventType, WebhookSubscription } from "./model.ts"
 export type { NewDelivery, NewWebhookSubscription } from "./model.ts"
-export { OUTBOX_TOPIC, deliverDue, deliveryWorker, deliveryWorkerUntil } from "./outbox.ts"
+export { OUTBOX_TOPIC, deliverDue, deliveryWorker, deliveryWorkerUntil, retryFailedDelivery } from "./outbox.ts"
 export type { CompletionNotice } from "./outbox.ts"
 export { Deliveries, DeliveryPolicy, TransportFailure, WebhookSubscriptions, WebhookTransport } from "./ports.ts"
 export type { DeliverySettings } from "./ports.ts"

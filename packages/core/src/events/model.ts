@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 
 /** Event types a subscription can list. */
-export const WebhookEventType = Schema.Literal("sign.complete", "batch.complete")
+export const WebhookEventType = Schema.Literal("sign.complete", "batch.complete", "kyc.reviewed")
 /** Event types a subscription can list. */
 export type WebhookEventType = typeof WebhookEventType.Type
 

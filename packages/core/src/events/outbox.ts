@@ -9,6 +9,7 @@
 import { Clock, Duration, Effect, Metric, Stream } from "effect"
 import { toBase64, utf8 } from "../kernel/encoding.ts"
 import { deliveryAttempts, deliveryLagSeconds, withTags } from "../kernel/metrics.ts"
+import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
 import { EventBus } from "../ports/event-bus.ts"
 import { Random, uuid } from "../ports/random.ts"
 import { Deliveries, DeliveryPolicy, WebhookSubscriptions, WebhookTransport } from "./ports.ts"
@@ -181,3 +182,19 @@ export const deliveryWorkerUntil = (stopping: Effect.Effect<boolean>) =>
 
 /** The worker that runs as long as its scope: delivers whatever is due, then waits for a poke or a second. */
 export const deliveryWorker = deliveryWorkerUntil(Effect.succeed(false))
+
+/**
+ * An administrator's retry of a failed delivery of RP `clientId`: back to pending, due now, for
+ * one more attempt (the attempt count goes on). 404 when it is not the RP's, 400 when not failed.
+ */
+export const retryFailedDelivery = (clientId: string, deliveryId: number) =>
+  Effect.gen(function* () {
+    const outbox = yield* Deliveries
+    const own = (yield* outbox.listForClient(clientId, null, 1000)).find((d) => d.id === deliveryId)
+    if (own === undefined) return yield* new ResourceNotFound({ what: "Delivery" })
+    if (!(yield* outbox.retry(deliveryId, yield* Clock.currentTimeMillis))) {
+      return yield* new InvalidRequest({ detail: `Only a failed delivery can be retried; this one is ${own.status}` })
+    }
+    yield* pokeDeliveries
+    return { id: deliveryId, status: "pending" as const }
+  })

@@ -36,6 +36,8 @@ export class Deliveries extends Context.Tag("@signet/core/Deliveries")<
     readonly attemptsOf: (deliveryId: number) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
     /** How many deliveries are pending, and when the oldest of them was enqueued (null: none); the outbox depth of `/metrics`. */
     readonly pendingSummary: () => Effect.Effect<{ readonly count: number; readonly oldestCreatedAt: number | null }>
+    /** Puts a `failed` delivery back to pending, due at `now` (an administrator's retry); false when it was not failed. */
+    readonly retry: (deliveryId: number, now: number) => Effect.Effect<boolean>
   }
 >() {}
 

@@ -15,7 +15,7 @@ import { recordTime } from "./stream.ts"
 /** The default policy: 12 attempts from 10 s doubling to at most 2 h apart (about 9 h in all). */
 export const DEFAULT_DELIVERY_POLICY: DeliverySettings = { allowLoopbackHttp: false, baseDelayMs: 10_000, maxDelayMs: 2 * 3_600_000, maxAttempts: 12 }
 
-const EVENT_TYPES: ReadonlyArray<WebhookEventType> = ["sign.complete", "batch.complete"]
+const EVENT_TYPES: ReadonlyArray<WebhookEventType> = ["sign.complete", "batch.complete", "kyc.reviewed"]
 
 /** The shortest caller-chosen (plain) secret: 16 characters, so that the HMAC key cannot be guessed. */
 export const MIN_PLAIN_SECRET_LENGTH = 16
@@ -79,7 +79,7 @@ export const registerWebhook = (user: BearerUser, input: { readonly url: string;
     if (problem !== undefined) return yield* new InvalidRequest({ detail: `url ${problem}: webhooks go to public https URLs` })
     const events = [...new Set(input.events)]
     if (events.length === 0 || events.some((e) => !EVENT_TYPES.includes(e as WebhookEventType))) {
-      return yield* new InvalidRequest({ detail: "events must list one or more of sign.complete, batch.complete" })
+      return yield* new InvalidRequest({ detail: "events must list one or more of sign.complete, batch.complete, kyc.reviewed" })
     }
     if (webhookSecretBytes(input.secret) === undefined) {
       return yield* new InvalidRequest({

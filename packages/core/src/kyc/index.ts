@@ -78,6 +78,7 @@ export {
   KYC_SELFIE_VIDEO_PER_MINUTE,
   compareIdentity,
   configureKyc,
+  kycSettingsOf,
   eraseCustomer,
   openLivenessSession,
   readVerdict,
@@ -88,3 +89,4 @@ export {
   submitDocument,
   submitFace,
 } from "./verify.ts"
+export { decideReview, eraseVerification, queueEntry, reviewFile, reviewImage, reviewQueue } from "./review.ts"

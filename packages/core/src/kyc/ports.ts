@@ -27,6 +27,12 @@ export class KycVerifications extends Context.Tag("@signet/core/KycVerifications
     readonly findBySessionToken: (tokenHash: string) => Effect.Effect<Option.Option<KycVerification>>
     /** The most recently updated `verified` verification of a customer at any RP (shared identity scope). */
     readonly findVerifiedAnywhere: (customerId: string) => Effect.Effect<Option.Option<KycVerification>>
+    /** Verifications newest-updated first, at most `limit`, narrowed to an RP and a status when given (the console's queue). */
+    readonly list: (filter: {
+      readonly clientId?: string | undefined
+      readonly status?: KycVerification["status"] | undefined
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<KycVerification>>
     /** Stores `next` (with `version` bumped by the caller) only if the stored version is still `expectedVersion`. */
     readonly update: (next: KycVerification, expectedVersion: number) => Effect.Effect<boolean, UniqueViolation>
     /** Deletes the verification with its captures and images. */

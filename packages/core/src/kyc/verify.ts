@@ -27,6 +27,7 @@ import { token, uuid } from "../ports/random.ts"
 import { countRequest } from "../rp/quota.ts"
 import type { KycCompareBody, KycCustomerBody, KycDocumentBody, KycFaceBody, KycReviewBody, KycStartBody, KycVerdictBody } from "./contract.ts"
 import { judgeDocument } from "./document.ts"
+import { enqueueCompletion, pokeDeliveries } from "../events/outbox.ts"
 import { normaliseRpUrn, validateCustomerId, validatePhoneNumber } from "./identifiers.ts"
 import { initialKycState, kycStep, type KycCommand } from "./machine.ts"
 
@@ -166,7 +167,8 @@ const sealImage = (verificationId: string, kind: KycImageKind, position: number,
     return image
   })
 
-const openImage = (imageId: string | null) =>
+/** A stored image decrypted (None when absent): only for the verdict's selfie, the face steps and the reviewer's view. */
+export const openImage = (imageId: string | null) =>
   Effect.gen(function* () {
     if (imageId === null) return Option.none<Uint8Array>()
     const found = yield* Effect.flatMap(KycImages, (r) => r.findById(imageId))
@@ -373,13 +375,37 @@ export const submitFace = (clientId: string, body: KycFaceBody, clientIp: string
 export const readVerdict = (clientId: string, body: KycVerdictBody) =>
   Effect.flatMap(verificationFor(clientId, body), (v) => verdictOf(v, wantsSelfie(body["return_selfie"])))
 
-/** A reviewer's decision on a `needs_review` verification (docs/kyc.md). */
+/**
+ * A reviewer's decision on a `needs_review` verification (docs/kyc.md), from the API or the
+ * console: the move, its audit line and the RP's `kyc.reviewed` webhooks commit together.
+ */
 export const reviewVerification = (clientId: string, body: KycReviewBody) =>
   Effect.gen(function* () {
     const decision = body.decision
     const v = yield* verificationFor(clientId, body)
     const moved = yield* step(v, { _tag: "Review", decision })
-    const saved = yield* Effect.flatMap(Storage, (s) => s.transaction(save(v, moved, `reviewed_${decision}`)))
+    const saved = yield* Effect.flatMap(Storage, (s) =>
+      s.transaction(
+        Effect.gen(function* () {
+          const next = yield* save(v, moved, `reviewed_${decision}`)
+          yield* enqueueCompletion({
+            clientId,
+            eventType: "kyc.reviewed",
+            orderingKey: v.id,
+            callbackUrl: null,
+            data: {
+              customer_id: next.customerId,
+              ...(next.rpUrn === null ? {} : { rp_urn: next.rpUrn }),
+              decision,
+              status: next.status,
+              reasons: next.reasons,
+            },
+          })
+          return next
+        }),
+      ),
+    )
+    yield* pokeDeliveries
     return yield* verdictOf(saved, false)
   })
 

@@ -86,6 +86,7 @@ export const OrganisationRecordResponse = Schema.Array(OrganisationCheckView)
 /** An RP with today's usage, as the console lists it. */
 export const AdminRelyingPartyView = Schema.Struct({
   ...RelyingPartyView.fields,
+  postLogoutRedirectUris: Schema.Array(Schema.String),
   usage: Schema.Struct({
     signaturesToday: Schema.Int.annotations({ description: "signatures counted today (UTC), from the quota counters the signing endpoints use" }),
     signaturesPerDay: Schema.Int.annotations({ description: "the daily allowance in force" }),

@@ -9,6 +9,7 @@ import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from 
 import { QuotaCounters } from "./ports.ts"
 import { planInForce } from "./plan-in-force.ts"
 import type { RelyingParty } from "./model.ts"
+import { UsageHistory } from "../billing/ports.ts"
 
 /** The per-minute window length (the spec's 60 seconds). */
 export const MINUTE_MS = 60_000
@@ -75,5 +76,17 @@ export const reserveSignatures = (rp: RelyingParty, userId: string, count: numbe
         retryAfterSeconds: secondsUntil(now, resets),
       })
     }
+    // the day's history row moves with the reservation (same transaction): the console's charts match the counter
+    yield* Effect.flatMap(UsageHistory, (h) => h.add(rp.clientId, key.slice(key.lastIndexOf(":") + 1), count, 0))
     return granted.value
   })
+
+/** Runs a transaction that reserves signatures, counting a refusal for the day's allowance in the usage history. */
+export const countingQuotaRefusals =
+  (clientId: string) =>
+  <A, E, R>(reservation: Effect.Effect<A, E, R>) =>
+    Effect.tapError(reservation, (e) =>
+      typeof e === "object" && e !== null && "_tag" in e && e._tag === "DailySigningLimitExceeded"
+        ? Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.flatMap(UsageHistory, (h) => h.add(clientId, new Date(now).toISOString().slice(0, 10), 0, 1)))
+        : Effect.void,
+    )

@@ -11,7 +11,7 @@ import { signDigest } from "../pki/cms.ts"
 import { signingIdentityFor } from "../pki/signer-certificate.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
-import { reserveSignatures } from "../rp/quota.ts"
+import { countingQuotaRefusals, reserveSignatures } from "../rp/quota.ts"
 import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
 import { linkedChallenge, pendingChallenge } from "./dynamic-link.ts"
@@ -47,31 +47,33 @@ export const createBatch = (user: BearerUser, input: CreateBatch) =>
     const rp = yield* signingContext(user, input)
     const passkey = yield* signersPasskey(user.userId, input.credentialId)
     const storage = yield* Storage
-    const batch = yield* storage.transaction(
-      Effect.gen(function* () {
-        yield* reserveSignatures(rp, user.userId, input.documents!.length, "batch")
-        const now = yield* Clock.currentTimeMillis
-        const batch: Batch = {
-          id: yield* uuid,
-          userId: user.userId,
-          clientId: rp.clientId,
-          credentialId: passkey.id,
-          documents: input.documents!.map((d) => ({ id: d.id, hash: d.hash, hash_algo: d.hash_algo })),
-          callbackUrl: input.callbackUrl ?? null,
-          status: "pending_auth",
-          nonce: yield* token(32),
-          failedAttempts: 0,
-          createdAt: now,
-          expiresAt: now + PENDING_LIFETIME_MS,
-          completedAt: null,
-          results: null,
-          errorMessage: null,
-        }
-        yield* Effect.flatMap(Batches, (b) => b.insert(batch)).pipe(Effect.orDie)
-        yield* recordBatchEvent(batch, "signing_request_created", now)
-        return batch
-      }),
-    )
+    const batch = yield* storage
+      .transaction(
+        Effect.gen(function* () {
+          yield* reserveSignatures(rp, user.userId, input.documents!.length, "batch")
+          const now = yield* Clock.currentTimeMillis
+          const batch: Batch = {
+            id: yield* uuid,
+            userId: user.userId,
+            clientId: rp.clientId,
+            credentialId: passkey.id,
+            documents: input.documents!.map((d) => ({ id: d.id, hash: d.hash, hash_algo: d.hash_algo })),
+            callbackUrl: input.callbackUrl ?? null,
+            status: "pending_auth",
+            nonce: yield* token(32),
+            failedAttempts: 0,
+            createdAt: now,
+            expiresAt: now + PENDING_LIFETIME_MS,
+            completedAt: null,
+            results: null,
+            errorMessage: null,
+          }
+          yield* Effect.flatMap(Batches, (b) => b.insert(batch)).pipe(Effect.orDie)
+          yield* recordBatchEvent(batch, "signing_request_created", now)
+          return batch
+        }),
+      )
+      .pipe(countingQuotaRefusals(rp.clientId))
     yield* notifyUserEvents(user.userId)
     return {
       batchId: batch.id,

@@ -20,7 +20,7 @@ import { stampSignatureValue } from "../pki/timestamp-reply.ts"
 import { signingIdentityFor } from "../pki/signer-certificate.ts"
 import { EngineConfig } from "../ports/engine-config.ts"
 import { token, uuid } from "../ports/random.ts"
-import { reserveSignatures } from "../rp/quota.ts"
+import { countingQuotaRefusals, reserveSignatures } from "../rp/quota.ts"
 import { approvedRelyingParty } from "../rp/relying-parties.ts"
 import { notifyUserEvents } from "../events/stream.ts"
 import { completePending, namedApprover, type SigningServices } from "./completion.ts"
@@ -84,36 +84,38 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
     const passkey = yield* signersPasskey(user.userId, input.credentialId)
 
     const storage = yield* Storage
-    const request = yield* storage.transaction(
-      Effect.gen(function* () {
-        yield* reserveSignatures(rp, user.userId, 1, "single")
-        const now = yield* Clock.currentTimeMillis
-        const request: SigningRequest = {
-          id: yield* uuid,
-          userId: user.userId,
-          clientId: rp.clientId,
-          credentialId: passkey.id,
-          documentHash: input.documentHash!.toLowerCase(),
-          documentName: input.documentName ?? null,
-          signatureFormat: format,
-          loa,
-          callbackUrl: input.callbackUrl ?? null,
-          rpOrigin: input.rpOrigin ?? null,
-          status: "pending_auth",
-          nonce: yield* token(32),
-          failedAttempts: 0,
-          createdAt: now,
-          expiresAt: now + PENDING_LIFETIME_MS,
-          completedAt: null,
-          signature: null,
-          certificateSerial: null,
-          errorMessage: null,
-        }
-        yield* Effect.flatMap(SigningRequests, (r) => r.insert(request)).pipe(Effect.orDie)
-        yield* recordRequestEvent(request, "signing_request_created", now)
-        return request
-      }),
-    )
+    const request = yield* storage
+      .transaction(
+        Effect.gen(function* () {
+          yield* reserveSignatures(rp, user.userId, 1, "single")
+          const now = yield* Clock.currentTimeMillis
+          const request: SigningRequest = {
+            id: yield* uuid,
+            userId: user.userId,
+            clientId: rp.clientId,
+            credentialId: passkey.id,
+            documentHash: input.documentHash!.toLowerCase(),
+            documentName: input.documentName ?? null,
+            signatureFormat: format,
+            loa,
+            callbackUrl: input.callbackUrl ?? null,
+            rpOrigin: input.rpOrigin ?? null,
+            status: "pending_auth",
+            nonce: yield* token(32),
+            failedAttempts: 0,
+            createdAt: now,
+            expiresAt: now + PENDING_LIFETIME_MS,
+            completedAt: null,
+            signature: null,
+            certificateSerial: null,
+            errorMessage: null,
+          }
+          yield* Effect.flatMap(SigningRequests, (r) => r.insert(request)).pipe(Effect.orDie)
+          yield* recordRequestEvent(request, "signing_request_created", now)
+          return request
+        }),
+      )
+      .pipe(countingQuotaRefusals(rp.clientId))
     yield* notifyUserEvents(user.userId)
     return {
       requestId: request.id,

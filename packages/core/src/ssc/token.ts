@@ -16,7 +16,7 @@ import { planInForce } from "../rp/plan-in-force.ts"
 import { signJwt, verifyJwt } from "../identity/jws.ts"
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
 import { uuid } from "../ports/random.ts"
-import { reserveSignatures } from "../rp/quota.ts"
+import { countingQuotaRefusals, reserveSignatures } from "../rp/quota.ts"
 import { authenticateSsc } from "../rp/relying-parties.ts"
 import { isHexDigest } from "../signing/rules.ts"
 
@@ -81,7 +81,7 @@ export const issueSigningToken = (input: SigningTokenRequest) =>
       }
     }
     const storage = yield* Storage
-    yield* storage.transaction(reserveSignatures(rp, `ssc-token`, 1, "single"))
+    yield* storage.transaction(reserveSignatures(rp, `ssc-token`, 1, "single")).pipe(countingQuotaRefusals(rp.clientId))
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const expiresAt = now + SIGNING_TOKEN_LIFETIME_SECONDS
     const e = expectation(settings)

@@ -1,11 +1,11 @@
-/** Storage conformance of the billing module: checkouts and subscriptions. */
+/** Storage conformance of the billing module: checkouts, subscriptions and per-day usage. */
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { Checkouts, Subscriptions, UniqueViolation } from "@signet/core"
+import { Checkouts, Subscriptions, UniqueViolation, UsageHistory } from "@signet/core"
 import { conformanceSuite } from "./suite.ts"
 
 /** The billing module's repositories against the storage contract. */
-export const billingConformance = conformanceSuite<Checkouts | Subscriptions>()("billing", ({ test }) => {
+export const billingConformance = conformanceSuite<Checkouts | Subscriptions | UsageHistory>()("billing", ({ test }) => {
   describe("Checkouts and Subscriptions", () => {
     const checkout = {
       id: "chk_1",
@@ -56,6 +56,25 @@ export const billingConformance = conformanceSuite<Checkouts | Subscriptions>()(
         expect(yield* Effect.flip(repo.insert({ ...first, id: "sub_3" }))).toEqual(new UniqueViolation({ what: "checkout_id" }))
         expect(yield* repo.listForRp("rp_sbx_1")).toEqual([second, first])
         expect(yield* repo.listForRp("rp_sbx_2")).toEqual([])
+      }))
+  })
+  describe("UsageHistory", () => {
+    test("adds up per RP and day, concurrently too; lists a range oldest first", () =>
+      Effect.gen(function* () {
+        const history = yield* UsageHistory
+        yield* Effect.all(
+          Array.from({ length: 5 }, () => history.add("rp_a", "2026-11-02", 2, 0)),
+          { concurrency: 5 },
+        )
+        yield* history.add("rp_a", "2026-11-02", 0, 1)
+        yield* history.add("rp_a", "2026-11-01", 1, 0)
+        yield* history.add("rp_a", "2026-10-31", 7, 0)
+        yield* history.add("rp_b", "2026-11-02", 3, 0)
+        expect(yield* history.list("rp_a", "2026-11-01", "2026-11-30")).toEqual([
+          { clientId: "rp_a", day: "2026-11-01", signatures: 1, quotaRefusals: 0 },
+          { clientId: "rp_a", day: "2026-11-02", signatures: 10, quotaRefusals: 1 },
+        ])
+        expect(yield* history.list("rp_c", "2026-11-01", "2026-11-30")).toEqual([])
       }))
   })
 })
