@@ -46,7 +46,8 @@ const PACKAGE_RULES: Record<string, { readonly production: ReadonlyArray<string>
   testkit: { production: ["core", "adapters-crypto", "adapters-sql", "adapters-memory"] },
   // The composition root wires everything a server runs.
   server: { production: ["core", "adapters-crypto", "adapters-sql", "adapters-sqlite", "adapters-postgres", "adapters-http", "kyc-local"], tests: ["testkit"] },
-  client: { production: [] },
+  // The relying parties' client: nothing of the engine at run time; its tests run its flows against a running engine.
+  client: { production: [], tests: ["testkit", "core", "adapters-http"] },
 }
 
 /**
