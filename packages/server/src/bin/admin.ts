@@ -33,6 +33,7 @@ import { demoMasterKey } from "../demo.ts"
 import { fileSource, makeEngine, writeSignedFile } from "@signet/adapters-http"
 import { storageFor } from "../storage.ts"
 import { backupSqlite, restoreSqlite } from "@signet/adapters-sqlite"
+import { kycFixture } from "./kyc-fixture.ts"
 
 const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
 
@@ -62,6 +63,7 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   keys rotate                       (new token-signing key; the previous one stays published for tokens in flight)
   backup <file>                     (SQLite: an online, consistent copy while the engine serves; PostgreSQL: docs/operations.md)
   restore <file>                    (SQLite: replaces the database by a backup; refused while any process has it open)
+  kyc-fixture [dir]                 (sandbox KYC fixture JPEGs, one per outcome, and fixtures.json, into dir (kyc-fixtures/); docs/kyc.md)
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
   pdf timestamp <in.pdf> <out.pdf>  (PAdES archive renewal: the newest document timestamp's validation data into /DSS, then a new
                                     document timestamp from the engine's TSA; a B-LT file becomes B-LTA; docs/pades.md)
@@ -94,6 +96,10 @@ const main = async () => {
   if (group === "token") {
     // 32 random bytes: as strong as the RP secrets; the server wants at least 32 characters.
     process.stdout.write(`${JSON.stringify({ adminToken: `adm_${randomBytes(32).toString("base64url")}` }, null, 2)}\n`)
+    return
+  }
+  if (group === "kyc-fixture") {
+    process.stdout.write(`${JSON.stringify(await kycFixture(command), null, 2)}\n`)
     return
   }
   if (group === "backup" || group === "restore") {
