@@ -129,8 +129,8 @@ describe.runIf(browserThere)("the README's demo, walked in Chromium", () => {
     await page.goto(at("http://localhost:3001/"))
     says("**Your access token**")
     await page.getByLabel("Your access token").fill(token)
-    says("**Sign with my token**")
-    await page.getByRole("button", { name: "Sign with my token" }).click()
+    says("**Use my token**")
+    await page.getByRole("button", { name: "Use my token" }).click()
     await page.frameLocator("iframe").getByRole("button", { name: "Approve with passkey" }).click()
     await expect.poll(() => page.textContent("#result"), { timeout: 15_000 }).toMatch(/^Signed: request [0-9a-f-]{36} \(completed/)
     const requestId = /request ([0-9a-f-]{36})/.exec((await page.textContent("#result"))!)![1]!

@@ -157,7 +157,7 @@ code{font-size:12px;word-break:break-all}small{color:#57606a}</style></head>
 <form id="request"><p><small>Or sign as a signing request of your own (<code>POST /v2/sign/single</code>: its end is a
 <code>sign.complete</code> webhook and an event on <code>/v2/events</code>), with the access token step 2 showed you:</small></p>
 <label for="accessToken">Your access token</label><input id="accessToken" name="accessToken" autocomplete="off">
-<button type="submit">Sign with my token</button></form>
+<button type="submit">Use my token</button></form>
 <div id="frame"></div><p id="result" role="status"></p>
 <script src="/demo.js" defer></script></body></html>`
 
