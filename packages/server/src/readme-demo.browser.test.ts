@@ -6,9 +6,8 @@
  * from the README's own text and sent as written: a step the README does not state fails here.
  */
 import { verifyWebhook } from "@signet/client"
-import { execFile } from "node:child_process"
+import { execFile, spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
-import { createServer, type IncomingHttpHeaders } from "node:http"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -39,17 +38,10 @@ describe.runIf(browserThere)("the README's demo, walked in Chromium", () => {
   let server: ServerProcess
   let rpOrigin: string
   let browser: Browser
-  const deliveries: Array<{ headers: IncomingHttpHeaders; body: string }> = []
-  const receiver = createServer((q, s) => {
-    let b = ""
-    q.on("data", (c: Buffer) => {
-      b += c.toString("utf8")
-    }).on("end", () => {
-      deliveries.push({ headers: q.headers, body: b })
-      s.end()
-    })
-  })
+  let receiver: ChildProcess | undefined
   let receiverPort = 0
+  // what the README's receiver printed (complete lines are complete deliveries)
+  let receiverOutput = ""
 
   beforeAll(async () => {
     says("npx -y pnpm@10.34.8 install && npx -y pnpm@10.34.8 demo")
@@ -59,12 +51,12 @@ describe.runIf(browserThere)("the README's demo, walked in Chromium", () => {
     rpOrigin = `http://localhost:${rpPort}`
     server = await spawnServer({ SIGNET_DEMO: "1", SIGNET_DEMO_RP_PORT: String(rpPort) })
     browser = await launchChromium()
-    receiverPort = await new Promise<number>((resolve) => receiver.listen(0, "127.0.0.1", () => resolve((receiver.address() as { port: number }).port)))
+    receiverPort = await freePort()
   }, 120_000)
   afterAll(async () => {
     await browser?.close()
     await server?.stop()
-    receiver.close()
+    receiver?.kill()
   })
 
   /** A URL the README gives, on this walk's ports. */
@@ -72,6 +64,18 @@ describe.runIf(browserThere)("the README's demo, walked in Chromium", () => {
     says(readmeUrl)
     return readmeUrl.replace("http://localhost:3000", server.origin).replace("http://localhost:3001", rpOrigin)
   }
+  /** A command the README gives in backticks, as this walk runs it: placeholders filled in, its ports mapped. */
+  const command = (text: string, start: string, values: Record<string, string>) => {
+    const found = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).find((c) => c.startsWith(start))
+    expect(found, `the README gives no command starting with ${start}`).toBeDefined()
+    return found!
+      .replace(/<(\w+)>/g, (m, name: string) => values[name] ?? m)
+      .replaceAll("http://localhost:3000", server.origin)
+      .replaceAll("http://localhost:3001", rpOrigin)
+      .replaceAll("127.0.0.1:4000", `127.0.0.1:${receiverPort}`)
+      .replace(".listen(4000)", `.listen(${receiverPort})`)
+  }
+  const shell = async (line: string) => (await run("bash", ["-c", line])).stdout
   const printed = (name: string) => {
     says(`\`${name}\``)
     const value = server.stdout.map((l) => new RegExp(`^\\s+${name}\\s+(\\S+)$`).exec(l)?.[1]).find((v) => v !== undefined)
@@ -107,23 +111,29 @@ describe.runIf(browserThere)("the README's demo, walked in Chromium", () => {
     await expect.poll(() => page.inputValue("#token")).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     const token = await page.inputValue("#token")
 
-    // 3. The API with it.
-    says('curl -H "Authorization: Bearer <token>" http://localhost:3000/api/v2/me')
-    const me = await fetch(at("http://localhost:3000/api/v2/me"), { headers: { authorization: `Bearer ${token}` } })
-    expect(me.status).toBe(200)
-    expect(((await me.json()) as { email: string }).email).toBe(email)
+    // 3. The API with it: the README's curl, run as written.
+    const me = JSON.parse(await shell(command(stepText(3), "curl ", { token }))) as { email: string }
+    expect(me.email).toBe(email)
 
-    // 5 (before signing, as the README orders it within step 5): a receiver on this machine, registered with the token.
-    says(".listen(4000)")
-    says('`node -p \'"whsec_"+require("node:crypto").randomBytes(32).toString("base64")\'`')
-    const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`
-    says(`'{"url":"http://127.0.0.1:4000/","events":["sign.complete"],"secret":"<secret>"}'`)
-    const registered = await fetch(at("http://localhost:3000/api/v2/webhooks/register"), {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/`, events: ["sign.complete"], secret }),
+    // 5 (before signing, as the README orders it): the README's receiver and secret one-liners, and its curl registering them.
+    receiver = spawn("bash", ["-c", command(stepText(5), "node -e ", {})], { stdio: ["ignore", "pipe", "inherit"] })
+    receiver.stdout!.on("data", (c: Buffer) => {
+      receiverOutput += c.toString("utf8")
     })
-    expect(registered.status, await registered.clone().text()).toBe(200)
+    const secret = (await shell(command(stepText(5), "node -p ", {}))).trim()
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+    for (let i = 0; ; i++) {
+      // up once it answers; the probe is printed too, and told apart from deliveries (no webhook-id)
+      const up = await fetch(`http://127.0.0.1:${receiverPort}/probe`).then(
+        () => true,
+        () => false,
+      )
+      if (up) break
+      expect(i, "the README's receiver did not start").toBeLessThan(100)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const registered = JSON.parse(await shell(command(stepText(5), "curl ", { token, secret }))) as { status?: string; error?: string }
+    expect(registered, JSON.stringify(registered)).toMatchObject({ status: "active" })
 
     // 4 and 5: the RP demo on its own origin; the token pasted, the request approved in the frame.
     await page.goto(at("http://localhost:3001/"))
@@ -134,9 +144,16 @@ describe.runIf(browserThere)("the README's demo, walked in Chromium", () => {
     await page.frameLocator("iframe").getByRole("button", { name: "Approve with passkey" }).click()
     await expect.poll(() => page.textContent("#result"), { timeout: 15_000 }).toMatch(/^Signed: request [0-9a-f-]{36} \(completed/)
     const requestId = /request ([0-9a-f-]{36})/.exec((await page.textContent("#result"))!)![1]!
-    await expect.poll(() => deliveries.length, { timeout: 15_000 }).toBeGreaterThan(0)
+    // What the README's receiver printed: the probe, then the delivery.
+    const deliveries = () =>
+      receiverOutput
+        .split("\n")
+        .slice(0, -1)
+        .map((l) => JSON.parse(l) as { headers: Record<string, string>; body: string })
+        .filter((d) => d.headers["webhook-id"] !== undefined)
+    await expect.poll(() => deliveries().length, { timeout: 15_000 }).toBeGreaterThan(0)
     says("`verifyWebhook(secret, headers, body)` from `@signet/client`")
-    const delivery = deliveries[0]!
+    const delivery = deliveries()[0]!
     const payload = await verifyWebhook(secret, delivery.headers, delivery.body)
     expect(payload).toMatchObject({ type: "sign.complete", data: { requestId, status: "completed" } })
 
@@ -180,6 +197,9 @@ describe.runIf(browserThere)("the README's demo, walked in Chromium", () => {
     for (const [, path, template] of kycCalls) verdicts.push((await send(path!, template!))["status"])
     expect(verdicts).toEqual(["pending", "document_verified", undefined, "confirmed", "verified"])
     says("(→ `verified`)")
+    // The README's curl of the first call, run as written: the verification it started is found again.
+    const again = JSON.parse(await shell(command(stepText(6), "curl ", { client_id: clientId, client_secret: clientSecret }))) as Record<string, unknown>
+    expect(again).toMatchObject({ customer_id: "ada@example.com", created: false, status: "verified" })
 
     // 7. The phone handoff: the desktop page's QR code decodes to the handoff URL.
     const handoffCalls = callsOf(stepText(7))
