@@ -45,8 +45,12 @@ const PACKAGE_RULES: Record<string, { readonly production: ReadonlyArray<string>
   // Test tooling for embedders: a software passkey, fixtures, a client; never imported by production code.
   testkit: { production: ["core", "adapters-crypto", "adapters-sql", "adapters-memory"] },
   // The composition root wires everything a server runs.
-  server: { production: ["core", "adapters-crypto", "adapters-sql", "adapters-sqlite", "adapters-postgres", "adapters-http", "kyc-local"], tests: ["testkit"] },
-  client: { production: [] },
+  server: {
+    production: ["core", "adapters-crypto", "adapters-sql", "adapters-sqlite", "adapters-postgres", "adapters-http", "kyc-local"],
+    tests: ["testkit", "client"],
+  },
+  // The relying parties' client: nothing of the engine at run time; its tests run its flows against a running engine.
+  client: { production: [], tests: ["testkit", "core", "adapters-http"] },
 }
 
 /**

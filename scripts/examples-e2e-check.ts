@@ -1,21 +1,23 @@
 /**
  * The end-to-end check of an example host (scripts/examples-e2e.sh): against a running host's URL,
  * enrol a software passkey, register and approve a relying party, sign a hash, verify the CMS with
- * `openssl cms -verify` against the CA the host serves, and see the signing on `/v2/events`.
+ * `openssl cms -verify` against the CA the host serves, see the signing on `/v2/events`, and (given the
+ * host's webhook secret) see the host's own receiver accept the `sign.complete` webhook after checking its
+ * signature with @signet/client, and refuse a forged one.
  *
- * Usage: node --conditions=@signet/source --import tsx scripts/examples-e2e-check.ts <origin> <host's stdout log> <administrator token>
+ * Usage: node --conditions=@signet/source --import tsx scripts/examples-e2e-check.ts <origin> <host's stdout log> <administrator token> [webhook secret]
  */
 import { execFileSync } from "node:child_process"
-import { createHash, randomBytes } from "node:crypto"
+import { createHash, createHmac, randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 // The testkit from the workspace drives the host from outside, as any client over HTTP would.
 import { enrol, ok, signIn, signInAtConsole, SignetClient, SoftwarePasskey, type ErrorBody, type TokenAnswer } from "../packages/testkit/src/index.ts"
 
-const [origin, logFile, adminToken] = process.argv.slice(2)
+const [origin, logFile, adminToken, webhookSecret] = process.argv.slice(2)
 if (origin === undefined || logFile === undefined || adminToken === undefined) {
-  console.error("usage: examples-e2e-check.ts <origin> <stdout log> <admin token>")
+  console.error("usage: examples-e2e-check.ts <origin> <stdout log> <admin token> [webhook secret]")
   process.exit(2)
 }
 const api = `${origin}/api`
@@ -74,6 +76,16 @@ step(`registered ${clientId} and approved it with the administrator token (Busin
 
 const token = (ok(await signIn(client, passkey, { clientId })) as TokenAnswer).access_token
 const bearer = { authorization: `Bearer ${token}` }
+
+// The registrant is the RP's contact account: it subscribes the host's own receiver to the RP's completions.
+if (webhookSecret !== undefined) {
+  const subscribed = await client.raw<{ subscriptionId: number } | ErrorBody>("POST", "/v2/webhooks/register", {
+    body: { url: `${origin}/webhooks/signet`, events: ["sign.complete"], secret: webhookSecret },
+    headers: bearer,
+  })
+  if (subscribed.status !== 200) fail(`registering the host's webhook receiver: ${subscribed.status} ${JSON.stringify(subscribed.body)}`)
+  step(`subscribed the host's ${origin}/webhooks/signet to sign.complete`)
+}
 
 // The live stream, opened before signing.
 const events: Array<{ event: string; data: string }> = []
@@ -176,4 +188,29 @@ if ((JSON.parse(completed.data) as { status: string }).status !== "signed") fail
 stream.abort()
 await reading
 step(`/v2/events streamed ${events.map((e) => e.event).join(", ")}`)
+
+if (webhookSecret !== undefined) {
+  const logged = (text: string) => readFileSync(logFile, "utf8").split("\n").includes(text)
+  for (let i = 0; !logged(`[webhook] verified sign.complete ${pending.requestId}`); i++) {
+    if (i > 200) fail(`the host did not log a verified sign.complete webhook for ${pending.requestId} within 10 s`)
+    await sleep(50)
+  }
+  step("the host's receiver checked the sign.complete webhook's signature with @signet/client and accepted it")
+  // A delivery signed with another key: the host's receiver must refuse it.
+  const body = JSON.stringify({ type: "sign.complete", timestamp: new Date().toISOString(), data: { requestId: "forged" } })
+  const id = "msg_forged"
+  const at = String(Math.floor(Date.now() / 1000))
+  const forged = await fetch(`${origin}/webhooks/signet`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "webhook-id": id,
+      "webhook-timestamp": at,
+      "webhook-signature": `v1,${createHmac("sha256", randomBytes(32)).update(`${id}.${at}.${body}`).digest("base64")}`,
+    },
+    body,
+  })
+  if (forged.status !== 400 || !logged("[webhook] refused: no webhook-signature matches")) fail(`a forged webhook was answered ${forged.status}`)
+  step("and refused a delivery signed with another key (400)")
+}
 console.log(`PASS ${origin}`)

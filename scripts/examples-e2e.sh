@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 pnpm=(npx -y pnpm@10.34.8)
 
-# What a minimal embedding installs: the HTTP adapter, SQLite storage, Web Crypto, and what they depend on.
-PACKAGES=(core adapters-sql adapters-sqlite adapters-crypto adapters-http)
+# What a minimal embedding installs: the HTTP adapter, SQLite storage, Web Crypto, and what they depend on;
+# and @signet/client, with which each host checks the webhooks it receives.
+PACKAGES=(core adapters-sql adapters-sqlite adapters-crypto adapters-http client)
 if [ "$#" -gt 0 ]; then EXAMPLES=("$@"); else mapfile -t EXAMPLES < <(find examples -mindepth 1 -maxdepth 1 -type d -printf "%f\n" | sort); fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/signet-examples-XXXXXX")"
@@ -75,12 +76,13 @@ JSON
   fi
   port="$(free_port)"
   token="$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("base64url"))')"
+  webhook_secret="whsec_$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("base64"))')"
   (cd "$dir" && exec env PORT="$port" PUBLIC_ORIGIN="http://localhost:$port" SIGNET_DATABASE="$dir/signet.db" \
     SIGNET_MASTER_KEY="$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("hex"))')" \
-    SIGNET_ADMIN_TOKEN="$token" node server.js >"$dir/stdout.log" 2>&1) &
+    SIGNET_ADMIN_TOKEN="$token" SIGNET_WEBHOOK_SECRET="$webhook_secret" SIGNET_WEBHOOKS_ALLOW_LOOPBACK=1 node server.js >"$dir/stdout.log" 2>&1) &
   server_pid=$!
   started=$(date +%s%N)
-  if (cd "$root" && node --conditions=@signet/source --import tsx scripts/examples-e2e-check.ts "http://localhost:$port" "$dir/stdout.log" "$token"); then
+  if (cd "$root" && node --conditions=@signet/source --import tsx scripts/examples-e2e-check.ts "http://localhost:$port" "$dir/stdout.log" "$token" "$webhook_secret"); then
     echo "   ($example: $(( ($(date +%s%N) - started) / 1000000 )) ms from start to a verified signature)"
   else
     echo "--- $example stdout/stderr:"; tail -n 40 "$dir/stdout.log" || true

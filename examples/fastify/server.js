@@ -2,6 +2,7 @@
 import { parseMasterKey } from "@signet/adapters-crypto"
 import { makeEngine, nodeClientIp, nodeListener, SandboxMailbox } from "@signet/adapters-http"
 import { StorageSqlite } from "@signet/adapters-sqlite"
+import { verifyWebhook, WebhookVerificationError } from "@signet/client"
 import Fastify from "fastify"
 
 const port = Number(process.env.PORT ?? 3000)
@@ -18,12 +19,36 @@ const engine = await makeEngine({
   masterKey: parseMasterKey(process.env.SIGNET_MASTER_KEY ?? ""),
   adminToken: process.env.SIGNET_ADMIN_TOKEN,
   clientIp: nodeClientIp,
+  // Webhooks to a receiver on this machine (the development switch, docs/events.md): only when asked.
+  deliveries: { allowLoopbackHttp: process.env.SIGNET_WEBHOOKS_ALLOW_LOOPBACK === "1" },
   // Sandbox: e-mail codes are printed, not sent (a production host passes MailerSmtp(...)).
   mailer: new SandboxMailbox("sandbox", (m) => console.log(`[sandbox mail] to ${m.to}: ${m.subject}`)).layer,
 })
 
+// The host is also a relying party: it receives Signet's webhooks and checks each delivery's signature with
+// @signet/client (the secret it registered with POST /api/v2/webhooks/register, docs/events.md).
+const webhookSecret = process.env.SIGNET_WEBHOOK_SECRET ?? ""
+/** @param {Headers | Record<string, string | string[] | undefined>} headers @param {string | Uint8Array} rawBody */
+const receiveWebhook = async (headers, rawBody) => {
+  try {
+    const event = await verifyWebhook(webhookSecret, headers, rawBody)
+    console.log(`[webhook] verified ${event.type} ${String(event.data["requestId"] ?? event.data["batchId"])}`)
+    return 204
+  } catch (e) {
+    if (!(e instanceof WebhookVerificationError)) throw e
+    console.log(`[webhook] refused: ${e.message}`)
+    return 400
+  }
+}
+
 const app = Fastify()
 app.get("/", async () => "the host's own page")
+await app.register(async (hooks) => {
+  // The raw body, as signed: a parsed and re-serialised JSON body would not verify.
+  hooks.removeAllContentTypeParsers()
+  hooks.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body))
+  hooks.post("/webhooks/signet", async (request, reply) => reply.code(await receiveWebhook(request.headers, /** @type {Buffer} */ (request.body))).send())
+})
 await app.register(
   async (signet) => {
     // Signet reads (and bounds) each request body itself: Fastify hands it over unparsed.

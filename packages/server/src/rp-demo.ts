@@ -45,6 +45,8 @@ const root = document.documentElement.dataset;
 const signetOrigin = root.signetOrigin;
 const form = document.getElementById("sign");
 const button = form.querySelector("button");
+const requestForm = document.getElementById("request");
+const requestButton = requestForm.querySelector("button");
 const slot = document.getElementById("frame");
 const result = document.getElementById("result");
 const show = (text, cls, message) => {
@@ -63,16 +65,20 @@ window.addEventListener("message", (event) => {
   result.dataset.messages = JSON.stringify(messages);
   if (m.type === "SSC_SIGN_READY") return;
   if (m.type === "SSC_SIGN_COMPLETE") {
-    show("Signed: signature " + m.signatureId + " (" + m.levelOfAssurance + ", " + m.mode + ")", "ok", m);
+    if (m.kind === "request") show("Signed: request " + m.id + " (" + m.status + ", " + m.loa + ")", "ok", m);
+    else show("Signed: signature " + m.signatureId + " (" + m.levelOfAssurance + ", " + m.mode + ")", "ok", m);
     button.disabled = false;
+    requestButton.disabled = false;
   } else if (m.type === "SSC_SIGN_CANCELLED") {
     show("The signer cancelled.", "", m);
     current.remove();
     current = null;
     button.disabled = false;
+    requestButton.disabled = false;
   } else if (m.type === "SSC_SIGN_ERROR") {
     show("Signing frame reports: " + m.error, "err", m);
     button.disabled = false;
+    requestButton.disabled = false;
   }
 });
 form.addEventListener("submit", async (ev) => {
@@ -101,6 +107,32 @@ form.addEventListener("submit", async (ev) => {
     button.disabled = false;
   }
 });
+// Hash signing with the signer's own access token: the backend creates a /v2/sign request, the frame approves it,
+// and its end is a sign.complete webhook and an event on /v2/events.
+requestForm.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  requestButton.disabled = true;
+  show("Creating a signing request…", "", undefined);
+  delete result.dataset.result;
+  delete result.dataset.messages;
+  if (current !== null) { current.remove(); current = null; }
+  try {
+    const res = await fetch("/request", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ accessToken: new FormData(requestForm).get("accessToken") }) });
+    const data = await res.json();
+    if (!res.ok) throw new Error(data.error || ("HTTP " + res.status));
+    const frame = document.createElement("iframe");
+    frame.allow = "publickey-credentials-get";
+    frame.title = "Signet signing frame";
+    frame.src = data.frameUrl + "#" + new URLSearchParams({ request: data.requestId, origin: location.origin }).toString();
+    slot.appendChild(frame);
+    current = frame;
+    show("Approve signing request " + data.requestId + " in the frame.", "", undefined);
+  } catch (e) {
+    show(String(e && e.message || e), "err", { type: "DEMO_ERROR", error: String(e && e.message || e) });
+    requestButton.disabled = false;
+  }
+});
 })();
 `
 
@@ -122,10 +154,17 @@ code{font-size:12px;word-break:break-all}small{color:#57606a}</style></head>
 <label for="loa">Level of assurance</label><select id="loa" name="loa">
 <option value="">Automatic: LOA-4 with an e-mail, LOA-2 without</option><option value="LOA-2">LOA-2</option><option value="LOA-4">LOA-4</option></select>
 <button type="submit">Sign</button></form>
+<form id="request"><p><small>Or sign as a signing request of your own (<code>POST /v2/sign/single</code>: its end is a
+<code>sign.complete</code> webhook and an event on <code>/v2/events</code>), with the access token step 2 showed you:</small></p>
+<label for="accessToken">Your access token</label><input id="accessToken" name="accessToken" autocomplete="off">
+<button type="submit">Use my token</button></form>
 <div id="frame"></div><p id="result" role="status"></p>
 <script src="/demo.js" defer></script></body></html>`
 
-/** Builds the RP demo's web handler: `GET /` (the document and the Sign button), `GET /demo.js`, `GET /document`, `POST /token`. */
+/**
+ * Builds the RP demo's web handler: `GET /` (the document and the Sign buttons), `GET /demo.js`, `GET /document`,
+ * `POST /token` (a signing token) and `POST /request` (a `/v2/sign` request with the signer's own access token).
+ */
 export const makeRpDemo = (options: RpDemoOptions): ((request: Request) => Promise<Response>) => {
   const documentBytes = new TextEncoder().encode(RP_DEMO_DOCUMENT)
   const documentHash = createHash("sha256").update(documentBytes).digest("hex")
@@ -167,6 +206,36 @@ export const makeRpDemo = (options: RpDemoOptions): ((request: Request) => Promi
     return json(200, { ...issued, documentName: RP_DEMO_DOCUMENT_NAME, frameUrl })
   }
 
+  // With the signer's token (as an RP's backend holds it after sign-in): their newest passkey signs the document's hash.
+  const signingRequest = async (request: Request): Promise<Response> => {
+    if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) return json(415, { error: "JSON expected" })
+    let accessToken: unknown
+    try {
+      accessToken = (JSON.parse(new TextDecoder().decode(await Effect.runPromise(readBody(request, 16 * 1024)))) as { accessToken?: unknown }).accessToken
+    } catch {
+      return json(400, { error: "Invalid JSON" })
+    }
+    if (typeof accessToken !== "string" || accessToken.trim() === "") return json(400, { error: "accessToken is required (step 2 shows it)" })
+    const authorization = `Bearer ${accessToken.trim()}`
+    try {
+      const me = await doFetch(`${signetApi}/v2/me`, { method: "GET", headers: { authorization } })
+      const user = (await me.json().catch(() => ({}))) as { error?: string; passkeys?: ReadonlyArray<{ id: string; createdAt: number }> }
+      if (!me.ok) return json(me.status, { error: user.error ?? `Signet answered ${me.status}` })
+      const newest = [...(user.passkeys ?? [])].sort((a, b) => b.createdAt - a.createdAt)[0]
+      if (newest === undefined) return json(409, { error: "This account has no passkey" })
+      const created = await doFetch(`${signetApi}/v2/sign/single`, {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json" },
+        body: JSON.stringify({ documentHash, credentialId: newest.id, documentName: RP_DEMO_DOCUMENT_NAME }),
+      })
+      const answer = (await created.json().catch(() => ({}))) as Record<string, unknown>
+      if (!created.ok) return json(created.status, { error: typeof answer.error === "string" ? answer.error : `Signet answered ${created.status}` })
+      return json(200, { requestId: answer.requestId, frameUrl })
+    } catch {
+      return json(502, { error: "Signet could not be reached" })
+    }
+  }
+
   return async (request) => {
     const url = new URL(request.url)
     const route = `${request.method} ${url.pathname}`
@@ -187,8 +256,12 @@ export const makeRpDemo = (options: RpDemoOptions): ((request: Request) => Promi
         })
       case "POST /token":
         return token(request)
+      case "POST /request":
+        return signingRequest(request)
       default:
-        return ["/", "/demo.js", "/document", "/token"].includes(url.pathname) ? json(405, { error: "Method not allowed" }) : json(404, { error: "Not found" })
+        return ["/", "/demo.js", "/document", "/token", "/request"].includes(url.pathname)
+          ? json(405, { error: "Method not allowed" })
+          : json(404, { error: "Not found" })
     }
   }
 }

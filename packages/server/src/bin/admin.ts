@@ -34,6 +34,7 @@ import { fileSource, makeEngine, writeSignedFile } from "@signet/adapters-http"
 import { storageFor } from "../storage.ts"
 import { rotateMasterKeyCommand } from "../master-key-rotation.ts"
 import { backupSqlite, restoreSqlite } from "@signet/adapters-sqlite"
+import { kycFixture } from "./kyc-fixture.ts"
 
 const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
 
@@ -66,6 +67,7 @@ const USAGE = `usage: pnpm admin <command> [--config file.json] [--demo]
   rotate-master-key --new <key> [--batch-size N] [--pause-ms N]
                                     (engine stopped: re-seals every sealed key, secret and image under the new key, one transaction
                                     per batch; run it again to resume after an interruption; docs/operations.md)
+  kyc-fixture [dir]                 (sandbox KYC fixture JPEGs, one per outcome, and fixtures.json, into dir (kyc-fixtures/); docs/kyc.md)
   cert revoke <serial> <reason>     (unspecified, keyCompromise, affiliationChanged, superseded, cessationOfOperation, privilegeWithdrawn)
   pdf timestamp <in.pdf> <out.pdf>  (PAdES archive renewal: the newest document timestamp's validation data into /DSS, then a new
                                     document timestamp from the engine's TSA; a B-LT file becomes B-LTA; docs/pades.md)
@@ -101,6 +103,10 @@ const main = async () => {
     return
   }
   if (group === "rotate-master-key") return rotateMasterKeyCommand(process.argv.slice(2), process.env)
+  if (group === "kyc-fixture") {
+    process.stdout.write(`${JSON.stringify(await kycFixture(command), null, 2)}\n`)
+    return
+  }
   if (group === "backup" || group === "restore") {
     const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
     if (command === undefined) throw new Error(`${group} needs a file`)

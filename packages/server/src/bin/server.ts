@@ -90,6 +90,7 @@ const main = async () => {
       `   Client token:      curl -u ${rp.clientId}:<client_secret> -d grant_type=client_credentials ${origin}${base}/oauth/token`,
       `   OpenAPI document:  ${origin}${base}/openapi.json`,
       `4. Sign a document:   ${rpDemoOrigin}/  (the RP demo: another origin framing ${origin}${base}/ssc/frame)`,
+      '5. Webhooks, 6. KYC on sandbox fixtures (pnpm admin kyc-fixture), 7. the phone handoff: README.md, "Two commands"',
     )
   }
   process.stdout.write(`${lines.join("\n")}\n`)
