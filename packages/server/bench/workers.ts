@@ -12,6 +12,7 @@ import { administerRelyingParty, registerRelyingParty } from "@signet/core"
 import { enrol, ok, SignetClient, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { LogLevel } from "effect"
 import { createHash, randomBytes } from "node:crypto"
+import { readdirSync, readFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import pg from "pg"
 import { makeEngine, type Engine } from "@signet/adapters-http"
@@ -53,8 +54,42 @@ const dropSchema = async (url: string, schema: string) => {
 
 const hash = () => createHash("sha256").update(randomBytes(32)).digest("hex")
 
-/** One run: a server with `workers` workers; answers signatures per second over `N` signatures. */
-const run = async (workers: number, postgresUrl: string | undefined): Promise<number> => {
+/** CPU seconds (user + system, Linux /proc) a process has used; its parent's pid. */
+const cpuOf = (pid: number): { readonly seconds: number; readonly parent: number } => {
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return { seconds: (Number(fields[11]) + Number(fields[12])) / 100, parent: Number(fields[1]) }
+}
+
+/** The server's processes: the one spawned and its children (the workers, under a primary). */
+const serverProcesses = (pid: number): ReadonlyArray<number> => {
+  const children = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((p) => {
+      try {
+        return cpuOf(p).parent === pid
+      } catch {
+        return false
+      }
+    })
+  return [pid, ...children]
+}
+
+/** What one run measured. */
+interface Figures {
+  readonly perSecond: number
+  /** CPU time of the server's processes per signature (ms) */
+  readonly cpuMsEach: number
+  /** each worker's share of the workers' CPU time (%) */
+  readonly shares: ReadonlyArray<number>
+  /** the primary's CPU time per signature (ms; 0 without one) */
+  readonly primaryMsEach: number
+}
+
+/** One run: a server with `workers` workers, `N` signatures. */
+const run = async (workers: number, postgresUrl: string | undefined): Promise<Figures> => {
   const masterKey = randomBytes(32)
   const schema = postgresUrl === undefined ? undefined : freshSchemaName()
   let admin: Engine | undefined
@@ -128,13 +163,26 @@ const run = async (workers: number, postgresUrl: string | undefined): Promise<nu
         for (let i = 0; i < WARMUP; i++) await sign(s)
       }),
     )
+    const processes = serverProcesses(server.child.pid!)
+    const cpuBefore = processes.map((p) => cpuOf(p).seconds)
     const started = performance.now()
     await Promise.all(
       signers.map(async (s) => {
         for (let i = 0; i < each; i++) await sign(s)
       }),
     )
-    return (each * SIGNERS) / ((performance.now() - started) / 1000)
+    const seconds = (performance.now() - started) / 1000
+    const used = processes.map((p, i) => cpuOf(p).seconds - cpuBefore[i]!)
+    const total = used.reduce((a, b) => a + b, 0)
+    // Under a primary, the workers are the children; the primary's own share is the relaying.
+    const workerCpu = processes.length > 1 ? used.slice(1) : used
+    const workerTotal = workerCpu.reduce((a, b) => a + b, 0)
+    return {
+      perSecond: (each * SIGNERS) / seconds,
+      cpuMsEach: (total * 1000) / (each * SIGNERS),
+      shares: workerCpu.map((c) => Math.round((100 * c) / Math.max(workerTotal, 0.001))),
+      primaryMsEach: processes.length > 1 ? (used[0]! * 1000) / (each * SIGNERS) : 0,
+    }
   } finally {
     await server.stop()
     await admin?.dispose()
@@ -150,19 +198,21 @@ const main = async () => {
   ]
   console.log(`Signet workers benchmark: ${SIGNERS} signers at once, ${N} create + complete per run over HTTP, Node ${process.version}\n`)
   for (const [name, url] of targets) {
-    const figures = new Map<number, Array<number>>()
+    const figures = new Map<number, Array<Figures>>()
     for (let round = 0; round < ROUNDS; round++) {
       for (const workers of WORKERS) {
         const before = loadavg()[0]!
-        const perSecond = await run(workers, url)
-        figures.set(workers, [...(figures.get(workers) ?? []), perSecond])
+        const f = await run(workers, url)
+        figures.set(workers, [...(figures.get(workers) ?? []), f])
         console.log(
-          `${name.padEnd(10)} ${String(workers).padStart(2)} worker(s)  ${perSecond.toFixed(1).padStart(7)} signatures/s   load ${before.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
+          `${name.padEnd(10)} ${String(workers).padStart(2)} worker(s)  ${f.perSecond.toFixed(1).padStart(7)} signatures/s  server CPU ${f.cpuMsEach.toFixed(1).padStart(5)} ms each  (primary ${f.primaryMsEach.toFixed(1)})  worker shares ${f.shares.join("/")} %   load ${before.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)}`,
         )
       }
     }
     const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
-    console.log(`${name}: ${WORKERS.map((w) => `${w} worker(s) mean ${mean(figures.get(w)!).toFixed(1)}/s`).join(", ")}\n`)
+    console.log(
+      `${name}: ${WORKERS.map((w) => `${w} worker(s) mean ${mean(figures.get(w)!.map((f) => f.perSecond)).toFixed(1)}/s, ${mean(figures.get(w)!.map((f) => f.cpuMsEach)).toFixed(1)} ms CPU each`).join("; ")}\n`,
+    )
   }
 }
 
