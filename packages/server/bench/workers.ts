@@ -140,7 +140,7 @@ const run = async (workers: number, postgresUrl: string | undefined): Promise<Fi
       }
       throw new Error(`no code for ${email}`)
     }
-    const signers = []
+    const signers: Array<{ readonly passkey: SoftwarePasskey; readonly token: string }> = []
     for (let i = 0; i < SIGNERS; i++) {
       const passkey = SoftwarePasskey.create({ origin: server.origin })
       await enrol(client, passkey, { email: `bench-${i}@example.com` })
