@@ -5,7 +5,7 @@
  * same time (one passkey's approvals must stay in order: its signature counter). The runs alternate
  * 1, 2, 1, 2 workers so that a change in the machine's load touches both alike; each line gives the
  * load average next to the figure.
- *   BENCH_WORKERS=1,2  BENCH_ROUNDS=2  BENCH_SIGNERS=8  BENCH_N=320  BENCH_STORAGES=sqlite,postgres
+ *   BENCH_WORKERS=1,2  BENCH_ROUNDS=2  BENCH_SIGNERS=8  BENCH_N=320  BENCH_WARMUP=10 (per signer)  BENCH_STORAGES=sqlite,postgres
  */
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { administerRelyingParty, registerRelyingParty } from "@signet/core"
@@ -23,7 +23,7 @@ const WORKERS = (process.env["BENCH_WORKERS"] ?? "1,2").split(",").map(Number)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 2)
 const SIGNERS = Number(process.env["BENCH_SIGNERS"] ?? 8)
 const N = Number(process.env["BENCH_N"] ?? 320)
-const WARMUP = 2
+const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 10)
 const STORAGES = (process.env["BENCH_STORAGES"] ?? "sqlite,postgres").split(",")
 const settings = { environment: "sandbox", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 } as const
 
