@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ConfigError, loadConfig } from "./config.ts"
@@ -33,6 +33,15 @@ describe("server configuration", () => {
     )
     expect(c).toMatchObject({ port: 8080, database: "postgres://db/signet", deadlineMs: 5000, masterKey: key })
     expect(c.settings).toMatchObject({ environment: "production", publicOrigin: "https://signet.example.com", basePath: "/signet" })
+  })
+
+  it("SIGNET_WORKERS: one worker per core by default, a whole number from 1 on, one process for :memory:", () => {
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).workers).toBe(availableParallelism())
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_WORKERS: "3" }, []).workers).toBe(3)
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: ":memory:" }, []).workers).toBe(1)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_WORKERS: "0" }, [])).toThrow(/SIGNET_WORKERS must be a whole number from 1/)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_WORKERS: "1.5" }, [])).toThrow(/invalid configuration/)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_WORKERS: "2", SIGNET_DATABASE: ":memory:" }, [])).toThrow(/not :memory:/)
   })
 
   it("refuses an origin with a path, a bad environment and a bad port", () => {

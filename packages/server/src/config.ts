@@ -2,6 +2,7 @@
 import { certificatesOfPem, Environment, type EngineSettings } from "@signet/core"
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
+import { availableParallelism } from "node:os"
 import { parseTrustedProxies } from "@signet/adapters-http"
 
 /** Everything the server binary needs. */
@@ -16,6 +17,8 @@ export interface ServerConfig {
   readonly deadlineMs: number
   /** how long SIGTERM waits for requests in flight and the delivery in hand before cutting (ms) */
   readonly shutdownGraceMs: number
+  /** how many worker processes share the port (node:cluster); 1: the server is one process (docs/operations.md#workers) */
+  readonly workers: number
   /** strict response contracts (tests; docs/http.md#contracts-both-ways) */
   readonly validateResponses: boolean
   /** webhook and callback delivery settings */
@@ -67,6 +70,7 @@ const FileConfig = Schema.partial(
     demo: Schema.Boolean,
     deadlineMs: Schema.Int,
     shutdownGraceMs: Schema.Int,
+    workers: Schema.Int,
     accessTokenTtlSeconds: Schema.Int,
     ceremonyTtlSeconds: Schema.Int,
     sessionTtlSeconds: Schema.Int,
@@ -98,6 +102,7 @@ const ENV_KEYS = {
   SIGNET_DEMO: "demo",
   SIGNET_DEADLINE_MS: "deadlineMs",
   SIGNET_SHUTDOWN_GRACE_MS: "shutdownGraceMs",
+  SIGNET_WORKERS: "workers",
   SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback",
   SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
@@ -118,6 +123,7 @@ const NUMERIC = new Set([
   "port",
   "deadlineMs",
   "shutdownGraceMs",
+  "workers",
   "accessTokenTtlSeconds",
   "ceremonyTtlSeconds",
   "sessionTtlSeconds",
@@ -191,13 +197,21 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     throw new ConfigError("SIGNET_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…")
   if (c.otelEndpoint !== undefined && c.otelEndpoint !== "" && !/^https?:\/\/[^/]/.test(c.otelEndpoint))
     throw new ConfigError("SIGNET_OTEL_ENDPOINT must be the http(s):// base URL of an OTLP/HTTP collector (e.g. http://localhost:4318)")
+  const database = c.database ?? (demo ? ".signet/demo.db" : "signet.db")
+  if (c.workers !== undefined && (c.workers < 1 || c.workers > 1024))
+    throw new ConfigError(`SIGNET_WORKERS must be a whole number from 1 to 1024, not ${c.workers}`)
+  // Each worker would open its own private `:memory:` database: one process only.
+  if (database === ":memory:" && c.workers !== undefined && c.workers > 1)
+    throw new ConfigError("SIGNET_WORKERS above 1 needs a database file or PostgreSQL, not :memory:")
+  const workers = c.workers ?? (database === ":memory:" ? 1 : availableParallelism())
   // A production engine without a relay is refused when it is built (makeEngine: the sandbox mailbox refuses production).
   return {
     port,
     trustedProxies,
     trustAnchors,
     host: c.host ?? "0.0.0.0",
-    database: c.database ?? (demo ? ".signet/demo.db" : "signet.db"),
+    database,
+    workers,
     masterKey: c.masterKey,
     demo,
     deadlineMs: c.deadlineMs ?? 30_000,

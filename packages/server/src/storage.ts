@@ -6,14 +6,19 @@ import type { Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import type { StorageServices } from "@signet/adapters-http"
+import { EventBusWorkers } from "./cluster.ts"
 
-/** Storage and event bus for a database setting. SQLite runs one node (in-process bus); PostgreSQL many (LISTEN/NOTIFY). */
+/**
+ * Storage and event bus for a database setting. PostgreSQL: LISTEN/NOTIFY, across every process and
+ * node. SQLite: one machine; the in-process bus, or with `workers` the bus the cluster's primary relays.
+ */
 export const storageFor = (
   database: string,
+  options: { readonly workers?: boolean } = {},
 ): { readonly storage: Layer.Layer<StorageServices, unknown>; readonly eventBus: Layer.Layer<EventBus, unknown> } => {
   if (/^postgres(ql)?:\/\//.test(database)) {
     return { storage: StoragePostgres({ connectionString: database }), eventBus: EventBusPostgres({ connectionString: database }) }
   }
   if (database !== ":memory:") mkdirSync(dirname(database), { recursive: true })
-  return { storage: StorageSqlite({ filename: database }), eventBus: EventBusInProcess }
+  return { storage: StorageSqlite({ filename: database }), eventBus: options.workers === true ? EventBusWorkers : EventBusInProcess }
 }

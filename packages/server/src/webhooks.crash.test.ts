@@ -48,6 +48,8 @@ describe("delivery across a crash", () => {
       SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1",
       SIGNET_WEBHOOK_RETRY_BASE_MS: "400",
       SIGNET_VALIDATE_RESPONSES: "1",
+      // The process killed is the one that serves (with workers, SIGKILL would hit only their primary).
+      SIGNET_WORKERS: "1",
     }
     const start = async () => {
       const child = spawn(process.execPath, [serverBin], { cwd: repoRoot, env, stdio: ["ignore", "ignore", "pipe"] })

@@ -55,6 +55,8 @@ beforeAll(async () => {
       SIGNET_HOST: "127.0.0.1",
       SIGNET_PUBLIC_ORIGIN: origin,
       SIGNET_ENVIRONMENT: "sandbox",
+      // One server process: the one whose memory and PDF workers this test watches.
+      SIGNET_WORKERS: "1",
     },
   })
   for (let i = 0; i < 600; i++) {

@@ -9,11 +9,16 @@ import { MailerSmtp } from "../mailer-smtp.ts"
 import { makeRpDemo } from "../rp-demo.ts"
 import { storageFor } from "../storage.ts"
 import { otlpTelemetry } from "../telemetry.ts"
+import { announceReady, runPrimary, WORKER_HEADER, workerSlot } from "../cluster.ts"
+import cluster from "node:cluster"
 
 const main = async () => {
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
   const masterKey = parseMasterKey(config.masterKey ?? demoMasterKey(config.database))
-  const { storage, eventBus } = storageFor(config.database)
+  // Several workers: this process is their primary and serves nothing itself (docs/operations.md#workers).
+  if (cluster.isPrimary && config.workers > 1) return runPrimary({ workers: config.workers, shutdownGraceMs: config.shutdownGraceMs })
+  const slot = workerSlot()
+  const { storage, eventBus } = storageFor(config.database, { workers: slot !== undefined })
   // The local KYC adapters load their models lazily; their package is imported only when chosen.
   // No KYC setting in production: KYC is disabled (null); sandbox ports are passed as such, so production refuses them.
   const kycProviders =
@@ -34,6 +39,8 @@ const main = async () => {
     trustAnchors: config.trustAnchors,
     deliveries: config.deliveries,
     ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
+    // Housekeeping's deletes are idempotent, but one worker is enough to run them.
+    housekeeping: slot === undefined || slot === 1,
     kycProviders,
     ...(config.otelEndpoint !== undefined ? { telemetry: otlpTelemetry({ endpoint: config.otelEndpoint }) } : {}),
     ...(config.tsaUrl === undefined
@@ -58,6 +65,7 @@ const main = async () => {
   const demoRp = config.demo ? await ensureDemoRp(engine, config.database, [rpDemoOrigin]) : undefined
   const handler = demoRp === undefined ? engine.handler : withDemoContact(engine, demoRp.clientId)
   const server = await listen(handler, config.port, config.host, (req, res) => {
+    if (slot !== undefined) res.setHeader(WORKER_HEADER, String(slot))
     if (req.url === "/" && base !== "") {
       res.writeHead(302, { location: `${base}/` }).end()
       return true
@@ -71,6 +79,7 @@ const main = async () => {
     `  storage: ${config.database.startsWith("postgres") ? "PostgreSQL" : "SQLite"}; key store: software, sealed by the master key`,
     ...engine.adapters.map((a) => `  ${a.port}: ${a.adapter}${a.sandbox ? " (SANDBOX: answers from test fixtures)" : ""}`),
     `  client address: ${config.trustedProxies.length === 0 ? "the peer (X-Forwarded-For ignored)" : `X-Forwarded-For behind ${config.trustedProxies.join(", ")}`}`,
+    ...(slot === undefined ? [] : [`Workers: ${config.workers} processes share the port (SIGNET_WORKERS; each answer names its worker in ${WORKER_HEADER})`]),
   ]
   let rpDemo: { close: () => Promise<void> } | undefined
   if (demoRp !== undefined) {
@@ -93,7 +102,8 @@ const main = async () => {
       '5. Webhooks, 6. KYC on sandbox fixtures (pnpm admin kyc-fixture), 7. the phone handoff: README.md, "Two commands"',
     )
   }
-  process.stdout.write(`${lines.join("\n")}\n`)
+  // Under a primary, worker 1 prints the banner for all.
+  if (slot === undefined || slot === 1) process.stdout.write(`${lines.join("\n")}\n`)
   // Graceful shutdown (docs/operations.md): readiness 503 and event streams ended with a reconnect
   // hint, no new connections, requests in flight finished, the delivery in hand finished, then exit 0.
   let stopping = false
@@ -107,12 +117,13 @@ const main = async () => {
     const workerStopped = await engine.workerStopped(left)
     await engine.dispose()
     process.stdout.write(
-      `${JSON.stringify({ level: "INFO", message: "stopped", signal, requestsFinished: served.inTime, requestsCut: served.cut, workerStopped, ms: Math.round(performance.now() - started) })}\n`,
+      `${JSON.stringify({ level: "INFO", message: "stopped", ...(slot === undefined ? {} : { worker: slot }), signal, requestsFinished: served.inTime, requestsCut: served.cut, workerStopped, ms: Math.round(performance.now() - started) })}\n`,
     )
     process.exit(0)
   }
   process.on("SIGINT", () => void stop("SIGINT"))
   process.on("SIGTERM", () => void stop("SIGTERM"))
+  announceReady()
 }
 
 main().catch((e: unknown) => {

@@ -73,6 +73,8 @@ export const spawnServer = async (
       // Every answer of the server process is checked against its endpoint's response Schema.
       SIGNET_PUBLIC_ORIGIN: origin,
       SIGNET_VALIDATE_RESPONSES: "1",
+      // One process unless a test asks for workers (the default, one per core, is for operators).
+      SIGNET_WORKERS: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
