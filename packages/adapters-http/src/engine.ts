@@ -44,6 +44,7 @@ import { health, liveness, openApi, readiness } from "./system/endpoints.ts"
 import { Lifecycle, LifecycleLive } from "./lifecycle.ts"
 import type { HttpModule } from "./module.ts"
 import { httpModules } from "./modules.ts"
+import type { OtherWorkersMetrics } from "./observability/endpoints.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
 import { PdfProcessorWorkers, type PdfWorkerSettings } from "./pdf-workers/pool.ts"
@@ -131,6 +132,11 @@ export interface EngineOptions {
    * (the server's OTLP layer from `@effect/opentelemetry` when `SIGNET_OTEL_ENDPOINT` is set); none by default
    */
   readonly telemetry?: Layer.Layer<never>
+  /**
+   * under a cluster primary (`SIGNET_WORKERS` above 1): the other workers' metrics, which `/metrics`
+   * merges into this worker's (docs/operations.md#workers); none for one process
+   */
+  readonly metricsOfOtherWorkers?: () => Promise<OtherWorkersMetrics>
 }
 
 /** The adapters an engine runs with and what each declares; a production engine refuses sandbox ones. */

@@ -3,6 +3,7 @@
  * the listening port (node:cluster), relays the event bus between them on SQLite, replaces a worker
  * that dies, and on SIGTERM forwards it and exits 0 once every worker has drained.
  */
+import type { OtherWorkersMetrics } from "@signet/adapters-http"
 import { EventBus } from "@signet/core"
 import { Effect, Layer, PubSub, Runtime, Stream } from "effect"
 import cluster, { type Worker } from "node:cluster"
@@ -17,10 +18,63 @@ export const WORKER_HEADER = "x-signet-worker"
 export const workerSlot = (): number | undefined => (cluster.isWorker ? Number(process.env[WORKER_SLOT_ENV]) : undefined)
 
 /** What the primary and its workers tell each other over the IPC channel. */
-type ClusterMessage = { readonly signet: "ready" } | { readonly signet: "bus"; readonly topic: string; readonly payload: string }
+type ClusterMessage =
+  | { readonly signet: "ready" }
+  | { readonly signet: "bus"; readonly topic: string; readonly payload: string }
+  // A scrape: the worker that took it asks the primary (gather), which asks every other worker (ask), collects
+  // their answers (answer) for up to a second and hands them back (gathered).
+  | { readonly signet: "metrics-gather"; readonly id: number }
+  | { readonly signet: "metrics-ask"; readonly id: number }
+  | { readonly signet: "metrics-answer"; readonly id: number; readonly text: string }
+  | { readonly signet: "metrics-gathered"; readonly id: number; readonly expositions: ReadonlyArray<string>; readonly missing: number }
 
-const isClusterMessage = (m: unknown): m is ClusterMessage =>
-  typeof m === "object" && m !== null && ((m as { signet?: unknown }).signet === "ready" || (m as { signet?: unknown }).signet === "bus")
+const MESSAGES = new Set(["ready", "bus", "metrics-gather", "metrics-ask", "metrics-answer", "metrics-gathered"])
+
+const isClusterMessage = (m: unknown): m is ClusterMessage => typeof m === "object" && m !== null && MESSAGES.has((m as { signet?: unknown }).signet as string)
+
+/** How long the primary waits for the other workers' metrics; a worker slower than that is left out of the scrape. */
+export const METRICS_GATHER_TIMEOUT_MS = 1000
+
+/**
+ * A worker's side of a scrape across workers: `gather` asks the primary for every other worker's
+ * exposition (the engine's `metricsOfOtherWorkers`); `answerWith` answers the primary's asks with
+ * this worker's own (until then, and after an error, this worker is counted missing).
+ */
+export const metricsAcrossWorkers = (options: { readonly workers: number }) => {
+  let nextId = 0
+  const waiting = new Map<number, (gathered: OtherWorkersMetrics) => void>()
+  let local: (() => Promise<string>) | undefined
+  process.on("message", (m: unknown) => {
+    if (!isClusterMessage(m)) return
+    if (m.signet === "metrics-gathered") waiting.get(m.id)?.({ expositions: m.expositions, missing: m.missing })
+    else if (m.signet === "metrics-ask" && local !== undefined)
+      local().then(
+        (text) => {
+          if (process.connected) process.send?.({ signet: "metrics-answer", id: m.id, text } satisfies ClusterMessage)
+        },
+        () => undefined,
+      )
+  })
+  const gather = (): Promise<OtherWorkersMetrics> =>
+    new Promise((resolve) => {
+      const id = nextId++
+      const done = (gathered: OtherWorkersMetrics) => {
+        clearTimeout(timer)
+        waiting.delete(id)
+        resolve(gathered)
+      }
+      // The primary answers within its timeout; past that (a primary gone), this worker's figures are all there is.
+      const timer = setTimeout(() => done({ expositions: [], missing: options.workers - 1 }), METRICS_GATHER_TIMEOUT_MS + 1000)
+      waiting.set(id, done)
+      if (process.connected) process.send?.({ signet: "metrics-gather", id } satisfies ClusterMessage)
+    })
+  return {
+    gather,
+    answerWith: (text: () => Promise<string>) => {
+      local = text
+    },
+  }
+}
 
 /** Tells the primary this worker serves (its banner printed, its port shared); the primary starts the next workers then. */
 export const announceReady = (): void => {
@@ -81,13 +135,41 @@ export const runPrimary = async (options: { readonly workers: number; readonly s
   let stopping = false
   let serving = false
   const exits = new Map<number, number | null>()
+  // Scrapes being gathered, by the primary's id: who asked (and under which id), what came back, from whom still awaited.
+  let nextScrape = 0
+  const scrapes = new Map<number, { requester: Worker; id: number; expositions: Array<string>; awaited: Set<Worker>; timer: NodeJS.Timeout }>()
+  const finishScrape = (scrape: number) => {
+    const s = scrapes.get(scrape)
+    if (s === undefined) return
+    scrapes.delete(scrape)
+    clearTimeout(s.timer)
+    // Every slot other than the requester's should have answered: one not running (being replaced) counts as missing too.
+    const missing = Math.max(0, options.workers - 1 - s.expositions.length)
+    if (s.requester.isConnected()) s.requester.send({ signet: "metrics-gathered", id: s.id, expositions: s.expositions, missing } satisfies ClusterMessage)
+  }
+  const gatherFor = (requester: Worker, id: number) => {
+    const scrape = nextScrape++
+    const awaited = new Set([...slots.values()].filter((w) => w !== requester && w.isConnected()))
+    scrapes.set(scrape, { requester, id, expositions: [], awaited, timer: setTimeout(() => finishScrape(scrape), METRICS_GATHER_TIMEOUT_MS) })
+    for (const w of awaited) w.send({ signet: "metrics-ask", id: scrape } satisfies ClusterMessage)
+    if (awaited.size === 0) finishScrape(scrape)
+  }
+  const answered = (worker: Worker, scrape: number, text: string) => {
+    const s = scrapes.get(scrape)
+    if (s === undefined || !s.awaited.delete(worker)) return
+    s.expositions.push(text)
+    if (s.awaited.size === 0) finishScrape(scrape)
+  }
 
   const fork = (slot: number): Worker => {
     const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(slot) })
     slots.set(slot, worker)
     worker.on("message", (m: unknown) => {
-      if (!isClusterMessage(m) || m.signet !== "bus") return
-      for (const other of slots.values()) if (other !== worker && other.isConnected()) other.send(m)
+      if (!isClusterMessage(m)) return
+      if (m.signet === "bus") {
+        for (const other of slots.values()) if (other !== worker && other.isConnected()) other.send(m)
+      } else if (m.signet === "metrics-gather") gatherFor(worker, m.id)
+      else if (m.signet === "metrics-answer") answered(worker, m.id, m.text)
     })
     worker.once("exit", (code, signal) => {
       if (slots.get(slot) !== worker) return

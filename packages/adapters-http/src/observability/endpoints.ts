@@ -7,10 +7,34 @@ import { AdminTokenRequired, Deliveries, hashSecret, outboxDepth, outboxOldestSe
 import { Clock, Effect, Metric } from "effect"
 import { endpoint, type Endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
-import { prometheusText } from "./prometheus.ts"
+import { mergePrometheusTexts, prometheusText } from "./prometheus.ts"
+
+/** What the other workers of a cluster answered for one scrape (docs/operations.md#workers). */
+export interface OtherWorkersMetrics {
+  /** each answering worker's exposition, as `localMetricsText` wrote it */
+  readonly expositions: ReadonlyArray<string>
+  /** workers that did not answer in time (left out of the totals) */
+  readonly missing: number
+}
+
+/** This process's metrics as Prometheus text, the outbox gauges read from storage now. */
+export const localMetricsText: Effect.Effect<string, never, Deliveries> = Effect.gen(function* () {
+  const pending = yield* Effect.flatMap(Deliveries, (d) => d.pendingSummary())
+  const now = yield* Clock.currentTimeMillis
+  yield* Metric.set(outboxDepth, pending.count)
+  yield* Metric.set(outboxOldestSeconds, pending.oldestCreatedAt === null ? 0 : Math.max(0, now - pending.oldestCreatedAt) / 1000)
+  return prometheusText(yield* Metric.snapshot)
+})
+
+const missingWorkers = (missing: number) =>
+  `# HELP signet_metrics_workers_missing Workers that did not answer this scrape in time (left out of the totals)\n# TYPE signet_metrics_workers_missing gauge\nsignet_metrics_workers_missing ${missing}\n`
 
 /** The metrics endpoint for this engine's administrator token (undefined: every scrape is refused). */
-export const metricsEndpointFor = (options: { readonly adminToken: string | undefined }): Endpoint<any, any> =>
+export const metricsEndpointFor = (options: {
+  readonly adminToken: string | undefined
+  /** under a cluster primary: the other workers' expositions, merged into this one's */
+  readonly metricsOfOtherWorkers?: (() => Promise<OtherWorkersMetrics>) | undefined
+}): Endpoint<any, any> =>
   endpoint({
     method: "GET",
     path: "/metrics",
@@ -25,11 +49,10 @@ export const metricsEndpointFor = (options: { readonly adminToken: string | unde
         const m = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim())
         if (options.adminToken === undefined || m === null) return yield* new AdminTokenRequired()
         if (!(yield* secretMatches(m[1]!, yield* hashSecret(options.adminToken)))) return yield* new AdminTokenRequired()
-        const pending = yield* Effect.flatMap(Deliveries, (d) => d.pendingSummary())
-        const now = yield* Clock.currentTimeMillis
-        yield* Metric.set(outboxDepth, pending.count)
-        yield* Metric.set(outboxOldestSeconds, pending.oldestCreatedAt === null ? 0 : Math.max(0, now - pending.oldestCreatedAt) / 1000)
-        const text = prometheusText(yield* Metric.snapshot)
+        const local = yield* localMetricsText
+        const gather = options.metricsOfOtherWorkers
+        const others = gather === undefined ? undefined : yield* Effect.promise(gather)
+        const text = others === undefined ? local : mergePrometheusTexts([local, ...others.expositions, missingWorkers(others.missing)])
         return new Response(text, {
           status: 200,
           headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store", ...baseHeaders(requestId) },

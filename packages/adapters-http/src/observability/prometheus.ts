@@ -65,3 +65,63 @@ export const prometheusText = (snapshot: ReadonlyArray<MetricPair.MetricPair.Unt
   }
   return `${out.join("\n")}\n`
 }
+
+/**
+ * Gauges read from the shared database at each scrape: every worker reads the same figure, so a
+ * merge takes it once (the highest) instead of summing it.
+ */
+export const SHARED_GAUGES: ReadonlySet<string> = new Set(["signet_outbox_pending", "signet_outbox_oldest_pending_seconds"])
+
+const parseValue = (text: string) => (text === "+Inf" ? Number.POSITIVE_INFINITY : text === "-Inf" ? Number.NEGATIVE_INFINITY : Number(text))
+
+/**
+ * Several processes' expositions (as `prometheusText` writes them) as one: counters, histogram
+ * buckets, sums and counts, and per-process gauges summed per label set; the gauges of `shared`
+ * and summary quantiles (which cannot be added) taken at their highest.
+ */
+export const mergePrometheusTexts = (texts: ReadonlyArray<string>, shared: ReadonlySet<string> = SHARED_GAUGES): string => {
+  const families = new Map<string, { type: string | undefined; help: string | undefined; samples: Map<string, number> }>()
+  const family = (name: string) => {
+    let found = families.get(name)
+    if (found === undefined) {
+      found = { type: undefined, help: undefined, samples: new Map() }
+      families.set(name, found)
+    }
+    return found
+  }
+  for (const text of texts) {
+    // Samples belong to the family of the `# TYPE` line above them (prometheusText writes one block per family).
+    let current: string | undefined
+    for (const line of text.split("\n")) {
+      if (line === "") continue
+      const meta = /^# (HELP|TYPE) (\S+) ?(.*)$/.exec(line)
+      if (meta !== null) {
+        const f = family(meta[2]!)
+        if (meta[1] === "HELP") f.help = meta[3]
+        else {
+          f.type = meta[3]
+          current = meta[2]
+        }
+        continue
+      }
+      if (line.startsWith("#")) continue
+      // Label values never hold the last space: the value follows it.
+      const space = line.lastIndexOf(" ")
+      const key = line.slice(0, space)
+      const value = parseValue(line.slice(space + 1))
+      const name = key.replace(/\{.*$/, "")
+      const f = family(current !== undefined && name.startsWith(current) ? current : name)
+      const takeHighest = shared.has(name) || (f.type === "summary" && key.includes('quantile="'))
+      const before = f.samples.get(key)
+      f.samples.set(key, before === undefined ? value : takeHighest ? Math.max(before, value) : before + value)
+    }
+  }
+  const out: Array<string> = []
+  for (const name of [...families.keys()].sort()) {
+    const f = families.get(name)!
+    if (f.help !== undefined) out.push(`# HELP ${name} ${f.help}`)
+    if (f.type !== undefined) out.push(`# TYPE ${name} ${f.type}`)
+    out.push(...[...f.samples].map(([key, value]) => `${key} ${number(value)}`).sort())
+  }
+  return `${out.join("\n")}\n`
+}

@@ -4,12 +4,12 @@ import { parseMasterKey } from "@signet/adapters-crypto"
 import { KycProvidersSandbox } from "@signet/core"
 import { ConfigError, loadConfig } from "../config.ts"
 import { demoMasterKey, ensureDemoRp, withDemoContact } from "../demo.ts"
-import { listen, makeEngine, nodeClientIp, SandboxMailbox, TimestampAuthorityHttp, warmPdfWorkers } from "@signet/adapters-http"
+import { listen, localMetricsText, makeEngine, nodeClientIp, SandboxMailbox, TimestampAuthorityHttp, warmPdfWorkers } from "@signet/adapters-http"
 import { MailerSmtp } from "../mailer-smtp.ts"
 import { makeRpDemo } from "../rp-demo.ts"
 import { storageFor } from "../storage.ts"
 import { otlpTelemetry } from "../telemetry.ts"
-import { announceReady, runPrimary, WORKER_HEADER, workerSlot } from "../cluster.ts"
+import { announceReady, metricsAcrossWorkers, runPrimary, WORKER_HEADER, workerSlot } from "../cluster.ts"
 import cluster from "node:cluster"
 
 const main = async () => {
@@ -27,6 +27,8 @@ const main = async () => {
       : Object.values(config.kyc).includes("local")
         ? (await import("@signet/kyc-local")).kycProviders(config.kyc)
         : KycProvidersSandbox
+  // Under a primary, a scrape of `/metrics` merges every worker's metrics (docs/operations.md#workers).
+  const acrossWorkers = slot === undefined ? undefined : metricsAcrossWorkers({ workers: config.workers })
   const engine = await makeEngine({
     settings: config.settings,
     storage,
@@ -42,6 +44,7 @@ const main = async () => {
     // Housekeeping's deletes are idempotent, but one worker is enough to run them.
     housekeeping: slot === undefined || slot === 1,
     kycProviders,
+    ...(acrossWorkers !== undefined ? { metricsOfOtherWorkers: acrossWorkers.gather } : {}),
     ...(config.otelEndpoint !== undefined ? { telemetry: otlpTelemetry({ endpoint: config.otelEndpoint }) } : {}),
     ...(config.tsaUrl === undefined
       ? {}
@@ -54,6 +57,7 @@ const main = async () => {
         ? { mailer: new SandboxMailbox("sandbox", (m) => process.stdout.write(`[sandbox mail] to ${m.to}: ${m.subject}\n`)).layer }
         : {}),
   })
+  acrossWorkers?.answerWith(() => engine.run(localMetricsText))
   // The PDF worker's bundle is built now, not on the first PDF upload.
   warmPdfWorkers()
   const base = config.settings.basePath
