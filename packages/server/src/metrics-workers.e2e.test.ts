@@ -1,11 +1,13 @@
 /**
  * `/metrics` with `SIGNET_WORKERS=2` on SQLite (docs/operations.md#workers): signatures made through
  * connections held by each worker, then every scrape, whichever worker takes it, reports their total
- * (not the answering worker's share), with no worker missing.
+ * (not the answering worker's share), with no worker missing; a worker that cannot answer (stopped)
+ * is left out and counted missing, and counted again once it answers.
  */
 import { administerRelyingParty, confirmEmailVerification, Deliveries, registerRelyingParty, startEmailVerification } from "@signet/core"
 import { ok, SignetClient, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { createHash, randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { Agent, type IncomingHttpHeaders, request } from "node:http"
 import { Effect, LogLevel } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -145,4 +147,36 @@ describe("/metrics over two workers (SQLite)", () => {
     expect(answeredBy.get("1")).toBeGreaterThanOrEqual(3)
     expect(answeredBy.get("2")).toBeGreaterThanOrEqual(3)
   }, 60_000)
+
+  /** The process id of the worker in `slot`: the primary's child whose environment gives it that slot (Linux /proc). */
+  const workerPid = (slot: string): number => {
+    const primary = server.child.pid!
+    const children = readFileSync(`/proc/${primary}/task/${primary}/children`, "utf8").trim().split(/\s+/).map(Number)
+    const found = children.find((pid) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`SIGNET_WORKER_SLOT=${slot}`))
+    if (found === undefined) throw new Error(`no worker in slot ${slot} among ${children.join(", ")}`)
+    return found
+  }
+
+  it("a worker that does not answer is left out of the scrape and counted missing", async () => {
+    const agent = await connectionTo("1")
+    const scrape = () => exchange(agent, `${api}/metrics`, "GET", undefined, { authorization: `Bearer ${ADMIN}` })
+    const stopped = workerPid("2")
+    process.kill(stopped, "SIGSTOP")
+    try {
+      const started = performance.now()
+      const r = await scrape()
+      console.log(`[metrics-workers] scrape with worker 2 stopped answered in ${(performance.now() - started).toFixed(0)} ms`)
+      expect(r.status).toBe(200)
+      expect(r.headers[WORKER_HEADER]).toBe("1")
+      expect(sample(r.text, "signet_metrics_workers_missing")).toBe(1)
+      // Worker 1's own share only (2 of the 5 signatures of the test above).
+      expect(sample(r.text, 'signet_signatures_total{digest="SHA-256"}')).toBe(2)
+    } finally {
+      process.kill(stopped, "SIGCONT")
+    }
+    const again = await scrape()
+    expect(sample(again.text, "signet_metrics_workers_missing")).toBe(0)
+    expect(sample(again.text, 'signet_signatures_total{digest="SHA-256"}')).toBe(5)
+    agent.destroy()
+  }, 30_000)
 })
