@@ -98,6 +98,726 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log, newest first (the latest 5,000 searched): `?actor=`, `?action=`, `?subject=`, `?from=`/`?to=` (ISO), `?format=csv` */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            action: string;
+                            actorClientId: string | null;
+                            actorUserId: string | null;
+                            /** @description ISO 8601 time (UTC) */
+                            at: string;
+                            detail: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            id: string;
+                            subject: string;
+                        }[];
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Certificates by `?serial=` (hex) or `?holder=` (the signer's user id) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            kind: string;
+                            /** @description ISO 8601 time (UTC) */
+                            notAfter: string;
+                            /** @description ISO 8601 time (UTC) */
+                            notBefore: string;
+                            revocationReason: string | null;
+                            revokedAt: string | null;
+                            serial: string;
+                            status: string;
+                            subject: string;
+                            userId: string | null;
+                        }[];
+                    };
+                };
+                /** @description neither serial nor holder given */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/certificates/{serial}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a signer certificate with a reason (as administrator; the revocation's audit line says so) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    serial: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            kind: string;
+                            /** @description ISO 8601 time (UTC) */
+                            notAfter: string;
+                            /** @description ISO 8601 time (UTC) */
+                            notBefore: string;
+                            revocationReason: string | null;
+                            revokedAt: string | null;
+                            serial: string;
+                            status: string;
+                            subject: string;
+                            userId: string | null;
+                        }[];
+                    };
+                };
+                /** @description A required field or format is wrong; `error` names it (also malformed JSON); a reason is required */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Certificate not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong content type (JSON expected) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/kyc/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The KYC review queue: verifications newest first; `?status=` (default needs_review, `all` for every status), `?clientId=` */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clientId: string;
+                            customerId: string;
+                            faceMatchScore: number | null;
+                            id: string;
+                            livenessScore: number | null;
+                            reasons: string[];
+                            status: string;
+                            /** @description ISO 8601 time (UTC) */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+                /** @description an unknown status */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/kyc/verifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One verification for review: scores against the thresholds, the extracted fields beside the customer's record, its images and history */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clientId: string;
+                            customerId: string;
+                            document: {
+                                dateOfBirth: string | null;
+                                docExpiry: string | null;
+                                docNumber: string;
+                                docType: string;
+                                givenNames: string;
+                                nationality: string;
+                                personalNumber: string;
+                                surname: string;
+                            } | null;
+                            faceMatchScore: number | null;
+                            history: {
+                                action: string;
+                                /** @description ISO 8601 time (UTC) */
+                                at: string;
+                                from: string | null;
+                                reasons: string[];
+                                to: string | null;
+                            }[];
+                            id: string;
+                            images: {
+                                contentType: string;
+                                id: string;
+                                kind: string;
+                                position: number;
+                            }[];
+                            livenessScore: number | null;
+                            reasons: string[];
+                            record: {
+                                /** @description ISO 8601 time (UTC) */
+                                createdAt: string;
+                                customerId: string;
+                                phoneNumber: string;
+                                rpUrn: string | null;
+                            };
+                            status: string;
+                            thresholds: {
+                                liveness: number;
+                                match: number;
+                                review: number;
+                            };
+                            /** @description ISO 8601 time (UTC) */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `KYC verification not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/kyc/verifications/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or reject a needs_review verification with a reason: the API's review command (same move, events and `kyc.reviewed` webhooks), audited */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        decision: "approve" | "reject";
+                        /** @description why, for the audit log */
+                        reason: string;
+                        /** @description who decided, for the audit log */
+                        reviewer: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clientId: string;
+                            customerId: string;
+                            id: string;
+                            reasons: string[];
+                            status: string;
+                        };
+                    };
+                };
+                /** @description A required field or format is wrong; `error` names it (also malformed JSON); a reason and the reviewer's name are required */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `KYC verification not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Only a verification in needs_review can be reviewed; this one is <status>` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong content type (JSON expected) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/kyc/verifications/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase a customer's verification, captures and images (the API's erase command), audited with the reason */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                        reviewer: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            erased: boolean;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description A required field or format is wrong; `error` names it (also malformed JSON); a reason and the reviewer's name are required */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `KYC verification not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong content type (JSON expected) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/kyc/verifications/{id}/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the verification's images, decrypted for the reviewer; `Cache-Control: no-store` */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    imageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": unknown;
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `KYC verification not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api/relying-parties": {
         parameters: {
             query?: never;
@@ -139,6 +859,7 @@ export interface paths {
                             name: string;
                             /** @description the plan in force (from a subscription or an administrator) */
                             plan: ("starter" | "business" | "enterprise") | null;
+                            postLogoutRedirectUris: string[];
                             /** @description ISO 8601 end of the grace period of the secret replaced by the last rotation; null when none is valid */
                             previousSecretsValidUntil: {
                                 client: string | null;
@@ -256,6 +977,7 @@ export interface paths {
                             }[];
                             /** @description the plan in force (from a subscription or an administrator) */
                             plan: ("starter" | "business" | "enterprise") | null;
+                            postLogoutRedirectUris: string[];
                             /** @description ISO 8601 end of the grace period of the secret replaced by the last rotation; null when none is valid */
                             previousSecretsValidUntil: {
                                 client: string | null;
@@ -434,6 +1156,7 @@ export interface paths {
                             name: string;
                             /** @description the plan in force (from a subscription or an administrator) */
                             plan: ("starter" | "business" | "enterprise") | null;
+                            postLogoutRedirectUris: string[];
                             /** @description ISO 8601 end of the grace period of the secret replaced by the last rotation; null when none is valid */
                             previousSecretsValidUntil: {
                                 client: string | null;
@@ -499,6 +1222,244 @@ export interface paths {
                 };
                 /** @description `RP in status <status> cannot be <approved|rejected|suspended>` */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong content type (JSON expected) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/relying-parties/{clientId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a failed delivery back in the outbox for one more attempt now */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: components["schemas"]["Int"];
+                            /** @enum {string} */
+                            status: "pending";
+                        };
+                    };
+                };
+                /** @description `Only a failed delivery can be retried; this one is <status>` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Delivery not found` (or not this RP's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/relying-parties/{clientId}/kyc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An RP's KYC switch and identity scope */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clientId: string;
+                            enabled: boolean;
+                            /** @enum {string} */
+                            identityScope: "rp" | "shared";
+                        };
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RP <clientId> not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Turn KYC on or off for an RP and set its identity scope (`rp` or `shared`) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        /** @enum {string} */
+                        identityScope?: "rp" | "shared";
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clientId: string;
+                            enabled: boolean;
+                            /** @enum {string} */
+                            identityScope: "rp" | "shared";
+                        };
+                    };
+                };
+                /** @description A required field or format is wrong; `error` names it (also malformed JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RP <clientId> not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -618,6 +1579,7 @@ export interface paths {
                                 name: string;
                                 /** @description the plan in force (from a subscription or an administrator) */
                                 plan: ("starter" | "business" | "enterprise") | null;
+                                postLogoutRedirectUris: string[];
                                 /** @description ISO 8601 end of the grace period of the secret replaced by the last rotation; null when none is valid */
                                 previousSecretsValidUntil: {
                                     client: string | null;
@@ -808,6 +1770,248 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/relying-parties/{clientId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An RP's usage per UTC day (`?days=`, default 30): signatures and quota refusals, KYC outcomes by status and reason, with SVG charts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            charts: {
+                                /** @description SVG document */
+                                kycByStatus: string;
+                                /** @description SVG document */
+                                quotaRefusals: string;
+                                /** @description SVG document */
+                                signatures: string;
+                            };
+                            clientId: string;
+                            days: {
+                                day: string;
+                                quotaRefusals: number;
+                                signatures: number;
+                            }[];
+                            kyc: {
+                                byReason: {
+                                    [key: string]: number;
+                                };
+                                byStatus: {
+                                    [key: string]: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RP <clientId> not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/relying-parties/{clientId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An RP's webhook subscriptions and its newest 100 deliveries with every attempt */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                attempts: components["schemas"]["Int"];
+                                /** @description ISO 8601 time (UTC) */
+                                createdAt: string;
+                                deliveredAt: string | null;
+                                eventType: string;
+                                history: {
+                                    /** @description ISO 8601 time (UTC) */
+                                    at: string;
+                                    attempt: components["schemas"]["Int"];
+                                    durationMs: number;
+                                    error: string | null;
+                                    statusCode: components["schemas"]["Int"] | null;
+                                }[];
+                                id: components["schemas"]["Int"];
+                                kind: string;
+                                lastError: string | null;
+                                lastStatus: components["schemas"]["Int"] | null;
+                                status: string;
+                                subscriptionId: components["schemas"]["Int"] | null;
+                                url: string;
+                            }[];
+                            subscriptions: {
+                                active: boolean;
+                                /** @description ISO 8601 time (UTC) */
+                                createdAt: string;
+                                events: string[];
+                                id: components["schemas"]["Int"];
+                                url: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `RP <clientId> not found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the administrator token is accepted, and this engine's environment (the console's sign-in check) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            administrator: true;
+                            environment: string;
+                        };
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3940,6 +5144,60 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The engine's metrics in the Prometheus text format (requests, errors and latency per endpoint, signatures, quota refusals, outbox, KYC outcomes, event streams, database); administrator token */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain; version=0.0.4": unknown;
+                    };
+                };
+                /** @description `Administrator token required` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Processing deadline exceeded; read the operation state before retrying */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9831,7 +11089,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Subscribe a public https URL to sign.complete and/or batch.complete deliveries (Standard Webhooks) */
+        /** Subscribe a public https URL to sign.complete, batch.complete and/or kyc.reviewed deliveries (Standard Webhooks) */
         post: {
             parameters: {
                 query?: never;
