@@ -19,6 +19,7 @@ import {
   type StoredKey,
 } from "@signet/core"
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { KeyObject, sign as nodeSign } from "node:crypto"
 
 /** The 32-byte master key that seals private keys at rest. */
 export class MasterKey extends Context.Tag("@signet/adapters-crypto/MasterKey")<MasterKey, Uint8Array>() {}
@@ -42,6 +43,8 @@ const EC = { name: "ECDSA", namedCurve: "P-256" } as const
 const RSA_OAEP = { name: "RSA-OAEP", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
 const RSA_PKCS1 = { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
 const subtle = () => globalThis.crypto.subtle
+const nodeKeys = new WeakMap<CryptoKey, KeyObject>()
+const NODE_HASH: Record<SignatureHash, string> = { "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" }
 
 const seal = async (master: CryptoKey, keyId: string, plain: ArrayBuffer): Promise<string> => {
   const iv = globalThis.crypto.getRandomValues(new Uint8Array(12))
@@ -151,13 +154,15 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
           Effect.catchTag("KeyNotFound", () => create(keyId, algorithm)),
         ),
       get: (keyId) => find(keyId).pipe(Effect.map(infoOf)),
+      // node:crypto signs in the calling thread: WebCrypto's sign is a thread-pool round trip that costs more than the signature.
       sign: (keyId, data, hash = "SHA-256") =>
         signer(keyId, hash).pipe(
-          Effect.flatMap(({ key, rsa }) =>
-            Effect.promise(() => subtle().sign(rsa ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash }, key, new Uint8Array(data))).pipe(
-              Effect.map((sig) => new Uint8Array(sig)),
-            ),
-          ),
+          Effect.map(({ key, rsa }) => {
+            const nodeKey = nodeKeys.get(key) ?? KeyObject.from(key)
+            nodeKeys.set(key, nodeKey)
+            const algorithm = NODE_HASH[hash]
+            return new Uint8Array(rsa ? nodeSign(algorithm, data, nodeKey) : nodeSign(algorithm, data, { key: nodeKey, dsaEncoding: "ieee-p1363" }))
+          }),
         ),
       decrypt: (keyId, ciphertext, hash) =>
         decrypter(keyId, hash).pipe(

@@ -44,6 +44,8 @@ const BASELINE = new URL("./baseline.json", import.meta.url)
 const check = process.argv.includes("--check")
 const writeBaseline = process.argv.includes("--write-baseline")
 const sqliteOnly = process.argv.includes("--sqlite-only")
+/** the floors and (a) only: a quick look at the signing path */
+const pathOnly = process.argv.includes("--path-only")
 
 const LOOPBACK = ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
 const hash = () => createHash("sha256").update(randomBytes(32)).digest("hex")
@@ -149,7 +151,7 @@ interface Signer {
 }
 
 /** An engine with a generous allowance and `CLIENTS` enrolled signers. */
-const prepare = async (env: RunningEngine): Promise<ReadonlyArray<Signer>> => {
+const prepare = async (env: RunningEngine, count = CLIENTS): Promise<ReadonlyArray<Signer>> => {
   await env.engine.run(
     administerRelyingParty(env.rp.clientId, {
       _tag: "SetCustomAllowance",
@@ -157,7 +159,7 @@ const prepare = async (env: RunningEngine): Promise<ReadonlyArray<Signer>> => {
     }),
   )
   const signers: Array<Signer> = []
-  for (let i = 0; i < CLIENTS; i++) {
+  for (let i = 0; i < count; i++) {
     const client = new SignetClient(env.client.baseUrl, { "x-forwarded-for": `10.${i}.0.1` })
     client.mailbox = env.codeFor
     const passkey = SoftwarePasskey.create({ origin: env.origin })
@@ -233,8 +235,12 @@ const main = async () => {
 
   const sqlite = await startEngine({ housekeeping: false, trustedProxies: LOOPBACK })
   try {
-    const signers = await prepare(sqlite)
+    const signers = await prepare(sqlite, pathOnly ? 1 : CLIENTS)
     figures["a"] = await signingPath(sqlite, signers[0]!)
+    if (pathOnly) {
+      console.log(`\na / crypto floor = ${(figures["a"] / floor).toFixed(3)}; load ${load()}`)
+      return
+    }
     const r = await engineFigures(sqlite, signers, "SQLite")
     figures["b sqlite"] = r.inProcess
     figures["c sqlite"] = r.overHttp

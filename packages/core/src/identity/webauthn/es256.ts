@@ -5,6 +5,7 @@
  * verification. Anything else is left to the library (`undefined` here).
  */
 import { Effect } from "effect"
+import { sha256 } from "../../kernel/digest.ts"
 import { concatBytes, fromBase64 } from "../../kernel/encoding.ts"
 
 /** Reads a CBOR head at `at`: major type, argument and the offset after it; undefined for what an EC2 key never holds. */
@@ -109,8 +110,8 @@ export const verifyEs256Signature = (input: {
     if (signature === undefined) return undefined
     const key = yield* importedKey(input.publicKey)
     if (key === undefined) return undefined
-    return yield* Effect.promise(async () => {
-      const clientDataHash = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", input.clientDataJSON as Uint8Array<ArrayBuffer>))
-      return globalThis.crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, signature, concatBytes([input.authenticatorData, clientDataHash]))
-    })
+    const clientDataHash = yield* sha256(input.clientDataJSON)
+    return yield* Effect.promise(() =>
+      globalThis.crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, signature, concatBytes([input.authenticatorData, clientDataHash])),
+    )
   })
