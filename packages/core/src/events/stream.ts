@@ -4,7 +4,7 @@
  * and a three-second tick re-reads the log, so an event is never missed, a reconnect with
  * `Last-Event-ID` resumes exactly, and a lost poke costs at most one tick.
  */
-import { Effect, Stream } from "effect"
+import { type Context, Deferred, Effect, Fiber, FiberId, Queue, Runtime, Stream } from "effect"
 import { EventBus } from "../ports/event-bus.ts"
 import { SigningEvents } from "../signing/ports.ts"
 import type { SigningEvent } from "../signing/model.ts"
@@ -40,6 +40,68 @@ export const STREAM_TICK = "3 seconds"
 
 const PAGE = 200
 
+/** Frames a subscriber may have waiting before its stream is ended (it resumes with Last-Event-ID). */
+const BACKLOG = 1024
+
+/** One stream of a user on this node: its filter, how far it has been sent, its frames waiting. */
+interface Subscriber {
+  readonly clientId: string | null
+  cursor: number
+  readonly frames: Queue.Queue<string>
+  /** set once its catch-up read is done; feed reads skip it until then */
+  joined: boolean
+}
+
+/**
+ * The shared feed of one user's events on this node: one bus subscription, one tick and one read
+ * of the log per poke, whatever the number of that user's streams; each stream takes what is
+ * after its own cursor and passes its filter. The lock keeps reads and joins in one order.
+ */
+interface UserFeed {
+  readonly subscribers: Set<Subscriber>
+  readonly lock: Effect.Semaphore
+  cursor: number
+  /** done once the feed is subscribed to the bus and knows where the log ends */
+  readonly ready: Deferred.Deferred<void>
+  fiber: Fiber.RuntimeFiber<void> | undefined
+}
+
+// Feeds per engine (keyed by its event log), per user; a feed lives while it has subscribers.
+const feedsByLog = new WeakMap<object, Map<string, UserFeed>>()
+
+const offer = (feed: UserFeed, subscriber: Subscriber, frame: string) => {
+  if (!Queue.unsafeOffer(subscriber.frames, frame)) {
+    // Too far behind: end its stream rather than hold memory or drop an event; the client resumes exactly.
+    feed.subscribers.delete(subscriber)
+    Effect.runFork(Queue.shutdown(subscriber.frames))
+  }
+}
+
+/** Reads the log after `after` and hands each event to the subscribers it is for (those not yet past it). */
+const deliver = (log: Context.Tag.Service<SigningEvents>, userId: string, feed: UserFeed, targets: ReadonlyArray<Subscriber>, after: number, quiet: boolean) =>
+  Effect.gen(function* () {
+    let cursor = after
+    const sent = new Set<Subscriber>()
+    for (;;) {
+      const page = yield* log.listForUser(userId, cursor, PAGE)
+      for (const e of page) {
+        let frame: string | undefined
+        for (const subscriber of targets) {
+          if (e.seq <= subscriber.cursor) continue
+          subscriber.cursor = e.seq
+          if (subscriber.clientId !== null && e.clientId !== subscriber.clientId) continue
+          frame ??= sseFrame(e.type, eventRecord(e), e.seq)
+          offer(feed, subscriber, frame)
+          sent.add(subscriber)
+        }
+        cursor = e.seq
+      }
+      if (page.length < PAGE) break
+    }
+    if (quiet) for (const subscriber of targets) if (!sent.has(subscriber)) offer(feed, subscriber, KEEP_ALIVE)
+    return cursor
+  })
+
 /**
  * The frames of a user's stream: `connected`, then every event after `lastEventId` (or, for
  * a new client, after the newest event at connection time), as they are recorded. With
@@ -50,28 +112,84 @@ export const userEventStream = (userId: string, lastEventId: number | null, clie
   Stream.unwrapScoped(
     Effect.gen(function* () {
       const log = yield* SigningEvents
-      // Subscribe before reading the log, so nothing recorded in between can be missed.
-      const pokes = yield* Effect.flatMap(EventBus, (bus) => bus.subscribe(userEventsTopic(userId)))
-      let cursor = lastEventId ?? (yield* log.lastSeqForUser(userId))
-      const drain = (quiet: boolean) =>
+      const bus = yield* EventBus
+      const runtime = yield* Effect.runtime<never>()
+      const start = lastEventId ?? (yield* log.lastSeqForUser(userId))
+      const frames = yield* Queue.bounded<string>(BACKLOG)
+      const subscriber: Subscriber = { clientId, cursor: start, frames, joined: false }
+      // Finding or starting the feed and registering are one synchronous step, so a feed is never
+      // retired between a subscriber finding it and registering with it.
+      const feed = yield* Effect.sync(() => {
+        let feeds = feedsByLog.get(log)
+        if (feeds === undefined) {
+          feeds = new Map()
+          feedsByLog.set(log, feeds)
+        }
+        const known = feeds.get(userId)
+        if (known !== undefined) {
+          known.subscribers.add(subscriber)
+          return known
+        }
+        const created: UserFeed = {
+          subscribers: new Set([subscriber]),
+          lock: Effect.unsafeMakeSemaphore(1),
+          cursor: 0,
+          ready: Deferred.unsafeMake(FiberId.none),
+          fiber: undefined,
+        }
+        const all = feeds
+        feeds.set(userId, created)
+        created.fiber = Runtime.runFork(runtime)(
+          Effect.scoped(
+            Effect.gen(function* () {
+              // Subscribed before the first read of the log, so nothing recorded in between can be missed.
+              const pokes = yield* bus.subscribe(userEventsTopic(userId))
+              created.cursor = yield* log.lastSeqForUser(userId)
+              yield* Deferred.succeed(created.ready, undefined)
+              const triggers = Stream.merge(pokes.pipe(Stream.as(false)), Stream.tick(STREAM_TICK).pipe(Stream.drop(1), Stream.as(true)))
+              yield* Stream.runForEach(triggers, (quiet) =>
+                created.lock.withPermits(1)(
+                  Effect.gen(function* () {
+                    const joined = [...created.subscribers].filter((x) => x.joined)
+                    created.cursor = yield* deliver(log, userId, created, joined, created.cursor, quiet)
+                  }),
+                ),
+              )
+            }),
+          ).pipe(
+            // Storage gone (shutdown, outage): end every stream of the feed; clients resume with Last-Event-ID.
+            Effect.catchAllCause(() => Effect.void),
+            Effect.ensuring(
+              Effect.sync(() => {
+                if (all.get(userId) === created) all.delete(userId)
+                for (const x of created.subscribers) Effect.runFork(Queue.shutdown(x.frames))
+                created.subscribers.clear()
+              }),
+            ),
+          ),
+        )
+        return created
+      })
+      yield* Effect.addFinalizer(() =>
+        Effect.suspend(() => {
+          feed.subscribers.delete(subscriber)
+          const feeds = feedsByLog.get(log)
+          if (feed.subscribers.size > 0 || feeds?.get(userId) !== feed) return Effect.void
+          feeds.delete(userId)
+          return feed.fiber === undefined ? Effect.void : Fiber.interrupt(feed.fiber)
+        }),
+      )
+      // Joining: after the feed is subscribed, its own catch-up read (from its cursor); from then on it takes its share of every feed read.
+      yield* Deferred.await(feed.ready).pipe(Effect.raceFirst(feed.fiber === undefined ? Effect.never : Fiber.await(feed.fiber)))
+      yield* feed.lock.withPermits(1)(
         Effect.gen(function* () {
-          const frames: Array<string> = []
-          for (;;) {
-            const page = yield* log.listForUser(userId, cursor, PAGE)
-            for (const e of page) {
-              if (clientId === null || e.clientId === clientId) frames.push(sseFrame(e.type, eventRecord(e), e.seq))
-              cursor = e.seq
-            }
-            if (page.length < PAGE) break
-          }
-          if (frames.length === 0 && quiet) frames.push(KEEP_ALIVE)
-          return frames
-        })
-      const triggers = Stream.merge(pokes.pipe(Stream.as(false)), Stream.tick(STREAM_TICK).pipe(Stream.drop(1), Stream.as(true)))
-      return Stream.make(sseFrame("connected", { status: "connected", last_event_id: cursor }, cursor)).pipe(
-        Stream.concat(Stream.fromEffect(drain(false)).pipe(Stream.flattenIterables)),
-        Stream.concat(triggers.pipe(Stream.mapEffect(drain), Stream.flattenIterables)),
-        // Storage gone (shutdown, outage): end the stream; the client resumes with Last-Event-ID.
+          yield* deliver(log, userId, feed, [subscriber], start, false)
+          subscriber.cursor = Math.max(subscriber.cursor, feed.cursor)
+          subscriber.joined = true
+        }),
+      )
+      return Stream.make(sseFrame("connected", { status: "connected", last_event_id: start }, start)).pipe(
+        Stream.concat(Stream.fromQueue(frames)),
         Stream.catchAllCause(() => Stream.empty),
       )
     }),
