@@ -12,7 +12,7 @@ import { StorageSqlite } from "./index.ts"
 const dir = mkdtempSync(join(tmpdir(), "signet-group-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-class Refused extends Data.TaggedError("Refused")<{}> {}
+class Refused extends Data.TaggedError("Refused") {}
 
 describe("SQLite group commit", () => {
   const filename = join(dir, "group.db")
