@@ -35,10 +35,17 @@ export const sseFrame = (event: string, data: unknown, id?: number): string =>
 /** A comment frame that keeps quiet connections (and proxies) alive. */
 export const KEEP_ALIVE = ": keep-alive\n\n"
 
-/** How often a quiet stream re-reads the log and, if still quiet, sends a keep-alive. */
+/** How often a user's feed re-reads the log (a lost poke costs at most this). */
 export const STREAM_TICK = "3 seconds"
 
 const PAGE = 200
+
+/**
+ * Every how many ticks a stream with nothing sent gets a keep-alive (15 s): often enough for
+ * proxies that close idle connections after 30 to 60 s, rare enough that thousands of idle
+ * streams cost little.
+ */
+const KEEP_ALIVE_TICKS = 5
 
 /** Frames a subscriber may have waiting before its stream is ended (it resumes with Last-Event-ID). */
 const BACKLOG = 1024
@@ -147,11 +154,13 @@ export const userEventStream = (userId: string, lastEventId: number | null, clie
               created.cursor = yield* log.lastSeqForUser(userId)
               yield* Deferred.succeed(created.ready, undefined)
               const triggers = Stream.merge(pokes.pipe(Stream.as(false)), Stream.tick(STREAM_TICK).pipe(Stream.drop(1), Stream.as(true)))
-              yield* Stream.runForEach(triggers, (quiet) =>
+              let ticks = 0
+              yield* Stream.runForEach(triggers, (tick) =>
                 created.lock.withPermits(1)(
                   Effect.gen(function* () {
+                    const keepAlive = tick && ++ticks % KEEP_ALIVE_TICKS === 0
                     const joined = [...created.subscribers].filter((x) => x.joined)
-                    created.cursor = yield* deliver(log, userId, created, joined, created.cursor, quiet)
+                    created.cursor = yield* deliver(log, userId, created, joined, created.cursor, keepAlive)
                   }),
                 ),
               )
