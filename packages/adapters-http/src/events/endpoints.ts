@@ -1,11 +1,14 @@
 /** `GET /v2/events`: the signed-in user's signing events as server-sent events. */
-import { isConsoleToken, InvalidRequest, userEventStream, type EventBus, type SigningEvents } from "@signet/core"
-import { Deferred, Effect, Stream } from "effect"
+import { isConsoleToken, InvalidRequest, subscribeUserEvents, type EventBus, type SigningEvents } from "@signet/core"
+import { Deferred, Effect, Exit, Runtime, Scope } from "effect"
 import { Lifecycle, RECONNECT_HINT_MS } from "../lifecycle.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 
 const encoder = new TextEncoder()
+
+/** Frames a stream may have waiting for a slow reader before it is ended (it resumes with Last-Event-ID). */
+const BACKLOG_FRAMES = 1024
 
 /** `GET /v2/events`. */
 export const eventStreamEndpoint = endpoint({
@@ -25,12 +28,43 @@ export const eventStreamEndpoint = endpoint({
       const lastEventId = raw === null ? null : Number(raw.trim())
       const runtime = yield* Effect.runtime<SigningEvents | EventBus>()
       const { stopping } = yield* Lifecycle
-      // A draining node ends the stream with a reconnect hint; the client resumes on another node (Last-Event-ID).
-      const frames = userEventStream(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId).pipe(
-        Stream.interruptWhen(Deferred.await(stopping)),
-        Stream.concat(Stream.make(`retry: ${RECONNECT_HINT_MS}\n\n`)),
-      )
-      const body = Stream.toReadableStreamRuntime(frames.pipe(Stream.map((frame) => encoder.encode(frame))), runtime)
+      const scope = yield* Scope.make()
+      // The frames go straight into the response body: a completion fans out to thousands of
+      // streams as one synchronous pass, not one fiber hop per stream.
+      let finished = false
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          // A draining node (or storage gone) ends the stream with a reconnect hint; the client resumes on another node (Last-Event-ID).
+          const finish = (hint: boolean) => {
+            if (finished) return
+            finished = true
+            if (hint) controller.enqueue(encoder.encode(`retry: ${RECONNECT_HINT_MS}\n\n`))
+            controller.close()
+            Runtime.runFork(runtime)(Scope.close(scope, Exit.void))
+          }
+          const sink = {
+            // Too far behind (the socket does not drain): end it rather than buffer; it resumes exactly.
+            push: (frame: string) => {
+              if (finished) return false
+              if ((controller.desiredSize ?? 0) < -BACKLOG_FRAMES) return false
+              controller.enqueue(encoder.encode(frame))
+              return true
+            },
+            end: () => finish(true),
+          }
+          Runtime.runFork(runtime)(
+            subscribeUserEvents(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId, sink).pipe(
+              Scope.extend(scope),
+              Effect.catchAllCause(() => Effect.sync(() => finish(true))),
+            ),
+          )
+          Runtime.runFork(runtime)(Deferred.await(stopping).pipe(Effect.zipRight(Effect.sync(() => finish(true))), Effect.forkIn(scope)))
+        },
+        cancel: () => {
+          finished = true
+          Runtime.runFork(runtime)(Scope.close(scope, Exit.void))
+        },
+      })
       return new Response(body, {
         status: 200,
         headers: {

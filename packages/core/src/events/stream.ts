@@ -4,7 +4,7 @@
  * and a three-second tick re-reads the log, so an event is never missed, a reconnect with
  * `Last-Event-ID` resumes exactly, and a lost poke costs at most one tick.
  */
-import { type Context, Deferred, Effect, Fiber, FiberId, Queue, Runtime, Stream } from "effect"
+import { type Context, Deferred, Effect, Fiber, FiberId, Runtime, type Scope, Stream } from "effect"
 import { EventBus } from "../ports/event-bus.ts"
 import { SigningEvents } from "../signing/ports.ts"
 import type { SigningEvent } from "../signing/model.ts"
@@ -47,14 +47,21 @@ const PAGE = 200
  */
 const KEEP_ALIVE_TICKS = 5
 
-/** Frames a subscriber may have waiting before its stream is ended (it resumes with Last-Event-ID). */
-const BACKLOG = 1024
+/**
+ * Where a stream's frames go. `push` answers false when the sink will take no more (its reader is
+ * too far behind): the stream is then ended, and the client resumes exactly with Last-Event-ID.
+ * `end` is called once when the feed itself ends (storage gone).
+ */
+export interface FrameSink {
+  readonly push: (frame: string) => boolean
+  readonly end: () => void
+}
 
-/** One stream of a user on this node: its filter, how far it has been sent, its frames waiting. */
+/** One stream of a user on this node: its filter, how far it has been sent, where its frames go. */
 interface Subscriber {
   readonly clientId: string | null
   cursor: number
-  readonly frames: Queue.Queue<string>
+  readonly sink: FrameSink
   /** set once its catch-up read is done; feed reads skip it until then */
   joined: boolean
 }
@@ -77,10 +84,10 @@ interface UserFeed {
 const feedsByLog = new WeakMap<object, Map<string, UserFeed>>()
 
 const offer = (feed: UserFeed, subscriber: Subscriber, frame: string) => {
-  if (!Queue.unsafeOffer(subscriber.frames, frame)) {
+  if (!subscriber.sink.push(frame)) {
     // Too far behind: end its stream rather than hold memory or drop an event; the client resumes exactly.
     feed.subscribers.delete(subscriber)
-    Effect.runFork(Queue.shutdown(subscriber.frames))
+    subscriber.sink.end()
   }
 }
 
@@ -115,91 +122,105 @@ const deliver = (log: Context.Tag.Service<SigningEvents>, userId: string, feed: 
  * `clientId`, only the events of that RP: a token issued to one RP never sees the user's
  * requests at another (docs/authorization.md); null (Signet's console) shows them all.
  */
-export const userEventStream = (userId: string, lastEventId: number | null, clientId: string | null = null) =>
-  Stream.unwrapScoped(
-    Effect.gen(function* () {
-      const log = yield* SigningEvents
-      const bus = yield* EventBus
-      const runtime = yield* Effect.runtime<never>()
-      const start = lastEventId ?? (yield* log.lastSeqForUser(userId))
-      const frames = yield* Queue.bounded<string>(BACKLOG)
-      const subscriber: Subscriber = { clientId, cursor: start, frames, joined: false }
-      // Finding or starting the feed and registering are one synchronous step, so a feed is never
-      // retired between a subscriber finding it and registering with it.
-      const feed = yield* Effect.sync(() => {
-        let feeds = feedsByLog.get(log)
-        if (feeds === undefined) {
-          feeds = new Map()
-          feedsByLog.set(log, feeds)
-        }
-        const known = feeds.get(userId)
-        if (known !== undefined) {
-          known.subscribers.add(subscriber)
-          return known
-        }
-        const created: UserFeed = {
-          subscribers: new Set([subscriber]),
-          lock: Effect.unsafeMakeSemaphore(1),
-          cursor: 0,
-          ready: Deferred.unsafeMake(FiberId.none),
-          fiber: undefined,
-        }
-        const all = feeds
-        feeds.set(userId, created)
-        created.fiber = Runtime.runFork(runtime)(
-          Effect.scoped(
-            Effect.gen(function* () {
-              // Subscribed before the first read of the log, so nothing recorded in between can be missed.
-              const pokes = yield* bus.subscribe(userEventsTopic(userId))
-              created.cursor = yield* log.lastSeqForUser(userId)
-              yield* Deferred.succeed(created.ready, undefined)
-              const triggers = Stream.merge(pokes.pipe(Stream.as(false)), Stream.tick(STREAM_TICK).pipe(Stream.drop(1), Stream.as(true)))
-              let ticks = 0
-              yield* Stream.runForEach(triggers, (tick) =>
-                created.lock.withPermits(1)(
-                  Effect.gen(function* () {
-                    const keepAlive = tick && ++ticks % KEEP_ALIVE_TICKS === 0
-                    const joined = [...created.subscribers].filter((x) => x.joined)
-                    created.cursor = yield* deliver(log, userId, created, joined, created.cursor, keepAlive)
-                  }),
-                ),
-              )
+export const subscribeUserEvents = (
+  userId: string,
+  lastEventId: number | null,
+  clientId: string | null,
+  sink: FrameSink,
+): Effect.Effect<void, never, SigningEvents | EventBus | Scope.Scope> =>
+  Effect.gen(function* () {
+    const log = yield* SigningEvents
+    const bus = yield* EventBus
+    const runtime = yield* Effect.runtime<never>()
+    const start = lastEventId ?? (yield* log.lastSeqForUser(userId))
+    const subscriber: Subscriber = { clientId, cursor: start, sink, joined: false }
+    // Finding or starting the feed and registering are one synchronous step, so a feed is never
+    // retired between a subscriber finding it and registering with it.
+    const feed = yield* Effect.sync(() => {
+      let feeds = feedsByLog.get(log)
+      if (feeds === undefined) {
+        feeds = new Map()
+        feedsByLog.set(log, feeds)
+      }
+      const known = feeds.get(userId)
+      if (known !== undefined) {
+        known.subscribers.add(subscriber)
+        return known
+      }
+      const created: UserFeed = {
+        subscribers: new Set([subscriber]),
+        lock: Effect.unsafeMakeSemaphore(1),
+        cursor: 0,
+        ready: Deferred.unsafeMake(FiberId.none),
+        fiber: undefined,
+      }
+      const all = feeds
+      feeds.set(userId, created)
+      created.fiber = Runtime.runFork(runtime)(
+        Effect.scoped(
+          Effect.gen(function* () {
+            // Subscribed before the first read of the log, so nothing recorded in between can be missed.
+            const pokes = yield* bus.subscribe(userEventsTopic(userId))
+            created.cursor = yield* log.lastSeqForUser(userId)
+            yield* Deferred.succeed(created.ready, undefined)
+            const triggers = Stream.merge(pokes.pipe(Stream.as(false)), Stream.tick(STREAM_TICK).pipe(Stream.drop(1), Stream.as(true)))
+            let ticks = 0
+            yield* Stream.runForEach(triggers, (tick) =>
+              created.lock.withPermits(1)(
+                Effect.gen(function* () {
+                  const keepAlive = tick && ++ticks % KEEP_ALIVE_TICKS === 0
+                  const joined = [...created.subscribers].filter((x) => x.joined)
+                  created.cursor = yield* deliver(log, userId, created, joined, created.cursor, keepAlive)
+                }),
+              ),
+            )
+          }),
+        ).pipe(
+          // Storage gone (shutdown, outage): end every stream of the feed; clients resume with Last-Event-ID.
+          Effect.catchAllCause(() => Effect.void),
+          Effect.ensuring(
+            Effect.sync(() => {
+              if (all.get(userId) === created) all.delete(userId)
+              for (const x of created.subscribers) x.sink.end()
+              created.subscribers.clear()
             }),
-          ).pipe(
-            // Storage gone (shutdown, outage): end every stream of the feed; clients resume with Last-Event-ID.
-            Effect.catchAllCause(() => Effect.void),
-            Effect.ensuring(
-              Effect.sync(() => {
-                if (all.get(userId) === created) all.delete(userId)
-                for (const x of created.subscribers) Effect.runFork(Queue.shutdown(x.frames))
-                created.subscribers.clear()
-              }),
-            ),
           ),
-        )
-        return created
-      })
-      yield* Effect.addFinalizer(() =>
-        Effect.suspend(() => {
-          feed.subscribers.delete(subscriber)
-          const feeds = feedsByLog.get(log)
-          if (feed.subscribers.size > 0 || feeds?.get(userId) !== feed) return Effect.void
-          feeds.delete(userId)
-          return feed.fiber === undefined ? Effect.void : Fiber.interrupt(feed.fiber)
-        }),
+        ),
       )
-      // Joining: after the feed is subscribed, its own catch-up read (from its cursor); from then on it takes its share of every feed read.
-      yield* Deferred.await(feed.ready).pipe(Effect.raceFirst(feed.fiber === undefined ? Effect.never : Fiber.await(feed.fiber)))
-      yield* feed.lock.withPermits(1)(
-        Effect.gen(function* () {
-          yield* deliver(log, userId, feed, [subscriber], start, false)
-          subscriber.cursor = Math.max(subscriber.cursor, feed.cursor)
-          subscriber.joined = true
-        }),
-      )
-      return Stream.make(sseFrame("connected", { status: "connected", last_event_id: start }, start)).pipe(
-        Stream.concat(Stream.fromQueue(frames)),
-        Stream.catchAllCause(() => Stream.empty),
-      )
+      return created
+    })
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => {
+        feed.subscribers.delete(subscriber)
+        const feeds = feedsByLog.get(log)
+        if (feed.subscribers.size > 0 || feeds?.get(userId) !== feed) return Effect.void
+        feeds.delete(userId)
+        return feed.fiber === undefined ? Effect.void : Fiber.interrupt(feed.fiber)
+      }),
+    )
+    if (!sink.push(sseFrame("connected", { status: "connected", last_event_id: start }, start))) return
+    // Joining: after the feed is subscribed, its own catch-up read (from its cursor); from then on it takes its share of every feed read.
+    yield* Deferred.await(feed.ready).pipe(Effect.raceFirst(feed.fiber === undefined ? Effect.never : Fiber.await(feed.fiber)))
+    yield* feed.lock.withPermits(1)(
+      Effect.gen(function* () {
+        yield* deliver(log, userId, feed, [subscriber], start, false)
+        subscriber.cursor = Math.max(subscriber.cursor, feed.cursor)
+        subscriber.joined = true
+      }),
+    )
+  })
+
+/**
+ * The frames of a user's stream as an Effect Stream (see `subscribeUserEvents`): `connected`,
+ * then every event after `lastEventId` (or after the newest at connection time), as recorded.
+ */
+export const userEventStream = (userId: string, lastEventId: number | null, clientId: string | null = null) =>
+  Stream.asyncScoped<string, never, SigningEvents | EventBus>((emit) =>
+    subscribeUserEvents(userId, lastEventId, clientId, {
+      push: (frame) => {
+        void emit.single(frame)
+        return true
+      },
+      end: () => void emit.end(),
     }),
   )
