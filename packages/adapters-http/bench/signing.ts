@@ -255,7 +255,7 @@ const main = async () => {
   figures["commit floor"] = await commitFloor()
   let floor = 0
 
-  const sqlite = await startEngine({ housekeeping: false, trustedProxies: LOOPBACK })
+  const sqlite = await startEngine({ housekeeping: false, validateResponses: false, trustedProxies: LOOPBACK })
   try {
     const signers = await prepare(sqlite, pathOnly ? 1 : CLIENTS)
     const measured = await signingPath(sqlite, signers[0]!)
@@ -278,7 +278,12 @@ const main = async () => {
   const url = sqliteOnly ? undefined : await reachablePostgres()
   if (url !== undefined) {
     const schema = `bench_${randomBytes(4).toString("hex")}`
-    const postgres = await startEngine({ housekeeping: false, trustedProxies: LOOPBACK, storage: StoragePostgres({ connectionString: url, schema }) })
+    const postgres = await startEngine({
+      housekeeping: false,
+      validateResponses: false,
+      trustedProxies: LOOPBACK,
+      storage: StoragePostgres({ connectionString: url, schema }),
+    })
     try {
       const signers = await prepare(postgres)
       const r = await engineFigures(postgres, signers, "PostgreSQL")
