@@ -18,6 +18,7 @@ import {
 } from "@signet/core"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { sealPrivateKey, unsealPrivateKey } from "./sealed-private-key.ts"
+import { KeyObject, sign as nodeSign } from "node:crypto"
 
 /** The 32-byte master key that seals private keys at rest. */
 export class MasterKey extends Context.Tag("@signet/adapters-crypto/MasterKey")<MasterKey, Uint8Array>() {}
@@ -41,6 +42,8 @@ const EC = { name: "ECDSA", namedCurve: "P-256" } as const
 const RSA_OAEP = { name: "RSA-OAEP", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
 const RSA_PKCS1 = { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const
 const subtle = () => globalThis.crypto.subtle
+const nodeKeys = new WeakMap<CryptoKey, KeyObject>()
+const NODE_HASH: Record<SignatureHash, string> = { "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" }
 
 const infoOf = (stored: StoredKey): KeyInfo => ({
   keyId: stored.keyId,
@@ -150,13 +153,15 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
           Effect.catchTag("KeyNotFound", () => create(keyId, algorithm)),
         ),
       get: (keyId) => find(keyId).pipe(Effect.map(infoOf)),
+      // node:crypto signs in the calling thread: WebCrypto's sign is a thread-pool round trip that costs more than the signature.
       sign: (keyId, data, hash = "SHA-256") =>
         signer(keyId, hash).pipe(
-          Effect.flatMap(({ key, rsa }) =>
-            Effect.promise(() => subtle().sign(rsa ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash }, key, new Uint8Array(data))).pipe(
-              Effect.map((sig) => new Uint8Array(sig)),
-            ),
-          ),
+          Effect.map(({ key, rsa }) => {
+            const nodeKey = nodeKeys.get(key) ?? KeyObject.from(key)
+            nodeKeys.set(key, nodeKey)
+            const algorithm = NODE_HASH[hash]
+            return new Uint8Array(rsa ? nodeSign(algorithm, data, nodeKey) : nodeSign(algorithm, data, { key: nodeKey, dsaEncoding: "ieee-p1363" }))
+          }),
           Effect.withSpan("keystore.sign", { attributes: { "signet.key_id": keyId, "signet.hash": hash } }),
         ),
       decrypt: (keyId, ciphertext, hash) =>

@@ -1,9 +1,14 @@
 /**
- * `pnpm bench`: signatures per second, measured three ways in one run.
- *   (a) the floor: one passkey assertion verification plus one CMS signature, in process;
- *   (b) the engine in process on SQLite: create a request, then complete it;
- *   (c) the same over HTTP on loopback.
- * Each loop makes its assertions as it goes (a software passkey, as a browser would).
+ * `pnpm bench`: signatures per second against the machine's real limits, in one run.
+ *   crypto floor: `node:crypto` verify one ES256 assertion + make one ES256 signature;
+ *   commit floor: one durable SQLite commit (WAL, synchronous=FULL, one row written);
+ *   (a) Signet's signing path without storage: assertion verification + CMS signature, in process;
+ *   (b) the engine in process: create a request, then complete it;
+ *   (c) the same over HTTP on loopback, one client after another, and 64 clients at once;
+ * (b) and (c) on SQLite and on PostgreSQL (`DATABASE_URL`, or the local server; skipped when none answers).
+ * Every ratio is against the crypto floor of the same run. `--check` compares the ratios with
+ * `bench/baseline.json` and fails when one is more than 30 % below it; `--write-baseline` writes it.
+ * Each loop makes its assertions as it goes (software passkeys, as browsers would).
  */
 import {
   administerRelyingParty,
@@ -17,81 +22,304 @@ import {
   Users,
   verifyAssertion,
   type Assertion,
+  type LinkedOperation,
 } from "@signet/core"
-import { enrol, ok, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { StoragePostgres } from "@signet/adapters-postgres"
+import { enrol, ok, signIn, SignetClient, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import BetterSqlite3 from "better-sqlite3"
 import { Effect, Option } from "effect"
-import { createHash, randomBytes } from "node:crypto"
-import { startEngine } from "../src/test-support/running-engine.ts"
+import { createHash, generateKeyPairSync, randomBytes, sign, verify } from "node:crypto"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import pg from "pg"
+import { startEngine, type RunningEngine } from "../src/test-support/running-engine.ts"
 
 const N = Number(process.env["BENCH_N"] ?? 300)
+/** signatures made by the 64 concurrent clients together, per storage */
+const CONCURRENT_N = Number(process.env["BENCH_CONCURRENT_N"] ?? 1280)
+const CLIENTS = 64
 const WARMUP = 30
-const hash = () => createHash("sha256").update(randomBytes(32)).digest("hex")
+const BASELINE = new URL("./baseline.json", import.meta.url)
+const check = process.argv.includes("--check")
+const writeBaseline = process.argv.includes("--write-baseline")
+const sqliteOnly = process.argv.includes("--sqlite-only")
+/** the floors and (a) only: a quick look at the signing path */
+const pathOnly = process.argv.includes("--path-only")
 
-const time = async (label: string, run: (i: number) => Promise<void>) => {
+const LOOPBACK = ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
+const hash = () => createHash("sha256").update(randomBytes(32)).digest("hex")
+const noHandle = { includeUserHandle: false } as const
+const figures: Record<string, number> = {}
+
+const line = (label: string, perSecond: number, extra = "") =>
+  console.log(`${label.padEnd(60)} ${perSecond.toFixed(1).padStart(8)}/s ${(1000 / perSecond).toFixed(3).padStart(8)} ms each${extra}`)
+
+/** Serial loop: warm-up, then `n` runs one after another; the rate per second. */
+const time = async (label: string, run: (i: number) => Promise<void> | void, n = N) => {
   for (let i = 0; i < WARMUP; i++) await run(i)
   const started = performance.now()
-  for (let i = 0; i < N; i++) await run(i)
-  const seconds = (performance.now() - started) / 1000
-  const perSecond = N / seconds
-  console.log(`${label.padEnd(52)} ${perSecond.toFixed(1).padStart(8)} signatures/s   ${((seconds * 1000) / N).toFixed(2).padStart(7)} ms each`)
+  for (let i = 0; i < n; i++) await run(WARMUP + i)
+  const perSecond = n / ((performance.now() - started) / 1000)
+  line(label, perSecond)
   return perSecond
 }
 
-const main = async () => {
-  const env = await startEngine()
+const quantile = (sorted: ReadonlyArray<number>, q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
+
+/** `clients` loops at once sharing `total` runs; throughput and per-run latency. */
+const concurrently = async (label: string, clients: number, total: number, run: (client: number) => Promise<void>) => {
+  const warm = Array.from({ length: clients }, (_, c) => run(c))
+  await Promise.all(warm)
+  let next = 0
+  const latencies: Array<number> = []
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (next++ < total) {
+        const t0 = performance.now()
+        await run(c)
+        latencies.push(performance.now() - t0)
+      }
+    }),
+  )
+  const perSecond = total / ((performance.now() - started) / 1000)
+  latencies.sort((a, b) => a - b)
+  const p50 = quantile(latencies, 0.5)
+  const p99 = quantile(latencies, 0.99)
+  line(label, perSecond, `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`)
+  return { perSecond, p50, p99 }
+}
+
+/** What the cryptography of one passkey-approved signature costs with node:crypto: verify an assertion, sign attributes. */
+const cryptoFloor = () => {
+  const passkey = generateKeyPairSync("ec", { namedCurve: "P-256" })
+  const signer = generateKeyPairSync("ec", { namedCurve: "P-256" })
+  // authenticatorData (37 bytes) + SHA-256 of a client data JSON, as an assertion signs it
+  const signedByPasskey = Buffer.concat([randomBytes(37), createHash("sha256").update(randomBytes(140)).digest()])
+  const assertion = sign("sha256", signedByPasskey, passkey.privateKey)
+  const attributes = randomBytes(230) // about the size of the DER SET of signed attributes
+  /** `n` verify + sign pairs; the rate per second */
+  return (n: number) => {
+    const started = performance.now()
+    for (let i = 0; i < n; i++) {
+      if (!verify("sha256", signedByPasskey, passkey.publicKey, assertion)) throw new Error("floor: verification failed")
+      sign("sha256", attributes, signer.privateKey)
+    }
+    return n / ((performance.now() - started) / 1000)
+  }
+}
+
+const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/** Rounds of the floor and of (a), alternated, so a change in the machine's load moves both alike. */
+const ROUNDS = 5
+
+/** One durable commit with the engine's SQLite pragmas: a transaction writing one row. */
+const commitFloor = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "signet-commit-"))
+  const db = new BetterSqlite3(join(dir, "floor.db"))
   try {
+    db.pragma("journal_mode = WAL")
+    db.pragma("synchronous = FULL")
+    db.exec("create table t (id integer primary key, n integer not null); insert into t values (1, 0)")
+    const update = db.prepare("update t set n = n + 1 where id = 1")
+    const commit = db.transaction(() => update.run())
+    return await time("commit floor: one SQLite commit (WAL, synchronous=FULL)", () => void commit.immediate(), N * 3)
+  } finally {
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** `DATABASE_URL`, or the local trust-auth server, when it answers. */
+const reachablePostgres = async (): Promise<string | undefined> => {
+  const url = process.env["DATABASE_URL"] || "postgres://postgres@127.0.0.1:5432/test"
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    await client.query("select 1")
+    return url
+  } catch {
+    console.log(`PostgreSQL not reachable at ${url.replace(/:[^:@/]*@/, ":***@")}: its figures are skipped`)
+    return undefined
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+interface Signer {
+  /** its own client address (X-Forwarded-For from a trusted loopback proxy), as separate browsers would have */
+  readonly client: SignetClient
+  readonly passkey: SoftwarePasskey
+  readonly token: string
+  readonly userId: string
+}
+
+/** An engine with a generous allowance and `CLIENTS` enrolled signers. */
+const prepare = async (env: RunningEngine, count = CLIENTS): Promise<ReadonlyArray<Signer>> => {
+  await env.engine.run(
+    administerRelyingParty(env.rp.clientId, {
+      _tag: "SetCustomAllowance",
+      allowance: { signaturesPerDay: 10_000_000, documentsPerBatch: 10, requestsPerMinute: 10_000_000, highestLoa: "LOA-4" },
+    }),
+  )
+  const signers: Array<Signer> = []
+  for (let i = 0; i < count; i++) {
+    const client = new SignetClient(env.client.baseUrl, { "x-forwarded-for": `10.${i}.0.1` })
+    client.mailbox = env.codeFor
+    const passkey = SoftwarePasskey.create({ origin: env.origin })
+    const enrolled = await enrol(client, passkey, { email: `bench-${i}@example.com`, displayName: `Bench ${i}` })
+    const token = (ok(await signIn(client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
+    signers.push({ client, passkey, token, userId: enrolled.userId })
+  }
+  return signers
+}
+
+/** (a): one assertion verified and one CMS signature made, no storage (the counter is kept in memory). */
+const signingPath = async (env: RunningEngine, signer: Signer) => {
+  const account = await env.engine.run(Effect.flatMap(Users, (u) => u.findById(signer.userId)).pipe(Effect.map(Option.getOrThrow)))
+  const identity = await env.engine.run(signingIdentityFor(account))
+  let stored = await env.engine.run(Effect.flatMap(Passkeys, (p) => p.findById(signer.passkey.credentialId)).pipe(Effect.map(Option.getOrThrow)))
+  // The assertions are made before the clock starts (they are the browser's work, not the engine's), in order, so their counters grow.
+  const runs: Array<{ readonly operation: LinkedOperation; readonly assertion: Assertion; readonly digest: Uint8Array }> = []
+  for (let i = 0; i < WARMUP + N; i++) {
+    const operation = { kind: "request", id: `bench-${i}`, documentHash: hash(), nonce: "n" } as const
+    const challenge = await env.engine.run(linkedChallenge(operation))
+    runs.push({ operation, assertion: signer.passkey.assert({ challenge }, noHandle) as Assertion, digest: fromHex(hash())! })
+  }
+  const once = async (i: number) => {
+    const { operation, assertion, digest } = runs[i]!
     await env.engine.run(
-      administerRelyingParty(env.rp.clientId, {
-        _tag: "SetCustomAllowance",
-        allowance: { signaturesPerDay: 1_000_000, documentsPerBatch: 10, requestsPerMinute: 1_000_000, highestLoa: "LOA-4" },
+      Effect.gen(function* () {
+        const challenge = yield* linkedChallenge(operation)
+        const verified = yield* verifyAssertion(assertion, stored, { challenge, origins: [env.origin], rpId: "localhost" })
+        stored = { ...stored, counter: verified.newCounter }
+        yield* signDigest({ identity, digest, digestAlgorithm: "SHA-256", signingTime: new Date() })
       }),
     )
-    const passkey = SoftwarePasskey.create({ origin: env.origin })
-    const enrolled = await enrol(env.client, passkey, { email: "bench@example.com", displayName: "Bench" })
-    const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
-    const user = { userId: enrolled.userId, clientId: env.rp.clientId, scope: ["basic"] }
-    const account = await env.engine.run(Effect.flatMap(Users, (u) => u.findById(enrolled.userId)).pipe(Effect.map(Option.getOrThrow)))
-    const identity = await env.engine.run(signingIdentityFor(account))
-    const noHandle = { includeUserHandle: false } as const
+  }
+  const floorRound = cryptoFloor()
+  floorRound(N)
+  for (let i = 0; i < WARMUP; i++) await once(i)
+  const floors: Array<number> = []
+  const paths: Array<number> = []
+  const perRound = Math.floor(N / ROUNDS)
+  for (let r = 0; r < ROUNDS; r++) {
+    floors.push(floorRound(perRound * 4))
+    const started = performance.now()
+    for (let i = 0; i < perRound; i++) await once(WARMUP + r * perRound + i)
+    paths.push(perRound / ((performance.now() - started) / 1000))
+  }
+  const floor = median(floors)
+  const path = median(paths)
+  line("crypto floor: node:crypto ES256 verify + ES256 sign", floor, `   (median of ${ROUNDS} rounds alternated with (a))`)
+  line("(a) assertion verification + CMS signature", path, `   (median of ${ROUNDS} rounds)`)
+  return { floor, path }
+}
 
-    console.log(`Signet signing benchmark: ${N} signatures per figure after ${WARMUP} warm-up, Node ${process.version}, SQLite\n`)
-
-    // (a) the floor: verify one assertion, make one CMS signature; no storage (the counter is kept in memory).
-    let stored = await env.engine.run(Effect.flatMap(Passkeys, (p) => p.findById(passkey.credentialId)).pipe(Effect.map(Option.getOrThrow)))
-    const floor = await time("(a) assertion verification + CMS signature", async (i) => {
-      const challenge = await env.engine.run(linkedChallenge({ kind: "request", id: `bench-${i}`, documentHash: hash(), nonce: "n" }))
-      const assertion = passkey.assert({ challenge }, noHandle) as Assertion
-      await env.engine.run(
-        Effect.gen(function* () {
-          const verified = yield* verifyAssertion(assertion, stored, { challenge, origins: [env.origin], rpId: "localhost" })
-          stored = { ...stored, counter: verified.newCounter }
-          yield* signDigest({ identity, digest: fromHex(hash())!, digestAlgorithm: "SHA-256", signingTime: new Date() })
-        }),
-      )
+/** (b) and (c) serial, and (c) with 64 concurrent clients, on one storage. */
+const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>, storage: string) => {
+  const first = signers[0]!
+  const user = { userId: first.userId, clientId: env.rp.clientId, scope: ["basic"] }
+  const inProcess = await time(`(b) engine in process (${storage}): create + complete`, async () => {
+    const pending = await env.engine.run(createSigningRequest(user, { documentHash: hash(), credentialId: first.passkey.credentialId }))
+    await env.engine.run(completeSigningRequest(pending.requestId, first.passkey.assert({ challenge: pending.challenge }, noHandle) as Assertion))
+  })
+  const overHttpOnce = async (signer: Signer) => {
+    const created = await signer.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+      body: { documentHash: hash(), credentialId: signer.passkey.credentialId },
+      headers: { authorization: `Bearer ${signer.token}` },
     })
-
-    // (b) the engine in process: create + complete through the core use cases on SQLite.
-    const inProcess = await time("(b) engine in process (SQLite): create + complete", async () => {
-      const pending = await env.engine.run(createSigningRequest(user, { documentHash: hash(), credentialId: passkey.credentialId }))
-      await env.engine.run(completeSigningRequest(pending.requestId, passkey.assert({ challenge: pending.challenge }, noHandle) as Assertion))
+    if (created.status !== 200) throw new Error(`creation failed: ${created.status} ${JSON.stringify(created.body)}`)
+    const done = await signer.client.raw("POST", `/v2/sign/auth/${created.body.requestId}`, {
+      body: { assertion: signer.passkey.assert({ challenge: created.body.challenge }, noHandle) },
     })
+    if (done.status !== 200) throw new Error(`completion failed: ${done.status} ${JSON.stringify(done.body)}`)
+  }
+  const label = storage === "SQLite" ? "(c) engine over HTTP (loopback): create + complete" : `(c) engine over HTTP (loopback, ${storage}): create + complete`
+  const overHttp = await time(label, () => overHttpOnce(first))
+  // One signer per client: a passkey's signature counter orders its approvals.
+  const crowd = await concurrently(`(c64) over HTTP, ${CLIENTS} concurrent clients (${storage})`, CLIENTS, CONCURRENT_N, (c) => overHttpOnce(signers[c]!))
+  return { inProcess, overHttp, crowd }
+}
 
-    // (c) over HTTP on loopback.
-    const overHttp = await time("(c) engine over HTTP (loopback): create + complete", async () => {
-      const created = await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-        body: { documentHash: hash(), credentialId: passkey.credentialId },
-        headers: { authorization: `Bearer ${token}` },
-      })
-      const done = await env.client.raw("POST", `/v2/sign/auth/${created.body.requestId}`, {
-        body: { assertion: passkey.assert({ challenge: created.body.challenge }, noHandle) },
-      })
-      if (done.status !== 200) throw new Error(`completion failed: ${JSON.stringify(done.body)}`)
-    })
+const main = async () => {
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")
+  console.log(
+    `Signet signing benchmark: ${N} signatures per serial figure after ${WARMUP} warm-up, ${CONCURRENT_N} with ${CLIENTS} clients; Node ${process.version}; load ${load()}\n`,
+  )
+  figures["commit floor"] = await commitFloor()
+  let floor = 0
 
-    console.log(`\nb/a = ${(inProcess / floor).toFixed(2)}   (aim >= 0.60)`)
-    console.log(`c/a = ${(overHttp / floor).toFixed(2)}   (aim >= 0.35)`)
+  const sqlite = await startEngine({ housekeeping: false, validateResponses: false, trustedProxies: LOOPBACK })
+  try {
+    const signers = await prepare(sqlite, pathOnly ? 1 : CLIENTS)
+    const measured = await signingPath(sqlite, signers[0]!)
+    floor = measured.floor
+    figures["crypto floor"] = measured.floor
+    figures["a"] = measured.path
+    if (pathOnly) {
+      console.log(`\na / crypto floor = ${(figures["a"] / floor).toFixed(3)}; load ${load()}`)
+      return
+    }
+    const r = await engineFigures(sqlite, signers, "SQLite")
+    figures["b sqlite"] = r.inProcess
+    figures["c sqlite"] = r.overHttp
+    figures["c64 sqlite"] = r.crowd.perSecond
+    figures["c64 sqlite p99 ms"] = r.crowd.p99
   } finally {
-    await env.stop()
+    await sqlite.stop()
+  }
+
+  const url = sqliteOnly ? undefined : await reachablePostgres()
+  if (url !== undefined) {
+    const schema = `bench_${randomBytes(4).toString("hex")}`
+    const postgres = await startEngine({
+      housekeeping: false,
+      validateResponses: false,
+      trustedProxies: LOOPBACK,
+      storage: StoragePostgres({ connectionString: url, schema }),
+    })
+    try {
+      const signers = await prepare(postgres)
+      const r = await engineFigures(postgres, signers, "PostgreSQL")
+      figures["b postgres"] = r.inProcess
+      figures["c postgres"] = r.overHttp
+      figures["c64 postgres"] = r.crowd.perSecond
+      figures["c64 postgres p99 ms"] = r.crowd.p99
+    } finally {
+      await postgres.stop()
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      await client.query(`drop schema if exists ${schema} cascade`)
+      await client.end()
+    }
+  }
+
+  const ratios: Record<string, number> = {}
+  for (const name of ["a", "b sqlite", "c sqlite", "c64 sqlite", "b postgres", "c postgres", "c64 postgres"]) {
+    if (figures[name] !== undefined) ratios[`${name} / crypto floor`] = figures[name] / floor
+  }
+  console.log(`\nratios against the crypto floor (${floor.toFixed(0)}/s) of this run; load ${load()}`)
+  for (const [name, ratio] of Object.entries(ratios)) console.log(`  ${name.padEnd(32)} ${ratio.toFixed(3)}`)
+  // The figures' old names, so the history reads.
+  console.log(`\nb/a = ${(figures["b sqlite"]! / figures["a"]!).toFixed(2)}   (aim >= 0.60)`)
+  console.log(`c/a = ${(figures["c sqlite"]! / figures["a"]!).toFixed(2)}   (aim >= 0.35)`)
+
+  if (writeBaseline) {
+    writeFileSync(BASELINE, `${JSON.stringify({ node: process.version, load: loadavg()[0], figures, ratios }, null, 2)}\n`)
+    console.log(`\nbaseline written: ${BASELINE.pathname}`)
+  }
+  if (check) {
+    const baseline = JSON.parse(readFileSync(BASELINE, "utf8")) as { readonly ratios: Record<string, number> }
+    const fallen = Object.entries(baseline.ratios).filter(([name, was]) => ratios[name] !== undefined && ratios[name] < was * 0.7)
+    for (const [name, was] of fallen) console.error(`REGRESSION: ${name} ${ratios[name]!.toFixed(3)} is more than 30 % below the baseline ${was.toFixed(3)}`)
+    if (fallen.length > 0) process.exitCode = 1
+    else console.log(`\n--check: every ratio within 30 % of the baseline (${BASELINE.pathname})`)
   }
 }
 

@@ -7,7 +7,7 @@
  * lives in a FiberRef, which forked child fibers inherit, so repositories pick it up
  * wherever they run.
  */
-import { Context, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
+import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
 import type { ControlledTransaction, Kysely } from "kysely"
 import { sql } from "kysely"
 import { dbTransactionSeconds, Storage, UniqueViolation, withTags } from "@signet/core"
@@ -30,12 +30,40 @@ export interface ActiveTransaction {
   poisoned: boolean
 }
 
+/**
+ * Group commit on SQLite: units of work that arrive while one runs are run one after another in
+ * the same database transaction, each under its own savepoint, and share its one durable COMMIT.
+ * A unit's result is released only after that COMMIT, so nothing is reported before it is durable.
+ */
+interface CommitGroup {
+  /** one unit at a time runs in the open transaction (SQLite has one connection anyway) */
+  readonly turn: Effect.Semaphore
+  /** units waiting for their turn: while there are some, the transaction stays open for them */
+  waiting: number
+  open: OpenGroup | undefined
+}
+
+interface OpenGroup {
+  readonly trx: ControlledTransaction<Database>
+  /** units run in it so far */
+  units: number
+  /** set when a unit could not be undone to its savepoint: the whole group rolls back */
+  broken: boolean
+  /** the COMMIT's outcome, which every unit of the group waits for */
+  readonly done: Deferred.Deferred<void>
+}
+
+/** Most units sharing one COMMIT: bounds how long the write lock is held for other processes. */
+export const GROUP_COMMIT_LIMIT = 64
+
 /** What the shared repositories need: kysely, which dialect it speaks, and the current transaction. */
 export interface SqlDatabaseService {
   readonly db: Kysely<Database>
   readonly dialect: SqlDialect
   /** The transaction the current fiber runs in (inherited by forked fibers); None outside one. */
   readonly currentTransaction: FiberRef.FiberRef<Option.Option<ActiveTransaction>>
+  /** SQLite: units of work share commits (see CommitGroup); PostgreSQL groups commits itself */
+  readonly group: CommitGroup | undefined
 }
 
 /** The database the SQL repositories run on; provided by `StorageSqlite` / `StoragePostgres`. */
@@ -43,7 +71,12 @@ export class SqlDatabase extends Context.Tag("@signet/adapters-sql/SqlDatabase")
 
 /** Builds the service for an open kysely instance (each instance gets its own transaction FiberRef). */
 export const makeSqlDatabase = (db: Kysely<Database>, dialect: SqlDialect): Effect.Effect<SqlDatabaseService> =>
-  Effect.sync(() => ({ db, dialect, currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()) }))
+  Effect.sync(() => ({
+    db,
+    dialect,
+    currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()),
+    group: dialect === "sqlite" ? { turn: Effect.unsafeMakeSemaphore(1), waiting: 0, open: undefined } : undefined,
+  }))
 
 /** The unique-key columns named by a database error, e.g. `["email"]`; None when it is not a unique violation. */
 export const uniqueViolationColumns = (error: unknown): Option.Option<ReadonlyArray<string>> => {
@@ -133,6 +166,7 @@ export const guardedWrite =
 /**
  * Runs `effect` in one transaction (kysely controlled transaction): commit on success,
  * rollback on failure, defect or interruption. A nested call joins the outer transaction.
+ * On SQLite the transaction may be shared with other units of work (group commit, above).
  */
 export const transaction =
   (service: SqlDatabaseService) =>
@@ -142,28 +176,30 @@ export const transaction =
         ? effect
         : measured(
             service.dialect,
-            Effect.acquireUseRelease(
-              Effect.promise(() => service.db.startTransaction().execute()).pipe(
-                Effect.map((trx): ActiveTransaction => ({ trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: false })),
-              ),
-              (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
-              ({ trx, poisoned }, exit) =>
-                Exit.isSuccess(exit)
-                  ? // A failed commit leaves kysely's connection checked out: roll back to return it, then report the failure.
-                    Effect.suspend(() =>
-                      poisoned
-                        ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
-                        : Effect.promise(() => trx.commit().execute()),
-                    ).pipe(
-                      Effect.catchAllDefect((defect) =>
-                        Effect.promise(() => trx.rollback().execute()).pipe(
-                          Effect.catchAllDefect(() => Effect.void),
-                          Effect.zipRight(Effect.die(defect)),
-                        ),
-                      ),
-                    )
-                  : Effect.promise(() => trx.rollback().execute()),
-            ),
+            service.group !== undefined
+              ? grouped(service, service.group, effect)
+              : Effect.acquireUseRelease(
+                  Effect.promise(() => service.db.startTransaction().execute()).pipe(
+                    Effect.map((trx): ActiveTransaction => ({ trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: false })),
+                  ),
+                  (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
+                  ({ trx, poisoned }, exit) =>
+                    Exit.isSuccess(exit)
+                      ? // A failed commit leaves kysely's connection checked out: roll back to return it, then report the failure.
+                        Effect.suspend(() =>
+                          poisoned
+                            ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
+                            : Effect.promise(() => trx.commit().execute()),
+                        ).pipe(
+                          Effect.catchAllDefect((defect) =>
+                            Effect.promise(() => trx.rollback().execute()).pipe(
+                              Effect.catchAllDefect(() => Effect.void),
+                              Effect.zipRight(Effect.die(defect)),
+                            ),
+                          ),
+                        )
+                      : Effect.promise(() => trx.rollback().execute()),
+                ),
           ),
     )
 
@@ -181,6 +217,79 @@ const measured = <A, E, R>(dialect: SqlDialect, effect: Effect.Effect<A, E, R>):
       Effect.withSpan("storage.transaction", { attributes: { "db.system": dialect === "postgres" ? "postgresql" : "sqlite" } }),
     )
   })
+
+const statement = (trx: ControlledTransaction<Database>, text: ReturnType<typeof sql>) => Effect.promise(() => text.execute(trx))
+
+/** Ends the open group: COMMIT (or ROLLBACK when broken), then tells its units. Called holding the turn. */
+const endGroup = (group: CommitGroup, open: OpenGroup): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    group.open = undefined
+    const outcome = yield* Effect.exit(
+      open.broken
+        ? Effect.promise(() => open.trx.rollback().execute()).pipe(
+            Effect.zipRight(Effect.die(new Error("transaction not committed: a unit of work in its group could not be undone"))),
+          )
+        : Effect.promise(() => open.trx.commit().execute()),
+    )
+    if (Exit.isFailure(outcome)) {
+      // A failed COMMIT leaves kysely's connection checked out: roll back to return it.
+      yield* Effect.promise(() => open.trx.rollback().execute()).pipe(Effect.catchAllDefect(() => Effect.void))
+    }
+    yield* Deferred.done(open.done, outcome)
+  })
+
+/**
+ * One unit of work in the SQLite commit group: it waits for its turn, runs under a savepoint in
+ * the group's transaction (opening one when none is open), is undone to its savepoint when it
+ * fails, and then either hands the open transaction to the next waiting unit or commits it.
+ * Either way it returns only once the group's COMMIT is done (a failed COMMIT fails every unit).
+ */
+const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.acquireUseRelease(
+    // Uninterruptible (acquire): a unit counted as waiting always takes its turn, so a group left open always has a successor.
+    Effect.gen(function* () {
+      group.waiting++
+      yield* group.turn.take(1)
+      group.waiting--
+      const open =
+        group.open ??
+        (yield* Effect.promise(() => service.db.startTransaction().execute()).pipe(
+          Effect.zip(Deferred.make<void>()),
+          Effect.map(([trx, done]): OpenGroup => ({ trx, units: 0, broken: false, done })),
+          Effect.tapDefect(() => group.turn.release(1)),
+        ))
+      group.open = open
+      open.units++
+      const started = yield* Effect.exit(statement(open.trx, sql`savepoint signet_unit`))
+      if (Exit.isFailure(started)) open.broken = true
+      return { open, tx: { trx: open.trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: Exit.isFailure(started) } satisfies ActiveTransaction }
+    }),
+    ({ tx }) =>
+      tx.poisoned
+        ? Effect.die(new Error("transaction not started: its savepoint failed"))
+        : Effect.locally(effect, service.currentTransaction, Option.some(tx)),
+    ({ open, tx }, exit) =>
+      Effect.gen(function* () {
+        const kept = Exit.isSuccess(exit) && !tx.poisoned
+        if (!open.broken) {
+          // Undone to its savepoint when it failed; if even that fails, SQLite may have dropped the whole transaction.
+          const ended = yield* Effect.exit(
+            kept
+              ? statement(open.trx, sql`release savepoint signet_unit`)
+              : statement(open.trx, sql`rollback to savepoint signet_unit`).pipe(Effect.zipRight(statement(open.trx, sql`release savepoint signet_unit`))),
+          )
+          if (Exit.isFailure(ended)) open.broken = true
+        }
+        if (group.waiting > 0 && open.units < GROUP_COMMIT_LIMIT && !open.broken) yield* group.turn.release(1)
+        else yield* endGroup(group, open).pipe(Effect.ensuring(group.turn.release(1)))
+        const committed = yield* Effect.exit(Deferred.await(open.done))
+        // What a unit saw of the units before it in the group is gone too: every unit fails.
+        if (Exit.isFailure(committed)) return yield* Effect.die(new Error("transaction not committed: its group's COMMIT failed"))
+        if (Exit.isSuccess(exit) && !kept) {
+          return yield* Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
+        }
+      }),
+  )
 
 /** `Storage` (the unit of work) over the SQL database. */
 export const StorageSql: Layer.Layer<Storage, never, SqlDatabase> = Layer.effect(

@@ -1,6 +1,6 @@
 /** `GET /v2/events`: the signed-in user's signing events as server-sent events. */
-import { isConsoleToken, InvalidRequest, sseClients, userEventStream, type EventBus, type SigningEvents } from "@signet/core"
-import { Deferred, Effect, Metric, Stream } from "effect"
+import { isConsoleToken, InvalidRequest, sseClients, subscribeUserEvents, type EventBus, type SigningEvents } from "@signet/core"
+import { Deferred, Effect, Exit, Metric, Runtime, Scope } from "effect"
 import { Lifecycle, RECONNECT_HINT_MS } from "../lifecycle.ts"
 import { endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
@@ -14,6 +14,9 @@ const connectedClients = (change: 1 | -1) =>
     open += change
     return Metric.set(sseClients, open)
   })
+
+/** Frames a stream may have waiting for a slow reader before it is ended (it resumes with Last-Event-ID). */
+const BACKLOG_FRAMES = 1024
 
 /** `GET /v2/events`. */
 export const eventStreamEndpoint = endpoint({
@@ -33,14 +36,45 @@ export const eventStreamEndpoint = endpoint({
       const lastEventId = raw === null ? null : Number(raw.trim())
       const runtime = yield* Effect.runtime<SigningEvents | EventBus>()
       const { stopping } = yield* Lifecycle
-      // A draining node ends the stream with a reconnect hint; the client resumes on another node (Last-Event-ID).
-      const frames = userEventStream(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId).pipe(
-        Stream.interruptWhen(Deferred.await(stopping)),
-        Stream.concat(Stream.make(`retry: ${RECONNECT_HINT_MS}\n\n`)),
-      )
-      // Counted while the stream runs: from the first pull to the client's disconnect or the stream's end.
-      const counted = Stream.acquireRelease(connectedClients(1), () => connectedClients(-1)).pipe(Stream.flatMap(() => frames))
-      const body = Stream.toReadableStreamRuntime(counted.pipe(Stream.map((frame) => encoder.encode(frame))), runtime)
+      const scope = yield* Scope.make()
+      // Counted from the stream's start to its end or the client's disconnect (the scope's close).
+      Runtime.runSync(runtime)(connectedClients(1).pipe(Effect.zipRight(Scope.addFinalizer(scope, connectedClients(-1)))))
+      // The frames go straight into the response body: a completion fans out to thousands of
+      // streams as one synchronous pass, not one fiber hop per stream.
+      let finished = false
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          // A draining node (or storage gone) ends the stream with a reconnect hint; the client resumes on another node (Last-Event-ID).
+          const finish = (hint: boolean) => {
+            if (finished) return
+            finished = true
+            if (hint) controller.enqueue(encoder.encode(`retry: ${RECONNECT_HINT_MS}\n\n`))
+            controller.close()
+            Runtime.runFork(runtime)(Scope.close(scope, Exit.void))
+          }
+          const sink = {
+            // Too far behind (the socket does not drain): end it rather than buffer; it resumes exactly.
+            push: (frame: string) => {
+              if (finished) return false
+              if ((controller.desiredSize ?? 0) < -BACKLOG_FRAMES) return false
+              controller.enqueue(encoder.encode(frame))
+              return true
+            },
+            end: () => finish(true),
+          }
+          Runtime.runFork(runtime)(
+            subscribeUserEvents(user!.userId, lastEventId, isConsoleToken(user!) ? null : user!.clientId, sink).pipe(
+              Scope.extend(scope),
+              Effect.catchAllCause(() => Effect.sync(() => finish(true))),
+            ),
+          )
+          Runtime.runFork(runtime)(Deferred.await(stopping).pipe(Effect.zipRight(Effect.sync(() => finish(true))), Effect.forkIn(scope)))
+        },
+        cancel: () => {
+          finished = true
+          Runtime.runFork(runtime)(Scope.close(scope, Exit.void))
+        },
+      })
       return new Response(body, {
         status: 200,
         headers: {

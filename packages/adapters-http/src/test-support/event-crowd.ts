@@ -8,8 +8,10 @@ import { createHash, randomBytes } from "node:crypto"
 import { Agent, get } from "node:http"
 import type { RunningEngine } from "./running-engine.ts"
 
+const WAVE = 250
+
 /** Milliseconds from the completion's answer to each client's sight of it, sorted; Infinity for a client that saw nothing within `waitMs`. */
-export const crowdLatencies = async (env: RunningEngine, clients: number, waitMs: number): Promise<ReadonlyArray<number>> => {
+export const crowdLatencies = async (env: RunningEngine, clients: number, waitMs: number, onConnected?: () => void): Promise<ReadonlyArray<number>> => {
   const passkey = SoftwarePasskey.create({ origin: env.origin })
   await enrol(env.client, passkey, { email: `crowd-${randomBytes(4).toString("hex")}@example.com` })
   const token = (ok(await signIn(env.client, passkey, { clientId: env.rp.clientId })) as TokenAnswer).access_token
@@ -19,6 +21,8 @@ export const crowdLatencies = async (env: RunningEngine, clients: number, waitMs
   const completedAt: Array<number> = new Array<number>(clients).fill(0)
   const requests: Array<ReturnType<typeof get>> = []
   for (let i = 0; i < clients; i++) {
+    // In waves: thousands of connections opened at once overflow the listen backlog (ECONNRESET).
+    if (i > 0 && i % WAVE === 0) await Promise.all(connected.slice(i - WAVE, i))
     connected.push(
       new Promise((resolve, reject) => {
         const req = get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
@@ -36,6 +40,7 @@ export const crowdLatencies = async (env: RunningEngine, clients: number, waitMs
     )
   }
   await Promise.all(connected)
+  onConnected?.()
   const pending = ok(
     await env.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
       headers: { authorization: `Bearer ${token}` },

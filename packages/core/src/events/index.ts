@@ -7,5 +7,6 @@ export { OUTBOX_TOPIC, deliverDue, deliveryWorker, deliveryWorkerUntil, retryFai
 export type { CompletionNotice } from "./outbox.ts"
 export { Deliveries, DeliveryPolicy, TransportFailure, WebhookSubscriptions, WebhookTransport } from "./ports.ts"
 export type { DeliverySettings } from "./ports.ts"
-export { KEEP_ALIVE, STREAM_TICK, userEventStream, userEventsTopic } from "./stream.ts"
+export { KEEP_ALIVE, STREAM_TICK, subscribeUserEvents, userEventStream, userEventsTopic } from "./stream.ts"
+export type { FrameSink } from "./stream.ts"
 export { DEFAULT_DELIVERY_POLICY, MIN_PLAIN_SECRET_LENGTH, deleteWebhook, listDeliveries, listWebhooks, registerWebhook } from "./webhooks.ts"

@@ -10,6 +10,7 @@ import { sha256 } from "../kernel/digest.ts"
 import { toBase64 } from "../kernel/encoding.ts"
 import { signaturesMade, withTags } from "../kernel/metrics.ts"
 import { KeyStore } from "../ports/key-store.ts"
+import * as der from "./der.ts"
 import { derToP1363, p1363ToDer } from "./ecdsa-signature.ts"
 import { derOf } from "./issue-certificate.ts"
 import type { SigningIdentity } from "./signer-certificate.ts"
@@ -49,13 +50,6 @@ const compareDer = (a: Uint8Array, b: Uint8Array): number => {
 const ber = (value: asn1js.BaseBlock | pkijs.PkiObject): Uint8Array =>
   new Uint8Array(value instanceof pkijs.PkiObject ? value.toSchema().toBER(false) : value.toBER(false))
 
-/** RFC 5652 §11.3: UTCTime for 1950..2049, GeneralizedTime otherwise; whole seconds (DER). */
-const cmsTime = (time: Date): asn1js.BaseBlock => {
-  const valueDate = new Date(Math.floor(time.getTime() / 1000) * 1000)
-  const year = valueDate.getUTCFullYear()
-  return year >= 1950 && year < 2050 ? new asn1js.UTCTime({ valueDate }) : new asn1js.GeneralizedTime({ valueDate })
-}
-
 /** RFC 5035 SigningCertificateV2 naming the signer certificate (hash algorithm SHA-256, the default, omitted). */
 const signingCertificateV2 = (certificate: pkijs.Certificate, certificateHash: Uint8Array): asn1js.Sequence =>
   new asn1js.Sequence({
@@ -81,16 +75,21 @@ const signingCertificateV2 = (certificate: pkijs.Certificate, certificateHash: U
 const parseCertificate = (der: Uint8Array): Effect.Effect<pkijs.Certificate> =>
   Effect.try(() => pkijs.Certificate.fromBER(new Uint8Array(der))).pipe(Effect.orDie)
 
-/** What signing with a certificate needs that does not change between signatures. */
+/** What signing with a certificate needs that does not change between signatures, encoded once. */
 interface PreparedSigner {
-  readonly signer: pkijs.Certificate
-  readonly chain: ReadonlyArray<pkijs.Certificate>
-  readonly certificateHash: Uint8Array
+  /** DER IssuerAndSerialNumber of the signer certificate (the SignerInfo's sid) */
+  readonly sid: Uint8Array
+  /** DER signed attribute signingCertificateV2 naming the signer certificate */
+  readonly signingCertificate: Uint8Array
+  /** DER certificates, signer first, then the chain */
+  readonly certificates: ReadonlyArray<Uint8Array>
   readonly verifyKey: CryptoKey
+  /** hashes the KeyStore has been seen to sign with correctly under this certificate's key */
+  readonly checked: Set<DigestAlgorithm>
 }
 
-// Parsing certificates, hashing the signer's and importing its key cost more than signing
-// itself; they depend only on the certificates, so they are kept (a bounded memo, by serials).
+// Parsing certificates, hashing the signer's, encoding its name and importing its key cost more than
+// signing itself; they depend only on the certificates, so they are kept (a bounded memo, by serials).
 const PREPARED_LIMIT = 1024
 const prepared = new Map<string, PreparedSigner>()
 
@@ -101,17 +100,29 @@ const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner
   return Effect.gen(function* () {
     const signerDer = yield* derOf(identity.certificate)
     const signer = yield* parseCertificate(signerDer)
-    const chain = yield* Effect.forEach(identity.chain, (c) => derOf(c).pipe(Effect.flatMap(parseCertificate)))
+    const chain = yield* Effect.forEach(identity.chain, (c) => derOf(c))
     const certificateHash = yield* sha256(signerDer)
     const verifyKey = yield* Effect.promise(() =>
       globalThis.crypto.subtle.importKey("spki", new Uint8Array(ber(signer.subjectPublicKeyInfo)), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]),
     )
-    const entry = { signer, chain, certificateHash, verifyKey }
+    const entry: PreparedSigner = {
+      sid: ber(new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber })),
+      signingCertificate: ber(new pkijs.Attribute({ type: CmsOid.signingCertificateV2, values: [signingCertificateV2(signer, certificateHash)] })),
+      certificates: [signerDer, ...chain],
+      verifyKey,
+      checked: new Set(),
+    }
     if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!)
     prepared.set(key, entry)
     return entry
   })
 }
+
+/** DER Attribute { type, SET { value } }. */
+const attribute = (type: string, value: Uint8Array): Uint8Array => der.tlv(der.Tag.sequence, der.oid(type), der.tlv(der.Tag.set, value))
+
+/** DER AlgorithmIdentifier with absent parameters (RFC 5754 for SHA-2, RFC 5758 for ECDSA). */
+const algorithmIdentifier = (algorithm: string): Uint8Array => der.tlv(der.Tag.sequence, der.oid(algorithm))
 
 /** A time-stamper of a signature value: the DER TimeStampToken over it (CAdES/PAdES -T). */
 export type SignatureStamper<E, R> = (signatureValue: Uint8Array) => Effect.Effect<Uint8Array, E, R>
@@ -159,67 +170,63 @@ const signContent = <E = never, R = never>(input: {
     if (digest.length !== algorithm.length) {
       return yield* Effect.die(new Error(`a ${digestAlgorithm} digest has ${algorithm.length} bytes, not ${digest.length}`))
     }
-    const { signer, chain, certificateHash, verifyKey } = yield* preparedSigner(identity)
+    const signer = yield* preparedSigner(identity)
+    // The structure around the signature is fixed, so it is written as DER directly (see der.ts).
     const attributes = [
-      new pkijs.Attribute({ type: CmsOid.contentType, values: [new asn1js.ObjectIdentifier({ value: input.contentType })] }),
-      new pkijs.Attribute({ type: CmsOid.messageDigest, values: [new asn1js.OctetString({ valueHex: new Uint8Array(digest) })] }),
-      new pkijs.Attribute({ type: CmsOid.signingCertificateV2, values: [signingCertificateV2(signer, certificateHash)] }),
-      ...(input.signingTime === null ? [] : [new pkijs.Attribute({ type: CmsOid.signingTime, values: [cmsTime(input.signingTime)] })]),
-    ]
-      .map((attribute) => ({ attribute, der: ber(attribute) }))
-      .sort((a, b) => compareDer(a.der, b.der))
-      .map((a) => a.attribute)
+      attribute(CmsOid.contentType, der.oid(input.contentType)),
+      attribute(CmsOid.messageDigest, der.tlv(der.Tag.octetString, digest)),
+      signer.signingCertificate,
+      ...(input.signingTime === null ? [] : [attribute(CmsOid.signingTime, der.time(input.signingTime))]),
+    ].sort(compareDer)
     // What is signed is the DER SET OF the attributes (tag 0x31), not the [0] IMPLICIT form in SignerInfo.
-    const signedAttributes = ber(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }))
+    const signedAttributes = der.tlv(der.Tag.set, ...attributes)
 
     const store = yield* KeyStore
-    // Signed with the digest algorithm's own hash (OpenSSL hashes the attributes with it), then
-    // checked against the certificate before use, so a faulty store fails loudly, never silently.
+    // Signed with the digest algorithm's own hash (OpenSSL hashes the attributes with it). The first
+    // signature under each hash is checked against the certificate, so a store that signs with another
+    // key or hash fails loudly, never silently; after that the pair is known good.
     const p1363 = yield* store.sign(identity.keyId, signedAttributes, digestAlgorithm).pipe(Effect.orDie)
-    const verified = yield* Effect.promise(() =>
-      globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digestAlgorithm }, verifyKey, new Uint8Array(p1363), new Uint8Array(signedAttributes)),
-    )
-    if (!verified) {
-      return yield* Effect.die(
-        new Error(
-          `KeyStore key ${identity.keyId} gave no valid ECDSA/${digestAlgorithm} signature for its certificate's public key (the store must sign with the requested hash)`,
-        ),
+    if (!signer.checked.has(digestAlgorithm)) {
+      const verified = yield* Effect.promise(() =>
+        globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digestAlgorithm }, signer.verifyKey, new Uint8Array(p1363), signedAttributes),
       )
+      if (!verified) {
+        return yield* Effect.die(
+          new Error(
+            `KeyStore key ${identity.keyId} gave no valid ECDSA/${digestAlgorithm} signature for its certificate's public key (the store must sign with the requested hash)`,
+          ),
+        )
+      }
+      signer.checked.add(digestAlgorithm)
     }
     const signature = p1363ToDer(p1363)
     if (signature === undefined) return yield* Effect.die(new Error(`KeyStore gave a malformed signature (${p1363.length} bytes)`))
     const token = input.timestamp === undefined ? undefined : yield* input.timestamp(signature)
 
-    return yield* Effect.try(() => {
-      const unsigned =
-        token === undefined
-          ? undefined
-          : new pkijs.SignedAndUnsignedAttributes({
-              type: 1,
-              attributes: [new pkijs.Attribute({ type: CmsOid.signatureTimeStampToken, values: [asn1js.fromBER(new Uint8Array(token)).result] })],
-            })
-      const signerInfo = new pkijs.SignerInfo({
-        version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
-        digestAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: algorithm.oid }),
-        signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
-        signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: algorithm.ecdsaOid }),
-        signature: new asn1js.OctetString({ valueHex: signature }),
-        ...(unsigned === undefined ? {} : { unsignedAttrs: unsigned }),
-      })
-      const signedData = new pkijs.SignedData({
-        // RFC 5652 §5.1: version 3 when the content is not id-data
-        version: input.contentType === CmsOid.data ? 1 : 3,
-        digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: algorithm.oid })],
-        encapContentInfo: new pkijs.EncapsulatedContentInfo({
-          eContentType: input.contentType,
-          ...(input.content === null ? {} : { eContent: new asn1js.OctetString({ valueHex: new Uint8Array(input.content) }) }),
-        }),
-        ...(input.includeCertificates ? { certificates: [signer, ...chain] } : {}),
-        signerInfos: [signerInfo],
-      })
-      return ber(new pkijs.ContentInfo({ contentType: CmsOid.signedData, content: signedData.toSchema(true) }))
-    }).pipe(Effect.orDie)
+    const signerInfo = der.tlv(
+      der.Tag.sequence,
+      der.smallInteger(1),
+      signer.sid,
+      algorithmIdentifier(algorithm.oid),
+      der.tlv(der.Tag.context0, ...attributes),
+      algorithmIdentifier(algorithm.ecdsaOid),
+      der.tlv(der.Tag.octetString, signature),
+      ...(token === undefined ? [] : [der.tlv(der.Tag.context1, attribute(CmsOid.signatureTimeStampToken, token))]),
+    )
+    const signedData = der.tlv(
+      der.Tag.sequence,
+      // RFC 5652 §5.1: version 3 when the content is not id-data
+      der.smallInteger(input.contentType === CmsOid.data ? 1 : 3),
+      der.tlv(der.Tag.set, algorithmIdentifier(algorithm.oid)),
+      der.tlv(
+        der.Tag.sequence,
+        der.oid(input.contentType),
+        ...(input.content === null ? [] : [der.tlv(der.Tag.context0, der.tlv(der.Tag.octetString, input.content))]),
+      ),
+      ...(input.includeCertificates ? [der.tlv(der.Tag.context0, ...signer.certificates)] : []),
+      der.tlv(der.Tag.set, signerInfo),
+    )
+    return der.tlv(der.Tag.sequence, der.oid(CmsOid.signedData), der.tlv(der.Tag.context0, signedData))
   })
 
 /** PEM of a DER certificate (or of any DER object under `label`), lines of 64 characters. */

@@ -9,6 +9,8 @@ export interface ClientData {
   readonly type: string
   readonly challenge: string
   readonly origin: string
+  /** whether the client named a token binding (the library judges those) */
+  readonly tokenBinding: boolean
 }
 
 /** The fixed head of authenticatorData (WebAuthn §6.1). */
@@ -35,9 +37,9 @@ export const parseClientData = (field: string, value: string): Effect.Effect<Cli
           if (jsonDepthProblem(text) !== undefined) throw new Error("too deep")
           const parsed: unknown = JSON.parse(text)
           if (typeof parsed !== "object" || parsed === null) throw new Error("not an object")
-          const { type, challenge, origin } = parsed as Record<string, unknown>
+          const { type, challenge, origin, tokenBinding } = parsed as Record<string, unknown>
           if (typeof type !== "string" || typeof challenge !== "string" || typeof origin !== "string") throw new Error("fields")
-          return { type, challenge, origin }
+          return { type, challenge, origin, tokenBinding: tokenBinding !== undefined }
         },
         catch: () => new InvalidRequest({ detail: `${field} is not a WebAuthn client data JSON` }),
       }),

@@ -8,6 +8,7 @@ import { checkBinding, type Expectation } from "./checks.ts"
 import { base64UrlField, parseAuthenticatorData, parseClientData } from "./parse.ts"
 import type { Assertion } from "./schemas.ts"
 import { simpleWebAuthn } from "./library.ts"
+import { verifyEs256Signature } from "./es256.ts"
 
 /** What a verified assertion tells. */
 export interface VerifiedAssertion {
@@ -32,6 +33,29 @@ export const verifyAssertion = (assertion: Assertion, passkey: Passkey, expected
     yield* base64UrlField("assertion.response.signature", assertion.response.signature)
     yield* checkBinding(clientData, authData, expected)
 
+    // The common case (ES256, bare authenticator data) is checked here; the library judges the rest.
+    const fast =
+      passkey.algorithm === -7 && assertion.id !== "" && assertion.id === assertion.rawId && !clientData.tokenBinding
+        ? yield* verifyEs256Signature({
+            publicKey: passkey.publicKey,
+            authenticatorData: authBytes,
+            authenticatorDataText: assertion.response.authenticatorData,
+            clientDataJSON: fromBase64(assertion.response.clientDataJSON) ?? new Uint8Array(),
+            signatureText: assertion.response.signature,
+          })
+        : undefined
+    if (fast === false) return yield* new PasskeySignatureInvalid()
+    if (fast === undefined) yield* verifyWithLibrary(assertion, passkey, expected)
+    // Authenticators that keep no counter report 0 forever; any other value must grow.
+    if ((passkey.counter > 0 || authData.signCount > 0) && authData.signCount <= passkey.counter) {
+      return yield* new SignatureCounterRegressed()
+    }
+    return { newCounter: authData.signCount, userVerified: true } satisfies VerifiedAssertion
+  })
+
+/** SimpleWebAuthn's check of the signature (and again of the binding), for what the fast path leaves. */
+const verifyWithLibrary = (assertion: Assertion, passkey: Passkey, expected: Expectation) =>
+  Effect.gen(function* () {
     const publicKey = fromBase64(passkey.publicKey) ?? new Uint8Array()
     const { verifyAuthenticationResponse } = yield* simpleWebAuthn
     const result = yield* Effect.tryPromise({
@@ -59,9 +83,4 @@ export const verifyAssertion = (assertion: Assertion, passkey: Passkey, expected
       catch: () => new PasskeySignatureInvalid(),
     })
     if (!result.verified) return yield* new PasskeySignatureInvalid()
-    // Authenticators that keep no counter report 0 forever; any other value must grow.
-    if ((passkey.counter > 0 || authData.signCount > 0) && authData.signCount <= passkey.counter) {
-      return yield* new SignatureCounterRegressed()
-    }
-    return { newCounter: authData.signCount, userVerified: true } satisfies VerifiedAssertion
   })

@@ -1,0 +1,79 @@
+/**
+ * A minimal DER writer for structures whose shape is fixed (CMS SignedData around one signature):
+ * building them byte by byte costs microseconds where an object model costs milliseconds.
+ */
+
+/** The DER length octets of `n`. */
+const lengthOctets = (n: number): Array<number> => {
+  if (n < 0x80) return [n]
+  const bytes: Array<number> = []
+  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff)
+  return [0x80 | bytes.length, ...bytes]
+}
+
+/** One TLV: `tag`, the definite length, then the parts one after another. */
+export const tlv = (tag: number, ...parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
+  let length = 0
+  for (const p of parts) length += p.length
+  const head = lengthOctets(length)
+  const out = new Uint8Array(1 + head.length + length)
+  out[0] = tag
+  out.set(head, 1)
+  let at = 1 + head.length
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** DER tags used by the writers here. */
+export const Tag = {
+  integer: 0x02,
+  octetString: 0x04,
+  oid: 0x06,
+  utcTime: 0x17,
+  generalizedTime: 0x18,
+  sequence: 0x30,
+  set: 0x31,
+  /** [0] constructed (EXPLICIT, or IMPLICIT of a constructed type) */
+  context0: 0xa0,
+  context1: 0xa1,
+} as const
+
+const oids = new Map<string, Uint8Array<ArrayBuffer>>()
+
+/** The DER OBJECT IDENTIFIER of a dotted string (memoized: the same few are written again and again). */
+export const oid = (dotted: string): Uint8Array<ArrayBuffer> => {
+  const known = oids.get(dotted)
+  if (known !== undefined) return known
+  const arcs = dotted.split(".").map(Number)
+  const body: Array<number> = []
+  const push = (arc: number) => {
+    const groups = [arc & 0x7f]
+    for (let v = Math.floor(arc / 128); v > 0; v = Math.floor(v / 128)) groups.unshift(0x80 | (v & 0x7f))
+    body.push(...groups)
+  }
+  push(arcs[0]! * 40 + arcs[1]!)
+  for (const arc of arcs.slice(2)) push(arc)
+  const encoded = tlv(Tag.oid, Uint8Array.from(body))
+  oids.set(dotted, encoded)
+  return encoded
+}
+
+/** A small non-negative INTEGER. */
+export const smallInteger = (n: number): Uint8Array => tlv(Tag.integer, Uint8Array.of(n))
+
+const two = (n: number) => String(n).padStart(2, "0")
+
+/** RFC 5652 §11.3 Time: UTCTime for 1950..2049, GeneralizedTime otherwise; whole seconds, `Z`. */
+export const time = (at: Date): Uint8Array => {
+  const year = at.getUTCFullYear()
+  const rest = `${two(at.getUTCMonth() + 1)}${two(at.getUTCDate())}${two(at.getUTCHours())}${two(at.getUTCMinutes())}${two(at.getUTCSeconds())}Z`
+  const utc = year >= 1950 && year < 2050
+  const text = utc ? `${two(year % 100)}${rest}` : `${String(year).padStart(4, "0")}${rest}`
+  return tlv(
+    utc ? Tag.utcTime : Tag.generalizedTime,
+    Uint8Array.from(text, (c) => c.charCodeAt(0)),
+  )
+}
