@@ -4,36 +4,19 @@
  * (not the answering worker's share), with no worker missing; a worker that cannot answer (stopped)
  * is left out and counted missing, and counted again once it answers.
  */
-import { administerRelyingParty, confirmEmailVerification, Deliveries, registerRelyingParty, startEmailVerification } from "@signet/core"
-import { ok, SignetClient, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { Deliveries } from "@signet/core"
+import { ok, type SoftwarePasskey } from "@signet/testkit"
 import { createHash, randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { Agent, type IncomingHttpHeaders, request } from "node:http"
-import { Effect, LogLevel } from "effect"
+import { Agent } from "node:http"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeEngine, SandboxMailbox, type Engine } from "@signet/adapters-http"
+import type { Engine } from "@signet/adapters-http"
 import { WORKER_HEADER } from "./cluster.ts"
-import { storageFor } from "./storage.ts"
 import { freePort, spawnServer, type ServerProcess } from "./test-support/server-process.ts"
+import { administer, contactSigner, exchange } from "./test-support/signer.ts"
 
 const ADMIN = `adm_${randomBytes(32).toString("base64url")}`
-
-/** One HTTP exchange on `agent`'s connection: status, headers and body text. */
-const exchange = (agent: Agent, url: string, method: string, body?: unknown, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const req = request(url, { agent, method, headers: { ...headers, ...(payload === undefined ? {} : { "content-type": "application/json" }) } }, (res) => {
-      let text = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk: string) => {
-        text += chunk
-      })
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }))
-      res.on("error", reject)
-    })
-    req.on("error", reject)
-    req.end(payload)
-  })
 
 /** The value of one sample of a Prometheus exposition (`name{labels}`, exactly as written), undefined when absent. */
 const sample = (text: string, key: string): number | undefined => {
@@ -52,32 +35,12 @@ describe("/metrics over two workers (SQLite)", () => {
     server = await spawnServer({ SIGNET_ENVIRONMENT: "sandbox", SIGNET_WORKERS: "2", SIGNET_ADMIN_TOKEN: ADMIN, SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "1" })
     api = `${server.origin}/api`
     // Administration in process on the same database (the admin CLI's way), without a delivery worker.
-    const mailbox = new SandboxMailbox("sandbox")
-    admin = await makeEngine({
-      mailer: mailbox.layer,
-      ...storageFor(server.database),
-      masterKey: Buffer.from(server.masterKey, "hex"),
-      logLevel: LogLevel.None,
-      deliveries: { worker: false },
-      housekeeping: false,
-      settings: {
-        environment: "sandbox",
-        publicOrigin: server.origin,
-        basePath: "/api",
-        accessTokenTtlSeconds: 3600,
-        ceremonyTtlSeconds: 300,
-        sessionTtlSeconds: 3600,
-      },
-    })
-    const rp = await admin.run(registerRelyingParty({ name: "Metrics RP", status: "approved", signingOrigins: [server.origin], plan: "business" }))
-    const client = new SignetClient(api)
-    passkey = SoftwarePasskey.create({ origin: server.origin })
-    const proof = await admin.run(startEmailVerification("metrics-workers@example.com"))
-    await admin.run(confirmEmailVerification({ verificationId: proof.verificationId, code: mailbox.codeFor("metrics-workers@example.com") }))
-    const started = ok(await client.enrolmentRequest({ email: "metrics-workers@example.com", emailVerificationId: proof.verificationId }))
-    const enrolled = ok(await client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) }))
-    await admin.run(administerRelyingParty(rp.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
-    token = (ok(await signIn(client, passkey, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
+    const administration = await administer(server)
+    admin = administration.admin
+    const signer = await contactSigner(server, admin, administration.mailbox, "Metrics RP", "metrics-workers@example.com")
+    passkey = signer.passkey
+    token = signer.token
+    const client = signer.client
     // A webhook to a port nobody listens on: each signature leaves a delivery pending in the shared outbox.
     ok(
       await client.raw("POST", "/v2/webhooks/register", {

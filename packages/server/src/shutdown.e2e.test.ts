@@ -1,16 +1,9 @@
-/**
- * SIGTERM under load, on the server binary: readiness turns 503, the event stream ends with a
- * reconnect hint, every request the server took is answered in full and none with a 5xx, the
- * process exits 0, and every webhook of a completion made before it is delivered after a restart.
- */
-import { administerRelyingParty, confirmEmailVerification, registerRelyingParty, startEmailVerification } from "@signet/core"
-import { ok, SignetClient, signIn, SoftwarePasskey, startWebhookReceiver, type TokenAnswer } from "@signet/testkit"
-import { LogLevel } from "effect"
+import { ok, startWebhookReceiver } from "@signet/testkit"
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, describe, expect, it } from "vitest"
-import { makeEngine, SandboxMailbox, type Engine } from "@signet/adapters-http"
-import { storageFor } from "./storage.ts"
+import type { Engine } from "@signet/adapters-http"
 import { spawnServer, type ServerProcess } from "./test-support/server-process.ts"
+import { administer, contactSigner } from "./test-support/signer.ts"
 
 const ENV = {
   SIGNET_ENVIRONMENT: "sandbox",
@@ -50,32 +43,9 @@ describe("SIGTERM", () => {
     processes.push(server)
     const api = `${server.origin}/api`
     // Administration in process on the same database (the admin CLI's way), without a delivery worker.
-    const mailbox = new SandboxMailbox("sandbox")
-    admin = await makeEngine({
-      mailer: mailbox.layer,
-      ...storageFor(server.database),
-      masterKey: Buffer.from(server.masterKey, "hex"),
-      logLevel: LogLevel.None,
-      deliveries: { worker: false },
-      housekeeping: false,
-      settings: {
-        environment: "sandbox",
-        publicOrigin: server.origin,
-        basePath: "/api",
-        accessTokenTtlSeconds: 3600,
-        ceremonyTtlSeconds: 300,
-        sessionTtlSeconds: 3600,
-      },
-    })
-    const rp = await admin.run(registerRelyingParty({ name: "Shutdown RP", status: "approved", signingOrigins: [server.origin], plan: "business" }))
-    const client = new SignetClient(api)
-    const passkey = SoftwarePasskey.create({ origin: server.origin })
-    const proof = await admin.run(startEmailVerification("drain@example.com"))
-    await admin.run(confirmEmailVerification({ verificationId: proof.verificationId, code: mailbox.codeFor("drain@example.com") }))
-    const started = ok(await client.enrolmentRequest({ email: "drain@example.com", emailVerificationId: proof.verificationId }))
-    const enrolled = ok(await client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) }))
-    await admin.run(administerRelyingParty(rp.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
-    const token = (ok(await signIn(client, passkey, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
+    const administration = await administer(server)
+    admin = administration.admin
+    const { client, passkey, token } = await contactSigner(server, admin, administration.mailbox, "Shutdown RP", "drain@example.com")
     const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" }
     // The receiver refuses until after the restart: deliveries are still queued when SIGTERM comes.
     let receiving = false

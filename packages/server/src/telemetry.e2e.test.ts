@@ -1,19 +1,11 @@
-/**
- * OTLP export from the server binary: with `SIGNET_OTEL_ENDPOINT` set to a local OTLP/HTTP receiver,
- * one signing (create, then complete) arrives as spans that the test decodes: each request a server
- * span, and under the completion the storage transaction and the CMS signature (with the key's
- * signing under it), and the delivery of its webhook; the engine's metrics arrive too. Without the setting nothing is sent.
- */
-import { administerRelyingParty, confirmEmailVerification, registerRelyingParty, startEmailVerification } from "@signet/core"
-import { ok, SignetClient, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
-import { LogLevel } from "effect"
+import { ok } from "@signet/testkit"
 import { createHash, randomBytes } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import { gunzipSync } from "node:zlib"
 import { afterAll, describe, expect, it } from "vitest"
-import { makeEngine, SandboxMailbox, type Engine } from "@signet/adapters-http"
-import { storageFor } from "./storage.ts"
+import type { Engine } from "@signet/adapters-http"
 import { spawnServer, type ServerProcess } from "./test-support/server-process.ts"
+import { administer, contactSigner } from "./test-support/signer.ts"
 
 interface OtlpSpan {
   readonly traceId: string
@@ -59,33 +51,9 @@ afterAll(async () => {
 const serverWithSigner = async (env: Record<string, string>) => {
   const server = await spawnServer({ SIGNET_ENVIRONMENT: "sandbox", ...env })
   processes.push(server)
-  const mailbox = new SandboxMailbox("sandbox")
-  const admin = await makeEngine({
-    mailer: mailbox.layer,
-    ...storageFor(server.database),
-    masterKey: Buffer.from(server.masterKey, "hex"),
-    logLevel: LogLevel.None,
-    deliveries: { worker: false },
-    housekeeping: false,
-    settings: {
-      environment: "sandbox",
-      publicOrigin: server.origin,
-      basePath: "/api",
-      accessTokenTtlSeconds: 3600,
-      ceremonyTtlSeconds: 300,
-      sessionTtlSeconds: 3600,
-    },
-  })
+  const { admin, mailbox } = await administer(server)
   engines.push(admin)
-  const rp = await admin.run(registerRelyingParty({ name: "Traced RP", status: "approved", signingOrigins: [server.origin], plan: "business" }))
-  const client = new SignetClient(`${server.origin}/api`)
-  const passkey = SoftwarePasskey.create({ origin: server.origin })
-  const proof = await admin.run(startEmailVerification("traced@example.com"))
-  await admin.run(confirmEmailVerification({ verificationId: proof.verificationId, code: mailbox.codeFor("traced@example.com") }))
-  const started = ok(await client.enrolmentRequest({ email: "traced@example.com", emailVerificationId: proof.verificationId }))
-  const enrolled = ok(await client.enrolmentVerify({ enrolmentId: started.enrolmentId, credential: passkey.register(started.options) }))
-  await admin.run(administerRelyingParty(rp.rp.clientId, { _tag: "SetContact", userId: enrolled.userId }))
-  const token = (ok(await signIn(client, passkey, { clientId: rp.rp.clientId })) as TokenAnswer).access_token
+  const { client, passkey, token } = await contactSigner(server, admin, mailbox, "Traced RP", "traced@example.com")
   const register = async (url: string) =>
     ok(
       await client.raw("POST", "/v2/webhooks/register", {

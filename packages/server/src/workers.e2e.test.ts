@@ -11,34 +11,18 @@ import { enrol, ok, SignetClient, signIn, SoftwarePasskey, type TokenAnswer } fr
 import { dropSchema, findPostgres, freshSchemaName } from "@signet/testkit/storage"
 import { LogLevel } from "effect"
 import { createHash, randomBytes } from "node:crypto"
-import { Agent, type IncomingHttpHeaders, request } from "node:http"
+import { Agent, request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeEngine, type Engine } from "@signet/adapters-http"
 import { WORKER_HEADER } from "./cluster.ts"
 import { storageFor } from "./storage.ts"
 import { spawnServer, type ServerProcess } from "./test-support/server-process.ts"
+import { exchange } from "./test-support/signer.ts"
 
 const postgres = await findPostgres()
 const STORAGES: ReadonlyArray<readonly [string, string | undefined]> = [["SQLite", undefined], ...(postgres ? [["PostgreSQL", postgres] as const] : [])]
 
 const sha256 = () => createHash("sha256").update(randomBytes(16)).digest("hex")
-
-/** One HTTP exchange on `agent`'s connection: status, headers and body text. */
-const exchange = (agent: Agent, url: string, method: string, body?: unknown, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const req = request(url, { agent, method, headers: { ...headers, ...(payload === undefined ? {} : { "content-type": "application/json" }) } }, (res) => {
-      let text = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk: string) => {
-        text += chunk
-      })
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }))
-      res.on("error", reject)
-    })
-    req.on("error", reject)
-    req.end(payload)
-  })
 
 /** An event stream read as it comes: its text so far, the worker holding it, and a wait for a frame. */
 const openStream = (url: string, token: string) =>
