@@ -116,6 +116,8 @@ const main = async () => {
     stopping = true
     const started = performance.now()
     await engine.drain()
+    // Readiness answers 503 from here on: said in the log, so an operator (and the SIGTERM test) can tell when draining began.
+    process.stdout.write(`${JSON.stringify({ level: "INFO", message: "draining", ...(slot === undefined ? {} : { worker: slot }), signal })}\n`)
     const [served] = await Promise.all([server.shutdown(config.shutdownGraceMs), rpDemo?.close()])
     const left = Math.max(0, config.shutdownGraceMs - (performance.now() - started))
     const workerStopped = await engine.workerStopped(left)
