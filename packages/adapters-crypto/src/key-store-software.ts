@@ -15,6 +15,7 @@ import {
   type OaepHash,
   type SignatureHash,
   type StoredKey,
+  traced,
 } from "@signet/core"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { sealPrivateKey, unsealPrivateKey } from "./sealed-private-key.ts"
@@ -162,7 +163,7 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
             const algorithm = NODE_HASH[hash]
             return new Uint8Array(rsa ? nodeSign(algorithm, data, nodeKey) : nodeSign(algorithm, data, { key: nodeKey, dsaEncoding: "ieee-p1363" }))
           }),
-          Effect.withSpan("keystore.sign", { attributes: { "signet.key_id": keyId, "signet.hash": hash } }),
+          traced("keystore.sign", { attributes: { "signet.key_id": keyId, "signet.hash": hash } }),
         ),
       decrypt: (keyId, ciphertext, hash) =>
         decrypter(keyId, hash).pipe(

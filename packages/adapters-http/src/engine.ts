@@ -1,5 +1,5 @@
 /** Wires the core, the chosen storage and the crypto adapters into a runnable engine with its HTTP handler. */
-import { KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, Sha2StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
+import { Es256VerifierNode, KeyStoreSoftware, MasterKey, RandomWebCrypto, Sha256StreamsNode, Sha2StreamsNode, VaultMasterKey } from "@signet/adapters-crypto"
 import type { StorageServices } from "@signet/adapters-sql"
 import {
   DEFAULT_DELIVERY_POLICY,
@@ -202,6 +202,7 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     VaultMasterKey.pipe(Layer.provide(masterKey)),
     RandomWebCrypto,
     Sha256StreamsNode,
+    Es256VerifierNode,
     Sha2StreamsNode,
     Layer.succeed(TrustAnchors, { certificates: options.trustAnchors ?? [] }),
     PdfProcessorWorkers(options.pdfWorkers),
@@ -216,7 +217,8 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices,
     // A production engine without SMTP stops here with the sandbox mailer's reason: it could prove no e-mail.
     Layer.provide(options.mailer ?? new SandboxMailbox(options.settings.environment).layer, config),
     logger,
-    options.telemetry ?? Layer.empty,
+    // Without an exporter nobody reads spans, so none are made (`traced`).
+    options.telemetry ?? Layer.setTracerEnabled(false),
     options.clock === undefined ? Layer.empty : Layer.setClock(options.clock),
     LifecycleLive,
   )

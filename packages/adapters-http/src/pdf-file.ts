@@ -2,7 +2,8 @@
  * PAdES signing of PDF files of any size through the library API: a `ByteSource` over a file
  * (read by offset, never whole), and writing the signed file as the original plus the update.
  */
-import { appendFile, copyFile, open } from "node:fs/promises"
+import { randomUUID } from "node:crypto"
+import { appendFile, copyFile, open, rename, rm, stat } from "node:fs/promises"
 import { PdfUnreadable, type ByteSource } from "@signet/core"
 import { Effect } from "effect"
 
@@ -35,8 +36,46 @@ export const fileSource = async (path: string): Promise<ByteSource & { readonly 
   }
 }
 
-/** Writes the signed file: a copy of the original (a kernel copy, no buffering here) with the update appended. */
-export const writeSignedFile = async (original: string, update: Uint8Array, target: string): Promise<void> => {
-  await copyFile(original, target)
-  await appendFile(target, update)
+/** A signed file being written: the original's copy is under way; the update completes it. */
+export interface SignedFileWriter {
+  /** Appends the update to the copy and moves the finished file to the target (never a half-written target). */
+  readonly finish: (update: Uint8Array) => Promise<void>
+  /** Removes the unfinished copy (the target is untouched). */
+  readonly abandon: () => Promise<void>
 }
+
+/**
+ * Starts copying `original` (of `size` bytes, the length the update was made for) beside `target` at
+ * once, a kernel copy with no buffering here, so the copy runs while the caller hashes and signs: a
+ * large file costs about one read, not a read and then a copy.
+ */
+export const signedFileWriter = (original: string, size: number, target: string): SignedFileWriter => {
+  const partial = `${target}.${randomUUID()}.partial`
+  const copying = copyFile(original, partial)
+  // Observed by finish or abandon; an unobserved rejection must not end the process meanwhile.
+  copying.catch(() => undefined)
+  const abandon = async () => {
+    await copying.catch(() => undefined)
+    await rm(partial, { force: true })
+  }
+  return {
+    finish: async (update) => {
+      try {
+        await copying
+        // The update's byte ranges and xref offsets name the original's length: another length would not verify.
+        const copied = (await stat(partial)).size
+        if (copied !== size) throw new Error(`${original} changed while it was being signed (${size} bytes, now ${copied})`)
+        await appendFile(partial, update)
+        await rename(partial, target)
+      } catch (e) {
+        await abandon()
+        throw e
+      }
+    },
+    abandon,
+  }
+}
+
+/** Writes the signed file: a copy of the original (`size` bytes, as the update was made for) with the update appended. */
+export const writeSignedFile = async (original: string, update: Uint8Array, target: string): Promise<void> =>
+  signedFileWriter(original, (await stat(original)).size, target).finish(update)

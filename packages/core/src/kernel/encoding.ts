@@ -1,7 +1,13 @@
 /** Byte encodings used across the engine (no Buffer: core runs on any web-standard runtime). */
 
 /** Lower-case hexadecimal of bytes. */
-export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+export const toHex = (bytes: Uint8Array): string => {
+  let out = ""
+  for (const b of bytes) out += HEX[b]!
+  return out
+}
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"))
 
 /** Bytes of a hexadecimal string; undefined when it is not hex of whole bytes. */
 export const fromHex = (hex: string): Uint8Array | undefined => {
@@ -43,7 +49,10 @@ export const fromBase64 = (text: string): Uint8Array | undefined => {
 }
 
 /** UTF-8 bytes of a string. */
-export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+export const utf8 = (text: string): Uint8Array => encoder.encode(text)
+
+// Stateless: one instance serves every call.
+const encoder = new TextEncoder()
 
 /** Whether two byte strings are the same; for public values (use `constantTimeEqual` for secrets). */
 export const bytesEqual = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i])

@@ -40,6 +40,8 @@ export { MAX_JSON_DEPTH, jsonDepthProblem } from "./json-depth.ts"
 export { PngProblem, decodePng, encodePng } from "./png.ts"
 export type { Bitmap, PngLimits } from "./png.ts"
 export { hashSecret, secretMatches } from "./secrets.ts"
+export { traced } from "./tracing.ts"
+export type { SpanOptions } from "./tracing.ts"
 export {
   dbPoolConnections,
   dbTransactionSeconds,

@@ -9,6 +9,7 @@ import * as pkijs from "pkijs"
 import { sha256 } from "../kernel/digest.ts"
 import { toBase64 } from "../kernel/encoding.ts"
 import { signaturesMade, withTags } from "../kernel/metrics.ts"
+import { traced } from "../kernel/tracing.ts"
 import { KeyStore } from "../ports/key-store.ts"
 import * as der from "./der.ts"
 import { derToP1363, p1363ToDer } from "./ecdsa-signature.ts"
@@ -140,9 +141,16 @@ export const signDigest = <E = never, R = never>(input: {
   readonly timestamp?: SignatureStamper<E, R> | undefined
 }): Effect.Effect<Uint8Array, E, KeyStore | R> =>
   signContent({ ...input, contentType: CmsOid.data, content: null, includeCertificates: true }).pipe(
-    Effect.tap(() => Metric.increment(withTags(signaturesMade, { digest: input.digestAlgorithm }))),
-    Effect.withSpan("cms.sign", { attributes: { "signet.digest_algorithm": input.digestAlgorithm, "signet.timestamped": input.timestamp !== undefined } }),
+    Effect.tap(() => Metric.increment(signaturesMadeWith[input.digestAlgorithm])),
+    traced("cms.sign", { attributes: { "signet.digest_algorithm": input.digestAlgorithm, "signet.timestamped": input.timestamp !== undefined } }),
   )
+
+// Tagged once per digest algorithm: tagging a metric builds a new key each time.
+const signaturesMadeWith: Record<DigestAlgorithm, typeof signaturesMade> = {
+  "SHA-256": withTags(signaturesMade, { digest: "SHA-256" }),
+  "SHA-384": withTags(signaturesMade, { digest: "SHA-384" }),
+  "SHA-512": withTags(signaturesMade, { digest: "SHA-512" }),
+}
 
 /** Encapsulated SignedData over `content` of type `contentType` (a TSTInfo for a time-stamp token). */
 export const signEncapsulated = (input: {

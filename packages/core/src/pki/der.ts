@@ -3,23 +3,22 @@
  * building them byte by byte costs microseconds where an object model costs milliseconds.
  */
 
-/** The DER length octets of `n`. */
-const lengthOctets = (n: number): Array<number> => {
-  if (n < 0x80) return [n]
-  const bytes: Array<number> = []
-  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff)
-  return [0x80 | bytes.length, ...bytes]
-}
+/** How many octets the DER length of `n` takes. */
+const lengthSize = (n: number): number => (n < 0x80 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x1000000 ? 4 : 5)
 
 /** One TLV: `tag`, the definite length, then the parts one after another. */
 export const tlv = (tag: number, ...parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
   let length = 0
   for (const p of parts) length += p.length
-  const head = lengthOctets(length)
-  const out = new Uint8Array(1 + head.length + length)
+  const size = lengthSize(length)
+  const out = new Uint8Array(1 + size + length)
   out[0] = tag
-  out.set(head, 1)
-  let at = 1 + head.length
+  if (size === 1) out[1] = length
+  else {
+    out[1] = 0x80 | (size - 1)
+    for (let i = size - 1, v = length; i >= 1; i--, v = Math.floor(v / 256)) out[1 + i] = v & 0xff
+  }
+  let at = 1 + size
   for (const p of parts) {
     out.set(p, at)
     at += p.length
@@ -72,8 +71,9 @@ export const time = (at: Date): Uint8Array => {
   const rest = `${two(at.getUTCMonth() + 1)}${two(at.getUTCDate())}${two(at.getUTCHours())}${two(at.getUTCMinutes())}${two(at.getUTCSeconds())}Z`
   const utc = year >= 1950 && year < 2050
   const text = utc ? `${two(year % 100)}${rest}` : `${String(year).padStart(4, "0")}${rest}`
-  return tlv(
-    utc ? Tag.utcTime : Tag.generalizedTime,
-    Uint8Array.from(text, (c) => c.charCodeAt(0)),
-  )
+  const out = new Uint8Array(2 + text.length)
+  out[0] = utc ? Tag.utcTime : Tag.generalizedTime
+  out[1] = text.length
+  for (let i = 0; i < text.length; i++) out[2 + i] = text.charCodeAt(i)
+  return out
 }

@@ -1,23 +1,41 @@
 /** ECDSA signature encodings: WebCrypto and JOSE give IEEE P1363 (r||s); X.509 and CMS want DER. */
 import * as asn1js from "asn1js"
 
-const derLength = (n: number): Array<number> => (n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff])
-
-const derInteger = (unsigned: Uint8Array): Array<number> => {
+/** Where the minimal unsigned INTEGER body of `n` starts, and whether it needs a leading zero. */
+const integerBody = (n: Uint8Array): { readonly start: number; readonly pad: number; readonly length: number } => {
   let start = 0
-  while (start < unsigned.length - 1 && unsigned[start] === 0) start++
-  const body = Array.from(unsigned.subarray(start))
-  if (body.length === 0) body.push(0)
-  if (body[0]! >= 0x80) body.unshift(0)
-  return [0x02, ...derLength(body.length), ...body]
+  while (start < n.length - 1 && n[start] === 0) start++
+  const pad = n[start]! >= 0x80 ? 1 : 0
+  return { start, pad, length: n.length - start + pad }
 }
 
 /** DER `ECDSA-Sig-Value` (SEQUENCE of the INTEGERs r and s) of a P1363 `r||s` signature; undefined for an odd or empty input. */
 export const p1363ToDer = (signature: Uint8Array): Uint8Array | undefined => {
   if (signature.length === 0 || signature.length % 2 !== 0) return undefined
   const half = signature.length / 2
-  const body = [...derInteger(signature.subarray(0, half)), ...derInteger(signature.subarray(half))]
-  return new Uint8Array([0x30, ...derLength(body.length), ...body])
+  const r = signature.subarray(0, half)
+  const s = signature.subarray(half)
+  const ri = integerBody(r)
+  const si = integerBody(s)
+  const body = 2 + ri.length + 2 + si.length
+  // r and s are at most 66 bytes (P-521), so every length fits one or two octets.
+  const lengthOctets = body < 0x80 ? 1 : 2
+  const out = new Uint8Array(1 + lengthOctets + body)
+  let at = 0
+  out[at++] = 0x30
+  if (lengthOctets === 2) out[at++] = 0x81
+  out[at++] = body
+  for (const [n, i] of [
+    [r, ri],
+    [s, si],
+  ] as const) {
+    out[at++] = 0x02
+    out[at++] = i.length
+    at += i.pad
+    out.set(n.subarray(i.start), at)
+    at += n.length - i.start
+  }
+  return out
 }
 
 /** The fixed `r||s` form (each `size` bytes) WebCrypto verifies, of a DER `ECDSA-Sig-Value`; undefined when it is not one. */

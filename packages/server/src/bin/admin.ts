@@ -30,7 +30,7 @@ import { Effect, Layer, LogLevel, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
-import { fileSource, makeEngine, writeSignedFile } from "@signet/adapters-http"
+import { fileSource, makeEngine, signedFileWriter } from "@signet/adapters-http"
 import { storageFor } from "../storage.ts"
 import { rotateMasterKeyCommand } from "../master-key-rotation.ts"
 import { backupSqlite, restoreSqlite } from "@signet/adapters-sqlite"
@@ -172,9 +172,13 @@ const main = async () => {
         const [input, output] = [clientId, rest[0]]
         if (input === undefined || output === undefined) throw new Error("pdf timestamp needs <in.pdf> <out.pdf>")
         const source = await fileSource(input)
+        const writer = signedFileWriter(input, source.size, output)
         try {
-          const update = await engine.run(renewArchive(source))
-          await writeSignedFile(input, update, output)
+          const update = await engine.run(renewArchive(source)).catch(async (e: unknown) => {
+            await writer.abandon()
+            throw e
+          })
+          await writer.finish(update)
           out = { input, output, appendedBytes: update.length }
         } finally {
           await source.close()

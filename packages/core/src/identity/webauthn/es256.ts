@@ -7,6 +7,7 @@
 import { Effect } from "effect"
 import { sha256 } from "../../kernel/digest.ts"
 import { concatBytes, fromBase64 } from "../../kernel/encoding.ts"
+import { type Es256Key, Es256Verifier, type Es256VerifierService } from "./es256-verifier.ts"
 
 /** Reads a CBOR head at `at`: major type, argument and the offset after it; undefined for what an EC2 key never holds. */
 const head = (bytes: Uint8Array, at: number): { readonly major: number; readonly value: number; readonly next: number } | undefined => {
@@ -69,21 +70,27 @@ const rawSignature = (sig: Uint8Array): Uint8Array<ArrayBuffer> | undefined => {
 
 // Keys are few per user and never change; the bound only stops a flood of distinct keys growing memory.
 const KEY_LIMIT = 10_000
-const keys = new Map<string, CryptoKey>()
+// Per verifier implementation, so a host's verifier never answers with another's keys.
+const keysByVerifier = new WeakMap<Es256VerifierService, Map<string, Es256Key>>()
 
-const importedKey = (publicKey: string): Effect.Effect<CryptoKey | undefined> => {
+const importedKey = (verifier: Es256VerifierService, publicKey: string): Effect.Effect<Es256Key | undefined> => {
+  let keys = keysByVerifier.get(verifier)
+  if (keys === undefined) {
+    keys = new Map()
+    keysByVerifier.set(verifier, keys)
+  }
   const cached = keys.get(publicKey)
   if (cached !== undefined) return Effect.succeed(cached)
   const point = ec2Point(fromBase64(publicKey) ?? new Uint8Array())
   if (point === undefined) return Effect.succeed(undefined)
-  return Effect.promise(() =>
-    globalThis.crypto.subtle.importKey("raw", concatBytes([Uint8Array.of(0x04), point]), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]).then(
-      (key) => {
-        if (keys.size >= KEY_LIMIT) keys.delete(keys.keys().next().value!)
-        keys.set(publicKey, key)
-        return key
-      },
-      () => undefined,
+  const known = keys
+  return verifier.importKey(concatBytes([Uint8Array.of(0x04), point])).pipe(
+    Effect.tap((key) =>
+      Effect.sync(() => {
+        if (key === undefined) return
+        if (known.size >= KEY_LIMIT) known.delete(known.keys().next().value!)
+        known.set(publicKey, key)
+      }),
     ),
   )
 }
@@ -108,10 +115,8 @@ export const verifyEs256Signature = (input: {
     if (!BASE64URL.test(input.authenticatorDataText) || !BASE64URL.test(input.signatureText)) return undefined
     const signature = rawSignature(fromBase64(input.signatureText) ?? new Uint8Array())
     if (signature === undefined) return undefined
-    const key = yield* importedKey(input.publicKey)
+    const key = yield* importedKey(yield* Es256Verifier, input.publicKey)
     if (key === undefined) return undefined
     const clientDataHash = yield* sha256(input.clientDataJSON)
-    return yield* Effect.promise(() =>
-      globalThis.crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, signature, concatBytes([input.authenticatorData, clientDataHash])),
-    )
+    return yield* key.verify(concatBytes([input.authenticatorData, clientDataHash]), signature)
   })

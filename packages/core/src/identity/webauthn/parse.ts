@@ -27,13 +27,16 @@ export const base64UrlField = (field: string, value: string): Effect.Effect<Uint
   return bytes === undefined || bytes.length === 0 ? Effect.fail(new InvalidRequest({ detail: `${field} must be base64url` })) : Effect.succeed(bytes)
 }
 
+// Stateless without `stream`: one instance serves every call.
+const decoder = new TextDecoder()
+
 /** Parses clientDataJSON. */
 export const parseClientData = (field: string, value: string): Effect.Effect<ClientData, InvalidRequest> =>
   base64UrlField(field, value).pipe(
     Effect.flatMap((bytes) =>
       Effect.try({
         try: () => {
-          const text = new TextDecoder().decode(bytes)
+          const text = decoder.decode(bytes)
           if (jsonDepthProblem(text) !== undefined) throw new Error("too deep")
           const parsed: unknown = JSON.parse(text)
           if (typeof parsed !== "object" || parsed === null) throw new Error("not an object")
