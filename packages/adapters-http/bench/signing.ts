@@ -4,7 +4,9 @@
  *   commit floor: one durable SQLite commit (WAL, synchronous=FULL, one row written);
  *   (a) Signet's signing path without storage: assertion verification + CMS signature, in process;
  *   (b) the engine in process: create a request, then complete it;
- *   (c) the same over HTTP on loopback, one client after another, and 64 clients at once;
+ *   (c) the same over HTTP on loopback, one client after another, and 64 clients at once (c64: the
+ *       clients run in a load-generator process of their own, beside the engine's, as real clients
+ *       would: the engine's process serves, the generator's makes the passkey assertions);
  * (b) and (c) on SQLite and on PostgreSQL (`DATABASE_URL`, or the local server; skipped when none answers).
  * Every ratio is against the crypto floor of the same run. `--check` compares the ratios with
  * `bench/baseline.json` and fails when one is more than 30 % below it; `--write-baseline` writes it.
@@ -25,13 +27,15 @@ import {
   type LinkedOperation,
 } from "@signet/core"
 import { StoragePostgres } from "@signet/adapters-postgres"
-import { enrol, ok, signIn, SignetClient, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
+import { enrol, ok, signIn, SignetClient, SoftwarePasskey, type SoftwarePasskeyState, type TokenAnswer } from "@signet/testkit"
 import BetterSqlite3 from "better-sqlite3"
 import { Effect, Option } from "effect"
+import { fork } from "node:child_process"
 import { createHash, generateKeyPairSync, randomBytes, sign, verify } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { startEngine, type RunningEngine } from "../src/test-support/running-engine.ts"
 
@@ -67,13 +71,12 @@ const time = async (label: string, run: (i: number) => Promise<void> | void, n =
 
 const quantile = (sorted: ReadonlyArray<number>, q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
 
-/** `clients` loops at once sharing `total` runs; throughput and per-run latency. */
-const concurrently = async (label: string, clients: number, total: number, run: (client: number) => Promise<void>) => {
-  const warm = Array.from({ length: clients }, (_, c) => run(c))
-  await Promise.all(warm)
+/** `clients` loops at once sharing `total` runs, after one warm-up run each; the latency of each run. */
+const crowd = async (clients: number, total: number, run: (client: number) => Promise<void>, ready: () => Promise<void>) => {
+  await Promise.all(Array.from({ length: clients }, (_, c) => run(c)))
+  await ready()
   let next = 0
   const latencies: Array<number> = []
-  const started = performance.now()
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       while (next++ < total) {
@@ -83,13 +86,95 @@ const concurrently = async (label: string, clients: number, total: number, run: 
       }
     }),
   )
-  const perSecond = total / ((performance.now() - started) / 1000)
-  latencies.sort((a, b) => a - b)
-  const p50 = quantile(latencies, 0.5)
-  const p99 = quantile(latencies, 0.99)
-  line(label, perSecond, `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`)
-  return { perSecond, p50, p99 }
+  return latencies
 }
+
+/** What the load generator needs of one signer: where to call, as whom, and the passkey itself. */
+interface SignerState {
+  readonly baseUrl: string
+  readonly forwardedFor: string
+  readonly token: string
+  readonly passkey: SoftwarePasskeyState
+}
+
+type GeneratorMessage = { readonly ready: true } | { readonly latencies: ReadonlyArray<number> } | { readonly error: string }
+
+/**
+ * (c64): the signers' clients run in a child process (the load generator) while this process only
+ * serves; throughput is counted from the start signal to the last answer, latency per signature.
+ * The signers' passkeys move to the generator: they must not sign here afterwards.
+ */
+const crowdOverHttp = async (label: string, env: RunningEngine, signers: ReadonlyArray<Signer>, total: number) => {
+  const generator = fork(fileURLToPath(import.meta.url), ["--generator"], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] })
+  const next = () =>
+    new Promise<GeneratorMessage>((resolve, reject) => {
+      generator.once("message", (m) => resolve(m as GeneratorMessage))
+      generator.once("exit", (code) => reject(new Error(`load generator exited (${code})`)))
+    })
+  try {
+    const states: ReadonlyArray<SignerState> = signers.map((s, i) => ({
+      baseUrl: env.client.baseUrl,
+      forwardedFor: `10.${i}.0.1`,
+      token: s.token,
+      passkey: s.passkey.export(),
+    }))
+    generator.send({ signers: states, total })
+    const ready = await next()
+    if (!("ready" in ready)) throw new Error(`load generator: ${"error" in ready ? ready.error : "no ready"}`)
+    const started = performance.now()
+    generator.send({ go: true })
+    const done = await next()
+    const elapsed = performance.now() - started
+    if (!("latencies" in done)) throw new Error(`load generator: ${"error" in done ? done.error : "no result"}`)
+    const perSecond = total / (elapsed / 1000)
+    const latencies = [...done.latencies].sort((a, b) => a - b)
+    const p50 = quantile(latencies, 0.5)
+    const p99 = quantile(latencies, 0.99)
+    line(label, perSecond, `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`)
+    return { perSecond, p50, p99 }
+  } finally {
+    generator.kill()
+  }
+}
+
+/** One signature over HTTP: create, then approve with the passkey. */
+const signOverHttp = async (client: SignetClient, passkey: SoftwarePasskey, token: string) => {
+  const created = await client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
+    body: { documentHash: hash(), credentialId: passkey.credentialId },
+    headers: { authorization: `Bearer ${token}` },
+  })
+  if (created.status !== 200) throw new Error(`creation failed: ${created.status} ${JSON.stringify(created.body)}`)
+  const done = await client.raw("POST", `/v2/sign/auth/${created.body.requestId}`, {
+    body: { assertion: passkey.assert({ challenge: created.body.challenge }, noHandle) },
+  })
+  if (done.status !== 200) throw new Error(`completion failed: ${done.status} ${JSON.stringify(done.body)}`)
+}
+
+/** The load generator's side: signers in, a warm-up, "ready", then on "go" the crowd's latencies out. */
+const generate = () =>
+  process.once("message", async (m: { readonly signers: ReadonlyArray<SignerState>; readonly total: number }) => {
+    try {
+      const signers = m.signers.map((s) => ({
+        client: new SignetClient(s.baseUrl, { "x-forwarded-for": s.forwardedFor }),
+        passkey: SoftwarePasskey.restore(s.passkey),
+        token: s.token,
+      }))
+      const go = () => new Promise<void>((resolve) => process.once("message", () => resolve()))
+      const latencies = await crowd(
+        signers.length,
+        m.total,
+        (c) => signOverHttp(signers[c]!.client, signers[c]!.passkey, signers[c]!.token),
+        async () => {
+          const started = go()
+          process.send!({ ready: true })
+          await started
+        },
+      )
+      process.send!({ latencies }, () => process.exit(0))
+    } catch (e) {
+      process.send!({ error: String(e) }, () => process.exit(1))
+    }
+  })
 
 /** What the cryptography of one passkey-approved signature costs with node:crypto: verify an assertion, sign attributes. */
 const cryptoFloor = () => {
@@ -226,25 +311,15 @@ const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>,
     const pending = await env.engine.run(createSigningRequest(user, { documentHash: hash(), credentialId: first.passkey.credentialId }))
     await env.engine.run(completeSigningRequest(pending.requestId, first.passkey.assert({ challenge: pending.challenge }, noHandle) as Assertion))
   })
-  const overHttpOnce = async (signer: Signer) => {
-    const created = await signer.client.raw<{ requestId: string; challenge: string }>("POST", "/v2/sign/single", {
-      body: { documentHash: hash(), credentialId: signer.passkey.credentialId },
-      headers: { authorization: `Bearer ${signer.token}` },
-    })
-    if (created.status !== 200) throw new Error(`creation failed: ${created.status} ${JSON.stringify(created.body)}`)
-    const done = await signer.client.raw("POST", `/v2/sign/auth/${created.body.requestId}`, {
-      body: { assertion: signer.passkey.assert({ challenge: created.body.challenge }, noHandle) },
-    })
-    if (done.status !== 200) throw new Error(`completion failed: ${done.status} ${JSON.stringify(done.body)}`)
-  }
   const label = storage === "SQLite" ? "(c) engine over HTTP (loopback): create + complete" : `(c) engine over HTTP (loopback, ${storage}): create + complete`
-  const overHttp = await time(label, () => overHttpOnce(first))
+  const overHttp = await time(label, () => signOverHttp(first.client, first.passkey, first.token))
   // One signer per client: a passkey's signature counter orders its approvals.
-  const crowd = await concurrently(`(c64) over HTTP, ${CLIENTS} concurrent clients (${storage})`, CLIENTS, CONCURRENT_N, (c) => overHttpOnce(signers[c]!))
+  const crowd = await crowdOverHttp(`(c64) over HTTP, ${CLIENTS} concurrent clients (${storage})`, env, signers, CONCURRENT_N)
   return { inProcess, overHttp, crowd }
 }
 
 const main = async () => {
+  if (process.argv.includes("--generator")) return generate()
   const load = () =>
     loadavg()
       .map((l) => l.toFixed(2))

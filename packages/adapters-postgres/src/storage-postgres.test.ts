@@ -1,10 +1,10 @@
 /** The storage contract on PostgreSQL (a fresh schema per test); plus what only PostgreSQL shows. */
 import { relyingPartyModel, signingModel, signingTokenModel, tokenFamilyModel } from "@signet/testkit/models"
 import { expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Metric, Option } from "effect"
 import { sql } from "kysely"
 import { SqlDatabase } from "@signet/adapters-sql"
-import { RelyingParties, Users } from "@signet/core"
+import { RelyingParties, Users, dbPoolConnections, withTags } from "@signet/core"
 import {
   describePostgres,
   findPostgres,
@@ -34,6 +34,19 @@ describePostgres(url, "StoragePostgres", (connectionString) => {
       for (const row of columns.rows) expect(row.data_type).toBe("bigint")
       const schema = yield* Effect.promise(() => sql<{ s: string }>`select current_schema() as s`.execute(db))
       expect(schema.rows[0]?.s).toMatch(/^signet_test_[0-9a-f]{12}$/)
+    }).pipe(Effect.provide(withFreshSchema(connectionString, StoragePostgres))),
+  )
+
+  it.effect("reports the pool's occupancy as signet_db_pool_connections while queries run", () =>
+    Effect.gen(function* () {
+      const { db } = yield* SqlDatabase
+      yield* Effect.promise(() => Promise.all([1, 2, 3].map(() => sql`select pg_sleep(0.05)`.execute(db))))
+      // the gauges are written once per event-loop turn
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+      const total = yield* Metric.value(withTags(dbPoolConnections, { state: "total" }))
+      const idle = yield* Metric.value(withTags(dbPoolConnections, { state: "idle" }))
+      expect(total.value).toBeGreaterThanOrEqual(3)
+      expect(idle.value).toBe(total.value)
     }).pipe(Effect.provide(withFreshSchema(connectionString, StoragePostgres))),
   )
 

@@ -1,6 +1,6 @@
 /** Storage on PostgreSQL: the shared store of several stateless engine nodes. */
 import { dbPoolConnections, withTags } from "@signet/core"
-import { Effect, Layer, Metric } from "effect"
+import { Effect, Layer } from "effect"
 import {
   type DatabaseIntrospector,
   type DatabaseMetadata,
@@ -81,6 +81,10 @@ const isDuplicateSchema = (e: unknown): boolean => {
   return code === "42P06" || code === "23505"
 }
 
+const poolTotal = withTags(dbPoolConnections, { state: "total" })
+const poolIdle = withTags(dbPoolConnections, { state: "idle" })
+const poolWaiting = withTags(dbPoolConnections, { state: "waiting" })
+
 /** Opens the pool, creates the schema if missing, runs the migrations; ends the pool when the scope ends. */
 export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Layer<SqlDatabase> =>
   Layer.scoped(
@@ -91,15 +95,19 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
           const pool = new pg.Pool(poolConfig(options))
           // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
           pool.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
-          // The pool's occupancy for `/metrics`, kept current on every change.
-          const observe = () =>
-            Effect.runSync(
-              Effect.all([
-                Metric.set(withTags(dbPoolConnections, { state: "total" }), pool.totalCount),
-                Metric.set(withTags(dbPoolConnections, { state: "idle" }), pool.idleCount),
-                Metric.set(withTags(dbPoolConnections, { state: "waiting" }), pool.waitingCount),
-              ]),
-            )
+          // The pool's occupancy for `/metrics`, kept current: the pool changes on every query, so the
+          // gauges are written once per turn of the event loop, not once per change.
+          let pending = false
+          const observe = () => {
+            if (pending) return
+            pending = true
+            queueMicrotask(() => {
+              pending = false
+              poolTotal.unsafeUpdate(pool.totalCount, [])
+              poolIdle.unsafeUpdate(pool.idleCount, [])
+              poolWaiting.unsafeUpdate(pool.waitingCount, [])
+            })
+          }
           for (const event of ["connect", "acquire", "release", "remove"] as const) pool.on(event, observe)
           return new Kysely<Database>({ dialect: new PostgresCurrentSchemaDialect({ pool }) })
         }),

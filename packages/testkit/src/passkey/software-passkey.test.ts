@@ -139,6 +139,21 @@ describe.each<PasskeyAlgorithm>(["ES256", "RS256"])("SoftwarePasskey %s", (algor
     expect(second.response).not.toHaveProperty("userHandle")
   })
 
+  it("carries on in another process from its export: same credential, the counter where it was", async () => {
+    const { passkey, credential, userId } = await registered(algorithm)
+    const c1 = await challenge()
+    const v1 = await verifyAssertion(passkey.assert({ challenge: c1 }), c1, credential)
+    // through JSON, as it would cross a process boundary
+    const moved = SoftwarePasskey.restore(JSON.parse(JSON.stringify(passkey.export())))
+    expect(moved.credentialId).toBe(passkey.credentialId)
+    const c2 = await challenge()
+    const next = moved.assert({ challenge: c2 })
+    const v2 = await verifyAssertion(next, c2, { ...credential, counter: v1.authenticationInfo.newCounter })
+    expect(v2.verified).toBe(true)
+    expect(v2.authenticationInfo.newCounter).toBe(3)
+    expect(next.response.userHandle).toBe(userId)
+  })
+
   describe("assertion faults each break exactly the named check", () => {
     it("wrongOrigin: origin check rejects, and passes once the origin is allowed", async () => {
       const { passkey, credential } = await registered(algorithm)

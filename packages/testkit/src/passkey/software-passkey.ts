@@ -4,7 +4,7 @@
  * be tested end to end against `@simplewebauthn/server` without a browser, and it can
  * break exactly one check on request (see {@link PasskeyFault}) to prove each check is enforced.
  */
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto"
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import { encodeCbor } from "./cbor.ts"
 
@@ -146,11 +146,38 @@ const otherOrigin = (origin: string): string => (new URL(origin).hostname === EV
 
 const otherRpId = (rpId: string): string => (rpId === EVIL_HOST ? "not-" + EVIL_HOST : EVIL_HOST)
 
+/** Everything a passkey holds, as plain JSON: to hand it to another process (a load generator, say). */
+export interface SoftwarePasskeyState {
+  readonly origin: string
+  readonly algorithm: PasskeyAlgorithm
+  /** base64url credential id */
+  readonly credentialId: string
+  /** base64url PKCS#8 DER of the private key */
+  readonly privateKey: string
+  readonly signCount: number
+  readonly rpId: string | undefined
+  readonly userHandle: string | undefined
+}
+
 /** A virtual WebAuthn platform authenticator holding one credential. */
 export class SoftwarePasskey {
   /** Makes a passkey with a fresh key pair and credential id (RSA key generation takes a moment). */
   static create(options: SoftwarePasskeyOptions): SoftwarePasskey {
     return new SoftwarePasskey(options.origin, options.algorithm ?? "ES256")
+  }
+
+  /** The passkey an `export()` describes; the two must not both sign afterwards (their counters would collide). */
+  static restore(state: SoftwarePasskeyState): SoftwarePasskey {
+    const privateKey = createPrivateKey({ key: Buffer.from(state.privateKey, "base64url"), format: "der", type: "pkcs8" })
+    const passkey = new SoftwarePasskey(state.origin, state.algorithm, {
+      id: new Uint8Array(Buffer.from(state.credentialId, "base64url")),
+      privateKey,
+      publicKey: createPublicKey(privateKey),
+    })
+    passkey.#signCount = state.signCount
+    passkey.#rpId = state.rpId
+    passkey.#userHandle = state.userHandle
+    return passkey
   }
 
   /** The origin the simulated browser page runs on. */
@@ -163,10 +190,23 @@ export class SoftwarePasskey {
   #rpId: string | undefined
   #userHandle: string | undefined
 
-  private constructor(origin: string, algorithm: PasskeyAlgorithm) {
+  private constructor(origin: string, algorithm: PasskeyAlgorithm, credential?: Credential) {
     this.origin = origin
     this.algorithm = algorithm
-    this.#credential = newCredential(algorithm)
+    this.#credential = credential ?? newCredential(algorithm)
+  }
+
+  /** This passkey's key, credential id, counter and registration, as JSON (see `restore`). */
+  export(): SoftwarePasskeyState {
+    return {
+      origin: this.origin,
+      algorithm: this.algorithm,
+      credentialId: this.credentialId,
+      privateKey: this.#credential.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64url"),
+      signCount: this.#signCount,
+      rpId: this.#rpId,
+      userHandle: this.#userHandle,
+    }
   }
 
   /** Base64url credential id; generated up front, so stable before and after register(). */
