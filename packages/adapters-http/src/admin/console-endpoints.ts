@@ -48,9 +48,8 @@ import {
   WebhooksResponse,
 } from "./console-contract.ts"
 import { type KycEndpointOptions, withKycFor } from "../kyc/endpoints.ts"
-import { adminGuard } from "./guard.ts"
+import { ADMIN_TOKEN_REQUIRED, adminGuard } from "./guard.ts"
 
-const UNAUTHORIZED = { status: 401, description: "`Administrator token required`" }
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" }
 
@@ -89,7 +88,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "Whether the administrator token is accepted, and this engine's environment (the console's sign-in check)",
     response: Schema.Struct({ administrator: Schema.Literal(true), environment: Schema.String }),
-    errors: [UNAUTHORIZED],
+    errors: [ADMIN_TOKEN_REQUIRED],
     handle: ({ request }) =>
       Effect.zipRight(
         requireAdmin(request),
@@ -104,7 +103,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "The KYC review queue: verifications newest first; `?status=` (default needs_review, `all` for every status), `?clientId=`",
     response: KycQueueResponse,
-    errors: [UNAUTHORIZED, { status: 400, description: "an unknown status" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 400, description: "an unknown status" }],
     handle: ({ request, query }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -123,7 +122,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "One verification for review: scores against the thresholds, the extracted fields beside the customer's record, its images and history",
     response: KycReviewFileResponse,
-    errors: [UNAUTHORIZED, { status: 404, description: "`KYC verification not found`" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 404, description: "`KYC verification not found`" }],
     handle: ({ request, params }) => Effect.zipRight(requireAdmin(request), withKyc(reviewFile(params["id"]!))),
   })
 
@@ -134,7 +133,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "One of the verification's images, decrypted for the reviewer; `Cache-Control: no-store`",
     response: { mediaType: "image/jpeg" },
-    errors: [UNAUTHORIZED, { status: 404, description: "`KYC verification not found`" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 404, description: "`KYC verification not found`" }],
     handle: ({ request, params, requestId }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -156,7 +155,7 @@ export const consoleEndpointsFor = (options: {
     body: DecisionRequest,
     response: DecisionResponse,
     errors: [
-      UNAUTHORIZED,
+      ADMIN_TOKEN_REQUIRED,
       { status: 400, description: "a reason and the reviewer's name are required" },
       { status: 404, description: "`KYC verification not found`" },
       { status: 409, description: "`Only a verification in needs_review can be reviewed; this one is <status>`" },
@@ -186,7 +185,7 @@ export const consoleEndpointsFor = (options: {
     body: EraseRequest,
     response: Schema.Struct({ id: Schema.String, erased: Schema.Boolean }),
     errors: [
-      UNAUTHORIZED,
+      ADMIN_TOKEN_REQUIRED,
       { status: 400, description: "a reason and the reviewer's name are required" },
       { status: 404, description: "`KYC verification not found`" },
     ],
@@ -207,7 +206,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "An RP's webhook subscriptions and its newest 100 deliveries with every attempt",
     response: WebhooksResponse,
-    errors: [UNAUTHORIZED, { status: 404, description: "`RP <clientId> not found`" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 404, description: "`RP <clientId> not found`" }],
     handle: ({ request, params }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -245,7 +244,7 @@ export const consoleEndpointsFor = (options: {
     summary: "Put a failed delivery back in the outbox for one more attempt now",
     response: RetryResponse,
     errors: [
-      UNAUTHORIZED,
+      ADMIN_TOKEN_REQUIRED,
       { status: 400, description: "`Only a failed delivery can be retried; this one is <status>`" },
       { status: 404, description: "`Delivery not found` (or not this RP's)" },
     ],
@@ -268,7 +267,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "An RP's KYC switch and identity scope",
     response: KycSwitchResponse,
-    errors: [UNAUTHORIZED, { status: 404, description: "`RP <clientId> not found`" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 404, description: "`RP <clientId> not found`" }],
     handle: ({ request, params }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -286,7 +285,7 @@ export const consoleEndpointsFor = (options: {
     summary: "Turn KYC on or off for an RP and set its identity scope (`rp` or `shared`)",
     body: KycSwitchRequest,
     response: KycSwitchResponse,
-    errors: [UNAUTHORIZED, { status: 404, description: "`RP <clientId> not found`" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 404, description: "`RP <clientId> not found`" }],
     handle: ({ request, params, body }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -307,7 +306,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "An RP's usage per UTC day (`?days=`, default 30): signatures and quota refusals, KYC outcomes by status and reason, with SVG charts",
     response: UsageHistoryResponse,
-    errors: [UNAUTHORIZED, { status: 404, description: "`RP <clientId> not found`" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 404, description: "`RP <clientId> not found`" }],
     handle: ({ request, params, query }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -352,7 +351,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "Certificates by `?serial=` (hex) or `?holder=` (the signer's user id)",
     response: CertificateSearchResponse,
-    errors: [UNAUTHORIZED, { status: 400, description: "neither serial nor holder given" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 400, description: "neither serial nor holder given" }],
     handle: ({ request, query }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -373,7 +372,7 @@ export const consoleEndpointsFor = (options: {
     summary: "Revoke a signer certificate with a reason (as administrator; the revocation's audit line says so)",
     body: RevokeRequest,
     response: CertificateSearchResponse,
-    errors: [UNAUTHORIZED, { status: 400, description: "a reason is required" }, { status: 404, description: "`Certificate not found`" }],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 400, description: "a reason is required" }, { status: 404, description: "`Certificate not found`" }],
     handle: ({ request, params, body }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -391,7 +390,7 @@ export const consoleEndpointsFor = (options: {
     auth: "admin",
     summary: "The audit log, newest first (the latest 5,000 searched): `?actor=`, `?action=`, `?subject=`, `?from=`/`?to=` (ISO), `?format=csv`",
     response: AuditLogResponse,
-    errors: [UNAUTHORIZED],
+    errors: [ADMIN_TOKEN_REQUIRED],
     handle: ({ request, query, requestId }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)

@@ -29,7 +29,7 @@ import {
 import { Effect } from "effect"
 import { endpoint, type Endpoint } from "../http/endpoint.ts"
 import { checkView, rotationAnswer, viewNow } from "../rp/endpoints.ts"
-import { adminGuard } from "./guard.ts"
+import { ADMIN_TOKEN_REQUIRED, adminGuard } from "./guard.ts"
 
 const adminView = (rp: RelyingParty) =>
   Effect.gen(function* () {
@@ -40,7 +40,6 @@ const adminView = (rp: RelyingParty) =>
     }
   })
 
-const UNAUTHORIZED = { status: 401, description: "`Administrator token required`" }
 const NOT_FOUND = { status: 404, description: "`RP <clientId> not found`" }
 
 /** The administrator API for this engine's administrator token (undefined: refuse all). */
@@ -54,7 +53,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
     auth: "admin",
     summary: "Every RP of this environment with its status, KYC flag and today's signatures",
     response: AdminListResponse,
-    errors: [UNAUTHORIZED],
+    errors: [ADMIN_TOKEN_REQUIRED],
     handle: ({ request }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -74,7 +73,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
     auth: "admin",
     summary: "One RP with its usage and organisation-KYC record",
     response: AdminOneResponse,
-    errors: [UNAUTHORIZED, NOT_FOUND],
+    errors: [ADMIN_TOKEN_REQUIRED, NOT_FOUND],
     handle: ({ request, params }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -92,7 +91,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
     body: RpCommand,
     response: AdminRelyingPartyView,
     errors: [
-      UNAUTHORIZED,
+      ADMIN_TOKEN_REQUIRED,
       { status: 400, description: "a bad setting" },
       NOT_FOUND,
       { status: 409, description: "`RP in status <status> cannot be <approved|rejected|suspended>`" },
@@ -114,7 +113,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
     summary: "Rotate an RP's secrets; `grace: false` ends the replaced secrets at once (after a leak)",
     body: AdminRotateRequest,
     response: RotationAnswer,
-    errors: [UNAUTHORIZED, NOT_FOUND],
+    errors: [ADMIN_TOKEN_REQUIRED, NOT_FOUND],
     handle: ({ request, params, body }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)
@@ -132,7 +131,7 @@ export const adminEndpointsFor = (options: { readonly adminToken: string | undef
     summary: "Record the check of the RP's organisation: `verified` sets kycVerified (unlocks LOA-4), `rejected` clears it",
     body: AdminCheckRequest,
     response: AdminCheckResponse,
-    errors: [UNAUTHORIZED, { status: 400, description: "missing details; a verification names at least one checked document" }, NOT_FOUND],
+    errors: [ADMIN_TOKEN_REQUIRED, { status: 400, description: "missing details; a verification names at least one checked document" }, NOT_FOUND],
     handle: ({ request, params, body }) =>
       Effect.gen(function* () {
         yield* requireAdmin(request)

@@ -13,3 +13,6 @@ export const adminGuard = (configured: string | undefined) => (request: Request)
     if (configured === undefined || m === null) return yield* new AdminTokenRequired()
     if (!(yield* secretMatches(m[1]!, yield* hashSecret(configured)))) return yield* new AdminTokenRequired()
   })
+
+/** How every endpoint behind `adminGuard` documents its refusal (the message is `AdminTokenRequired`'s). */
+export const ADMIN_TOKEN_REQUIRED = { status: 401, description: "`Administrator token required`" } as const

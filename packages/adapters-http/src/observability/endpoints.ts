@@ -3,8 +3,9 @@
  * same bearer as `/admin/api/*`; a scraper sends it with `authorization: Bearer ...`). The outbox
  * depth is read from storage at each scrape; every other metric is kept as it happens.
  */
-import { AdminTokenRequired, Deliveries, hashSecret, outboxDepth, outboxOldestSeconds, secretMatches } from "@signet/core"
+import { Deliveries, outboxDepth, outboxOldestSeconds } from "@signet/core"
 import { Clock, Effect, Metric } from "effect"
+import { ADMIN_TOKEN_REQUIRED, adminGuard } from "../admin/guard.ts"
 import { endpoint, type Endpoint } from "../http/endpoint.ts"
 import { baseHeaders } from "../http/respond.ts"
 import { mergePrometheusTexts, prometheusText } from "./prometheus.ts"
@@ -43,12 +44,10 @@ export const metricsEndpointFor = (options: {
     summary:
       "The engine's metrics in the Prometheus text format (requests, errors and latency per endpoint, signatures, quota refusals, outbox, KYC outcomes, event streams, database); administrator token",
     response: { mediaType: "text/plain; version=0.0.4" },
-    errors: [{ status: 401, description: "`Administrator token required`" }],
+    errors: [ADMIN_TOKEN_REQUIRED],
     handle: ({ request, requestId }) =>
       Effect.gen(function* () {
-        const m = /^Bearer\s+(\S+)$/i.exec((request.headers.get("authorization") ?? "").trim())
-        if (options.adminToken === undefined || m === null) return yield* new AdminTokenRequired()
-        if (!(yield* secretMatches(m[1]!, yield* hashSecret(options.adminToken)))) return yield* new AdminTokenRequired()
+        yield* adminGuard(options.adminToken)(request)
         const local = yield* localMetricsText
         const gather = options.metricsOfOtherWorkers
         const others = gather === undefined ? undefined : yield* Effect.promise(gather)
