@@ -122,6 +122,16 @@ export const EventBusWorkers: Layer.Layer<EventBus> = Layer.scoped(
   }),
 )
 
+/**
+ * How long to wait before replacing a worker of a slot that has died `crashes` times in a row
+ * (a worker that served a minute resets its slot's count): 1 s, doubling up to 30 s, so a worker
+ * that cannot stay up (a full disk, an unreachable database) does not restart many times a second.
+ */
+export const replacementDelayMs = (crashes: number): number => Math.min(30_000, 1000 * 2 ** Math.max(0, crashes - 1))
+
+/** How long a replacement must run before its slot's crash count starts again from zero. */
+const STEADY_MS = 60_000
+
 const log = (fields: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ level: "INFO", timestamp: new Date().toISOString(), ...fields })}\n`)
 
 /**
@@ -135,6 +145,9 @@ export const runPrimary = async (options: { readonly workers: number; readonly s
   let stopping = false
   let serving = false
   const exits = new Map<number, number | null>()
+  // Per slot: deaths in a row while serving, and when its current worker started.
+  const crashes = new Map<number, number>()
+  const forkedAt = new Map<number, number>()
   // Scrapes being gathered, by the primary's id: who asked (and under which id), what came back, from whom still awaited.
   let nextScrape = 0
   const scrapes = new Map<number, { requester: Worker; id: number; expositions: Array<string>; awaited: Set<Worker>; timer: NodeJS.Timeout }>()
@@ -164,6 +177,7 @@ export const runPrimary = async (options: { readonly workers: number; readonly s
   const fork = (slot: number): Worker => {
     const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(slot) })
     slots.set(slot, worker)
+    forkedAt.set(slot, performance.now())
     worker.on("message", (m: unknown) => {
       if (!isClusterMessage(m)) return
       if (m.signet === "bus") {
@@ -176,10 +190,14 @@ export const runPrimary = async (options: { readonly workers: number; readonly s
       exits.set(slot, code)
       if (stopping || !serving) return
       // A worker that died while serving is replaced in its slot; its clients reconnect to the others meanwhile.
-      log({ level: "ERROR", message: "worker exited; starting a replacement", worker: slot, code, signal })
+      const steady = performance.now() - (forkedAt.get(slot) ?? 0) >= STEADY_MS
+      const inARow = steady ? 1 : (crashes.get(slot) ?? 0) + 1
+      crashes.set(slot, inARow)
+      const delayMs = replacementDelayMs(inARow)
+      log({ level: "ERROR", message: "worker exited; starting a replacement", worker: slot, code, signal, inARow, delayMs })
       setTimeout(() => {
         if (!stopping) fork(slot)
-      }, 1000)
+      }, delayMs)
     })
     return worker
   }
