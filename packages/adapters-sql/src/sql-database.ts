@@ -214,7 +214,8 @@ const measured = <A, E, R>(dialect: SqlDialect, effect: Effect.Effect<A, E, R>):
           (performance.now() - started) / 1000,
         ),
       ),
-      Effect.withSpan("storage.transaction", { attributes: { "db.system": dialect === "postgres" ? "postgresql" : "sqlite" } }),
+      // No stack trace per span: it would point here, at the unit of work, on every transaction.
+      Effect.withSpan("storage.transaction", { attributes: { "db.system": dialect === "postgres" ? "postgresql" : "sqlite" }, captureStackTrace: false }),
     )
   })
 
