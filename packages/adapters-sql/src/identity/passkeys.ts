@@ -1,7 +1,7 @@
 /** `Passkeys` over the `passkeys` table (primary key: the credential id). */
 import { Effect, Layer, Schema } from "effect"
 import { Passkey, Passkeys } from "@signet/core"
-import { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "../rows.ts"
+import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag } from "../rows.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A `passkeys` row decoded to the domain `Passkey`. */
@@ -48,7 +48,8 @@ export const PasskeyFromRow = Schema.transform(
   },
 )
 
-const decode = decodeRow(PasskeyFromRow)
+// read at creation and at completion (the counter moves only at completion): an unchanged row is not decoded again
+const decode = decodeRowRemembered(PasskeyFromRow, "id")
 const what = (): string => "credential id"
 
 /** `Passkeys` on the SQL database. */

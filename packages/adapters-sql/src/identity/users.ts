@@ -1,7 +1,7 @@
 /** `Users` over the `users` table; e-mails are stored and looked up lower-case. */
 import { Effect, Layer, Schema } from "effect"
 import { UniqueViolation, User, Users } from "@signet/core"
-import { DbBigInt, decodeRow } from "../rows.ts"
+import { DbBigInt, decodeRowRemembered } from "../rows.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A `users` row decoded to the domain `User`. */
@@ -21,7 +21,8 @@ export const UserFromRow = Schema.transform(
   },
 )
 
-const decode = decodeRow(UserFromRow)
+// the signer, read on every completion: an unchanged row is not decoded again
+const decode = decodeRowRemembered(UserFromRow, "id")
 const what = (columns: ReadonlyArray<string>): string => (columns.includes("email") ? "email" : "user id")
 
 /** `Users` on the SQL database. */

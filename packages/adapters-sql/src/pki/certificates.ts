@@ -2,7 +2,7 @@
 import { Certificates, StoredCertificate } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
-import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
+import { DbBigInt, decodeRowRemembered, rowEncoder } from "../rows.ts"
 import type { CertificatesTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
@@ -62,7 +62,8 @@ export const CertificateFromRow = Schema.transform(
   },
 )
 
-const decode = decodeRow(CertificateFromRow)
+// the CA and the signer's certificates, read on every completion: an unchanged row is not decoded again
+const decode = decodeRowRemembered(CertificateFromRow, "serial")
 const toRow = rowEncoder<Insertable<CertificatesTable>>()(CertificateFromRow)
 
 /** `Certificates` on the SQL database. */

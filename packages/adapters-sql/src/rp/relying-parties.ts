@@ -3,7 +3,7 @@ import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { AllowanceSchema, Environment, IdTokenAlgorithm, Loa, PlanId, RelyingParties, RelyingParty, RpStatus } from "@signet/core"
 import type { NewRelyingParty } from "@signet/core"
-import { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "../rows.ts"
+import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag } from "../rows.ts"
 import type { RelyingPartiesTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
@@ -119,7 +119,8 @@ const toRow = (rp: NewRelyingParty): Omit<Insertable<RelyingPartiesTable>, "id">
   id_token_signed_response_alg: rp.idTokenSignedResponseAlg,
 })
 
-const decode = decodeRow(RelyingPartyFromRow)
+// read on every signing request: an unchanged row is not decoded again
+const decode = decodeRowRemembered(RelyingPartyFromRow, "id")
 // RP ids are `integer` (32-bit on PostgreSQL): an id outside that range names no RP, and must not reach PG as an out-of-range error.
 const isRowId = (id: number): boolean => Number.isInteger(id) && id >= 1 && id <= 2_147_483_647
 const what = (columns: ReadonlyArray<string>): string => (columns.includes("client_id") ? "client id" : "relying party id")
