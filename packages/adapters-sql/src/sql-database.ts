@@ -20,6 +20,7 @@ export interface ActiveTransaction {
   /**
    * One repository call at a time per transaction: on PostgreSQL a guarded write is three
    * statements (savepoint, write, release) that a concurrent fiber must not interleave with.
+   * Taken on PostgreSQL only: on SQLite each call is one statement.
    */
   readonly lock: Effect.Semaphore
   /**
@@ -111,13 +112,14 @@ export const query =
     Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) =>
       Option.match(tx, {
         onNone: () => Effect.promise(() => run(service.db)),
-        onSome: (active) =>
-          active.lock.withPermits(1)(
-            poisonOnDefect(
-              active,
-              Effect.promise(() => run(active.trx)),
-            ),
-          ),
+        onSome: (active) => {
+          const statement = poisonOnDefect(
+            active,
+            Effect.promise(() => run(active.trx)),
+          )
+          // SQLite: every repository call is one statement, which kysely's one connection runs one at a time anyway.
+          return service.dialect === "postgres" ? active.lock.withPermits(1)(statement) : statement
+        },
       }),
     )
 
@@ -150,7 +152,7 @@ export const guardedWrite =
       if (Option.isNone(tx)) return attempt(service.db)
       const active = tx.value
       const { trx, lock } = active
-      if (service.dialect !== "postgres") return lock.withPermits(1)(poisonOnDefect(active, attempt(trx)))
+      if (service.dialect !== "postgres") return poisonOnDefect(active, attempt(trx))
       const savepoint = (statement: ReturnType<typeof sql>) => Effect.promise(() => statement.execute(trx))
       return lock.withPermits(1)(
         Effect.gen(function* () {
