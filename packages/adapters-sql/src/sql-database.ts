@@ -8,7 +8,7 @@
  * wherever they run.
  */
 import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
-import type { ControlledTransaction, Kysely } from "kysely"
+import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult } from "kysely"
 import { sql } from "kysely"
 import { dbTransactionSeconds, Storage, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
@@ -65,16 +65,27 @@ export interface SqlDatabaseService {
   readonly currentTransaction: FiberRef.FiberRef<Option.Option<ActiveTransaction>>
   /** SQLite: units of work share commits (see CommitGroup); PostgreSQL groups commits itself */
   readonly group: CommitGroup | undefined
+  /**
+   * SQLite: runs a compiled statement at once on the one connection (better-sqlite3 is synchronous).
+   * Used only inside the current transaction, which holds that connection; outside one, a statement
+   * waits for kysely's connection like any other (it must not read another unit's uncommitted rows).
+   */
+  readonly runNow: ((query: CompiledQuery<unknown>) => QueryResult<unknown>) | undefined
 }
 
 /** The database the SQL repositories run on; provided by `StorageSqlite` / `StoragePostgres`. */
 export class SqlDatabase extends Context.Tag("@signet/adapters-sql/SqlDatabase")<SqlDatabase, SqlDatabaseService>() {}
 
 /** Builds the service for an open kysely instance (each instance gets its own transaction FiberRef). */
-export const makeSqlDatabase = (db: Kysely<Database>, dialect: SqlDialect): Effect.Effect<SqlDatabaseService> =>
+export const makeSqlDatabase = (
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  runNow?: (query: CompiledQuery<unknown>) => QueryResult<unknown>,
+): Effect.Effect<SqlDatabaseService> =>
   Effect.sync(() => ({
     db,
     dialect,
+    runNow,
     currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()),
     group: dialect === "sqlite" ? { turn: Effect.unsafeMakeSemaphore(1), waiting: 0, open: undefined } : undefined,
   }))
@@ -164,6 +175,49 @@ export const guardedWrite =
       )
     })
   }
+
+// Stands for the parameter at `index` while a prepared statement's shape is compiled.
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * A statement of fixed shape: kysely builds and compiles it on the first call, later calls only
+ * bind their parameters. `build` must use its parameters as values only (never to choose the
+ * shape); a parameter kysely would write into the SQL text instead makes kysely throw at once.
+ * Make one per `SqlDatabase` (the SQL text is the dialect's).
+ */
+export const prepare = <P extends ReadonlyArray<unknown>, O>(build: (db: Kysely<Database>, ...params: P) => Compilable<O>) => {
+  let shape: { readonly query: CompiledQuery<O>; readonly slots: ReadonlyArray<number> } | undefined
+  return (db: Kysely<Database>, ...params: P): CompiledQuery<O> => {
+    if (shape === undefined) {
+      const query = build(db, ...(params.map((_, index) => new Slot(index)) as unknown as P)).compile()
+      shape = { query, slots: query.parameters.map((p) => (p instanceof Slot ? p.index : -1)) }
+    }
+    const { query, slots } = shape
+    return { ...query, parameters: slots.map((slot, i) => (slot === -1 ? query.parameters[i] : params[slot])) }
+  }
+}
+
+/**
+ * Runs a prepared statement (`prepare`) like `query` runs a built one; answers kysely's result
+ * (its rows, and for a write the rows it changed). Inside a SQLite transaction it runs at once on
+ * the transaction's connection, without kysely's asynchronous round.
+ */
+export const execute =
+  (service: SqlDatabaseService) =>
+  <O>(statement: (db: Kysely<Database>) => CompiledQuery<O>): Effect.Effect<QueryResult<O>> =>
+    Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
+      const runNow = service.runNow
+      if (Option.isSome(tx) && runNow !== undefined) {
+        const active = tx.value
+        return poisonOnDefect(
+          active,
+          Effect.sync(() => runNow(statement(active.trx)) as QueryResult<O>),
+        )
+      }
+      return query(service)((db) => db.executeQuery(statement(db)))
+    })
 
 /**
  * Runs `effect` in one transaction (kysely controlled transaction): commit on success,
