@@ -275,7 +275,11 @@ const measured = <A, E, R>(dialect: SqlDialect, effect: Effect.Effect<A, E, R>):
     )
   })
 
-const statement = (trx: ControlledTransaction<Database>, text: ReturnType<typeof sql>) => Effect.promise(() => text.execute(trx))
+// A savepoint statement of the commit group: at once on SQLite, whose group transaction holds the one connection.
+const statement = (service: SqlDatabaseService, trx: ControlledTransaction<Database>, text: ReturnType<typeof sql>): Effect.Effect<unknown> => {
+  const runNow = service.runNow
+  return runNow === undefined ? Effect.promise(() => text.execute(trx)) : Effect.sync(() => runNow(text.compile(trx)))
+}
 
 /** Ends the open group: COMMIT (or ROLLBACK when broken), then tells its units. Called holding the turn. */
 const endGroup = (group: CommitGroup, open: OpenGroup): Effect.Effect<void> =>
@@ -317,7 +321,7 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
         ))
       group.open = open
       open.units++
-      const started = yield* Effect.exit(statement(open.trx, sql`savepoint signet_unit`))
+      const started = yield* Effect.exit(statement(service, open.trx, sql`savepoint signet_unit`))
       if (Exit.isFailure(started)) open.broken = true
       return { open, tx: { trx: open.trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: Exit.isFailure(started) } satisfies ActiveTransaction }
     }),
@@ -332,8 +336,10 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
           // Undone to its savepoint when it failed; if even that fails, SQLite may have dropped the whole transaction.
           const ended = yield* Effect.exit(
             kept
-              ? statement(open.trx, sql`release savepoint signet_unit`)
-              : statement(open.trx, sql`rollback to savepoint signet_unit`).pipe(Effect.zipRight(statement(open.trx, sql`release savepoint signet_unit`))),
+              ? statement(service, open.trx, sql`release savepoint signet_unit`)
+              : statement(service, open.trx, sql`rollback to savepoint signet_unit`).pipe(
+                  Effect.zipRight(statement(service, open.trx, sql`release savepoint signet_unit`)),
+                ),
           )
           if (Exit.isFailure(ended)) open.broken = true
         }
