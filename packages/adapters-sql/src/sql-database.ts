@@ -176,26 +176,48 @@ export const guardedWrite =
     })
   }
 
-// Stands for the parameter at `index` while a prepared statement's shape is compiled.
+// Stands for parameter `index` (or its column `column`) while a prepared statement's shape is compiled.
 class Slot {
-  constructor(readonly index: number) {}
+  constructor(
+    readonly index: number,
+    readonly column: string | undefined,
+  ) {}
 }
+
+const isRow = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+// The columns of a row parameter: kysely leaves out a column whose value is undefined, and so does the shape.
+const columnsOf = (row: Readonly<Record<string, unknown>>): Array<string> => Object.keys(row).filter((column) => row[column] !== undefined)
 
 /**
  * A statement of fixed shape: kysely builds and compiles it on the first call, later calls only
  * bind their parameters. `build` must use its parameters as values only (never to choose the
  * shape); a parameter kysely would write into the SQL text instead makes kysely throw at once.
- * Make one per `SqlDatabase` (the SQL text is the dialect's).
+ * An object parameter is a row: each of its columns is a parameter, and each set of column names
+ * is a shape of its own. Make one per `SqlDatabase` (the SQL text is the dialect's).
  */
 export const prepare = <P extends ReadonlyArray<unknown>, O>(build: (db: Kysely<Database>, ...params: P) => Compilable<O>) => {
-  let shape: { readonly query: CompiledQuery<O>; readonly slots: ReadonlyArray<number> } | undefined
+  const shapes = new Map<string, { readonly query: CompiledQuery<O>; readonly slots: ReadonlyArray<Slot | undefined> }>()
   return (db: Kysely<Database>, ...params: P): CompiledQuery<O> => {
+    const key = params.map((p) => (isRow(p) ? columnsOf(p).join(",") : "")).join("|")
+    let shape = shapes.get(key)
     if (shape === undefined) {
-      const query = build(db, ...(params.map((_, index) => new Slot(index)) as unknown as P)).compile()
-      shape = { query, slots: query.parameters.map((p) => (p instanceof Slot ? p.index : -1)) }
+      const stand = params.map((p, index) =>
+        isRow(p) ? Object.fromEntries(columnsOf(p).map((column) => [column, new Slot(index, column)])) : new Slot(index, undefined),
+      )
+      const query = build(db, ...(stand as unknown as P)).compile()
+      shape = { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) }
+      shapes.set(key, shape)
     }
     const { query, slots } = shape
-    return { ...query, parameters: slots.map((slot, i) => (slot === -1 ? query.parameters[i] : params[slot])) }
+    return {
+      ...query,
+      parameters: slots.map((slot, i) => {
+        if (slot === undefined) return query.parameters[i]
+        const value = params[slot.index]
+        return slot.column === undefined ? value : (value as Readonly<Record<string, unknown>>)[slot.column]
+      }),
+    }
   }
 }
 

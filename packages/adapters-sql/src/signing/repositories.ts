@@ -199,18 +199,18 @@ export const SigningRequestsSql: Layer.Layer<SigningRequests, never, SqlDatabase
     const toRow = rowEncoder<Insertable<SigningRequestsTable>>()(SigningRequestFromRow)
     const exec = execute(service)
     const byId = prepare((db, id: string) => db.selectFrom("signing_requests").selectAll().where("id", "=", id))
+    const insertRow = prepare((db, row: Insertable<SigningRequestsTable>) => db.insertInto("signing_requests").values(row))
+    const updateRow = prepare((db, row: Insertable<SigningRequestsTable>, id: string, expected: string) =>
+      db.updateTable("signing_requests").set(row).where("id", "=", id).where("status", "=", expected),
+    )
     return SigningRequests.of({
       insert: (r) =>
         write(
           () => "signing request id",
-          (db) => db.insertInto("signing_requests").values(toRow(r)).execute(),
+          (db) => db.executeQuery(insertRow(db, toRow(r))),
         ).pipe(Effect.asVoid),
       findById: (id) => exec((db) => byId(db, id)).pipe(Effect.flatMap((r) => firstOf(decode)(r.rows[0]))),
-      // the row's columns are the set's shape: compiled each time, run at once in a SQLite transaction
-      update: (next, expected) =>
-        exec((db) => db.updateTable("signing_requests").set(toRow(next)).where("id", "=", next.id).where("status", "=", expected).compile()).pipe(
-          Effect.map((r) => Number(r.numAffectedRows ?? 0n) === 1),
-        ),
+      update: (next, expected) => exec((db) => updateRow(db, toRow(next), next.id, expected)).pipe(Effect.map((r) => Number(r.numAffectedRows ?? 0n) === 1)),
     })
   }),
 )
@@ -246,13 +246,18 @@ export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = 
     const service = yield* SqlDatabase
     const run = query(service)
     const decode = decodeRow(SigningEventFromRow)
+    const decodeSeq = decodeRow(Schema.Struct({ seq: DbBigInt }))
     const toRow = rowEncoder<Insertable<SigningEventsTable>>()(SigningEventFromRow)
     const exec = execute(service)
+    const appendRow = prepare((db, row: Omit<Insertable<SigningEventsTable>, "seq">) => db.insertInto("signing_events").values(row).returning("seq"))
     return SigningEvents.of({
       append: (event) => {
         const { seq: _seq, ...row } = toRow({ ...event, seq: 0 })
-        return exec((db) => db.insertInto("signing_events").values(row).returningAll().compile()).pipe(
-          Effect.flatMap(({ rows: [appended] }) => (appended === undefined ? Effect.die(new Error("signing event not appended")) : decode(appended))),
+        // The event is what was written: only its position comes back, not the row to decode again.
+        return exec((db) => appendRow(db, row)).pipe(
+          Effect.flatMap(({ rows: [appended] }) =>
+            appended === undefined ? Effect.die(new Error("signing event not appended")) : Effect.map(decodeSeq(appended), ({ seq }) => ({ ...event, seq })),
+          ),
         )
       },
       lastSeqForUser: (userId) =>
