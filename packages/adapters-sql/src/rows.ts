@@ -26,6 +26,47 @@ export const decodeRow = <A, I>(schema: Schema.Schema<A, I>) => {
   return (row: unknown) => decode(row).pipe(Effect.orDie)
 }
 
+/** True when both rows have the same columns holding identical (`===`) values. */
+const sameColumns = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean => {
+  let count = 0
+  for (const column in b) {
+    if (a[column] !== b[column] || !(column in a)) return false
+    count++
+  }
+  return count === Object.keys(a).length
+}
+
+/**
+ * `decodeRow` for rows read on nearly every request that rarely change (an RP, a user, a CA
+ * certificate): per key (the value of `column`), the last row decoded and its value are kept, and
+ * a row whose columns are all identical (`===`) to that one is answered with the same value
+ * without decoding again. The row actually read is compared, so a change made anywhere (another
+ * node, another process) is decoded afresh; a column that is not a primitive never compares equal.
+ * Decoded values are shared between callers: domain values are read-only. At most `capacity` keys
+ * are kept, the oldest dropped first.
+ */
+export const decodeRowRemembered = <A, I>(schema: Schema.Schema<A, I>, column: string, capacity = 1024) => {
+  const decode = Schema.decodeUnknown(schema)
+  const last = new Map<unknown, { readonly row: Readonly<Record<string, unknown>>; readonly value: A }>()
+  const remember = (key: unknown, row: Readonly<Record<string, unknown>>, value: A) =>
+    Effect.sync(() => {
+      if (!last.has(key) && last.size >= capacity) last.delete(last.keys().next().value)
+      last.set(key, { row, value })
+    })
+  return (row: unknown): Effect.Effect<A> => {
+    if (typeof row !== "object" || row === null) return decode(row).pipe(Effect.orDie)
+    const columns = row as Readonly<Record<string, unknown>>
+    const key = columns[column]
+    const seen = last.get(key)
+    if (seen !== undefined && sameColumns(seen.row, columns)) return Effect.succeed(seen.value)
+    // a copy: the driver's object is the caller's to change
+    return decode(row).pipe(
+      Effect.orDie,
+      Effect.tap((value) => remember(key, { ...columns }, value)),
+    )
+  }
+}
+
 /**
  * Encodes a domain value to a row for writing. A `DbBigInt` column encodes to a number,
  * though its type also admits the decimal string PostgreSQL returns on reads.

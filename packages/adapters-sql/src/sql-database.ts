@@ -8,7 +8,7 @@
  * wherever they run.
  */
 import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
-import type { ControlledTransaction, Kysely } from "kysely"
+import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult } from "kysely"
 import { sql } from "kysely"
 import { dbTransactionSeconds, Storage, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
@@ -20,6 +20,7 @@ export interface ActiveTransaction {
   /**
    * One repository call at a time per transaction: on PostgreSQL a guarded write is three
    * statements (savepoint, write, release) that a concurrent fiber must not interleave with.
+   * Taken on PostgreSQL only: on SQLite each call is one statement.
    */
   readonly lock: Effect.Semaphore
   /**
@@ -64,16 +65,27 @@ export interface SqlDatabaseService {
   readonly currentTransaction: FiberRef.FiberRef<Option.Option<ActiveTransaction>>
   /** SQLite: units of work share commits (see CommitGroup); PostgreSQL groups commits itself */
   readonly group: CommitGroup | undefined
+  /**
+   * SQLite: runs a compiled statement at once on the one connection (better-sqlite3 is synchronous).
+   * Used only inside the current transaction, which holds that connection; outside one, a statement
+   * waits for kysely's connection like any other (it must not read another unit's uncommitted rows).
+   */
+  readonly runNow: ((query: CompiledQuery<unknown>) => QueryResult<unknown>) | undefined
 }
 
 /** The database the SQL repositories run on; provided by `StorageSqlite` / `StoragePostgres`. */
 export class SqlDatabase extends Context.Tag("@signet/adapters-sql/SqlDatabase")<SqlDatabase, SqlDatabaseService>() {}
 
 /** Builds the service for an open kysely instance (each instance gets its own transaction FiberRef). */
-export const makeSqlDatabase = (db: Kysely<Database>, dialect: SqlDialect): Effect.Effect<SqlDatabaseService> =>
+export const makeSqlDatabase = (
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  runNow?: (query: CompiledQuery<unknown>) => QueryResult<unknown>,
+): Effect.Effect<SqlDatabaseService> =>
   Effect.sync(() => ({
     db,
     dialect,
+    runNow,
     currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()),
     group: dialect === "sqlite" ? { turn: Effect.unsafeMakeSemaphore(1), waiting: 0, open: undefined } : undefined,
   }))
@@ -111,13 +123,14 @@ export const query =
     Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) =>
       Option.match(tx, {
         onNone: () => Effect.promise(() => run(service.db)),
-        onSome: (active) =>
-          active.lock.withPermits(1)(
-            poisonOnDefect(
-              active,
-              Effect.promise(() => run(active.trx)),
-            ),
-          ),
+        onSome: (active) => {
+          const statement = poisonOnDefect(
+            active,
+            Effect.promise(() => run(active.trx)),
+          )
+          // SQLite: every repository call is one statement, which kysely's one connection runs one at a time anyway.
+          return service.dialect === "postgres" ? active.lock.withPermits(1)(statement) : statement
+        },
       }),
     )
 
@@ -150,7 +163,7 @@ export const guardedWrite =
       if (Option.isNone(tx)) return attempt(service.db)
       const active = tx.value
       const { trx, lock } = active
-      if (service.dialect !== "postgres") return lock.withPermits(1)(poisonOnDefect(active, attempt(trx)))
+      if (service.dialect !== "postgres") return poisonOnDefect(active, attempt(trx))
       const savepoint = (statement: ReturnType<typeof sql>) => Effect.promise(() => statement.execute(trx))
       return lock.withPermits(1)(
         Effect.gen(function* () {
@@ -162,6 +175,71 @@ export const guardedWrite =
       )
     })
   }
+
+// Stands for parameter `index` (or its column `column`) while a prepared statement's shape is compiled.
+class Slot {
+  constructor(
+    readonly index: number,
+    readonly column: string | undefined,
+  ) {}
+}
+
+const isRow = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+// The columns of a row parameter: kysely leaves out a column whose value is undefined, and so does the shape.
+const columnsOf = (row: Readonly<Record<string, unknown>>): Array<string> => Object.keys(row).filter((column) => row[column] !== undefined)
+
+/**
+ * A statement of fixed shape: kysely builds and compiles it on the first call, later calls only
+ * bind their parameters. `build` must use its parameters as values only (never to choose the
+ * shape); a parameter kysely would write into the SQL text instead makes kysely throw at once.
+ * An object parameter is a row: each of its columns is a parameter, and each set of column names
+ * is a shape of its own. Make one per `SqlDatabase` (the SQL text is the dialect's).
+ */
+export const prepare = <P extends ReadonlyArray<unknown>, O>(build: (db: Kysely<Database>, ...params: P) => Compilable<O>) => {
+  const shapes = new Map<string, { readonly query: CompiledQuery<O>; readonly slots: ReadonlyArray<Slot | undefined> }>()
+  return (db: Kysely<Database>, ...params: P): CompiledQuery<O> => {
+    const key = params.map((p) => (isRow(p) ? columnsOf(p).join(",") : "")).join("|")
+    let shape = shapes.get(key)
+    if (shape === undefined) {
+      const stand = params.map((p, index) =>
+        isRow(p) ? Object.fromEntries(columnsOf(p).map((column) => [column, new Slot(index, column)])) : new Slot(index, undefined),
+      )
+      const query = build(db, ...(stand as unknown as P)).compile()
+      shape = { query, slots: query.parameters.map((p) => (p instanceof Slot ? p : undefined)) }
+      shapes.set(key, shape)
+    }
+    const { query, slots } = shape
+    return {
+      ...query,
+      parameters: slots.map((slot, i) => {
+        if (slot === undefined) return query.parameters[i]
+        const value = params[slot.index]
+        return slot.column === undefined ? value : (value as Readonly<Record<string, unknown>>)[slot.column]
+      }),
+    }
+  }
+}
+
+/**
+ * Runs a prepared statement (`prepare`) like `query` runs a built one; answers kysely's result
+ * (its rows, and for a write the rows it changed). Inside a SQLite transaction it runs at once on
+ * the transaction's connection, without kysely's asynchronous round.
+ */
+export const execute =
+  (service: SqlDatabaseService) =>
+  <O>(statement: (db: Kysely<Database>) => CompiledQuery<O>): Effect.Effect<QueryResult<O>> =>
+    Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
+      const runNow = service.runNow
+      if (Option.isSome(tx) && runNow !== undefined) {
+        const active = tx.value
+        return poisonOnDefect(
+          active,
+          Effect.sync(() => runNow(statement(active.trx)) as QueryResult<O>),
+        )
+      }
+      return query(service)((db) => db.executeQuery(statement(db)))
+    })
 
 /**
  * Runs `effect` in one transaction (kysely controlled transaction): commit on success,
@@ -214,11 +292,16 @@ const measured = <A, E, R>(dialect: SqlDialect, effect: Effect.Effect<A, E, R>):
           (performance.now() - started) / 1000,
         ),
       ),
-      Effect.withSpan("storage.transaction", { attributes: { "db.system": dialect === "postgres" ? "postgresql" : "sqlite" } }),
+      // No stack trace per span: it would point here, at the unit of work, on every transaction.
+      Effect.withSpan("storage.transaction", { attributes: { "db.system": dialect === "postgres" ? "postgresql" : "sqlite" }, captureStackTrace: false }),
     )
   })
 
-const statement = (trx: ControlledTransaction<Database>, text: ReturnType<typeof sql>) => Effect.promise(() => text.execute(trx))
+// A savepoint statement of the commit group: at once on SQLite, whose group transaction holds the one connection.
+const statement = (service: SqlDatabaseService, trx: ControlledTransaction<Database>, text: ReturnType<typeof sql>): Effect.Effect<unknown> => {
+  const runNow = service.runNow
+  return runNow === undefined ? Effect.promise(() => text.execute(trx)) : Effect.sync(() => runNow(text.compile(trx)))
+}
 
 /** Ends the open group: COMMIT (or ROLLBACK when broken), then tells its units. Called holding the turn. */
 const endGroup = (group: CommitGroup, open: OpenGroup): Effect.Effect<void> =>
@@ -260,7 +343,7 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
         ))
       group.open = open
       open.units++
-      const started = yield* Effect.exit(statement(open.trx, sql`savepoint signet_unit`))
+      const started = yield* Effect.exit(statement(service, open.trx, sql`savepoint signet_unit`))
       if (Exit.isFailure(started)) open.broken = true
       return { open, tx: { trx: open.trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: Exit.isFailure(started) } satisfies ActiveTransaction }
     }),
@@ -275,8 +358,10 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
           // Undone to its savepoint when it failed; if even that fails, SQLite may have dropped the whole transaction.
           const ended = yield* Effect.exit(
             kept
-              ? statement(open.trx, sql`release savepoint signet_unit`)
-              : statement(open.trx, sql`rollback to savepoint signet_unit`).pipe(Effect.zipRight(statement(open.trx, sql`release savepoint signet_unit`))),
+              ? statement(service, open.trx, sql`release savepoint signet_unit`)
+              : statement(service, open.trx, sql`rollback to savepoint signet_unit`).pipe(
+                  Effect.zipRight(statement(service, open.trx, sql`release savepoint signet_unit`)),
+                ),
           )
           if (Exit.isFailure(ended)) open.broken = true
         }

@@ -8,6 +8,7 @@
  */
 import {
   CompiledQuery,
+  type QueryResult,
   type DatabaseConnection,
   type Driver,
   SqliteAdapter,
@@ -40,6 +41,23 @@ export const withStatementCache = (database: SqliteDatabase): SqliteDatabase => 
     },
   }
 }
+
+/**
+ * Runs a compiled statement at once, as kysely's own SQLite connection does but without its
+ * asynchronous round: for statements inside a transaction, which already holds the connection.
+ */
+export const runNowOn =
+  (database: SqliteDatabase) =>
+  (query: CompiledQuery<unknown>): QueryResult<unknown> => {
+    const statement = database.prepare(query.sql)
+    if (statement.reader) return { rows: statement.all(query.parameters) as Array<unknown> }
+    const { changes, lastInsertRowid } = statement.run(query.parameters)
+    return {
+      rows: [],
+      ...(changes !== undefined && changes !== null ? { numAffectedRows: BigInt(changes) } : {}),
+      ...(lastInsertRowid !== undefined && lastInsertRowid !== null ? { insertId: BigInt(lastInsertRowid) } : {}),
+    }
+  }
 
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {

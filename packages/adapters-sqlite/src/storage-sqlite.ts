@@ -3,7 +3,7 @@ import BetterSqlite3 from "better-sqlite3"
 import { Effect, Layer } from "effect"
 import { Kysely } from "kysely"
 import { type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices } from "@signet/adapters-sql"
-import { SqliteImmediateDialect, withStatementCache } from "./sqlite-dialect.ts"
+import { runNowOn, SqliteImmediateDialect, withStatementCache } from "./sqlite-dialect.ts"
 
 /** Where the SQLite database lives and how long a writer waits for another process's lock. */
 export interface StorageSqliteOptions {
@@ -19,7 +19,7 @@ export const SqlDatabaseSqlite = (options: StorageSqliteOptions): Layer.Layer<Sq
     SqlDatabase,
     Effect.gen(function* () {
       const busyTimeoutMs = options.busyTimeoutMs ?? 5000
-      const db = yield* Effect.acquireRelease(
+      const { db, database } = yield* Effect.acquireRelease(
         Effect.sync(() => {
           const sqlite = new BetterSqlite3(options.filename, { timeout: busyTimeoutMs })
           // WAL lets readers in other processes run while one writes; NORMAL sync is durable enough under WAL.
@@ -29,12 +29,13 @@ export const SqlDatabaseSqlite = (options: StorageSqliteOptions): Layer.Layer<Sq
           sqlite.pragma("synchronous = FULL")
           sqlite.pragma("foreign_keys = ON")
           sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
-          return new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database: withStatementCache(sqlite) }) })
+          const database = withStatementCache(sqlite)
+          return { db: new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database }) }), database }
         }),
-        (kysely) => Effect.promise(() => kysely.destroy()),
+        ({ db }) => Effect.promise(() => db.destroy()),
       )
       yield* migrateToLatest(db, "sqlite")
-      return yield* makeSqlDatabase(db, "sqlite")
+      return yield* makeSqlDatabase(db, "sqlite", runNowOn(database))
     }),
   )
 

@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
 import type { CheckoutsTable, SubscriptionsTable } from "./tables.ts"
-import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
+import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 /** A `checkouts` row decoded to the domain `Checkout`. */
 export const CheckoutFromRow = Schema.transform(
@@ -141,20 +141,21 @@ export const SubscriptionsSql: Layer.Layer<Subscriptions, never, SqlDatabase> = 
   Subscriptions,
   Effect.gen(function* () {
     const service = yield* SqlDatabase
-    const run = query(service)
     const write = guardedWrite(service)
     const decode = decodeRow(SubscriptionFromRow)
     const toRow = rowEncoder<Insertable<SubscriptionsTable>>()(SubscriptionFromRow)
+    const exec = execute(service)
+    // read at every signing request (the plan in force)
+    const forRp = prepare((db, clientId: string) =>
+      db.selectFrom("subscriptions").selectAll().where("client_id", "=", clientId).orderBy("starts_at", "desc").orderBy("id", "asc"),
+    )
     return Subscriptions.of({
       insert: (s) =>
         write(
           (columns) => (columns.includes("checkout_id") ? "checkout_id" : "subscription id"),
           (db) => db.insertInto("subscriptions").values(toRow(s)).execute(),
         ).pipe(Effect.asVoid),
-      listForRp: (clientId) =>
-        run((db) =>
-          db.selectFrom("subscriptions").selectAll().where("client_id", "=", clientId).orderBy("starts_at", "desc").orderBy("id", "asc").execute(),
-        ).pipe(Effect.flatMap(Effect.forEach(decode))),
+      listForRp: (clientId) => exec((db) => forRp(db, clientId)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decode))),
     })
   }),
 )
@@ -168,20 +169,21 @@ export const UsageHistorySql: Layer.Layer<UsageHistory, never, SqlDatabase> = La
     const service = yield* SqlDatabase
     const run = query(service)
     const decode = decodeRow(UsageDayRow)
+    const exec = execute(service)
+    // written at every signing request
+    const addTo = prepare((db, clientId: string, day: string, signatures: number, quotaRefusals: number) =>
+      db
+        .insertInto("usage_days")
+        .values({ client_id: clientId, day, signatures, quota_refusals: quotaRefusals })
+        .onConflict((oc) =>
+          oc.columns(["client_id", "day"]).doUpdateSet((eb) => ({
+            signatures: eb("usage_days.signatures", "+", signatures),
+            quota_refusals: eb("usage_days.quota_refusals", "+", quotaRefusals),
+          })),
+        ),
+    )
     return UsageHistory.of({
-      add: (clientId, day, signatures, quotaRefusals) =>
-        run((db) =>
-          db
-            .insertInto("usage_days")
-            .values({ client_id: clientId, day, signatures, quota_refusals: quotaRefusals })
-            .onConflict((oc) =>
-              oc.columns(["client_id", "day"]).doUpdateSet((eb) => ({
-                signatures: eb("usage_days.signatures", "+", signatures),
-                quota_refusals: eb("usage_days.quota_refusals", "+", quotaRefusals),
-              })),
-            )
-            .execute(),
-        ).pipe(Effect.asVoid),
+      add: (clientId, day, signatures, quotaRefusals) => exec((db) => addTo(db, clientId, day, signatures, quotaRefusals)).pipe(Effect.asVoid),
       list: (clientId, fromDay, toDay) =>
         run((db) =>
           db

@@ -3,7 +3,7 @@ import { Deliveries, Delivery, DeliveryAttempt, WebhookSubscription, WebhookSubs
 import { Effect, Layer, Schema } from "effect"
 import { sql } from "kysely"
 import { DbBigInt, DbFlag, decodeRow, flag } from "../rows.ts"
-import { query, SqlDatabase } from "../sql-database.ts"
+import { query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 /** A `webhook_subscriptions` row decoded to the domain `WebhookSubscription`. */
 export const WebhookSubscriptionFromRow = Schema.transform(
@@ -130,8 +130,14 @@ export const DeliveryAttemptFromRow = Schema.transform(
 export const WebhookSubscriptionsSql: Layer.Layer<WebhookSubscriptions, never, SqlDatabase> = Layer.effect(
   WebhookSubscriptions,
   Effect.gen(function* () {
-    const run = query(yield* SqlDatabase)
+    const service = yield* SqlDatabase
+    const run = query(service)
+    const exec = execute(service)
     const decode = decodeRow(WebhookSubscriptionFromRow)
+    // read at every completion
+    const activeFor = prepare((db, clientId: string) =>
+      db.selectFrom("webhook_subscriptions").selectAll().where("client_id", "=", clientId).where("active", "=", 1).orderBy("id", "asc"),
+    )
     return WebhookSubscriptions.of({
       insert: (s) =>
         run((db) =>
@@ -159,10 +165,8 @@ export const WebhookSubscriptionsSql: Layer.Layer<WebhookSubscriptions, never, S
           db.selectFrom("webhook_subscriptions").selectAll().where("client_id", "=", clientId).where("active", "=", 1).orderBy("id", "asc").execute(),
         ).pipe(Effect.flatMap(Effect.forEach(decode))),
       listFor: (clientId, eventType) =>
-        run((db) =>
-          db.selectFrom("webhook_subscriptions").selectAll().where("client_id", "=", clientId).where("active", "=", 1).orderBy("id", "asc").execute(),
-        ).pipe(
-          Effect.flatMap(Effect.forEach(decode)),
+        exec((db) => activeFor(db, clientId)).pipe(
+          Effect.flatMap((r) => Effect.forEach(r.rows, decode)),
           Effect.map((all) => all.filter((s) => s.events.includes(eventType))),
         ),
       deactivate: (id) => run((db) => db.updateTable("webhook_subscriptions").set({ active: 0 }).where("id", "=", id).execute()).pipe(Effect.asVoid),

@@ -1,8 +1,8 @@
 /** `Passkeys` over the `passkeys` table (primary key: the credential id). */
 import { Effect, Layer, Schema } from "effect"
 import { Passkey, Passkeys } from "@signet/core"
-import { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "../rows.ts"
-import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
+import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag } from "../rows.ts"
+import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 /** A `passkeys` row decoded to the domain `Passkey`. */
 export const PasskeyFromRow = Schema.transform(
@@ -48,7 +48,8 @@ export const PasskeyFromRow = Schema.transform(
   },
 )
 
-const decode = decodeRow(PasskeyFromRow)
+// read at creation and at completion (the counter moves only at completion): an unchanged row is not decoded again
+const decode = decodeRowRemembered(PasskeyFromRow, "id")
 const what = (): string => "credential id"
 
 /** `Passkeys` on the SQL database. */
@@ -57,7 +58,11 @@ export const PasskeysSql: Layer.Layer<Passkeys, never, SqlDatabase> = Layer.effe
   Effect.gen(function* () {
     const service = yield* SqlDatabase
     const run = query(service)
+    const exec = execute(service)
     const write = guardedWrite(service)
+    // read at every creation and completion, written at every completion
+    const byId = prepare((db, id: string) => db.selectFrom("passkeys").selectAll().where("id", "=", id))
+    const use = prepare((db, id: string, counter: number, at: number) => db.updateTable("passkeys").set({ counter, last_used_at: at }).where("id", "=", id))
     return Passkeys.of({
       insert: (p) =>
         write(what, (db) =>
@@ -78,15 +83,12 @@ export const PasskeysSql: Layer.Layer<Passkeys, never, SqlDatabase> = Layer.effe
             .execute(),
         ).pipe(Effect.asVoid),
       findById: (id) =>
-        run((db) => db.selectFrom("passkeys").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
-          Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))),
-        ),
+        exec((db) => byId(db, id)).pipe(Effect.flatMap(({ rows: [row] }) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row))))),
       listByUser: (userId) =>
         run((db) => db.selectFrom("passkeys").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()).pipe(
           Effect.flatMap(Effect.forEach(decode)),
         ),
-      recordUse: (id, counter, at) =>
-        run((db) => db.updateTable("passkeys").set({ counter, last_used_at: at }).where("id", "=", id).execute()).pipe(Effect.asVoid),
+      recordUse: (id, counter, at) => exec((db) => use(db, id, counter, at)).pipe(Effect.asVoid),
     })
   }),
 )

@@ -1,8 +1,8 @@
 /** `Users` over the `users` table; e-mails are stored and looked up lower-case. */
 import { Effect, Layer, Schema } from "effect"
 import { UniqueViolation, User, Users } from "@signet/core"
-import { DbBigInt, decodeRow } from "../rows.ts"
-import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
+import { DbBigInt, decodeRowRemembered } from "../rows.ts"
+import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 /** A `users` row decoded to the domain `User`. */
 export const UserFromRow = Schema.transform(
@@ -21,7 +21,8 @@ export const UserFromRow = Schema.transform(
   },
 )
 
-const decode = decodeRow(UserFromRow)
+// the signer, read on every completion: an unchanged row is not decoded again
+const decode = decodeRowRemembered(UserFromRow, "id")
 const what = (columns: ReadonlyArray<string>): string => (columns.includes("email") ? "email" : "user id")
 
 /** `Users` on the SQL database. */
@@ -32,6 +33,9 @@ export const UsersSql: Layer.Layer<Users, never, SqlDatabase> = Layer.effect(
     const run = query(service)
     const write = guardedWrite(service)
     const decodeFirst = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
+    const exec = execute(service)
+    // the signer, read at every completion
+    const byId = prepare((db, id: string) => db.selectFrom("users").selectAll().where("id", "=", id))
     return Users.of({
       insert: (user) =>
         write(what, (db) =>
@@ -55,7 +59,7 @@ export const UsersSql: Layer.Layer<Users, never, SqlDatabase> = Layer.effect(
             ),
           ),
         ),
-      findById: (id) => run((db) => db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
+      findById: (id) => exec((db) => byId(db, id)).pipe(Effect.flatMap((r) => decodeFirst(r.rows[0]))),
       findByEmail: (email) =>
         run((db) => db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
       markEmailVerified: (id, at) => run((db) => db.updateTable("users").set({ email_verified_at: at }).where("id", "=", id).execute()).pipe(Effect.asVoid),

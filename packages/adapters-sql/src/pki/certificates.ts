@@ -2,9 +2,9 @@
 import { Certificates, StoredCertificate } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
-import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
+import { DbBigInt, decodeRowRemembered, rowEncoder } from "../rows.ts"
 import type { CertificatesTable } from "./tables.ts"
-import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
+import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 /** A `certificates` row decoded to the domain `StoredCertificate`. */
 export const CertificateFromRow = Schema.transform(
@@ -62,7 +62,8 @@ export const CertificateFromRow = Schema.transform(
   },
 )
 
-const decode = decodeRow(CertificateFromRow)
+// the CA and the signer's certificates, read on every completion: an unchanged row is not decoded again
+const decode = decodeRowRemembered(CertificateFromRow, "serial")
 const toRow = rowEncoder<Insertable<CertificatesTable>>()(CertificateFromRow)
 
 /** `Certificates` on the SQL database. */
@@ -73,6 +74,22 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
     const run = query(service)
     const write = guardedWrite(service)
     const first = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
+    const exec = execute(service)
+    // the CA and the signer's certificates, read at every completion
+    const currentCa = prepare((db, kind: string, environment: string) =>
+      db
+        .selectFrom("certificates")
+        .selectAll()
+        .where("kind", "=", kind)
+        .where("environment", "=", environment)
+        .where("status", "=", "valid")
+        .orderBy("created_at", "asc")
+        .orderBy("serial", "asc")
+        .limit(1),
+    )
+    const byUser = prepare((db, userId: string) =>
+      db.selectFrom("certificates").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("serial", "asc"),
+    )
     return Certificates.of({
       insert: (c) =>
         write(
@@ -82,22 +99,8 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
       findBySerial: (serial) =>
         run((db) => db.selectFrom("certificates").selectAll().where("serial", "=", serial).executeTakeFirst()).pipe(Effect.flatMap(first)),
       // The oldest valid one: nodes that raced to create a CA all settle on the first row written.
-      findCurrentCa: (kind, environment) =>
-        run((db) =>
-          db
-            .selectFrom("certificates")
-            .selectAll()
-            .where("kind", "=", kind)
-            .where("environment", "=", environment)
-            .where("status", "=", "valid")
-            .orderBy("created_at", "asc")
-            .orderBy("serial", "asc")
-            .executeTakeFirst(),
-        ).pipe(Effect.flatMap(first)),
-      listByUser: (userId) =>
-        run((db) =>
-          db.selectFrom("certificates").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("serial", "asc").execute(),
-        ).pipe(Effect.flatMap(Effect.forEach(decode))),
+      findCurrentCa: (kind, environment) => exec((db) => currentCa(db, kind, environment)).pipe(Effect.flatMap((r) => first(r.rows[0]))),
+      listByUser: (userId) => exec((db) => byUser(db, userId)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decode))),
       listRevokedBy: (issuerSerial) =>
         run((db) =>
           db

@@ -3,9 +3,9 @@ import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { AllowanceSchema, Environment, IdTokenAlgorithm, Loa, PlanId, RelyingParties, RelyingParty, RpStatus } from "@signet/core"
 import type { NewRelyingParty } from "@signet/core"
-import { DbBigInt, DbFlag, DbStringArray, decodeRow, flag } from "../rows.ts"
+import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag } from "../rows.ts"
 import type { RelyingPartiesTable } from "./tables.ts"
-import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
+import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 const retired = (hash: string | null, until: number | null) => (hash === null || until === null ? null : { hash, validUntil: until })
 
@@ -119,7 +119,8 @@ const toRow = (rp: NewRelyingParty): Omit<Insertable<RelyingPartiesTable>, "id">
   id_token_signed_response_alg: rp.idTokenSignedResponseAlg,
 })
 
-const decode = decodeRow(RelyingPartyFromRow)
+// read on every signing request: an unchanged row is not decoded again
+const decode = decodeRowRemembered(RelyingPartyFromRow, "id")
 // RP ids are `integer` (32-bit on PostgreSQL): an id outside that range names no RP, and must not reach PG as an out-of-range error.
 const isRowId = (id: number): boolean => Number.isInteger(id) && id >= 1 && id <= 2_147_483_647
 const what = (columns: ReadonlyArray<string>): string => (columns.includes("client_id") ? "client id" : "relying party id")
@@ -130,8 +131,11 @@ export const RelyingPartiesSql: Layer.Layer<RelyingParties, never, SqlDatabase> 
   Effect.gen(function* () {
     const service = yield* SqlDatabase
     const run = query(service)
+    const exec = execute(service)
     const write = guardedWrite(service)
     const decodeFirst = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
+    // read on every signing request
+    const byClientId = prepare((db, clientId: string) => db.selectFrom("relying_parties").selectAll().where("client_id", "=", clientId))
     return RelyingParties.of({
       insert: (rp) =>
         write(what, (db) => db.insertInto("relying_parties").values(toRow(rp)).returningAll().executeTakeFirstOrThrow()).pipe(Effect.flatMap(decode)),
@@ -141,8 +145,7 @@ export const RelyingPartiesSql: Layer.Layer<RelyingParties, never, SqlDatabase> 
         !isRowId(id)
           ? Effect.succeedNone
           : run((db) => db.selectFrom("relying_parties").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
-      findByClientId: (clientId) =>
-        run((db) => db.selectFrom("relying_parties").selectAll().where("client_id", "=", clientId).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
+      findByClientId: (clientId) => exec((db) => byClientId(db, clientId)).pipe(Effect.flatMap((r) => decodeFirst(r.rows[0]))),
       list: () =>
         run((db) => db.selectFrom("relying_parties").selectAll().orderBy("created_at").orderBy("id").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
     })

@@ -5,7 +5,7 @@ import { sql } from "kysely"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
 import type { BatchesTable, SigningEventsTable, SigningRequestsTable } from "./tables.ts"
-import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
+import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 /** A `signing_requests` row decoded to the domain `SigningRequest`. */
 export const SigningRequestFromRow = Schema.transform(
@@ -194,22 +194,23 @@ export const SigningRequestsSql: Layer.Layer<SigningRequests, never, SqlDatabase
   SigningRequests,
   Effect.gen(function* () {
     const service = yield* SqlDatabase
-    const run = query(service)
     const write = guardedWrite(service)
     const decode = decodeRow(SigningRequestFromRow)
     const toRow = rowEncoder<Insertable<SigningRequestsTable>>()(SigningRequestFromRow)
+    const exec = execute(service)
+    const byId = prepare((db, id: string) => db.selectFrom("signing_requests").selectAll().where("id", "=", id))
+    const insertRow = prepare((db, row: Insertable<SigningRequestsTable>) => db.insertInto("signing_requests").values(row))
+    const updateRow = prepare((db, row: Insertable<SigningRequestsTable>, id: string, expected: string) =>
+      db.updateTable("signing_requests").set(row).where("id", "=", id).where("status", "=", expected),
+    )
     return SigningRequests.of({
       insert: (r) =>
         write(
           () => "signing request id",
-          (db) => db.insertInto("signing_requests").values(toRow(r)).execute(),
+          (db) => db.executeQuery(insertRow(db, toRow(r))),
         ).pipe(Effect.asVoid),
-      findById: (id) =>
-        run((db) => db.selectFrom("signing_requests").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(firstOf(decode))),
-      update: (next, expected) =>
-        run((db) => db.updateTable("signing_requests").set(toRow(next)).where("id", "=", next.id).where("status", "=", expected).executeTakeFirst()).pipe(
-          Effect.map((r) => Number(r.numUpdatedRows) === 1),
-        ),
+      findById: (id) => exec((db) => byId(db, id)).pipe(Effect.flatMap((r) => firstOf(decode)(r.rows[0]))),
+      update: (next, expected) => exec((db) => updateRow(db, toRow(next), next.id, expected)).pipe(Effect.map((r) => Number(r.numAffectedRows ?? 0n) === 1)),
     })
   }),
 )
@@ -245,11 +246,19 @@ export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = 
     const service = yield* SqlDatabase
     const run = query(service)
     const decode = decodeRow(SigningEventFromRow)
+    const decodeSeq = decodeRow(Schema.Struct({ seq: DbBigInt }))
     const toRow = rowEncoder<Insertable<SigningEventsTable>>()(SigningEventFromRow)
+    const exec = execute(service)
+    const appendRow = prepare((db, row: Omit<Insertable<SigningEventsTable>, "seq">) => db.insertInto("signing_events").values(row).returning("seq"))
     return SigningEvents.of({
       append: (event) => {
         const { seq: _seq, ...row } = toRow({ ...event, seq: 0 })
-        return run((db) => db.insertInto("signing_events").values(row).returningAll().executeTakeFirstOrThrow()).pipe(Effect.flatMap(decode))
+        // The event is what was written: only its position comes back, not the row to decode again.
+        return exec((db) => appendRow(db, row)).pipe(
+          Effect.flatMap(({ rows: [appended] }) =>
+            appended === undefined ? Effect.die(new Error("signing event not appended")) : Effect.map(decodeSeq(appended), ({ seq }) => ({ ...event, seq })),
+          ),
+        )
       },
       lastSeqForUser: (userId) =>
         run((db) =>
@@ -283,23 +292,27 @@ export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = 
     const run = query(service)
     const decodeCount = decodeRow(Schema.Struct({ count: DbBigInt }))
     const decodeCounter = decodeRow(Schema.Struct({ key: Schema.String, count: DbBigInt, expires_at: DbBigInt }))
+    const exec = execute(service)
+    // twice at every signing request (the minute's window and the day)
+    const consumeUpTo = prepare((db, key: string, amount: number, limit: number, expiresAt: number) =>
+      db
+        .insertInto("quota_counters")
+        .values({ key, count: amount, expires_at: expiresAt })
+        .onConflict((oc) =>
+          oc
+            .column("key")
+            .doUpdateSet({ count: sql`quota_counters.count + ${amount}` })
+            .where(sql<boolean>`quota_counters.count + ${amount} <= ${limit}`),
+        )
+        .returning("count"),
+    )
     return QuotaCounters.of({
       consume: (key, amount, limit, expiresAt) =>
         amount > limit
           ? Effect.succeedNone
-          : run((db) =>
-              db
-                .insertInto("quota_counters")
-                .values({ key, count: amount, expires_at: expiresAt })
-                .onConflict((oc) =>
-                  oc
-                    .column("key")
-                    .doUpdateSet({ count: sql`quota_counters.count + ${amount}` })
-                    .where(sql<boolean>`quota_counters.count + ${amount} <= ${limit}`),
-                )
-                .returning("count")
-                .executeTakeFirst(),
-            ).pipe(Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.map(decodeCount(row), (r) => Option.some(r.count))))),
+          : exec((db) => consumeUpTo(db, key, amount, limit, expiresAt)).pipe(
+              Effect.flatMap(({ rows: [row] }) => (row === undefined ? Effect.succeedNone : Effect.map(decodeCount(row), (r) => Option.some(r.count)))),
+            ),
       purgeExpired: (now) =>
         run((db) => db.deleteFrom("quota_counters").where("expires_at", "<", now).executeTakeFirst()).pipe(Effect.map((r) => Number(r.numDeletedRows))),
       peek: (key) =>

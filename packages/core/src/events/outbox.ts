@@ -29,7 +29,7 @@ export interface CompletionNotice {
   readonly data: Record<string, unknown>
 }
 
-/** Writes a completion's deliveries, in the caller's transaction. */
+/** Writes a completion's deliveries, in the caller's transaction; answers how many (0: no worker needs waking). */
 export const enqueueCompletion = (notice: CompletionNotice) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
@@ -61,6 +61,7 @@ export const enqueueCompletion = (notice: CompletionNotice) =>
         messageId: `msg_${(yield* uuid).replace(/-/g, "")}`,
       })
     }
+    return subscriptions.length + (notice.callbackUrl !== null ? 1 : 0)
   })
 
 /** Wakes the delivery workers (after the commit that wrote deliveries). */

@@ -8,10 +8,21 @@ import { Effect } from "effect"
 
 export type { X509 }
 
-let loaded: Promise<typeof X509> | undefined
+let loading: Promise<typeof X509> | undefined
+// once loaded, answered without a round through the promise (every signature asks)
+let loaded: typeof X509 | undefined
 
 /** The x509 library, with the polyfill installed first; loaded once. */
-export const loadX509: Effect.Effect<typeof X509> = Effect.promise(() => (loaded ??= import("reflect-metadata").then(() => import("@peculiar/x509"))))
+export const loadX509: Effect.Effect<typeof X509> = Effect.suspend(() =>
+  loaded !== undefined
+    ? Effect.succeed(loaded)
+    : Effect.promise(() =>
+        (loading ??= import("reflect-metadata").then(() => import("@peculiar/x509"))).then((x509) => {
+          loaded = x509
+          return x509
+        }),
+      ),
+)
 
 /** The KeyUsage bits (RFC 5280 §4.2.1.3) as x509's `KeyUsageFlags` numbers them, usable before it loads. */
 export const KeyUsage = { digitalSignature: 1, nonRepudiation: 2, keyEncipherment: 4, keyCertSign: 32, cRLSign: 64 } as const

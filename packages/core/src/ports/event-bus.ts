@@ -18,22 +18,39 @@ export class EventBus extends Context.Tag("@signet/core/EventBus")<
   }
 >() {}
 
-/** One-process bus (the SQLite default), on a bounded sliding PubSub so a slow subscriber cannot hold memory. */
-export const EventBusInProcess: Layer.Layer<EventBus> = Layer.effect(
-  EventBus,
-  Effect.gen(function* () {
-    const hub = yield* PubSub.sliding<BusMessage>(1024)
-    return {
-      publish: (topic, payload) => PubSub.publish(hub, { topic, payload }).pipe(Effect.asVoid),
-      subscribe: (topic) =>
-        PubSub.subscribe(hub).pipe(
-          Effect.map((queue) =>
-            Stream.fromQueue(queue).pipe(
-              Stream.filter((m) => m.topic === topic),
-              Stream.map((m) => m.payload),
-            ),
-          ),
-        ),
-    }
-  }),
-)
+/**
+ * One-process bus (the SQLite default): one bounded sliding PubSub per topic that has subscribers,
+ * so a slow subscriber cannot hold memory and a message wakes only its own topic's subscribers
+ * (a user's event feed is not woken by the outbox's pokes, nor the delivery worker by every
+ * user's events). A topic's hub goes when its last subscriber does.
+ */
+export const EventBusInProcess: Layer.Layer<EventBus> = Layer.sync(EventBus, () => {
+  const topics = new Map<string, { readonly hub: PubSub.PubSub<string>; subscribers: number }>()
+  // The hub is made first and the map is read and written in one synchronous step: no other fiber runs in between.
+  const join = (topic: string) =>
+    Effect.flatMap(PubSub.sliding<string>(1024), (fresh) =>
+      Effect.sync(() => {
+        const entry = topics.get(topic) ?? { hub: fresh, subscribers: 0 }
+        entry.subscribers++
+        topics.set(topic, entry)
+        return entry
+      }),
+    )
+  const leave = (topic: string, entry: { readonly hub: PubSub.PubSub<string>; subscribers: number }) =>
+    Effect.sync(() => {
+      entry.subscribers--
+      if (entry.subscribers === 0 && topics.get(topic) === entry) topics.delete(topic)
+    })
+  return {
+    publish: (topic, payload) =>
+      Effect.suspend(() => {
+        const entry = topics.get(topic)
+        return entry === undefined ? Effect.void : PubSub.publish(entry.hub, payload).pipe(Effect.asVoid)
+      }),
+    subscribe: (topic) =>
+      Effect.acquireRelease(join(topic), (entry) => leave(topic, entry)).pipe(
+        Effect.flatMap((entry) => PubSub.subscribe(entry.hub)),
+        Effect.map((queue) => Stream.fromQueue(queue)),
+      ),
+  }
+})

@@ -7,7 +7,7 @@
 import { Clock, Effect, Option } from "effect"
 import { BatchSizeExceeded, DailySigningLimitExceeded, RateLimitExceeded } from "./errors.ts"
 import { QuotaCounters } from "./ports.ts"
-import { planInForce } from "./plan-in-force.ts"
+import { planInForce, type PlanInForce } from "./plan-in-force.ts"
 import type { RelyingParty } from "./model.ts"
 import { UsageHistory } from "../billing/ports.ts"
 
@@ -54,11 +54,12 @@ export const secondsUntil = (now: number, at: number): number => Math.max(1, Mat
 
 /**
  * Reserves `count` signatures of the RP's daily allowance for a user's signing request or
- * batch: first the per-minute window, then the batch size, then the day.
+ * batch: first the per-minute window, then the batch size, then the day. `inForce` is the plan
+ * the caller already read for this request (its LOA check), so the request reads it once.
  */
-export const reserveSignatures = (rp: RelyingParty, userId: string, count: number, kind: "single" | "batch") =>
+export const reserveSignatures = (rp: RelyingParty, userId: string, count: number, kind: "single" | "batch", inForce?: PlanInForce) =>
   Effect.gen(function* () {
-    const { allowance } = yield* planInForce(rp)
+    const { allowance } = inForce ?? (yield* planInForce(rp))
     yield* countRequest(signingScope(rp.clientId, userId), allowance.requestsPerMinute)
     if (kind === "batch" && count > allowance.documentsPerBatch) {
       return yield* new BatchSizeExceeded({ size: count, maximum: allowance.documentsPerBatch })

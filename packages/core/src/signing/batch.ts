@@ -101,6 +101,7 @@ export const overallStatus = (results: ReadonlyArray<BatchResult>): "completed" 
 export const completeBatch = (batchId: string, assertion: Assertion) =>
   Effect.gen(function* () {
     const batches = yield* Batches
+    let enqueued = 0
     const completed = yield* completePending<Batch, SigningServices>(
       {
         find: batches.findById(batchId),
@@ -109,17 +110,23 @@ export const completeBatch = (batchId: string, assertion: Assertion) =>
           Effect.gen(function* () {
             yield* recordBatchEvent(b, type, at)
             if (type === "signing_request_created") return
-            yield* enqueueCompletion({
+            const written = yield* enqueueCompletion({
               clientId: b.clientId,
               eventType: "batch.complete",
               orderingKey: b.id,
               callbackUrl: b.callbackUrl,
               data: { batchId: b.id, status: b.status, results: b.results ?? [], errorMessage: b.errorMessage },
             })
+            enqueued += written
           }),
         challenge: (b) => linkedChallenge({ kind: "batch", id: b.id, documents: b.documents, nonce: b.nonce }),
         approver: namedApprover,
-        notify: (o) => Effect.zipRight(notifyUserEvents(o.userId), pokeDeliveries),
+        // The workers' poll costs a query on every node: wake them only when this commit wrote deliveries.
+        notify: (o) =>
+          Effect.zipRight(
+            notifyUserEvents(o.userId),
+            Effect.suspend(() => (enqueued > 0 ? pokeDeliveries : Effect.void)),
+          ),
         sign: (b, signer, at) =>
           Effect.gen(function* () {
             const identity = yield* signingIdentityFor(signer)

@@ -80,14 +80,15 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
     const format = yield* oneOf(SignatureFormat, "signatureFormat", input.signatureFormat, "CAdES-BASELINE-B")
     const loa = yield* oneOf(Loa, "loa", input.loa, "LOA-2")
     const rp = yield* signingContext(user, input)
-    yield* requireLoa(loa, rp, (yield* planInForce(rp)).highestLoa)
+    const inForce = yield* planInForce(rp)
+    yield* requireLoa(loa, rp, inForce.highestLoa)
     const passkey = yield* signersPasskey(user.userId, input.credentialId)
 
     const storage = yield* Storage
     const request = yield* storage
       .transaction(
         Effect.gen(function* () {
-          yield* reserveSignatures(rp, user.userId, 1, "single")
+          yield* reserveSignatures(rp, user.userId, 1, "single", inForce)
           const now = yield* Clock.currentTimeMillis
           const request: SigningRequest = {
             id: yield* uuid,
@@ -136,6 +137,7 @@ export const isoWithOffset = (ms: number): string => new Date(ms).toISOString().
 export const completeSigningRequest = (requestId: string, assertion: Assertion) =>
   Effect.gen(function* () {
     const requests = yield* SigningRequests
+    let enqueued = 0
     const completed = yield* completePending<SigningRequest, SigningServices | TimestampAuthority>(
       {
         find: requests.findById(requestId),
@@ -144,7 +146,7 @@ export const completeSigningRequest = (requestId: string, assertion: Assertion) 
           Effect.gen(function* () {
             yield* recordRequestEvent(r, type, at)
             if (type === "signing_request_created") return
-            yield* enqueueCompletion({
+            const written = yield* enqueueCompletion({
               clientId: r.clientId,
               eventType: "sign.complete",
               orderingKey: r.id,
@@ -159,10 +161,16 @@ export const completeSigningRequest = (requestId: string, assertion: Assertion) 
                 errorMessage: r.errorMessage,
               },
             })
+            enqueued += written
           }),
         challenge: (r) => linkedChallenge({ kind: "request", id: r.id, documentHash: r.documentHash, nonce: r.nonce }),
         approver: namedApprover,
-        notify: (o) => Effect.zipRight(notifyUserEvents(o.userId), pokeDeliveries),
+        // The workers' poll costs a query on every node: wake them only when this commit wrote deliveries.
+        notify: (o) =>
+          Effect.zipRight(
+            notifyUserEvents(o.userId),
+            Effect.suspend(() => (enqueued > 0 ? pokeDeliveries : Effect.void)),
+          ),
         sign: (r, signer, at) =>
           Effect.gen(function* () {
             const identity = yield* signingIdentityFor(signer)

@@ -60,7 +60,8 @@ export const issueSigningToken = (input: SigningTokenRequest) =>
     const settings = yield* EngineConfig
     if (!isHexDigest(input.documentHash)) return yield* new InvalidRequest({ detail: "documentHash must be a hex SHA-256 (64 hexadecimal characters)" })
     const rp = yield* authenticateSsc(input.clientId, input.clientSecret)
-    yield* requireLoa(input.loa, rp, (yield* planInForce(rp)).highestLoa)
+    const inForce = yield* planInForce(rp)
+    yield* requireLoa(input.loa, rp, inForce.highestLoa)
     const email = input.signerEmail?.trim().toLowerCase()
     if (input.loa === "LOA-4" && !email) return yield* new InvalidRequest({ detail: "signerEmail is required for LOA-4" })
     if (email !== undefined && email !== "" && !isEmail(email)) return yield* new InvalidRequest({ detail: "signerEmail must be an e-mail address" })
@@ -81,7 +82,7 @@ export const issueSigningToken = (input: SigningTokenRequest) =>
       }
     }
     const storage = yield* Storage
-    yield* storage.transaction(reserveSignatures(rp, `ssc-token`, 1, "single")).pipe(countingQuotaRefusals(rp.clientId))
+    yield* storage.transaction(reserveSignatures(rp, `ssc-token`, 1, "single", inForce)).pipe(countingQuotaRefusals(rp.clientId))
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const expiresAt = now + SIGNING_TOKEN_LIFETIME_SECONDS
     const e = expectation(settings)

@@ -1,0 +1,77 @@
+/** Row decoding: a remembered decoder answers what a fresh decode would, whatever changed the row. */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Schema } from "effect"
+import { DbBigInt, DbStringArray, decodeRowRemembered } from "./rows.ts"
+
+const Row = Schema.Struct({ id: DbBigInt, name: Schema.String, origins: DbStringArray })
+
+describe("decodeRowRemembered", () => {
+  it.effect("an identical row gives the value decoded before; a row changed in any column is decoded afresh", () =>
+    Effect.gen(function* () {
+      let decodes = 0
+      const counted = Schema.transform(Row, Schema.typeSchema(Row), {
+        strict: true,
+        decode: (r) => {
+          decodes++
+          return r
+        },
+        encode: (r) => r,
+      })
+      const decode = decodeRowRemembered(counted, "id")
+      const row = { id: 1, name: "RP", origins: '["https://a.example"]' }
+      const first = yield* decode(row)
+      expect(first).toEqual({ id: 1, name: "RP", origins: ["https://a.example"] })
+      expect(yield* decode({ ...row })).toBe(first)
+      expect(decodes).toBe(1)
+      // another node renamed it, then added an origin: each read shows the row as it is
+      expect(yield* decode({ ...row, name: "Renamed" })).toEqual({ id: 1, name: "Renamed", origins: ["https://a.example"] })
+      expect(yield* decode({ ...row, name: "Renamed", origins: '["https://a.example","https://b.example"]' })).toEqual({
+        id: 1,
+        name: "Renamed",
+        origins: ["https://a.example", "https://b.example"],
+      })
+      // a column more or less is another row
+      expect(yield* decode({ ...row, extra: null })).toEqual(first)
+      expect(decodes).toBe(4)
+      // the driver's object changed after the read does not change what is remembered
+      const mutable: Record<string, unknown> = { id: 2, name: "Two", origins: "[]" }
+      yield* decode(mutable)
+      mutable["name"] = "Changed in place"
+      expect(yield* decode(mutable)).toEqual({ id: 2, name: "Changed in place", origins: [] })
+    }),
+  )
+
+  it.effect("a row that does not decode is a defect, remembered or not", () =>
+    Effect.gen(function* () {
+      const decode = decodeRowRemembered(Row, "id")
+      yield* decode({ id: 3, name: "Three", origins: "[]" })
+      const exit = yield* Effect.exit(decode({ id: 3, name: 3, origins: "[]" }))
+      expect(Exit.isFailure(exit) && exit.cause._tag === "Die").toBe(true)
+    }),
+  )
+
+  it.effect("keeps at most `capacity` keys, dropping the oldest", () =>
+    Effect.gen(function* () {
+      let decodes = 0
+      const counted = Schema.transform(Row, Schema.typeSchema(Row), {
+        strict: true,
+        decode: (r) => {
+          decodes++
+          return r
+        },
+        encode: (r) => r,
+      })
+      const decode = decodeRowRemembered(counted, "id", 2)
+      const row = (id: number) => ({ id, name: `n${id}`, origins: "[]" })
+      yield* decode(row(1))
+      yield* decode(row(2))
+      yield* decode(row(3))
+      expect(decodes).toBe(3)
+      yield* decode(row(3))
+      yield* decode(row(2))
+      expect(decodes).toBe(3)
+      yield* decode(row(1))
+      expect(decodes).toBe(4)
+    }),
+  )
+})
