@@ -39,13 +39,16 @@ const refusePrototypeKeys = (key: string, value: unknown): unknown => {
   return value
 }
 
+// One decoder for every body: decoding whole buffers keeps no state between calls.
+const UTF8 = new TextDecoder("utf-8", { fatal: false })
+
 /** Parses a JSON body; the content type must be `application/json` (415 otherwise). */
 export const readJson = (request: Request, limit: number): Effect.Effect<unknown, PayloadTooLarge | UnsupportedMediaType | MalformedJson> =>
   Effect.gen(function* () {
     const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
     if (type !== "application/json" && !type.endsWith("+json")) return yield* new UnsupportedMediaType({ expected: "application/json" })
     const bytes = yield* readBody(request, limit)
-    const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes)
+    const text = UTF8.decode(bytes)
     if (text.trim() === "") return yield* new MalformedJson({ detail: "the body is empty" })
     // checked before parsing, without recursion: decoding and error formatting walk the value recursively
     const tooDeep = jsonDepthProblem(text)
