@@ -5,6 +5,18 @@ import { Effect } from "effect"
 /** Default body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
+/** Reads at most `limit` bytes of a body without its web stream; undefined once that stream was read or locked. */
+export type DirectBody = (limit: number) => Promise<Uint8Array> | undefined
+
+// Bodies a host hands over as they arrived (node-server.ts): a web stream per request body is
+// the dearest part of reading a small JSON body on Node.
+const directBodies = new WeakMap<Request, DirectBody>()
+
+/** Lets `readBody` read `request`'s body with `read` while its web stream is untouched. */
+export const offerDirectBody = (request: Request, read: DirectBody): void => {
+  directBodies.set(request, read)
+}
+
 /** Reads at most `limit` bytes of the body; more is 413 without reading the rest. */
 export const readBody = (request: Request, limit: number): Effect.Effect<Uint8Array, PayloadTooLarge> =>
   Effect.tryPromise({
@@ -12,6 +24,8 @@ export const readBody = (request: Request, limit: number): Effect.Effect<Uint8Ar
       const declared = Number(request.headers.get("content-length") ?? "0")
       if (declared > limit) throw new PayloadTooLarge({ limit })
       if (request.body === null) return new Uint8Array()
+      const direct = directBodies.get(request)?.(limit)
+      if (direct !== undefined) return await direct
       const reader = request.body.getReader()
       const chunks: Array<Uint8Array> = []
       let size = 0
