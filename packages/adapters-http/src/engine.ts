@@ -48,12 +48,24 @@ import type { OtherWorkersMetrics } from "./observability/endpoints.ts"
 import type { Endpoint } from "./http/endpoint.ts"
 import { makeHandler } from "./http/handler.ts"
 import { PdfProcessorWorkers, type PdfWorkerSettings } from "./pdf-workers/pool.ts"
-import { clientAddress, parseTrustedProxies } from "./http/client-address.ts"
+import { clientAddress, parseTrustedProxies, remember } from "./http/client-address.ts"
 
 /** The client address of a request: the peer, or behind trusted proxies the rightmost untrusted X-Forwarded-For hop. */
 const clientAddressOf = (peer: (request: Request) => string, proxies: ReadonlyArray<string> | undefined) => {
   const trusted = proxies === undefined || proxies.length === 0 ? undefined : parseTrustedProxies(proxies)
-  return (request: Request) => clientAddress(peer(request), request.headers.get("x-forwarded-for"), trusted)
+  // The same peers (and proxies' headers) come back request after request: each is parsed once.
+  const known = new Map<string, string>()
+  return (request: Request) => {
+    const from = peer(request)
+    const forwardedFor = trusted === undefined ? null : request.headers.get("x-forwarded-for")
+    // a header value holds no line feed
+    const key = forwardedFor === null ? from : `${from}\n${forwardedFor}`
+    const found = known.get(key)
+    if (found !== undefined) return found
+    const address = clientAddress(from, forwardedFor, trusted)
+    remember(known, key, address)
+    return address
+  }
 }
 
 /** Every storage service the engine needs; `StorageSqlite` and `StoragePostgres` provide them all. */

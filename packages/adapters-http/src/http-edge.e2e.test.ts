@@ -183,7 +183,8 @@ describe("version, health and the OpenAPI document", () => {
 })
 
 describe("processing deadline", () => {
-  it("a request past the deadline is 408 with an error body", async () => {
+  it("a request past the deadline is 408 with an error body; its work is stopped, and the next request is served", async () => {
+    let stopped = false
     const slow = endpoint({
       method: "POST",
       path: "/test/slow",
@@ -192,12 +193,33 @@ describe("processing deadline", () => {
       summary: "sleeps",
       body: Schema.Struct({}),
       response: Schema.Struct({}),
-      handle: () => Effect.sleep("2 seconds").pipe(Effect.as({})),
+      handle: () =>
+        Effect.sleep("2 seconds").pipe(
+          Effect.as({}),
+          Effect.onInterrupt(() =>
+            Effect.sync(() => {
+              stopped = true
+            }),
+          ),
+        ),
     })
-    const short = await startEngine({ deadlineMs: 100, extraEndpoints: [slow] })
+    const quick = endpoint({
+      method: "POST",
+      path: "/test/quick",
+      tag: "Test",
+      auth: "none",
+      summary: "answers at once",
+      body: Schema.Struct({}),
+      response: Schema.Struct({ ok: Schema.Boolean }),
+      handle: () => Effect.succeed({ ok: true }),
+    })
+    const short = await startEngine({ deadlineMs: 100, extraEndpoints: [slow, quick] })
     try {
       const r = await short.client.raw("POST", "/test/slow", { body: {} })
       expect(r).toMatchObject({ status: 408, body: { error: "Processing deadline exceeded; read the operation state before retrying" } })
+      expect(r.headers.get("x-content-type-options")).toBe("nosniff")
+      expect(stopped).toBe(true)
+      expect(await short.client.raw("POST", "/test/quick", { body: {} })).toMatchObject({ status: 200, body: { ok: true } })
     } finally {
       await short.stop()
     }

@@ -145,6 +145,19 @@ describe("JSON bodies under fuzzing (issue 13: never a 5xx)", () => {
       expect(answer.status).toBe(400)
       expect(JSON.parse(answer.body)).toEqual({ error: `Malformed JSON body: the key ${key} is not allowed` })
     }
+    // The same keys written with an escape are the same keys.
+    for (const [written, key] of [
+      ["\\u005f_proto__", "__proto__"],
+      ["constructo\\u0072", "constructor"],
+      ["\\u0070rototype", "prototype"],
+    ]) {
+      const answer = await send(
+        webhook,
+        `{"url":"https://hooks.rp.example/","events":["sign.complete"],"secret":"0123456789abcdefXYZ","x":{"${written}":{}}}`,
+        true,
+      )
+      expect([written, answer.status, JSON.parse(answer.body)]).toEqual([written, 400, { error: `Malformed JSON body: the key ${key} is not allowed` }])
+    }
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
   })
 

@@ -2,7 +2,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Readable } from "node:stream"
-import { InvalidRequest } from "@signet/core"
+import { InvalidRequest, PayloadTooLarge } from "@signet/core"
+import { offerDirectBody } from "./http/body.ts"
+import { jsonTextOf } from "./http/respond.ts"
 
 const clientIps = new WeakMap<Request, string>()
 
@@ -23,14 +25,98 @@ const toRequest = (req: IncomingMessage): Request => {
     for (const value of Array.isArray(v) ? v : [v]) headers.append(k, value)
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD"
+  const body = hasBody ? bodyOf(req) : undefined
   const request = new Request(url, {
     method: req.method ?? "GET",
     headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+    ...(body !== undefined ? { body: body.stream, duplex: "half" } : {}),
   } as RequestInit)
   clientIps.set(request, req.socket.remoteAddress ?? "unknown")
+  if (body !== undefined) offerDirectBody(request, body.direct)
   return request
 }
+
+/**
+ * A request body two ways: a web stream that starts reading Node's stream only when it is read
+ * itself (`Readable.toWeb` at once subscribes to it, and costs more than the rest of the request),
+ * and, while that stream is untouched, a direct read of at most `limit` bytes (`readBody`).
+ */
+const bodyOf = (req: IncomingMessage) => {
+  // Node reads and discards a body nobody started to read once the answer is sent (all 100 MB of
+  // it): started now, as Readable.toWeb did, an unread body stays on the wire (a few KiB buffered)
+  // and its connection is closed after the answer (nodeListener).
+  req.read(0)
+  let web: ReadableStreamDefaultReader<Uint8Array> | undefined
+  let direct = false
+  const fromNode = () => (web ??= (Readable.toWeb(req) as ReadableStream<Uint8Array>).getReader())
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull: async (controller) => {
+        const { done, value } = await fromNode().read()
+        if (done) controller.close()
+        else controller.enqueue(value)
+      },
+      cancel: (reason) => fromNode().cancel(reason),
+    },
+    // nothing is pulled before a reader asks
+    { highWaterMark: 0 },
+  )
+  return {
+    stream,
+    direct: (limit: number): Promise<Uint8Array> | undefined => {
+      if (web !== undefined || direct || stream.locked) return undefined
+      direct = true
+      // Read once: the web stream now reads as used (locked), as after any other read.
+      stream.getReader()
+      return readAtMost(req, limit)
+    },
+  }
+}
+
+/** Node's stream to its end, refused past `limit` bytes; the rest is left unread (the host closes the connection after answering). */
+const readAtMost = (req: IncomingMessage, limit: number): Promise<Uint8Array> =>
+  new Promise((resolve, reject) => {
+    // An empty body may have ended already: 'end' does not come again.
+    if (req.readableEnded) {
+      resolve(new Uint8Array())
+      return
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const stop = () => {
+      req.off("data", onData)
+      req.off("end", onEnd)
+      req.off("error", onError)
+      req.off("close", onClose)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size > limit) {
+        stop()
+        req.pause()
+        reject(new PayloadTooLarge({ limit }))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      stop()
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    }
+    const onError = (error: Error) => {
+      stop()
+      reject(error)
+    }
+    // The client went away before the end of its body.
+    const onClose = () => {
+      stop()
+      reject(new Error("the request body ended early"))
+    }
+    req.on("data", onData)
+    req.on("end", onEnd)
+    req.on("error", onError)
+    req.on("close", onClose)
+  })
 
 /** How long a connection whose request body was left unread stays open after the answer. */
 export const LINGER_MS = 2_000
@@ -97,6 +183,13 @@ export const nodeListener =
     }
     res.writeHead(response.status, headers)
     if (response.body === null || req.method === "HEAD") {
+      res.end()
+      return
+    }
+    const text = jsonTextOf(response)
+    if (text !== undefined) {
+      // The same bytes and the same backpressure as one chunk read from the body.
+      if (!res.write(text) && !(await drained(res))) res.destroy()
       res.end()
       return
     }

@@ -77,9 +77,28 @@ export const clientAddress = (peer: string, forwardedFor: string | null, trusted
  * take a fresh counter for every request.
  */
 export const limitedClient = (address: string): string => {
+  const known = limited.get(address)
+  if (known !== undefined) return known
+  const counted = countedAs(address)
+  remember(limited, address, counted)
+  return counted
+}
+
+const countedAs = (address: string): string => {
   if (!ipaddr.isValid(address)) return address
   const parsed = ipaddr.process(address)
   if (parsed.kind() === "ipv4") return parsed.toString()
   const network = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`)
   return `${network.toString()}/64`
+}
+
+// Parsing addresses is most of what finding a request's client costs, and the same few clients
+// come back request after request: answers are kept, up to a bound that strangers cannot exceed.
+const KEPT = 4_096
+const limited = new Map<string, string>()
+
+/** Keeps `value` under `key`; a full map is emptied first (a flood of new addresses only costs the parsing again). */
+export const remember = <K, V>(map: Map<K, V>, key: K, value: V): void => {
+  if (map.size >= KEPT) map.clear()
+  map.set(key, value)
 }

@@ -25,7 +25,7 @@ import {
   type SigningKeys,
   type TokenRevocations,
 } from "@signet/core"
-import { Cause, Duration, Effect, Exit, Metric, Option, type ManagedRuntime } from "effect"
+import { Cause, Effect, Exit, LogLevel, Metric, Option, type ManagedRuntime } from "effect"
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
 import type { Endpoint } from "./endpoint.ts"
 import { errorResponse, internalError, isCatalogued, json, baseHeaders } from "./respond.ts"
@@ -89,17 +89,56 @@ export const loggedPath = (
 // The quota errors of the spec, by the kind `/metrics` counts them under.
 const QUOTA_KINDS: Readonly<Record<string, string>> = { DailySigningLimitExceeded: "daily", RateLimitExceeded: "rate", BatchSizeExceeded: "batch" }
 
+// Tagged metrics by their tags: tagging builds a new metric key each time. Bounded, as methods
+// and error names come from outside on some hosts; past the bound they are tagged per request.
+const TAGGED_KEPT = 2_048
+const tagged = new Map<string, Metric.Metric<any, number, any>>()
+const taggedMetric = <Type, Out>(
+  metric: Metric.Metric<Type, number, Out>,
+  tags: Readonly<Record<string, string>>,
+  key: string,
+): Metric.Metric<Type, number, Out> => {
+  const known = tagged.get(key)
+  if (known !== undefined) return known
+  const made = withTags(metric, tags)
+  if (tagged.size < TAGGED_KEPT) tagged.set(key, made)
+  return made
+}
+
 /** A request in `signet_http_requests_total`, its duration, and its error (a quota refusal by kind). */
 const recordRequest = (method: string, route: string, status: number, error: string | undefined, seconds: number) =>
   Effect.all(
     [
-      Metric.increment(withTags(httpRequests, { method: method, route: route, status: String(status) })),
-      Metric.update(withTags(httpRequestSeconds, { method: method, route: route }), seconds),
-      error === undefined ? Effect.void : Metric.increment(withTags(httpErrors, { route: route, error: error })),
-      error === undefined || QUOTA_KINDS[error] === undefined ? Effect.void : Metric.increment(withTags(quotaRefusals, { kind: QUOTA_KINDS[error]! })),
+      Metric.increment(taggedMetric(httpRequests, { method: method, route: route, status: String(status) }, `requests ${method} ${route} ${status}`)),
+      Metric.update(taggedMetric(httpRequestSeconds, { method: method, route: route }, `seconds ${method} ${route}`), seconds),
+      error === undefined ? Effect.void : Metric.increment(taggedMetric(httpErrors, { route: route, error: error }, `errors ${route} ${error}`)),
+      error === undefined || QUOTA_KINDS[error] === undefined
+        ? Effect.void
+        : Metric.increment(taggedMetric(quotaRefusals, { kind: QUOTA_KINDS[error]! }, `quota ${QUOTA_KINDS[error]!}`)),
     ],
     { discard: true },
   )
+
+/**
+ * `effect` (interruptible, from the caller's `restore`) interrupted once `ms` of real time have
+ * passed, then failed with ProcessingDeadlineExceeded: what `Effect.timeoutFail` means, without the
+ * two fibers and the sleep it forks for every request. The interruption is aimed at the running
+ * fiber, so everything after this runs uninterruptibly (`uninterruptibleMask`), and that fiber's
+ * own exit is an interruption even when it answered.
+ */
+const withinDeadline = <A, E, R>(effect: Effect.Effect<A, E, R>, ms: number): Effect.Effect<A, E | ProcessingDeadlineExceeded, R> =>
+  Effect.withFiberRuntime((fiber) => {
+    let passed = false
+    const timer = setTimeout(() => {
+      passed = true
+      fiber.unsafeInterruptAsFork(fiber.id())
+    }, ms)
+    return Effect.flatMap(Effect.exit(effect), (exit): Effect.Effect<A, E | ProcessingDeadlineExceeded> => {
+      clearTimeout(timer)
+      // Interrupted by the deadline: its failure; finished first (or failed on its own): as it ended.
+      return passed && Exit.isFailure(exit) && Cause.isInterrupted(exit.cause) ? Effect.fail(new ProcessingDeadlineExceeded()) : exit
+    })
+  })
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
@@ -190,51 +229,78 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
     const found = route(request, url)
     const address = options.clientIp?.(request) ?? "unknown"
     const clientIp = limitedClient(address)
-    const path = loggedPath(found._tag === "Found" ? { endpoint: found.route.endpoint, params: found.params } : undefined, base, url.pathname)
+    // Only log lines show the path: made when one is written.
+    let logged: string | undefined
+    const path = () =>
+      (logged ??= loggedPath(found._tag === "Found" ? { endpoint: found.route.endpoint, params: found.params } : undefined, base, url.pathname))
     // Metrics and spans name the endpoint by its path template: ids never become labels.
     const routeName = found._tag === "Found" ? `${base}${found.route.endpoint.path}` : "unmatched"
-    const program = run(request, url, found, requestId, clientIp).pipe(
-      Effect.timeoutFail({ duration: Duration.millis(options.deadlineMs), onTimeout: () => new ProcessingDeadlineExceeded() }),
-      Effect.withSpan(`${request.method} ${routeName}`, {
-        kind: "server",
-        attributes: { "http.request.method": request.method, "http.route": routeName, "signet.request_id": requestId },
-      }),
-    )
-    const exit = await options.runtime.runPromiseExit(program)
-    let response: Response
-    let error: string | undefined
-    if (Exit.isSuccess(exit)) {
-      response = exit.value
-      for (const [k, v] of Object.entries(baseHeaders(requestId))) if (!response.headers.has(k)) response.headers.set(k, v)
-    } else {
-      const failure = Cause.failureOption(exit.cause)
-      if (Option.isSome(failure) && isCatalogued(failure.value)) {
-        response = errorResponse(failure.value, requestId)
-        error = failure.value._tag
-      } else {
-        error = "internal"
-        const defect = Cause.dieOption(exit.cause)
-        const violation = Option.isSome(defect) && defect.value instanceof ResponseContractViolation ? defect.value : undefined
-        response = internalError(requestId, strict ? violation?.message : undefined)
-        await options.runtime.runPromise(
-          Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(Effect.annotateLogs({ requestId, method: request.method, path })),
+
+    /** The answer to what the endpoint ended with, logged and counted. */
+    const answer = (exit: Exit.Exit<Response, CataloguedError>) =>
+      Effect.gen(function* () {
+        let response: Response
+        let error: string | undefined
+        if (Exit.isSuccess(exit)) {
+          response = exit.value
+          for (const [k, v] of Object.entries(baseHeaders(requestId))) if (!response.headers.has(k)) response.headers.set(k, v)
+        } else {
+          const failure = Cause.failureOption(exit.cause)
+          if (Option.isSome(failure) && isCatalogued(failure.value)) {
+            response = errorResponse(failure.value, requestId)
+            error = failure.value._tag
+          } else {
+            error = "internal"
+            const defect = Cause.dieOption(exit.cause)
+            const violation = Option.isSome(defect) && defect.value instanceof ResponseContractViolation ? defect.value : undefined
+            response = internalError(requestId, strict ? violation?.message : undefined)
+            yield* Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(Effect.annotateLogs({ requestId, method: request.method, path: path() }))
+          }
+        }
+        response = withEdgeHeaders(response)
+        // The line is built only when Info is logged (as Effect.logInfo itself would decide).
+        yield* Effect.whenLogLevel(
+          Effect.suspend(() =>
+            Effect.logInfo("request").pipe(
+              Effect.annotateLogs({
+                requestId,
+                method: request.method,
+                path: path(),
+                status: response.status,
+                clientIp: address,
+                durationMs: Math.round((performance.now() - started) * 10) / 10,
+              }),
+            ),
+          ),
+          LogLevel.Info,
         )
-      }
-    }
-    response = withEdgeHeaders(response)
-    await options.runtime.runPromise(
-      Effect.logInfo("request").pipe(
-        Effect.annotateLogs({
-          requestId,
-          method: request.method,
-          path,
-          status: response.status,
-          clientIp: address,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-        }),
-        Effect.zipRight(recordRequest(request.method, routeName, response.status, error, (performance.now() - started) / 1000)),
+        yield* recordRequest(request.method, routeName, response.status, error, (performance.now() - started) / 1000)
+        return response
+      })
+
+    // One fiber per request: the endpoint under its deadline and span, then the answer, its log line and metrics.
+    let answered: Response | undefined
+    const exit = await options.runtime.runPromiseExit(
+      Effect.uninterruptibleMask((restore) =>
+        withinDeadline(restore(run(request, url, found, requestId, clientIp)), options.deadlineMs).pipe(
+          Effect.withSpan(`${request.method} ${routeName}`, {
+            kind: "server",
+            attributes: { "http.request.method": request.method, "http.route": routeName, "signet.request_id": requestId },
+            // The span's place in the code is this line for every request: not worth a stack trace each.
+            captureStackTrace: false,
+          }),
+          Effect.exit,
+          Effect.flatMap(answer),
+          Effect.tap((response) =>
+            Effect.sync(() => {
+              answered = response
+            }),
+          ),
+        ),
       ),
     )
-    return response
+    if (answered !== undefined) return answered
+    // Logging or counting failed: the host answers 500, as for any handler that throws.
+    throw Cause.squash(Exit.isFailure(exit) ? exit.cause : Cause.empty)
   }
 }

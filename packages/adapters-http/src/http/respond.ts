@@ -11,12 +11,24 @@ export const baseHeaders = (requestId: string): Record<string, string> => ({
 /** Seconds a client should wait after a 429 when the error does not say (one per-minute window). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 60
 
+// The text of each JSON answer made here, so that a host can write it as it is instead of reading
+// the answer's web stream back (node-server.ts): that read costs more than writing the text.
+const jsonTexts = new WeakMap<Response, string>()
+
+/** The JSON text `json` gave `response`, while its body is unread; undefined otherwise. */
+export const jsonTextOf = (response: Response): string | undefined =>
+  response.bodyUsed || response.body?.locked === true ? undefined : jsonTexts.get(response)
+
 /** A JSON answer. */
-export const json = (status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), {
+export const json = (status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response => {
+  const text = JSON.stringify(body)
+  const response = new Response(text, {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...baseHeaders(requestId), ...extra },
   })
+  jsonTexts.set(response, text)
+  return response
+}
 
 /** A JSON answer an endpoint chooses the status or headers of; the handler encodes `body` with the endpoint's Schema for `status`. */
 export class Reply {
