@@ -14,6 +14,7 @@
  */
 import {
   administerRelyingParty,
+  dbCommits,
   completeSigningRequest,
   createSigningRequest,
   fromHex,
@@ -23,13 +24,14 @@ import {
   signingIdentityFor,
   Users,
   verifyAssertion,
+  withTags,
   type Assertion,
   type LinkedOperation,
 } from "@signet/core"
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { enrol, ok, signIn, SignetClient, SoftwarePasskey, type SoftwarePasskeyState, type TokenAnswer } from "@signet/testkit"
 import BetterSqlite3 from "better-sqlite3"
-import { Effect, Option } from "effect"
+import { Effect, Metric, Option } from "effect"
 import { fork } from "node:child_process"
 import { createHash, generateKeyPairSync, randomBytes, sign, verify } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -104,7 +106,8 @@ type GeneratorMessage = { readonly ready: true } | { readonly latencies: Readonl
  * serves; throughput is counted from the start signal to the last answer, latency per signature.
  * The signers' passkeys move to the generator: they must not sign here afterwards.
  */
-const crowdOverHttp = async (label: string, env: RunningEngine, signers: ReadonlyArray<Signer>, total: number) => {
+const crowdOverHttp = async (label: string, env: RunningEngine, signers: ReadonlyArray<Signer>, total: number, dialect: "sqlite" | "postgres") => {
+  const commits = () => env.engine.run(Metric.value(withTags(dbCommits, { dialect }))).then((c) => c.count)
   const generator = fork(fileURLToPath(import.meta.url), ["--generator"], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] })
   const next = () =>
     new Promise<GeneratorMessage>((resolve, reject) => {
@@ -121,16 +124,23 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
     generator.send({ signers: states, total })
     const ready = await next()
     if (!("ready" in ready)) throw new Error(`load generator: ${"error" in ready ? ready.error : "no ready"}`)
+    const commits0 = await commits()
+    const cpu0 = process.cpuUsage()
     const started = performance.now()
     generator.send({ go: true })
     const done = await next()
     const elapsed = performance.now() - started
+    // The serving process's CPU (its thread pool included): what a signature costs the engine, whatever the load.
+    const cpu = process.cpuUsage(cpu0)
+    const serverCpuMs = (cpu.user + cpu.system) / 1000 / total
+    // Each signature is two units of work (create, complete); on SQLite a COMMIT serves a group of them.
+    const unitsPerCommit = (2 * total) / Math.max(1, (await commits()) - commits0)
     if (!("latencies" in done)) throw new Error(`load generator: ${"error" in done ? done.error : "no result"}`)
     const perSecond = total / (elapsed / 1000)
     const latencies = [...done.latencies].sort((a, b) => a - b)
     const p50 = quantile(latencies, 0.5)
     const p99 = quantile(latencies, 0.99)
-    line(label, perSecond, `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`)
+    line(label, perSecond, `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, server CPU ${serverCpuMs.toFixed(2)} ms per signature, ${unitsPerCommit.toFixed(1)} units per COMMIT`)
     return { perSecond, p50, p99 }
   } finally {
     generator.kill()
@@ -314,7 +324,13 @@ const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>,
   const label = storage === "SQLite" ? "(c) engine over HTTP (loopback): create + complete" : `(c) engine over HTTP (loopback, ${storage}): create + complete`
   const overHttp = await time(label, () => signOverHttp(first.client, first.passkey, first.token))
   // One signer per client: a passkey's signature counter orders its approvals.
-  const crowd = await crowdOverHttp(`(c64) over HTTP, ${CLIENTS} concurrent clients (${storage})`, env, signers, CONCURRENT_N)
+  const crowd = await crowdOverHttp(
+    `(c64) over HTTP, ${CLIENTS} concurrent clients (${storage})`,
+    env,
+    signers,
+    CONCURRENT_N,
+    storage === "SQLite" ? "sqlite" : "postgres",
+  )
   return { inProcess, overHttp, crowd }
 }
 

@@ -10,7 +10,7 @@
 import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
 import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult } from "kysely"
 import { sql } from "kysely"
-import { dbTransactionSeconds, Storage, UniqueViolation, withTags } from "@signet/core"
+import { dbCommits, dbTransactionSeconds, Storage, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
 import type { Database } from "./database.ts"
 
@@ -267,7 +267,7 @@ export const transaction =
                         Effect.suspend(() =>
                           poisoned
                             ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
-                            : Effect.promise(() => trx.commit().execute()),
+                            : Effect.promise(() => trx.commit().execute()).pipe(Effect.zipRight(Metric.increment(postgresCommits))),
                         ).pipe(
                           Effect.catchAllDefect((defect) =>
                             Effect.promise(() => trx.rollback().execute()).pipe(
@@ -303,6 +303,9 @@ const statement = (service: SqlDatabaseService, trx: ControlledTransaction<Datab
   return runNow === undefined ? Effect.promise(() => text.execute(trx)) : Effect.sync(() => runNow(text.compile(trx)))
 }
 
+const sqliteCommits = withTags(dbCommits, { dialect: "sqlite" })
+const postgresCommits = withTags(dbCommits, { dialect: "postgres" })
+
 /** Ends the open group: COMMIT (or ROLLBACK when broken), then tells its units. Called holding the turn. */
 const endGroup = (group: CommitGroup, open: OpenGroup): Effect.Effect<void> =>
   Effect.gen(function* () {
@@ -312,7 +315,7 @@ const endGroup = (group: CommitGroup, open: OpenGroup): Effect.Effect<void> =>
         ? Effect.promise(() => open.trx.rollback().execute()).pipe(
             Effect.zipRight(Effect.die(new Error("transaction not committed: a unit of work in its group could not be undone"))),
           )
-        : Effect.promise(() => open.trx.commit().execute()),
+        : Effect.promise(() => open.trx.commit().execute()).pipe(Effect.zipRight(Metric.increment(sqliteCommits))),
     )
     if (Exit.isFailure(outcome)) {
       // A failed COMMIT leaves kysely's connection checked out: roll back to return it.
@@ -320,6 +323,22 @@ const endGroup = (group: CommitGroup, open: OpenGroup): Effect.Effect<void> =>
     }
     yield* Deferred.done(open.done, outcome)
   })
+
+/** Resumes once the event loop has handled the I/O that is ready now (Node's check phase). */
+const afterThisTurn: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
+/** Commits `open` after this turn of the event loop, unless a unit still runs in it or it has ended. */
+const closeAfterThisTurn = (group: CommitGroup, open: OpenGroup): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    yield* afterThisTurn
+    yield* group.turn.take(1)
+    // A unit that joined meanwhile has scheduled its own close; whichever takes the turn first commits.
+    if (group.open === open) yield* endGroup(group, open).pipe(Effect.ensuring(group.turn.release(1)))
+    else yield* group.turn.release(1)
+  }).pipe(Effect.uninterruptible)
 
 /**
  * One unit of work in the SQLite commit group: it waits for its turn, runs under a savepoint in
@@ -365,8 +384,14 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
           )
           if (Exit.isFailure(ended)) open.broken = true
         }
-        if (group.waiting > 0 && open.units < GROUP_COMMIT_LIMIT && !open.broken) yield* group.turn.release(1)
-        else yield* endGroup(group, open).pipe(Effect.ensuring(group.turn.release(1)))
+        if (open.units >= GROUP_COMMIT_LIMIT || open.broken) yield* endGroup(group, open).pipe(Effect.ensuring(group.turn.release(1)))
+        else {
+          // The next unit, if one waits, runs in the open transaction. If none waits yet, the COMMIT
+          // waits for the requests that are ready now (the rest of this turn of the event loop) to
+          // bring their units: units that arrive together share one durable commit.
+          yield* group.turn.release(1)
+          if (group.waiting === 0) yield* Effect.forkDaemon(closeAfterThisTurn(group, open))
+        }
         const committed = yield* Effect.exit(Deferred.await(open.done))
         // What a unit saw of the units before it in the group is gone too: every unit fails.
         if (Exit.isFailure(committed)) return yield* Effect.die(new Error("transaction not committed: its group's COMMIT failed"))

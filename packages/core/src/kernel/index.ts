@@ -43,6 +43,7 @@ export { hashSecret, secretMatches } from "./secrets.ts"
 export { traced } from "./tracing.ts"
 export type { SpanOptions } from "./tracing.ts"
 export {
+  dbCommits,
   dbPoolConnections,
   dbTransactionSeconds,
   deliveryAttempts,

@@ -37,6 +37,8 @@ export const kycOutcomes = Metric.counter("signet_kyc_outcomes_total", { descrip
 export const sseClients = Metric.gauge("signet_sse_clients", { description: "Event-stream clients connected" })
 /** Storage transactions, tagged `outcome` (commit, rollback). */
 export const dbTransactionSeconds = Metric.histogram("signet_db_transaction_duration_seconds", SECONDS, "Storage transaction time")
+/** Durable COMMITs, tagged `dialect`: on SQLite one per commit group, so transactions ÷ commits is the group size. */
+export const dbCommits = Metric.counter("signet_db_commits_total", { description: "Database COMMITs (SQLite: one per commit group)", incremental: true })
 /** Connections of the database pool, tagged `state` (total, idle, waiting); PostgreSQL only. */
 export const dbPoolConnections = Metric.gauge("signet_db_pool_connections", { description: "Database pool connections" })
 
