@@ -10,7 +10,7 @@
 import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
 import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult } from "kysely"
 import { sql } from "kysely"
-import { dbCommits, dbTransactionSeconds, Storage, UniqueViolation, withTags } from "@signet/core"
+import { dbCommits, dbTransactionSeconds, Storage, traced, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
 import type { Database } from "./database.ts"
 
@@ -293,7 +293,7 @@ const measured = <A, E, R>(dialect: SqlDialect, effect: Effect.Effect<A, E, R>):
         ),
       ),
       // No stack trace per span: it would point here, at the unit of work, on every transaction.
-      Effect.withSpan("storage.transaction", { attributes: { "db.system": dialect === "postgres" ? "postgresql" : "sqlite" }, captureStackTrace: false }),
+      traced("storage.transaction", { attributes: { "db.system": dialect === "postgres" ? "postgresql" : "sqlite" } }),
     )
   })
 

@@ -10,6 +10,7 @@ import { Clock, Duration, Effect, Metric, Stream } from "effect"
 import { toBase64, utf8 } from "../kernel/encoding.ts"
 import { deliveryAttempts, deliveryLagSeconds, withTags } from "../kernel/metrics.ts"
 import { InvalidRequest, ResourceNotFound } from "../kernel/errors.ts"
+import { traced } from "../kernel/tracing.ts"
 import { EventBus } from "../ports/event-bus.ts"
 import { Random, uuid } from "../ports/random.ts"
 import { Deliveries, DeliveryPolicy, WebhookSubscriptions, WebhookTransport } from "./ports.ts"
@@ -146,7 +147,7 @@ const deliverOne = (d: Delivery) =>
     if (delivered) yield* Metric.update(deliveryLagSeconds, Math.max(0, finished - d.createdAt) / 1000)
     return delivered
   }).pipe(
-    Effect.withSpan("webhook.deliver", {
+    traced("webhook.deliver", {
       kind: "producer",
       attributes: { "signet.delivery_id": d.id, "signet.delivery_kind": d.kind, "signet.event_type": d.eventType, "signet.attempt": d.attempts + 1 },
     }),
