@@ -115,7 +115,7 @@ export class SignetClient {
     const url = new URL(`${this.baseUrl}${path}`)
     // fetch refuses a GET or HEAD with a body; it says so in its own words
     if (url.protocol !== "http:" || (body !== undefined && (method === "GET" || method === "HEAD"))) {
-      return this.#answer(await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }))
+      return answerOf(await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }))
     }
     const sent =
       body === undefined || Object.keys(headers).some((h) => h.toLowerCase() === "content-length")
@@ -124,7 +124,7 @@ export class SignetClient {
     const got = await exchange(url, method, sent, body)
     const location = REDIRECTS.has(got.status) ? headerOf(got.rawHeaders, "location") : undefined
     // Redirects are followed, as fetch does: the first hop here, the rest by fetch.
-    if (location !== undefined) return this.#answer(await redirected(url, got.status, location, method, headers, body))
+    if (location !== undefined) return answerOf(await redirected(url, got.status, location, method, headers, body))
     let received: Headers | undefined
     const answer = {
       status: got.status,
@@ -136,11 +136,6 @@ export class SignetClient {
       body: parsedBody(headerOf(got.rawHeaders, "content-type"), got.text) as T,
     }
     return answer
-  }
-
-  async #answer<T>(response: Response): Promise<Answer<T>> {
-    const text = await response.text()
-    return { status: response.status, headers: response.headers, body: parsedBody(response.headers.get("content-type") ?? undefined, text) as T }
   }
 
   /** `POST /enrolment/email`: a one-time code to the address. */
@@ -192,6 +187,12 @@ export class SignetClient {
   me(accessToken?: string) {
     return this.raw<Account | ErrorBody>("GET", "/v2/me", accessToken === undefined ? {} : { headers: { authorization: `Bearer ${accessToken}` } })
   }
+}
+
+/** A fetch response as an answer. */
+const answerOf = async <T>(response: Response): Promise<Answer<T>> => {
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, body: parsedBody(response.headers.get("content-type") ?? undefined, text) as T }
 }
 
 /** A JSON body parsed, anything else as text. */
