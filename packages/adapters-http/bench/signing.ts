@@ -140,7 +140,11 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
     const latencies = [...done.latencies].sort((a, b) => a - b)
     const p50 = quantile(latencies, 0.5)
     const p99 = quantile(latencies, 0.99)
-    line(label, perSecond, `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, server CPU ${serverCpuMs.toFixed(2)} ms per signature, ${unitsPerCommit.toFixed(1)} units per COMMIT`)
+    line(
+      label,
+      perSecond,
+      `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, server CPU ${serverCpuMs.toFixed(2)} ms per signature, ${unitsPerCommit.toFixed(1)} units per COMMIT`,
+    )
     return { perSecond, p50, p99 }
   } finally {
     generator.kill()

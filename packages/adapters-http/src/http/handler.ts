@@ -11,6 +11,7 @@ import {
   httpRequestSeconds,
   httpRequests,
   quotaRefusals,
+  traced,
   withTags,
   InvalidRequest,
   MethodNotAllowed,
@@ -283,11 +284,9 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
     const exit = await options.runtime.runPromiseExit(
       Effect.uninterruptibleMask((restore) =>
         withinDeadline(restore(run(request, url, found, requestId, clientIp)), options.deadlineMs).pipe(
-          Effect.withSpan(`${request.method} ${routeName}`, {
+          traced(`${request.method} ${routeName}`, {
             kind: "server",
             attributes: { "http.request.method": request.method, "http.route": routeName, "signet.request_id": requestId },
-            // The span's place in the code is this line for every request: not worth a stack trace each.
-            captureStackTrace: false,
           }),
           Effect.exit,
           Effect.flatMap(answer),
