@@ -46,6 +46,12 @@ const N = Number(process.env["BENCH_N"] ?? 300)
 const CONCURRENT_N = Number(process.env["BENCH_CONCURRENT_N"] ?? 1280)
 const CLIENTS = 64
 const WARMUP = 30
+/**
+ * (a) in steady state: a server makes millions of signatures, so its path is measured once the JIT
+ * has compiled it (a thousand warm-up signatures, microseconds each), over a thousand more.
+ */
+const PATH_WARMUP = 1000
+const PATH_N = Number(process.env["BENCH_PATH_N"] ?? 1000)
 const BASELINE = new URL("./baseline.json", import.meta.url)
 const check = process.argv.includes("--check")
 const writeBaseline = process.argv.includes("--write-baseline")
@@ -282,7 +288,7 @@ const signingPath = async (env: RunningEngine, signer: Signer) => {
   let stored = await env.engine.run(Effect.flatMap(Passkeys, (p) => p.findById(signer.passkey.credentialId)).pipe(Effect.map(Option.getOrThrow)))
   // The assertions are made before the clock starts (they are the browser's work, not the engine's), in order, so their counters grow.
   const runs: Array<{ readonly operation: LinkedOperation; readonly assertion: Assertion; readonly digest: Uint8Array }> = []
-  for (let i = 0; i < WARMUP + N; i++) {
+  for (let i = 0; i < PATH_WARMUP + PATH_N; i++) {
     const operation = { kind: "request", id: `bench-${i}`, documentHash: hash(), nonce: "n" } as const
     const challenge = await env.engine.run(linkedChallenge(operation))
     runs.push({ operation, assertion: signer.passkey.assert({ challenge }, noHandle) as Assertion, digest: fromHex(hash())! })
@@ -300,14 +306,14 @@ const signingPath = async (env: RunningEngine, signer: Signer) => {
   }
   const floorRound = cryptoFloor()
   floorRound(N)
-  for (let i = 0; i < WARMUP; i++) await once(i)
+  for (let i = 0; i < PATH_WARMUP; i++) await once(i)
   const floors: Array<number> = []
   const paths: Array<number> = []
-  const perRound = Math.floor(N / ROUNDS)
+  const perRound = Math.floor(PATH_N / ROUNDS)
   for (let r = 0; r < ROUNDS; r++) {
     floors.push(floorRound(perRound * 4))
     const started = performance.now()
-    for (let i = 0; i < perRound; i++) await once(WARMUP + r * perRound + i)
+    for (let i = 0; i < perRound; i++) await once(PATH_WARMUP + r * perRound + i)
     paths.push(perRound / ((performance.now() - started) / 1000))
   }
   const floor = median(floors)

@@ -84,6 +84,8 @@ interface PreparedSigner {
   readonly signingCertificate: Uint8Array
   /** DER certificates, signer first, then the chain */
   readonly certificates: ReadonlyArray<Uint8Array>
+  /** the SignedData's `certificates [0] IMPLICIT` of them */
+  readonly certificateSet: Uint8Array
   readonly verifyKey: CryptoKey
   /** hashes the KeyStore has been seen to sign with correctly under this certificate's key */
   readonly checked: Set<DigestAlgorithm>
@@ -110,6 +112,7 @@ const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner
       sid: ber(new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber })),
       signingCertificate: ber(new pkijs.Attribute({ type: CmsOid.signingCertificateV2, values: [signingCertificateV2(signer, certificateHash)] })),
       certificates: [signerDer, ...chain],
+      certificateSet: der.tlv(der.Tag.context0, signerDer, ...chain),
       verifyKey,
       checked: new Set(),
     }
@@ -122,8 +125,18 @@ const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner
 /** DER Attribute { type, SET { value } }. */
 const attribute = (type: string, value: Uint8Array): Uint8Array => der.tlv(der.Tag.sequence, der.oid(type), der.tlv(der.Tag.set, value))
 
+// The parts that depend only on an algorithm or a content type, encoded once (read-only: DER parts are copied, never changed).
+const encodedOnce = new Map<string, Uint8Array>()
+const once = (key: string, encode: () => Uint8Array): Uint8Array => {
+  const known = encodedOnce.get(key)
+  if (known !== undefined) return known
+  const encoded = encode()
+  encodedOnce.set(key, encoded)
+  return encoded
+}
+
 /** DER AlgorithmIdentifier with absent parameters (RFC 5754 for SHA-2, RFC 5758 for ECDSA). */
-const algorithmIdentifier = (algorithm: string): Uint8Array => der.tlv(der.Tag.sequence, der.oid(algorithm))
+const algorithmIdentifier = (algorithm: string): Uint8Array => once(`alg ${algorithm}`, () => der.tlv(der.Tag.sequence, der.oid(algorithm)))
 
 /** A time-stamper of a signature value: the DER TimeStampToken over it (CAdES/PAdES -T). */
 export type SignatureStamper<E, R> = (signatureValue: Uint8Array) => Effect.Effect<Uint8Array, E, R>
@@ -181,7 +194,7 @@ const signContent = <E = never, R = never>(input: {
     const signer = yield* preparedSigner(identity)
     // The structure around the signature is fixed, so it is written as DER directly (see der.ts).
     const attributes = [
-      attribute(CmsOid.contentType, der.oid(input.contentType)),
+      once(`content-type ${input.contentType}`, () => attribute(CmsOid.contentType, der.oid(input.contentType))),
       attribute(CmsOid.messageDigest, der.tlv(der.Tag.octetString, digest)),
       signer.signingCertificate,
       ...(input.signingTime === null ? [] : [attribute(CmsOid.signingTime, der.time(input.signingTime))]),
@@ -213,7 +226,7 @@ const signContent = <E = never, R = never>(input: {
 
     const signerInfo = der.tlv(
       der.Tag.sequence,
-      der.smallInteger(1),
+      once("version 1", () => der.smallInteger(1)),
       signer.sid,
       algorithmIdentifier(algorithm.oid),
       der.tlv(der.Tag.context0, ...attributes),
@@ -224,14 +237,14 @@ const signContent = <E = never, R = never>(input: {
     const signedData = der.tlv(
       der.Tag.sequence,
       // RFC 5652 §5.1: version 3 when the content is not id-data
-      der.smallInteger(input.contentType === CmsOid.data ? 1 : 3),
-      der.tlv(der.Tag.set, algorithmIdentifier(algorithm.oid)),
+      once(`version ${input.contentType === CmsOid.data ? 1 : 3}`, () => der.smallInteger(input.contentType === CmsOid.data ? 1 : 3)),
+      once(`digest set ${algorithm.oid}`, () => der.tlv(der.Tag.set, algorithmIdentifier(algorithm.oid))),
       der.tlv(
         der.Tag.sequence,
         der.oid(input.contentType),
         ...(input.content === null ? [] : [der.tlv(der.Tag.context0, der.tlv(der.Tag.octetString, input.content))]),
       ),
-      ...(input.includeCertificates ? [der.tlv(der.Tag.context0, ...signer.certificates)] : []),
+      ...(input.includeCertificates ? [signer.certificateSet] : []),
       der.tlv(der.Tag.set, signerInfo),
     )
     return der.tlv(der.Tag.sequence, der.oid(CmsOid.signedData), der.tlv(der.Tag.context0, signedData))

@@ -107,13 +107,15 @@ export const verifyEs256Signature = (input: {
   readonly authenticatorData: Uint8Array
   readonly authenticatorDataText: string
   readonly clientDataJSON: Uint8Array
+  /** the decoded signature (DER) */
+  readonly signature: Uint8Array
   readonly signatureText: string
 }): Effect.Effect<boolean | undefined> =>
   Effect.gen(function* () {
     // Only the bare 37 bytes (no attested credential data, no extensions) and plain base64url take this path.
     if (input.authenticatorData.length !== 37 || (input.authenticatorData[32]! & 0xc0) !== 0) return undefined
     if (!BASE64URL.test(input.authenticatorDataText) || !BASE64URL.test(input.signatureText)) return undefined
-    const signature = rawSignature(fromBase64(input.signatureText) ?? new Uint8Array())
+    const signature = rawSignature(input.signature)
     if (signature === undefined) return undefined
     const key = yield* importedKey(yield* Es256Verifier, input.publicKey)
     if (key === undefined) return undefined

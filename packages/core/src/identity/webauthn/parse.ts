@@ -11,6 +11,8 @@ export interface ClientData {
   readonly origin: string
   /** whether the client named a token binding (the library judges those) */
   readonly tokenBinding: boolean
+  /** the decoded clientDataJSON, whose SHA-256 the authenticator signed */
+  readonly bytes: Uint8Array
 }
 
 /** The fixed head of authenticatorData (WebAuthn §6.1). */
@@ -42,7 +44,7 @@ export const parseClientData = (field: string, value: string): Effect.Effect<Cli
           if (typeof parsed !== "object" || parsed === null) throw new Error("not an object")
           const { type, challenge, origin, tokenBinding } = parsed as Record<string, unknown>
           if (typeof type !== "string" || typeof challenge !== "string" || typeof origin !== "string") throw new Error("fields")
-          return { type, challenge, origin, tokenBinding: tokenBinding !== undefined }
+          return { type, challenge, origin, tokenBinding: tokenBinding !== undefined, bytes }
         },
         catch: () => new InvalidRequest({ detail: `${field} is not a WebAuthn client data JSON` }),
       }),

@@ -30,7 +30,7 @@ export const verifyAssertion = (assertion: Assertion, passkey: Passkey, expected
     }
     const authBytes = yield* base64UrlField("assertion.response.authenticatorData", assertion.response.authenticatorData)
     const authData = yield* parseAuthenticatorData(authBytes, "assertion.response.authenticatorData")
-    yield* base64UrlField("assertion.response.signature", assertion.response.signature)
+    const signature = yield* base64UrlField("assertion.response.signature", assertion.response.signature)
     yield* checkBinding(clientData, authData, expected)
 
     // The common case (ES256, bare authenticator data) is checked here; the library judges the rest.
@@ -40,7 +40,8 @@ export const verifyAssertion = (assertion: Assertion, passkey: Passkey, expected
             publicKey: passkey.publicKey,
             authenticatorData: authBytes,
             authenticatorDataText: assertion.response.authenticatorData,
-            clientDataJSON: fromBase64(assertion.response.clientDataJSON) ?? new Uint8Array(),
+            clientDataJSON: clientData.bytes,
+            signature,
             signatureText: assertion.response.signature,
           })
         : undefined
