@@ -5,24 +5,30 @@ import { DbBigInt, DbStringArray, decodeRowRemembered } from "./rows.ts"
 
 const Row = Schema.Struct({ id: DbBigInt, name: Schema.String, origins: DbStringArray })
 
+/** `Row` with a count of the decodes it ran. */
+const countingRow = () => {
+  const decodes = { n: 0 }
+  const counted = Schema.transform(Row, Schema.typeSchema(Row), {
+    strict: true,
+    decode: (r) => {
+      decodes.n++
+      return r
+    },
+    encode: (r) => r,
+  })
+  return { counted, decodes }
+}
+
 describe("decodeRowRemembered", () => {
   it.effect("an identical row gives the value decoded before; a row changed in any column is decoded afresh", () =>
     Effect.gen(function* () {
-      let decodes = 0
-      const counted = Schema.transform(Row, Schema.typeSchema(Row), {
-        strict: true,
-        decode: (r) => {
-          decodes++
-          return r
-        },
-        encode: (r) => r,
-      })
+      const { counted, decodes } = countingRow()
       const decode = decodeRowRemembered(counted, "id")
       const row = { id: 1, name: "RP", origins: '["https://a.example"]' }
       const first = yield* decode(row)
       expect(first).toEqual({ id: 1, name: "RP", origins: ["https://a.example"] })
       expect(yield* decode({ ...row })).toBe(first)
-      expect(decodes).toBe(1)
+      expect(decodes.n).toBe(1)
       // another node renamed it, then added an origin: each read shows the row as it is
       expect(yield* decode({ ...row, name: "Renamed" })).toEqual({ id: 1, name: "Renamed", origins: ["https://a.example"] })
       expect(yield* decode({ ...row, name: "Renamed", origins: '["https://a.example","https://b.example"]' })).toEqual({
@@ -32,7 +38,7 @@ describe("decodeRowRemembered", () => {
       })
       // a column more or less is another row
       expect(yield* decode({ ...row, extra: null })).toEqual(first)
-      expect(decodes).toBe(4)
+      expect(decodes.n).toBe(4)
       // the driver's object changed after the read does not change what is remembered
       const mutable: Record<string, unknown> = { id: 2, name: "Two", origins: "[]" }
       yield* decode(mutable)
@@ -52,26 +58,18 @@ describe("decodeRowRemembered", () => {
 
   it.effect("keeps at most `capacity` keys, dropping the oldest", () =>
     Effect.gen(function* () {
-      let decodes = 0
-      const counted = Schema.transform(Row, Schema.typeSchema(Row), {
-        strict: true,
-        decode: (r) => {
-          decodes++
-          return r
-        },
-        encode: (r) => r,
-      })
+      const { counted, decodes } = countingRow()
       const decode = decodeRowRemembered(counted, "id", 2)
       const row = (id: number) => ({ id, name: `n${id}`, origins: "[]" })
       yield* decode(row(1))
       yield* decode(row(2))
       yield* decode(row(3))
-      expect(decodes).toBe(3)
+      expect(decodes.n).toBe(3)
       yield* decode(row(3))
       yield* decode(row(2))
-      expect(decodes).toBe(3)
+      expect(decodes.n).toBe(3)
       yield* decode(row(1))
-      expect(decodes).toBe(4)
+      expect(decodes.n).toBe(4)
     }),
   )
 })
