@@ -14,6 +14,7 @@ import {
 import type { Database } from "./database.ts"
 import "./modules.ts"
 import { prepare } from "./sql-database.ts"
+import { consumeUpToStatement } from "./signing/repositories.ts"
 
 const dialects = {
   sqlite: new Kysely<Database>({
@@ -36,17 +37,8 @@ const dialects = {
 
 describe.each(Object.entries(dialects))("prepare on %s", (_name, db) => {
   it("binds each call's values where kysely would have put them, a value used twice in both places, constants kept", () => {
-    const build = (d: Kysely<Database>, key: string, amount: number, limit: number, expiresAt: number) =>
-      d
-        .insertInto("quota_counters")
-        .values({ key, count: amount, expires_at: expiresAt })
-        .onConflict((oc) =>
-          oc
-            .column("key")
-            .doUpdateSet({ count: sql`quota_counters.count + ${amount}` })
-            .where(sql<boolean>`quota_counters.count + ${amount} <= ${limit}`),
-        )
-        .returning("count")
+    // the quota statement of every signing request
+    const build = consumeUpToStatement
     const prepared = prepare(build)
     const calls: ReadonlyArray<readonly [string, number, number, number]> = [
       ["day:rp:2026-11-28", 1, 100, 86_400_000],

@@ -2,7 +2,8 @@
 import { Batch, Batches, QuotaCounters, SigningEvent, SigningEvents, SigningRequest, SigningRequests, UniqueViolation } from "@signet/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { sql } from "kysely"
-import type { Insertable } from "kysely"
+import type { Insertable, Kysely } from "kysely"
+import type { Database } from "../database.ts"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
 import type { BatchesTable, SigningEventsTable, SigningRequestsTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
@@ -287,6 +288,19 @@ export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = 
   }),
 )
 
+/** Adds `amount` to counter `key` unless that would pass `limit`; answers the new count, or no row when refused. */
+export const consumeUpToStatement = (db: Kysely<Database>, key: string, amount: number, limit: number, expiresAt: number) =>
+  db
+    .insertInto("quota_counters")
+    .values({ key, count: amount, expires_at: expiresAt })
+    .onConflict((oc) =>
+      oc
+        .column("key")
+        .doUpdateSet({ count: sql`quota_counters.count + ${amount}` })
+        .where(sql<boolean>`quota_counters.count + ${amount} <= ${limit}`),
+    )
+    .returning("count")
+
 /**
  * `QuotaCounters`: one upsert whose update only applies while the total stays within the
  * limit. The database arbitrates (row lock on PostgreSQL, single writer on SQLite), so
@@ -301,18 +315,7 @@ export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = 
     const decodeCounter = decodeRow(Schema.Struct({ key: Schema.String, count: DbBigInt, expires_at: DbBigInt }))
     const exec = execute(service)
     // twice at every signing request (the minute's window and the day)
-    const consumeUpTo = prepare((db, key: string, amount: number, limit: number, expiresAt: number) =>
-      db
-        .insertInto("quota_counters")
-        .values({ key, count: amount, expires_at: expiresAt })
-        .onConflict((oc) =>
-          oc
-            .column("key")
-            .doUpdateSet({ count: sql`quota_counters.count + ${amount}` })
-            .where(sql<boolean>`quota_counters.count + ${amount} <= ${limit}`),
-        )
-        .returning("count"),
-    )
+    const consumeUpTo = prepare(consumeUpToStatement)
     return QuotaCounters.of({
       consume: (key, amount, limit, expiresAt) =>
         amount > limit
