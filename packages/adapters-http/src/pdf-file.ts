@@ -7,16 +7,30 @@ import { appendFile, copyFile, open, rename, rm, stat } from "node:fs/promises"
 import { PdfUnreadable, type ByteSource } from "@signet/core"
 import { Effect } from "effect"
 
+/**
+ * Hashing windows kept between files: a fresh 4 MiB buffer per file costs about a thousand page
+ * faults before the first byte is hashed, more than hashing a 1 MB file. A source takes one on its
+ * first transient read and gives it back on close; a few are kept for concurrent signings.
+ */
+const spareWindows: Array<Uint8Array<ArrayBuffer>> = []
+const SPARE_WINDOWS = 4
+/** The window the PAdES hashing reads at most at once (4 MiB). */
+const WINDOW = 4 * 1024 * 1024
+
 /** A file opened as a `ByteSource`; close it with `close()` when done. */
 export const fileSource = async (path: string): Promise<ByteSource & { readonly close: () => Promise<void> }> => {
   const handle = await open(path, "r")
   const { size } = await handle.stat()
   let reused = new Uint8Array(0)
+  let closed = false
   const readInto = (offset: number, length: number, transient: boolean) =>
     Effect.tryPromise({
       try: async () => {
         const wanted = Math.max(0, Math.min(length, size - offset))
-        if (transient && reused.length < wanted) reused = new Uint8Array(wanted)
+        if (transient && reused.length < wanted) {
+          const spare = spareWindows.findIndex((w) => w.length >= wanted)
+          reused = spare >= 0 ? spareWindows.splice(spare, 1)[0]! : new Uint8Array(Math.max(wanted, WINDOW))
+        }
         const buffer = transient ? reused.subarray(0, wanted) : new Uint8Array(wanted)
         let done = 0
         while (done < wanted) {
@@ -32,7 +46,13 @@ export const fileSource = async (path: string): Promise<ByteSource & { readonly 
     size,
     read: (offset, length) => readInto(offset, length, false),
     readTransient: (offset, length) => readInto(offset, length, true),
-    close: () => handle.close(),
+    close: async () => {
+      if (closed) return
+      closed = true
+      if (reused.length > 0 && spareWindows.length < SPARE_WINDOWS) spareWindows.push(reused)
+      reused = new Uint8Array(0)
+      await handle.close()
+    },
   }
 }
 

@@ -447,13 +447,34 @@ export const hashRanges = (source: ByteSource, ranges: ReadonlyArray<readonly [n
     return hasher.digest()
   })
 
+/**
+ * `ranges` cut where the original ends and the update begins, so that no window straddles both:
+ * a straddling window cannot be a view of either and would be copied into a fresh buffer.
+ */
+const cutAt = (ranges: ReadonlyArray<readonly [number, number]>, boundary: number): ReadonlyArray<readonly [number, number]> =>
+  ranges.flatMap(
+    ([offset, length]): Array<readonly [number, number]> =>
+      offset < boundary && offset + length > boundary
+        ? [
+            [offset, boundary - offset],
+            [boundary, offset + length - boundary],
+          ]
+        : [[offset, length]],
+  )
+
 /** The SHA-256 the signature covers: both byte ranges of the prepared file. */
 export const byteRangeDigest = (prepared: PreparedSignature): Effect.Effect<Uint8Array, PdfUnreadable> => {
   const [, a, b, c] = prepared.byteRange
-  return hashRanges(concatSource(prepared.source, prepared.update), [
-    [0, a],
-    [b, c],
-  ])
+  return hashRanges(
+    concatSource(prepared.source, prepared.update),
+    cutAt(
+      [
+        [0, a],
+        [b, c],
+      ],
+      prepared.source.size,
+    ),
+  )
 }
 
 /**
