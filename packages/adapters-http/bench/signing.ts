@@ -34,7 +34,8 @@ import BetterSqlite3 from "better-sqlite3"
 import { Effect, Metric, Option } from "effect"
 import { fork } from "node:child_process"
 import { createHash, generateKeyPairSync, randomBytes, sign, verify } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import inspector from "node:inspector/promises"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -105,7 +106,10 @@ interface SignerState {
   readonly passkey: SoftwarePasskeyState
 }
 
-type GeneratorMessage = { readonly ready: true } | { readonly latencies: ReadonlyArray<number> } | { readonly error: string }
+type GeneratorMessage =
+  | { readonly ready: true }
+  | { readonly latencies: ReadonlyArray<number>; readonly cpuMs: number }
+  | { readonly error: string }
 
 /**
  * (c64): the signers' clients run in a child process (the load generator) while this process only
@@ -131,11 +135,13 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
     const ready = await next()
     if (!("ready" in ready)) throw new Error(`load generator: ${"error" in ready ? ready.error : "no ready"}`)
     const commits0 = await commits()
+    const profiling = await startProfile()
     const cpu0 = process.cpuUsage()
     const started = performance.now()
     generator.send({ go: true })
     const done = await next()
     const elapsed = performance.now() - started
+    await profiling?.(`c64-${dialect}`)
     // The serving process's CPU (its thread pool included): what a signature costs the engine, whatever the load.
     const cpu = process.cpuUsage(cpu0)
     const serverCpuMs = (cpu.user + cpu.system) / 1000 / total
@@ -149,11 +155,31 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
     line(
       label,
       perSecond,
-      `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, server CPU ${serverCpuMs.toFixed(2)} ms per signature, ${unitsPerCommit.toFixed(1)} units per COMMIT`,
+      `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, CPU per signature: server ${serverCpuMs.toFixed(2)} ms, load generator ${(done.cpuMs / total).toFixed(2)} ms; ${unitsPerCommit.toFixed(1)} units per COMMIT`,
     )
     return { perSecond, p50, p99 }
   } finally {
     generator.kill()
+  }
+}
+
+/**
+ * `--cpu-profile DIR`: the serving process's CPU profile of each (c64) run, written as
+ * `DIR/c64-<dialect>.cpuprofile` (open it in Chrome DevTools); the figures of a profiled run are slower.
+ */
+const startProfile = async (): Promise<((name: string) => Promise<void>) | undefined> => {
+  const at = process.argv.indexOf("--cpu-profile")
+  const dir = at >= 0 ? process.argv[at + 1] : undefined
+  if (dir === undefined) return undefined
+  const session = new inspector.Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.start")
+  return async (name) => {
+    const { profile } = await session.post("Profiler.stop")
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile))
+    session.disconnect()
   }
 }
 
@@ -180,6 +206,7 @@ const generate = () =>
         token: s.token,
       }))
       const go = () => new Promise<void>((resolve) => process.once("message", () => resolve()))
+      let cpu0 = process.cpuUsage()
       const latencies = await crowd(
         signers.length,
         m.total,
@@ -188,9 +215,11 @@ const generate = () =>
           const started = go()
           process.send!({ ready: true })
           await started
+          cpu0 = process.cpuUsage()
         },
       )
-      process.send!({ latencies }, () => process.exit(0))
+      const cpu = process.cpuUsage(cpu0)
+      process.send!({ latencies, cpuMs: (cpu.user + cpu.system) / 1000 }, () => process.exit(0))
     } catch (e) {
       process.send!({ error: String(e) }, () => process.exit(1))
     }

@@ -18,9 +18,11 @@ import {
   Passkeys,
   requestEnrolment,
   requestSignIn,
+  rotateSigningKey,
   signInHostedSession,
   signOutHostedSession,
   startEmailVerification,
+  TokenRevocations,
   Users,
   verifyAccessToken,
   type Assertion,
@@ -161,6 +163,44 @@ describe("passkey sign-in", () => {
       expect([claims.sub, claims.clientId]).toEqual([signer.userId, rp.clientId])
       yield* TestClock.adjust(answer.expires_in * 1000)
       expect((yield* Effect.flip(verifyAccessToken(answer.access_token)))._tag).toBe("InvalidOrExpiredToken")
+    }).pipe(Effect.provide(coreTestLayer())),
+  )
+
+  it.effect("a token accepted before is checked again on every use: one second before expiry, revoked, or its key rotated out, it is refused", () =>
+    Effect.gen(function* () {
+      yield* atTestStart()
+      const { rp } = yield* testRelyingParty()
+      const signer = yield* enrolTestSigner("erin@example.com")
+      const signIn = () =>
+        Effect.gen(function* () {
+          const started = yield* requestSignIn({ clientId: rp.clientId })
+          return yield* completeSignIn({ signinId: started.signinId, assertion: signer.passkey.assert(started.options) as Assertion })
+        })
+      // Lifetime: accepted up to its last second, refused at `exp`.
+      const first = yield* signIn()
+      const claims = yield* verifyAccessToken(first.access_token)
+      yield* TestClock.adjust((first.expires_in - 1) * 1000)
+      expect((yield* verifyAccessToken(first.access_token)).jti).toBe(claims.jti)
+      yield* TestClock.adjust(1000)
+      expect((yield* Effect.flip(verifyAccessToken(first.access_token)))._tag).toBe("InvalidOrExpiredToken")
+      // Revocation.
+      const second = yield* signIn()
+      const jti = (yield* verifyAccessToken(second.access_token)).jti
+      yield* Effect.flatMap(TokenRevocations, (r) => r.revoke(jti, second.expires_in))
+      expect((yield* Effect.flip(verifyAccessToken(second.access_token)))._tag).toBe("InvalidOrExpiredToken")
+      // Rotation: one rotation keeps the previous generation published, a second one retires it.
+      const third = yield* signIn()
+      yield* verifyAccessToken(third.access_token)
+      yield* rotateSigningKey
+      yield* verifyAccessToken(third.access_token)
+      yield* rotateSigningKey
+      expect((yield* Effect.flip(verifyAccessToken(third.access_token)))._tag).toBe("InvalidOrExpiredToken")
+      // A token altered after it was accepted is a different token, checked in full.
+      const fourth = yield* signIn()
+      yield* verifyAccessToken(fourth.access_token)
+      const [h, p, sig] = fourth.access_token.split(".")
+      const forged = `${h}.${p}.${sig!.slice(0, -2)}${sig!.endsWith("AA") ? "BA" : "AA"}`
+      expect((yield* Effect.flip(verifyAccessToken(forged)))._tag).toBe("InvalidOrExpiredToken")
     }).pipe(Effect.provide(coreTestLayer())),
   )
 
