@@ -79,15 +79,17 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
     }
     const format = yield* oneOf(SignatureFormat, "signatureFormat", input.signatureFormat, "CAdES-BASELINE-B")
     const loa = yield* oneOf(Loa, "loa", input.loa, "LOA-2")
-    const rp = yield* signingContext(user, input)
-    const inForce = yield* planInForce(rp)
-    yield* requireLoa(loa, rp, inForce.highestLoa)
-    const passkey = yield* signersPasskey(user.userId, input.credentialId)
-
+    const credentialId = input.credentialId
     const storage = yield* Storage
+    // The reads run in the unit's transaction too: outside it, each would wait on SQLite for the
+    // connection until the commit group in progress is durable, and then the unit for the next one.
     const request = yield* storage
       .transaction(
         Effect.gen(function* () {
+          const rp = yield* signingContext(user, input)
+          const inForce = yield* planInForce(rp)
+          yield* requireLoa(loa, rp, inForce.highestLoa)
+          const passkey = yield* signersPasskey(user.userId, credentialId)
           yield* reserveSignatures(rp, user.userId, 1, "single", inForce)
           const now = yield* Clock.currentTimeMillis
           const request: SigningRequest = {
@@ -116,7 +118,7 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
           return request
         }),
       )
-      .pipe(countingQuotaRefusals(rp.clientId))
+      .pipe(countingQuotaRefusals(user.clientId))
     yield* notifyUserEvents(user.userId)
     return {
       requestId: request.id,
