@@ -9,7 +9,7 @@
  */
 import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
 import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult } from "kysely"
-import { sql } from "kysely"
+import { SelectQueryNode, sql } from "kysely"
 import { dbCommits, dbTransactionSeconds, Storage, traced, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
 import type { Database } from "./database.ts"
@@ -71,6 +71,13 @@ export interface SqlDatabaseService {
    * waits for kysely's connection like any other (it must not read another unit's uncommitted rows).
    */
   readonly runNow: ((query: CompiledQuery<unknown>) => QueryResult<unknown>) | undefined
+  /**
+   * SQLite on a file: runs a read (a SELECT) at once on a second, query-only connection, for reads
+   * made outside any transaction. Under WAL it sees the last committed state, never a commit
+   * group's uncommitted rows, and it does not wait for the writer's connection while a group
+   * commits. Undefined for `:memory:` (a second connection would be another database) and PostgreSQL.
+   */
+  readonly readNow: ((query: CompiledQuery<unknown>) => QueryResult<unknown>) | undefined
 }
 
 /** The database the SQL repositories run on; provided by `StorageSqlite` / `StoragePostgres`. */
@@ -81,11 +88,13 @@ export const makeSqlDatabase = (
   db: Kysely<Database>,
   dialect: SqlDialect,
   runNow?: (query: CompiledQuery<unknown>) => QueryResult<unknown>,
+  readNow?: (query: CompiledQuery<unknown>) => QueryResult<unknown>,
 ): Effect.Effect<SqlDatabaseService> =>
   Effect.sync(() => ({
     db,
     dialect,
     runNow,
+    readNow,
     currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()),
     group: dialect === "sqlite" ? { turn: Effect.unsafeMakeSemaphore(1), waiting: 0, open: undefined } : undefined,
   }))
@@ -224,7 +233,8 @@ export const prepare = <P extends ReadonlyArray<unknown>, O>(build: (db: Kysely<
 /**
  * Runs a prepared statement (`prepare`) like `query` runs a built one; answers kysely's result
  * (its rows, and for a write the rows it changed). Inside a SQLite transaction it runs at once on
- * the transaction's connection, without kysely's asynchronous round.
+ * the transaction's connection, without kysely's asynchronous round; outside one, a read runs at
+ * once on the read connection (`readNow`) where there is one.
  */
 export const execute =
   (service: SqlDatabaseService) =>
@@ -237,6 +247,12 @@ export const execute =
           active,
           Effect.sync(() => runNow(statement(active.trx)) as QueryResult<O>),
         )
+      }
+      const readNow = service.readNow
+      if (Option.isNone(tx) && readNow !== undefined) {
+        const compiled = statement(service.db)
+        if (SelectQueryNode.is(compiled.query)) return Effect.sync(() => readNow(compiled) as QueryResult<O>)
+        return query(service)((db) => db.executeQuery(compiled))
       }
       return query(service)((db) => db.executeQuery(statement(db)))
     })

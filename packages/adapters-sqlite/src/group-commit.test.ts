@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Data, Effect, Exit } from "effect"
+import { Data, Deferred, Effect, Exit, Fiber, Option } from "effect"
 import { Storage, Users } from "@signet/core"
 import { sampleUser } from "@signet/testkit/storage"
 import { StorageSqlite } from "./index.ts"
@@ -46,5 +46,30 @@ describe("SQLite group commit", () => {
         other.close()
       }
     }).pipe(Effect.provide(StorageSqlite({ filename }))),
+  )
+
+  it.effect("a read outside a transaction neither waits for a unit still open nor sees its row; once the unit answers, it does", () =>
+    Effect.gen(function* () {
+      const storage = yield* Storage
+      const users = yield* Users
+      const inserted = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      const unit = yield* storage
+        .transaction(
+          Effect.gen(function* () {
+            yield* users.insert(sampleUser({ id: "usr_held", email: "held@example.com" }))
+            yield* Deferred.succeed(inserted, undefined)
+            yield* Deferred.await(release)
+          }),
+        )
+        .pipe(Effect.fork)
+      yield* Deferred.await(inserted)
+      // On the writer's connection this read would wait for the unit (and the test would time out).
+      const during = yield* users.findById("usr_held").pipe(Effect.timeout("2 seconds"))
+      expect(Option.isNone(during)).toBe(true)
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(unit)
+      expect(Option.isSome(yield* users.findById("usr_held"))).toBe(true)
+    }).pipe(Effect.provide(StorageSqlite({ filename: join(dir, "reads.db") }))),
   )
 })

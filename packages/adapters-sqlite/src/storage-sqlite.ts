@@ -35,7 +35,22 @@ export const SqlDatabaseSqlite = (options: StorageSqliteOptions): Layer.Layer<Sq
         ({ db }) => Effect.promise(() => db.destroy()),
       )
       yield* migrateToLatest(db, "sqlite")
-      return yield* makeSqlDatabase(db, "sqlite", runNowOn(database))
+      // A second connection for reads outside transactions (opened after the migrations, so it
+      // starts on the current schema); a private in-memory database cannot be opened twice.
+      const reader =
+        options.filename === ":memory:" || options.filename === ""
+          ? undefined
+          : yield* Effect.acquireRelease(
+              Effect.sync(() => {
+                const sqlite = new BetterSqlite3(options.filename, { timeout: busyTimeoutMs })
+                // It never writes: a write here would wait for the writer's lock while holding the thread.
+                sqlite.pragma("query_only = ON")
+                sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
+                return sqlite
+              }),
+              (sqlite) => Effect.sync(() => sqlite.close()),
+            )
+      return yield* makeSqlDatabase(db, "sqlite", runNowOn(database), reader === undefined ? undefined : runNowOn(withStatementCache(reader)))
     }),
   )
 

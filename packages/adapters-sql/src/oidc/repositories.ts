@@ -14,7 +14,7 @@ import {
   TokenRevocations,
 } from "@signet/core"
 import { DbBigInt, DbStringArray, decodeRow } from "../rows.ts"
-import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
+import { execute, guardedWrite, prepare, query, SqlDatabase } from "../sql-database.ts"
 
 /** An `oidc_codes` row decoded to the domain `AuthorizationCode`. */
 export const AuthorizationCodeFromRow = Schema.transform(
@@ -167,6 +167,13 @@ export const OidcStorageSql: Layer.Layer<AuthorizationCodes | RefreshTokens | Co
       const service = yield* SqlDatabase
       const run = query(service)
       const write = guardedWrite(service)
+      const exec = execute(service)
+      // read by every bearer request
+      const revokedJti = prepare((db, jti: string) => db.selectFrom("oidc_revocations").select("jti").where("jti", "=", jti))
+      const generations = prepare((db, environment: string) =>
+        db.selectFrom("oidc_signing_keys").selectAll().where("environment", "=", environment).orderBy("seq", "desc"),
+      )
+      const decodeSigningKey = decodeRow(SigningKeyFromRow)
       const codes = AuthorizationCodes.of({
         insert: (c) =>
           write(
@@ -271,8 +278,7 @@ export const OidcStorageSql: Layer.Layer<AuthorizationCodes | RefreshTokens | Co
               .onConflict((oc) => oc.column("jti").doNothing())
               .execute(),
           ).pipe(Effect.asVoid),
-        isRevoked: (jti) =>
-          run((db) => db.selectFrom("oidc_revocations").select("jti").where("jti", "=", jti).executeTakeFirst()).pipe(Effect.map((row) => row !== undefined)),
+        isRevoked: (jti) => exec((db) => revokedJti(db, jti)).pipe(Effect.map((r) => r.rows.length > 0)),
         purgeExpired: (now) =>
           run((db) => db.deleteFrom("oidc_revocations").where("expires_at", "<", now).executeTakeFirst()).pipe(Effect.map((r) => Number(r.numDeletedRows))),
       })
@@ -282,10 +288,7 @@ export const OidcStorageSql: Layer.Layer<AuthorizationCodes | RefreshTokens | Co
             () => "signing key",
             (db) => db.insertInto("oidc_signing_keys").values({ key_id: k.keyId, environment: k.environment, seq: k.seq, created_at: k.createdAt }).execute(),
           ).pipe(Effect.asVoid),
-        list: (environment) =>
-          run((db) => db.selectFrom("oidc_signing_keys").selectAll().where("environment", "=", environment).orderBy("seq", "desc").execute()).pipe(
-            Effect.flatMap(Effect.forEach(decodeRow(SigningKeyFromRow))),
-          ),
+        list: (environment) => exec((db) => generations(db, environment)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decodeSigningKey))),
       })
       const signIns = SessionSignIns.of({
         save: (s) =>
