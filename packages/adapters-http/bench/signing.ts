@@ -106,10 +106,7 @@ interface SignerState {
   readonly passkey: SoftwarePasskeyState
 }
 
-type GeneratorMessage =
-  | { readonly ready: true }
-  | { readonly latencies: ReadonlyArray<number>; readonly cpuMs: number }
-  | { readonly error: string }
+type GeneratorMessage = { readonly ready: true } | { readonly latencies: ReadonlyArray<number>; readonly cpuMs: number } | { readonly error: string }
 
 /**
  * (c64): the signers' clients run in a child process (the load generator) while this process only
