@@ -123,7 +123,8 @@ const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner
 }
 
 /** DER Attribute { type, SET { value } }. */
-const attribute = (type: string, value: Uint8Array | der.Node): Uint8Array => der.encode(der.node(der.Tag.sequence, der.oid(type), der.node(der.Tag.set, value)))
+const attribute = (type: string, value: Uint8Array | der.Node): Uint8Array =>
+  der.encode(der.node(der.Tag.sequence, der.oid(type), der.node(der.Tag.set, value)))
 
 // The signing-time attribute of the last second signed in: signatures in the same second share it.
 let lastSigningTime: { readonly second: number; readonly attribute: Uint8Array } | undefined
