@@ -4,7 +4,7 @@
  * adapter renders them as Prometheus text at `/metrics` and an OpenTelemetry layer exports them
  * over OTLP (docs/operations.md#metrics-and-traces). Tags are added where they are updated.
  */
-import { Metric, MetricBoundaries, MetricLabel } from "effect"
+import { Array as Arr, Metric, MetricBoundaries, MetricLabel } from "effect"
 
 // Seconds, from 1 ms to about 30 s (a request's deadline), doubling.
 const SECONDS = MetricBoundaries.exponential({ start: 0.001, factor: 2, count: 16 })
@@ -43,8 +43,25 @@ export const dbCommits = Metric.counter("signet_db_commits_total", { description
 export const dbPoolConnections = Metric.gauge("signet_db_pool_connections", { description: "Database pool connections" })
 
 /** `metric` with these tags (data-first, so a counter stays a counter to `Metric.increment`). */
-export const withTags = <Type, In, Out>(metric: Metric.Metric<Type, In, Out>, tags: Readonly<Record<string, string>>): Metric.Metric<Type, In, Out> =>
-  Metric.taggedWithLabels(
-    metric,
-    Object.entries(tags).map(([key, value]) => MetricLabel.make(key, value)),
+export const withTags = <Type, In, Out>(metric: Metric.Metric<Type, In, Out>, tags: Readonly<Record<string, string>>): Metric.Metric<Type, In, Out> => {
+  const labels = Object.entries(tags).map(([key, value]) => MetricLabel.make(key, value))
+  // Effect's `taggedWithLabels` unions the labels on every update: a new array each time, so the
+  // registry's hook cache (by array) never hits and each update builds and hashes a new key. The
+  // union is kept per fiber label set instead (almost always the one empty set).
+  const merged = new WeakMap<ReadonlyArray<MetricLabel.MetricLabel>, ReadonlyArray<MetricLabel.MetricLabel>>()
+  const all = (extra: ReadonlyArray<MetricLabel.MetricLabel>): ReadonlyArray<MetricLabel.MetricLabel> => {
+    if (extra.length === 0) return labels
+    let union = merged.get(extra)
+    if (union === undefined) {
+      union = Arr.union(labels, extra)
+      merged.set(extra, union)
+    }
+    return union
+  }
+  return Metric.make(
+    metric.keyType,
+    (input, extra) => metric.unsafeUpdate(input, all(extra)),
+    (extra) => metric.unsafeValue(all(extra)),
+    (input, extra) => metric.unsafeModify(input, all(extra)),
   )
+}

@@ -123,7 +123,20 @@ const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner
 }
 
 /** DER Attribute { type, SET { value } }. */
-const attribute = (type: string, value: Uint8Array): Uint8Array => der.tlv(der.Tag.sequence, der.oid(type), der.tlv(der.Tag.set, value))
+const attribute = (type: string, value: Uint8Array | der.Node): Uint8Array =>
+  der.encode(der.node(der.Tag.sequence, der.oid(type), der.node(der.Tag.set, value)))
+
+// The signing-time attribute of the last second signed in: signatures in the same second share it.
+let lastSigningTime: { readonly second: number; readonly attribute: Uint8Array } | undefined
+
+/** The signingTime attribute (whole seconds, as `der.time` writes them). */
+const signingTimeAttribute = (at: Date): Uint8Array => {
+  const second = Math.floor(at.getTime() / 1000)
+  if (lastSigningTime?.second === second) return lastSigningTime.attribute
+  const encoded = attribute(CmsOid.signingTime, der.time(at))
+  lastSigningTime = { second, attribute: encoded }
+  return encoded
+}
 
 // The parts that depend only on an algorithm or a content type, encoded once (read-only: DER parts are copied, never changed).
 const encodedOnce = new Map<string, Uint8Array>()
@@ -195,9 +208,9 @@ const signContent = <E = never, R = never>(input: {
     // The structure around the signature is fixed, so it is written as DER directly (see der.ts).
     const attributes = [
       once(`content-type ${input.contentType}`, () => attribute(CmsOid.contentType, der.oid(input.contentType))),
-      attribute(CmsOid.messageDigest, der.tlv(der.Tag.octetString, digest)),
+      attribute(CmsOid.messageDigest, der.node(der.Tag.octetString, digest)),
       signer.signingCertificate,
-      ...(input.signingTime === null ? [] : [attribute(CmsOid.signingTime, der.time(input.signingTime))]),
+      ...(input.signingTime === null ? [] : [signingTimeAttribute(input.signingTime)]),
     ].sort(compareDer)
     // What is signed is the DER SET OF the attributes (tag 0x31), not the [0] IMPLICIT form in SignerInfo.
     const signedAttributes = der.tlv(der.Tag.set, ...attributes)
@@ -224,30 +237,31 @@ const signContent = <E = never, R = never>(input: {
     if (signature === undefined) return yield* Effect.die(new Error(`KeyStore gave a malformed signature (${p1363.length} bytes)`))
     const token = input.timestamp === undefined ? undefined : yield* input.timestamp(signature)
 
-    const signerInfo = der.tlv(
+    // Written as nodes, then encoded once: the SignedData around the certificates is one allocation.
+    const signerInfo = der.node(
       der.Tag.sequence,
       once("version 1", () => der.smallInteger(1)),
       signer.sid,
       algorithmIdentifier(algorithm.oid),
-      der.tlv(der.Tag.context0, ...attributes),
+      der.node(der.Tag.context0, ...attributes),
       algorithmIdentifier(algorithm.ecdsaOid),
-      der.tlv(der.Tag.octetString, signature),
-      ...(token === undefined ? [] : [der.tlv(der.Tag.context1, attribute(CmsOid.signatureTimeStampToken, token))]),
+      der.node(der.Tag.octetString, signature),
+      ...(token === undefined ? [] : [der.node(der.Tag.context1, attribute(CmsOid.signatureTimeStampToken, token))]),
     )
-    const signedData = der.tlv(
+    const signedData = der.node(
       der.Tag.sequence,
       // RFC 5652 §5.1: version 3 when the content is not id-data
       once(`version ${input.contentType === CmsOid.data ? 1 : 3}`, () => der.smallInteger(input.contentType === CmsOid.data ? 1 : 3)),
       once(`digest set ${algorithm.oid}`, () => der.tlv(der.Tag.set, algorithmIdentifier(algorithm.oid))),
-      der.tlv(
+      der.node(
         der.Tag.sequence,
         der.oid(input.contentType),
-        ...(input.content === null ? [] : [der.tlv(der.Tag.context0, der.tlv(der.Tag.octetString, input.content))]),
+        ...(input.content === null ? [] : [der.node(der.Tag.context0, der.node(der.Tag.octetString, input.content))]),
       ),
       ...(input.includeCertificates ? [signer.certificateSet] : []),
-      der.tlv(der.Tag.set, signerInfo),
+      der.node(der.Tag.set, signerInfo),
     )
-    return der.tlv(der.Tag.sequence, der.oid(CmsOid.signedData), der.tlv(der.Tag.context0, signedData))
+    return der.encode(der.node(der.Tag.sequence, der.oid(CmsOid.signedData), der.node(der.Tag.context0, signedData)))
   })
 
 /** PEM of a DER certificate (or of any DER object under `label`), lines of 64 characters. */

@@ -6,23 +6,66 @@
 /** How many octets the DER length of `n` takes. */
 const lengthSize = (n: number): number => (n < 0x80 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < 0x1000000 ? 4 : 5)
 
+/** Writes the tag and definite length of a TLV at `at`; the offset after them. */
+const writeHeader = (out: Uint8Array, at: number, tag: number, length: number): number => {
+  const size = lengthSize(length)
+  out[at] = tag
+  if (size === 1) out[at + 1] = length
+  else {
+    out[at + 1] = 0x80 | (size - 1)
+    for (let i = size - 1, v = length; i >= 1; i--, v = Math.floor(v / 256)) out[at + 1 + i] = v & 0xff
+  }
+  return at + 1 + size
+}
+
 /** One TLV: `tag`, the definite length, then the parts one after another. */
 export const tlv = (tag: number, ...parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
   let length = 0
   for (const p of parts) length += p.length
-  const size = lengthSize(length)
-  const out = new Uint8Array(1 + size + length)
-  out[0] = tag
-  if (size === 1) out[1] = length
-  else {
-    out[1] = 0x80 | (size - 1)
-    for (let i = size - 1, v = length; i >= 1; i--, v = Math.floor(v / 256)) out[1 + i] = v & 0xff
-  }
-  let at = 1 + size
+  const out = new Uint8Array(1 + lengthSize(length) + length)
+  let at = writeHeader(out, 0, tag, length)
   for (const p of parts) {
     out.set(p, at)
     at += p.length
   }
+  return out
+}
+
+/**
+ * A TLV not written yet: nested ones are written together by `encode`, in one allocation, where
+ * `tlv` inside `tlv` would allocate and copy every level (each a cost comparable to the writing).
+ */
+export interface Node {
+  readonly tag: number
+  readonly parts: ReadonlyArray<Uint8Array | Node>
+  /** of the content */
+  readonly length: number
+  /** of the whole TLV */
+  readonly size: number
+}
+
+/** A TLV of `tag` around `parts` (encoded bytes or other nodes), to be written by `encode`. */
+export const node = (tag: number, ...parts: ReadonlyArray<Uint8Array | Node>): Node => {
+  let length = 0
+  for (const p of parts) length += p instanceof Uint8Array ? p.length : p.size
+  return { tag, parts, length, size: 1 + lengthSize(length) + length }
+}
+
+const write = (out: Uint8Array, at: number, n: Node): number => {
+  let next = writeHeader(out, at, n.tag, n.length)
+  for (const p of n.parts) {
+    if (p instanceof Uint8Array) {
+      out.set(p, next)
+      next += p.length
+    } else next = write(out, next, p)
+  }
+  return next
+}
+
+/** The DER of a node and everything in it. */
+export const encode = (n: Node): Uint8Array<ArrayBuffer> => {
+  const out = new Uint8Array(n.size)
+  write(out, 0, n)
   return out
 }
 
