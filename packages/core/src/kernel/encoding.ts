@@ -19,32 +19,30 @@ export const fromHex = (hex: string): Uint8Array | undefined => {
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
-/** Standard base64 with padding. */
-export const toBase64 = (bytes: Uint8Array): string => {
-  let out = ""
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0)
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]!
-    out += i + 1 < bytes.length ? B64[(n >> 6) & 63]! : "="
-    out += i + 2 < bytes.length ? B64[n & 63]! : "="
-  }
-  return out
-}
-
 const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
-/** base64url without padding (RFC 4648 §5), as WebAuthn and JOSE use. */
-export const toBase64Url = (bytes: Uint8Array): string => {
-  // Written directly: a challenge a signature is encoded so, where three replaces over base64 cost more than the encoding.
+/**
+ * `bytes` in the 64-character `alphabet`, padded with `=` or not. Written directly: a challenge or a
+ * signature is encoded so on every request, where replaces over another encoding cost more.
+ */
+const encode64 = (bytes: Uint8Array, alphabet: string, pad: boolean): string => {
   let out = ""
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0)
-    out += B64URL[(n >> 18) & 63]! + B64URL[(n >> 12) & 63]!
-    if (i + 1 < bytes.length) out += B64URL[(n >> 6) & 63]!
-    if (i + 2 < bytes.length) out += B64URL[n & 63]!
+    out += alphabet[(n >> 18) & 63]! + alphabet[(n >> 12) & 63]!
+    if (i + 1 < bytes.length) out += alphabet[(n >> 6) & 63]!
+    else if (pad) out += "="
+    if (i + 2 < bytes.length) out += alphabet[n & 63]!
+    else if (pad) out += "="
   }
   return out
 }
+
+/** Standard base64 with padding. */
+export const toBase64 = (bytes: Uint8Array): string => encode64(bytes, B64, true)
+
+/** base64url without padding (RFC 4648 §5), as WebAuthn and JOSE use. */
+export const toBase64Url = (bytes: Uint8Array): string => encode64(bytes, B64URL, false)
 
 // The value of each base64 and base64url character, -1 for any other.
 const B64_VALUE = (() => {
