@@ -44,12 +44,14 @@ export const createBatch = (user: BearerUser, input: CreateBatch) =>
       if (ids.has(d.id)) return yield* new InvalidRequest({ detail: `documents.${i}.id ${d.id} appears twice` })
       ids.add(d.id)
     }
-    const rp = yield* signingContext(user, input)
-    const passkey = yield* signersPasskey(user.userId, input.credentialId)
+    const credentialId = input.credentialId
     const storage = yield* Storage
+    // Read in the unit, as a single request's are (see createSigningRequest).
     const batch = yield* storage
       .transaction(
         Effect.gen(function* () {
+          const rp = yield* signingContext(user, input)
+          const passkey = yield* signersPasskey(user.userId, credentialId)
           yield* reserveSignatures(rp, user.userId, input.documents!.length, "batch")
           const now = yield* Clock.currentTimeMillis
           const batch: Batch = {
@@ -73,7 +75,7 @@ export const createBatch = (user: BearerUser, input: CreateBatch) =>
           return batch
         }),
       )
-      .pipe(countingQuotaRefusals(rp.clientId))
+      .pipe(countingQuotaRefusals(user.clientId))
     yield* notifyUserEvents(user.userId)
     return {
       batchId: batch.id,
