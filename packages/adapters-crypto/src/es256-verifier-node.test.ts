@@ -26,14 +26,19 @@ const answers = (layer: Layer.Layer<never> | Layer.Layer<Es256Verifier>) =>
         otherMessage: yield* key.verify(new TextEncoder().encode("another message"), signature),
         otherSignature: yield* key.verify(data, flipped),
         offCurve: (yield* verifier.importKey(offCurve)) === undefined,
+        // what the immediate answer says, where the verifier gives one
+        now:
+          key.verifyNow === undefined
+            ? "none"
+            : [key.verifyNow(data, signature), key.verifyNow(new TextEncoder().encode("another message"), signature), key.verifyNow(data, flipped)],
       }
     }).pipe(Effect.provide(layer)),
   )
 
 describe("Es256VerifierNode", () => {
-  it("answers as the Web Crypto default does: valid, wrong message, wrong signature, point off the curve", async () => {
+  it("answers as the Web Crypto default does: valid, wrong message, wrong signature, point off the curve; at once too", async () => {
     const expected = { good: true, otherMessage: false, otherSignature: false, offCurve: true }
-    expect(await answers(Es256VerifierNode)).toEqual(expected)
-    expect(await answers(Layer.empty)).toEqual(expected)
+    expect(await answers(Es256VerifierNode)).toEqual({ ...expected, now: [true, false, false] })
+    expect(await answers(Layer.empty)).toEqual({ ...expected, now: "none" })
   })
 })

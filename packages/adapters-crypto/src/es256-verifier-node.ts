@@ -13,7 +13,8 @@ export const Es256VerifierNode: Layer.Layer<Es256Verifier> = Layer.succeed(Es256
       try {
         // OpenSSL checks that the point is on the curve here, as Web Crypto's import does.
         const key = createPublicKey({ format: "jwk", key: { kty: "EC", crv: "P-256", x: base64Url(point.subarray(1, 33)), y: base64Url(point.subarray(33)) } })
-        return { verify: (data, signature) => Effect.sync(() => verify("sha256", data, { key, dsaEncoding: "ieee-p1363" }, signature)) }
+        const verifyNow = (data: Uint8Array, signature: Uint8Array) => verify("sha256", data, { key, dsaEncoding: "ieee-p1363" }, signature)
+        return { verify: (data, signature) => Effect.sync(() => verifyNow(data, signature)), verifyNow }
       } catch {
         return undefined
       }

@@ -161,8 +161,9 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
 }
 
 /**
- * `--cpu-profile DIR`: the serving process's CPU profile of each (c64) run, written as
- * `DIR/c64-<dialect>.cpuprofile` (open it in Chrome DevTools); the figures of a profiled run are slower.
+ * `--cpu-profile DIR`: the CPU profile of the rounds of (a) and the floor, `DIR/a.cpuprofile`, and the
+ * serving process's of each (c64) run, `DIR/c64-<dialect>.cpuprofile` (open them in Chrome DevTools);
+ * the figures of a profiled run are slower.
  */
 const startProfile = async (): Promise<((name: string) => Promise<void>) | undefined> => {
   const at = process.argv.indexOf("--cpu-profile")
@@ -171,6 +172,8 @@ const startProfile = async (): Promise<((name: string) => Promise<void>) | undef
   const session = new inspector.Session()
   session.connect()
   await session.post("Profiler.enable")
+  // 100 µs: a signature's own steps are tens of microseconds
+  await session.post("Profiler.setSamplingInterval", { interval: 100 })
   await session.post("Profiler.start")
   return async (name) => {
     const { profile } = await session.post("Profiler.stop")
@@ -333,6 +336,7 @@ const signingPath = async (env: RunningEngine, signer: Signer) => {
   const floorRound = cryptoFloor()
   floorRound(N)
   for (let i = 0; i < PATH_WARMUP; i++) await once(i)
+  const stopProfile = await startProfile()
   const floors: Array<number> = []
   const paths: Array<number> = []
   const perRound = Math.floor(PATH_N / ROUNDS)
@@ -342,6 +346,7 @@ const signingPath = async (env: RunningEngine, signer: Signer) => {
     for (let i = 0; i < perRound; i++) await once(PATH_WARMUP + r * perRound + i)
     paths.push(perRound / ((performance.now() - started) / 1000))
   }
+  await stopProfile?.("a")
   const floor = median(floors)
   const path = median(paths)
   line("crypto floor: node:crypto ES256 verify + ES256 sign", floor, `   (median of ${ROUNDS} rounds alternated with (a))`)

@@ -96,8 +96,15 @@ interface PreparedSigner {
 const PREPARED_LIMIT = 1024
 const prepared = new Map<string, PreparedSigner>()
 
+/** The memo's key: the serials of the signer and its chain, and the signer certificate's size. */
+const preparedKey = (identity: SigningIdentity): string => {
+  let key = `${identity.certificate.serial}/${identity.certificate.der.length}`
+  for (const c of identity.chain) key += `/${c.serial}`
+  return key
+}
+
 const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner> => {
-  const key = [identity.certificate.serial, identity.certificate.der.length, ...identity.chain.map((c) => c.serial)].join("/")
+  const key = preparedKey(identity)
   const cached = prepared.get(key)
   if (cached !== undefined) return Effect.succeed(cached)
   return Effect.gen(function* () {
@@ -187,7 +194,8 @@ export const signEncapsulated = (input: {
 }): Effect.Effect<Uint8Array, never, KeyStore> =>
   Effect.flatMap(sha256(input.content), (digest) => signContent({ ...input, digest, digestAlgorithm: "SHA-256", signingTime: null }))
 
-const signContent = <E = never, R = never>(input: {
+/** What signContent is asked for. */
+interface ContentToSign<E, R> {
   readonly identity: SigningIdentity
   readonly digest: Uint8Array
   readonly digestAlgorithm: DigestAlgorithm
@@ -197,72 +205,104 @@ const signContent = <E = never, R = never>(input: {
   readonly content: Uint8Array | null
   readonly includeCertificates: boolean
   readonly timestamp?: SignatureStamper<E, R> | undefined
-}): Effect.Effect<Uint8Array, E, KeyStore | R> =>
-  Effect.gen(function* () {
-    const { identity, digest, digestAlgorithm } = input
-    const algorithm = DIGESTS[digestAlgorithm]
-    if (digest.length !== algorithm.length) {
-      return yield* Effect.die(new Error(`a ${digestAlgorithm} digest has ${algorithm.length} bytes, not ${digest.length}`))
-    }
-    const signer = yield* preparedSigner(identity)
-    // The structure around the signature is fixed, so it is written as DER directly (see der.ts).
-    const attributes = [
-      once(`content-type ${input.contentType}`, () => attribute(CmsOid.contentType, der.oid(input.contentType))),
-      attribute(CmsOid.messageDigest, der.node(der.Tag.octetString, digest)),
-      signer.signingCertificate,
-      ...(input.signingTime === null ? [] : [signingTimeAttribute(input.signingTime)]),
-    ].sort(compareDer)
-    // What is signed is the DER SET OF the attributes (tag 0x31), not the [0] IMPLICIT form in SignerInfo.
-    const signedAttributes = der.tlv(der.Tag.set, ...attributes)
+}
 
-    const store = yield* KeyStore
-    // Signed with the digest algorithm's own hash (OpenSSL hashes the attributes with it). The first
-    // signature under each hash is checked against the certificate, so a store that signs with another
-    // key or hash fails loudly, never silently; after that the pair is known good.
-    const p1363 = yield* store.sign(identity.keyId, signedAttributes, digestAlgorithm).pipe(Effect.orDie)
-    if (!signer.checked.has(digestAlgorithm)) {
-      const verified = yield* Effect.promise(() =>
+// The steps below are plain functions around the two effects (the KeyStore's signature and the
+// optional time stamp): each runtime step costs about as much as the DER they write.
+const signContent = <E = never, R = never>(input: ContentToSign<E, R>): Effect.Effect<Uint8Array, E, KeyStore | R> => {
+  const { digest, digestAlgorithm } = input
+  const algorithm = DIGESTS[digestAlgorithm]
+  if (digest.length !== algorithm.length) {
+    return Effect.die(new Error(`a ${digestAlgorithm} digest has ${algorithm.length} bytes, not ${digest.length}`))
+  }
+  const known = prepared.get(preparedKey(input.identity))
+  return known !== undefined ? signWith(known, input) : Effect.flatMap(preparedSigner(input.identity), (signer) => signWith(signer, input))
+}
+
+const signWith = <E, R>(signer: PreparedSigner, input: ContentToSign<E, R>): Effect.Effect<Uint8Array, E, KeyStore | R> => {
+  const { identity, digest, digestAlgorithm } = input
+  // The structure around the signature is fixed, so it is written as DER directly (see der.ts).
+  const attributes = [
+    once(`content-type ${input.contentType}`, () => attribute(CmsOid.contentType, der.oid(input.contentType))),
+    attribute(CmsOid.messageDigest, der.node(der.Tag.octetString, digest)),
+    signer.signingCertificate,
+    ...(input.signingTime === null ? [] : [signingTimeAttribute(input.signingTime)]),
+  ].sort(compareDer)
+  // What is signed is the DER SET OF the attributes (tag 0x31), not the [0] IMPLICIT form in SignerInfo.
+  const signedAttributes = der.tlv(der.Tag.set, ...attributes)
+  // Signed with the digest algorithm's own hash (OpenSSL hashes the attributes with it). The first
+  // signature under each hash is checked against the certificate, so a store that signs with another
+  // key or hash fails loudly, never silently; after that the pair is known good.
+  const signed = Effect.flatMap(KeyStore, (store) => Effect.orDie(store.sign(identity.keyId, signedAttributes, digestAlgorithm)))
+  return Effect.flatMap(signed, (p1363) => {
+    if (signer.checked.has(digestAlgorithm)) return assemble(signer, input, attributes, p1363)
+    return Effect.flatMap(
+      Effect.promise(() =>
         globalThis.crypto.subtle.verify({ name: "ECDSA", hash: digestAlgorithm }, signer.verifyKey, new Uint8Array(p1363), signedAttributes),
-      )
-      if (!verified) {
-        return yield* Effect.die(
-          new Error(
-            `KeyStore key ${identity.keyId} gave no valid ECDSA/${digestAlgorithm} signature for its certificate's public key (the store must sign with the requested hash)`,
-          ),
-        )
-      }
-      signer.checked.add(digestAlgorithm)
-    }
-    const signature = p1363ToDer(p1363)
-    if (signature === undefined) return yield* Effect.die(new Error(`KeyStore gave a malformed signature (${p1363.length} bytes)`))
-    const token = input.timestamp === undefined ? undefined : yield* input.timestamp(signature)
-
-    // Written as nodes, then encoded once: the SignedData around the certificates is one allocation.
-    const signerInfo = der.node(
-      der.Tag.sequence,
-      once("version 1", () => der.smallInteger(1)),
-      signer.sid,
-      algorithmIdentifier(algorithm.oid),
-      der.node(der.Tag.context0, ...attributes),
-      algorithmIdentifier(algorithm.ecdsaOid),
-      der.node(der.Tag.octetString, signature),
-      ...(token === undefined ? [] : [der.node(der.Tag.context1, attribute(CmsOid.signatureTimeStampToken, token))]),
-    )
-    const signedData = der.node(
-      der.Tag.sequence,
-      // RFC 5652 §5.1: version 3 when the content is not id-data
-      once(`version ${input.contentType === CmsOid.data ? 1 : 3}`, () => der.smallInteger(input.contentType === CmsOid.data ? 1 : 3)),
-      once(`digest set ${algorithm.oid}`, () => der.tlv(der.Tag.set, algorithmIdentifier(algorithm.oid))),
-      der.node(
-        der.Tag.sequence,
-        der.oid(input.contentType),
-        ...(input.content === null ? [] : [der.node(der.Tag.context0, der.node(der.Tag.octetString, input.content))]),
       ),
-      ...(input.includeCertificates ? [signer.certificateSet] : []),
-      der.node(der.Tag.set, signerInfo),
+      (verified) => {
+        if (!verified) {
+          return Effect.die(
+            new Error(
+              `KeyStore key ${identity.keyId} gave no valid ECDSA/${digestAlgorithm} signature for its certificate's public key (the store must sign with the requested hash)`,
+            ),
+          )
+        }
+        signer.checked.add(digestAlgorithm)
+        return assemble(signer, input, attributes, p1363)
+      },
     )
-    return der.encode(der.node(der.Tag.sequence, der.oid(CmsOid.signedData), der.node(der.Tag.context0, signedData)))
   })
+}
+
+/** The SignedData around a signature value, with its time stamp when one is asked for. */
+const assemble = <E, R>(
+  signer: PreparedSigner,
+  input: ContentToSign<E, R>,
+  attributes: ReadonlyArray<Uint8Array>,
+  p1363: Uint8Array,
+): Effect.Effect<Uint8Array, E, R> => {
+  const signature = p1363ToDer(p1363)
+  if (signature === undefined) return Effect.die(new Error(`KeyStore gave a malformed signature (${p1363.length} bytes)`))
+  if (input.timestamp === undefined) return Effect.succeed(signedDataOf(signer, input, attributes, signature, undefined))
+  return Effect.map(input.timestamp(signature), (token) => signedDataOf(signer, input, attributes, signature, token))
+}
+
+/** The DER ContentInfo of the SignedData. */
+const signedDataOf = <E, R>(
+  signer: PreparedSigner,
+  input: ContentToSign<E, R>,
+  attributes: ReadonlyArray<Uint8Array>,
+  signature: Uint8Array,
+  token: Uint8Array | undefined,
+): Uint8Array => {
+  const algorithm = DIGESTS[input.digestAlgorithm]
+  // Written as nodes, then encoded once: the SignedData around the certificates is one allocation.
+  const signerInfo = der.node(
+    der.Tag.sequence,
+    once("version 1", () => der.smallInteger(1)),
+    signer.sid,
+    algorithmIdentifier(algorithm.oid),
+    der.node(der.Tag.context0, ...attributes),
+    algorithmIdentifier(algorithm.ecdsaOid),
+    der.node(der.Tag.octetString, signature),
+    ...(token === undefined ? [] : [der.node(der.Tag.context1, attribute(CmsOid.signatureTimeStampToken, token))]),
+  )
+  const signedData = der.node(
+    der.Tag.sequence,
+    // RFC 5652 §5.1: version 3 when the content is not id-data
+    once(`version ${input.contentType === CmsOid.data ? 1 : 3}`, () => der.smallInteger(input.contentType === CmsOid.data ? 1 : 3)),
+    once(`digest set ${algorithm.oid}`, () => der.tlv(der.Tag.set, algorithmIdentifier(algorithm.oid))),
+    der.node(
+      der.Tag.sequence,
+      der.oid(input.contentType),
+      ...(input.content === null ? [] : [der.node(der.Tag.context0, der.node(der.Tag.octetString, input.content))]),
+    ),
+    ...(input.includeCertificates ? [signer.certificateSet] : []),
+    der.node(der.Tag.set, signerInfo),
+  )
+  return der.encode(der.node(der.Tag.sequence, der.oid(CmsOid.signedData), der.node(der.Tag.context0, signedData)))
+}
 
 /** PEM of a DER certificate (or of any DER object under `label`), lines of 64 characters. */
 export const toPem = (der: Uint8Array, label = "CERTIFICATE"): string => {

@@ -25,17 +25,17 @@ export const p1363ToDer = (signature: Uint8Array): Uint8Array | undefined => {
   out[at++] = 0x30
   if (lengthOctets === 2) out[at++] = 0x81
   out[at++] = body
-  for (const [n, i] of [
-    [r, ri],
-    [s, si],
-  ] as const) {
-    out[at++] = 0x02
-    out[at++] = i.length
-    at += i.pad
-    out.set(n.subarray(i.start), at)
-    at += n.length - i.start
-  }
+  at = writeInteger(out, at, r, ri)
+  writeInteger(out, at, s, si)
   return out
+}
+
+/** Writes INTEGER `n` (its minimal body `i`) at `at`; the offset after it. */
+const writeInteger = (out: Uint8Array, at: number, n: Uint8Array, i: { readonly start: number; readonly pad: number; readonly length: number }): number => {
+  out[at] = 0x02
+  out[at + 1] = i.length
+  out.set(n.subarray(i.start), at + 2 + i.pad)
+  return at + 2 + i.length
 }
 
 /** The fixed `r||s` form (each `size` bytes) WebCrypto verifies, of a DER `ECDSA-Sig-Value`; undefined when it is not one. */

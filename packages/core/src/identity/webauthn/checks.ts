@@ -1,7 +1,7 @@
 /** The checks shared by both ceremonies, each failing with its own spec message. */
-import { Effect } from "effect"
+import { sha256 } from "@noble/hashes/sha2"
+import { Either } from "effect"
 import { ChallengeMismatch, OriginMismatch, RpIdMismatch, UserVerificationRequired } from "../errors.ts"
-import { sha256 } from "../../kernel/digest.ts"
 import { constantTimeEqual, utf8 } from "../../kernel/encoding.ts"
 import type { AuthenticatorDataHead, ClientData } from "./parse.ts"
 
@@ -15,25 +15,24 @@ export interface Expectation {
 // SHA-256 of the RP ids seen (a handful per deployment), so each check is a comparison, not a digest.
 const RP_ID_HASH_LIMIT = 1024
 const rpIdHashes = new Map<string, Uint8Array>()
-const rpIdHashOf = (rpId: string): Effect.Effect<Uint8Array> => {
+const rpIdHashOf = (rpId: string): Uint8Array => {
   const known = rpIdHashes.get(rpId)
-  if (known !== undefined) return Effect.succeed(known)
-  return sha256(utf8(rpId)).pipe(
-    Effect.tap((hash) =>
-      Effect.sync(() => {
-        if (rpIdHashes.size >= RP_ID_HASH_LIMIT) rpIdHashes.clear()
-        rpIdHashes.set(rpId, hash)
-      }),
-    ),
-  )
+  if (known !== undefined) return known
+  // An RP id is a host name: a few dozen bytes, hashed once.
+  const hash = sha256(utf8(rpId))
+  if (rpIdHashes.size >= RP_ID_HASH_LIMIT) rpIdHashes.clear()
+  rpIdHashes.set(rpId, hash)
+  return hash
 }
 
+/** The failure of a binding check. */
+export type BindingFailure = ChallengeMismatch | OriginMismatch | RpIdMismatch | UserVerificationRequired
+
 /** Challenge, origin, RP id and user verification, in that order. */
-export const checkBinding = (clientData: ClientData, authData: AuthenticatorDataHead, expected: Expectation) =>
-  Effect.gen(function* () {
-    if (!constantTimeEqual(utf8(clientData.challenge), utf8(expected.challenge))) return yield* new ChallengeMismatch()
-    if (!expected.origins.includes(clientData.origin)) return yield* new OriginMismatch()
-    const rpIdHash = yield* rpIdHashOf(expected.rpId)
-    if (!constantTimeEqual(rpIdHash, authData.rpIdHash)) return yield* new RpIdMismatch()
-    if (!authData.userPresent || !authData.userVerified) return yield* new UserVerificationRequired()
-  })
+export const checkBinding = (clientData: ClientData, authData: AuthenticatorDataHead, expected: Expectation): Either.Either<void, BindingFailure> => {
+  if (!constantTimeEqual(utf8(clientData.challenge), utf8(expected.challenge))) return Either.left(new ChallengeMismatch())
+  if (!expected.origins.includes(clientData.origin)) return Either.left(new OriginMismatch())
+  if (!constantTimeEqual(rpIdHashOf(expected.rpId), authData.rpIdHash)) return Either.left(new RpIdMismatch())
+  if (!authData.userPresent || !authData.userVerified) return Either.left(new UserVerificationRequired())
+  return Either.void
+}

@@ -9,6 +9,8 @@ import { Context, Effect } from "effect"
 export interface Es256Key {
   /** Whether `signature` (r || s, 64 bytes) is a valid ECDSA P-256 signature of SHA-256(`data`). */
   readonly verify: (data: Uint8Array, signature: Uint8Array<ArrayBuffer>) => Effect.Effect<boolean>
+  /** The same answer at once, for a host that verifies in the calling thread (`node:crypto`); absent for Web Crypto. */
+  readonly verifyNow?: (data: Uint8Array, signature: Uint8Array<ArrayBuffer>) => boolean
 }
 
 /** Imports uncompressed P-256 points (0x04 || x || y); undefined for a point that is not a valid key. */

@@ -4,10 +4,10 @@
  * key is kept per stored public key (it never changes), so a signature costs one digest and one
  * verification. Anything else is left to the library (`undefined` here).
  */
+import { sha256 as nobleSha256 } from "@noble/hashes/sha2"
 import { Effect } from "effect"
-import { sha256 } from "../../kernel/digest.ts"
 import { concatBytes, fromBase64 } from "../../kernel/encoding.ts"
-import { type Es256Key, Es256Verifier, type Es256VerifierService } from "./es256-verifier.ts"
+import type { Es256Key, Es256VerifierService } from "./es256-verifier.ts"
 
 /** Reads a CBOR head at `at`: major type, argument and the offset after it; undefined for what an EC2 key never holds. */
 const head = (bytes: Uint8Array, at: number): { readonly major: number; readonly value: number; readonly next: number } | undefined => {
@@ -100,25 +100,29 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/
 /**
  * Whether the passkey signed authenticatorData || SHA-256(clientDataJSON); undefined when the case
  * is not the common one (another algorithm or key shape, extensions, unusual encodings): the caller
- * then asks the library.
+ * then asks the library. With a key already imported and a verifier that answers at once
+ * (`verifyNow`), the answer is computed here, in one step.
  */
-export const verifyEs256Signature = (input: {
-  readonly publicKey: string
-  readonly authenticatorData: Uint8Array
-  readonly authenticatorDataText: string
-  readonly clientDataJSON: Uint8Array
-  /** the decoded signature (DER) */
-  readonly signature: Uint8Array
-  readonly signatureText: string
-}): Effect.Effect<boolean | undefined> =>
-  Effect.gen(function* () {
-    // Only the bare 37 bytes (no attested credential data, no extensions) and plain base64url take this path.
-    if (input.authenticatorData.length !== 37 || (input.authenticatorData[32]! & 0xc0) !== 0) return undefined
-    if (!BASE64URL.test(input.authenticatorDataText) || !BASE64URL.test(input.signatureText)) return undefined
-    const signature = rawSignature(input.signature)
-    if (signature === undefined) return undefined
-    const key = yield* importedKey(yield* Es256Verifier, input.publicKey)
-    if (key === undefined) return undefined
-    const clientDataHash = yield* sha256(input.clientDataJSON)
-    return yield* key.verify(concatBytes([input.authenticatorData, clientDataHash]), signature)
-  })
+export const verifyEs256Signature = (
+  verifier: Es256VerifierService,
+  input: {
+    readonly publicKey: string
+    readonly authenticatorData: Uint8Array
+    readonly authenticatorDataText: string
+    readonly clientDataJSON: Uint8Array
+    /** the decoded signature (DER) */
+    readonly signature: Uint8Array
+    readonly signatureText: string
+  },
+): Effect.Effect<boolean | undefined> => {
+  // Only the bare 37 bytes (no attested credential data, no extensions) and plain base64url take this path.
+  if (input.authenticatorData.length !== 37 || (input.authenticatorData[32]! & 0xc0) !== 0) return Effect.succeed(undefined)
+  if (!BASE64URL.test(input.authenticatorDataText) || !BASE64URL.test(input.signatureText)) return Effect.succeed(undefined)
+  const signature = rawSignature(input.signature)
+  if (signature === undefined) return Effect.succeed(undefined)
+  // The clientDataJSON is a few hundred bytes: hashed in this thread (see kernel/digest.ts).
+  const signed = () => concatBytes([input.authenticatorData, nobleSha256(input.clientDataJSON)])
+  const known = keysByVerifier.get(verifier)?.get(input.publicKey)
+  if (known?.verifyNow !== undefined) return Effect.succeed(known.verifyNow(signed(), signature))
+  return Effect.flatMap(importedKey(verifier, input.publicKey), (key) => (key === undefined ? Effect.succeed(undefined) : key.verify(signed(), signature)))
+}
