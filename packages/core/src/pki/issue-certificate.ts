@@ -121,8 +121,21 @@ const jsonName = (dn: DistinguishedName): X509.JsonNameParams =>
 /** The x509 name of a distinguished name, attribute strings encoded as UTF8String (e-mail as IA5String). */
 export const toName = (x509: typeof X509, dn: DistinguishedName): X509.Name => new x509.Name(jsonName(dn))
 
+// The texts of the names seen (one per signer): every signature compares its certificate's subject
+// with the text, and building an x509 Name costs more than the comparison it serves.
+const RFC4514_LIMIT = 4096
+const rfc4514Texts = new Map<string, string>()
+
 /** RFC 4514 text of a distinguished name (most specific attribute first), e.g. `CN=Signet Root CA, O=Signet`. */
-export const rfc4514 = (x509: typeof X509, dn: DistinguishedName): string => new x509.Name(jsonName([...dn].reverse())).toString()
+export const rfc4514 = (x509: typeof X509, dn: DistinguishedName): string => {
+  const key = JSON.stringify(dn)
+  const known = rfc4514Texts.get(key)
+  if (known !== undefined) return known
+  const text = new x509.Name(jsonName([...dn].reverse())).toString()
+  if (rfc4514Texts.size >= RFC4514_LIMIT) rfc4514Texts.delete(rfc4514Texts.keys().next().value!)
+  rfc4514Texts.set(key, text)
+  return text
+}
 
 /** The DER of a stored certificate (a corrupt row is a defect). */
 export const derOf = (certificate: StoredCertificate): Effect.Effect<Uint8Array> => {
