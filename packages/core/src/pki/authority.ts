@@ -50,10 +50,11 @@ export const certificateAuthority: Effect.Effect<CertificateAuthority, never, Ke
     const certificates = yield* Certificates
     const now = yield* Clock.currentTimeMillis
     const live = (c: StoredCertificate) => c.environment === environment && c.status === "valid" && c.notAfter > now
+    const current = yield* certificates.findCurrentCas(environment)
 
     const rootUsable = (c: StoredCertificate) => live(c) && c.kind === "root" && c.issuerSerial === null
     const root =
-      Option.getOrUndefined(Option.filter(yield* certificates.findCurrentCa("root", environment), rootUsable)) ??
+      Option.getOrUndefined(Option.filter(current.root, rootUsable)) ??
       (yield* obtainCertificate({
         keyIdOf: (generation) => `${environment}/ca/root/${generation}`,
         usable: rootUsable,
@@ -88,7 +89,8 @@ export const certificateAuthority: Effect.Effect<CertificateAuthority, never, Ke
 
     const issuingUsable = (c: StoredCertificate) => live(c) && c.kind === "issuing" && c.issuerSerial === root.serial
     const issuing =
-      Option.getOrUndefined(Option.filter(yield* certificates.findCurrentCa("issuing", environment), issuingUsable)) ??
+      // Read with the root: when the root was just made, no issuing CA is usable under it, and obtainCertificate finds or makes one.
+      Option.getOrUndefined(Option.filter(current.issuing, issuingUsable)) ??
       (yield* obtainCertificate({
         keyIdOf: (generation) => `${environment}/ca/issuing/${generation}`,
         usable: issuingUsable,

@@ -22,6 +22,7 @@ export type { CertificateIssuer, CertificateTemplate, DistinguishedName, NameAtt
 export { CertificateKind, StoredCertificate } from "./model.ts"
 export { OCSP_VALIDITY_MS, answerOcsp } from "./ocsp.ts"
 export { Certificates } from "./ports.ts"
+export type { CurrentCas } from "./ports.ts"
 export {
   CRL_VALIDITY_MS,
   REVOCATION_REASONS,

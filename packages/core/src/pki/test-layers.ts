@@ -9,7 +9,7 @@ import { KeyNotFound, KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import { Certificates } from "./ports.ts"
 import { Storage, UniqueViolation } from "../ports/storage.ts"
 import { Random } from "../ports/random.ts"
-import type { StoredCertificate } from "./model.ts"
+import type { CertificateKind, StoredCertificate } from "./model.ts"
 
 /** Services the pki functions need. */
 export type PkiServices = KeyStore | Certificates | EngineConfig | Random | Storage
@@ -30,6 +30,8 @@ const EC = { name: "ECDSA", namedCurve: "P-256" } as const
 /** A fresh in-memory world; `signHashes: false` makes the KeyStore ignore a requested hash (as the port's SHA-256-only stores do). */
 export const pkiTestWorld = (options: { readonly environment?: Environment; readonly signHashes?: boolean } = {}): PkiTestWorld => {
   const certificates = new Map<string, StoredCertificate>()
+  const currentCa = (kind: CertificateKind, environment: string) =>
+    Option.fromNullable([...certificates.values()].filter((c) => c.kind === kind && c.environment === environment && c.status === "valid").at(-1))
   const keys = new Map<string, Promise<CryptoKeyPair>>()
   const created = new Map<string, number>()
   let signatures = 0
@@ -87,8 +89,8 @@ export const pkiTestWorld = (options: { readonly environment?: Environment; read
         return true
       }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new UniqueViolation({ what: "certificate serial" }))))),
     findBySerial: (serial) => io(() => Option.fromNullable(certificates.get(serial))),
-    findCurrentCa: (kind, environment) =>
-      io(() => Option.fromNullable([...certificates.values()].filter((c) => c.kind === kind && c.environment === environment && c.status === "valid").at(-1))),
+    findCurrentCa: (kind, environment) => io(() => currentCa(kind, environment)),
+    findCurrentCas: (environment) => io(() => ({ root: currentCa("root", environment), issuing: currentCa("issuing", environment) })),
     listByUser: (userId) => io(() => [...certificates.values()].filter((c) => c.userId === userId).reverse()),
     listRevokedBy: (issuerSerial) => io(() => [...certificates.values()].filter((c) => c.issuerSerial === issuerSerial && c.status === "revoked")),
     revoke: (serial, at, reason) =>

@@ -56,6 +56,35 @@ export const pkiConformance = conformanceSuite<KeyRecords | Certificates>()("pki
         expect((yield* certs.listByUser("u1")).map((c) => c.serial)).toEqual(["0a1c", "0a1b"])
         yield* uniqueViolation(certs.insert(cert()))
       }))
+    test("finds the current root and issuing CA together, each as findCurrentCa does", () =>
+      Effect.gen(function* () {
+        const certs = yield* Certificates
+        const serials = (cas: { readonly root: Option.Option<{ readonly serial: string }>; readonly issuing: Option.Option<{ readonly serial: string }> }) => ({
+          root: Option.getOrNull(Option.map(cas.root, (c) => c.serial)),
+          issuing: Option.getOrNull(Option.map(cas.issuing, (c) => c.serial)),
+        })
+        expect(serials(yield* certs.findCurrentCas("sandbox"))).toEqual({ root: null, issuing: null })
+        yield* certs.insert(cert({ serial: "0a1b", createdAt: 1 }))
+        yield* certs.insert(cert({ serial: "02", kind: "root", userId: null, issuerSerial: null, createdAt: 6 }))
+        yield* certs.insert(cert({ serial: "01", kind: "root", userId: null, issuerSerial: null, createdAt: 6 }))
+        yield* certs.insert(cert({ serial: "03", kind: "root", userId: null, issuerSerial: null, environment: "production", createdAt: 1 }))
+        yield* certs.insert(cert({ serial: "04", kind: "tsa", userId: null, issuerSerial: "01", createdAt: 2 }))
+        // a root and no issuing CA yet; same creation time: the lower serial is current
+        expect(serials(yield* certs.findCurrentCas("sandbox"))).toEqual({ root: "01", issuing: null })
+        yield* certs.insert(cert({ serial: "12", kind: "issuing", userId: null, issuerSerial: "01", createdAt: 8 }))
+        yield* certs.insert(cert({ serial: "11", kind: "issuing", userId: null, issuerSerial: "01", createdAt: 9 }))
+        expect(serials(yield* certs.findCurrentCas("sandbox"))).toEqual({ root: "01", issuing: "12" })
+        // a revoked CA is not current; the next oldest valid one is
+        yield* certs.revoke("01", 10, "keyCompromise")
+        yield* certs.revoke("12", 10, "keyCompromise")
+        expect(serials(yield* certs.findCurrentCas("sandbox"))).toEqual({ root: "02", issuing: "11" })
+        expect(serials(yield* certs.findCurrentCas("production"))).toEqual({ root: "03", issuing: null })
+        for (const environment of ["sandbox", "production"]) {
+          const together = serials(yield* certs.findCurrentCas(environment))
+          const apart = serials({ root: yield* certs.findCurrentCa("root", environment), issuing: yield* certs.findCurrentCa("issuing", environment) })
+          expect(together).toEqual(apart)
+        }
+      }))
     test("revoke marks a valid certificate once and records when and why", () =>
       Effect.gen(function* () {
         const certs = yield* Certificates
