@@ -50,7 +50,7 @@ export { Ceremony, CeremonyKind, EmailVerification, HostedSession, Passkey, User
 export { Ceremonies, EmailVerifications, HostedSessions, Passkeys, Users } from "./ports.ts"
 export { SIGN_IN_SCOPE, completeSignIn, completeSignInWithPasskey, requestSignIn } from "./sign-in.ts"
 export { probeSigningKey, rotateSigningKey } from "./signing-keys.ts"
-export type { BindingFailure, Expectation } from "./webauthn/checks.ts"
+export type { Expectation } from "./webauthn/checks.ts"
 export { Assertion, RegistrationCredential } from "./webauthn/schemas.ts"
 export { verifyAssertion } from "./webauthn/verify-assertion.ts"
 export { Es256Verifier } from "./webauthn/es256-verifier.ts"

@@ -25,11 +25,12 @@ const rpIdHashOf = (rpId: string): Uint8Array => {
   return hash
 }
 
-/** The failure of a binding check. */
-export type BindingFailure = ChallengeMismatch | OriginMismatch | RpIdMismatch | UserVerificationRequired
-
 /** Challenge, origin, RP id and user verification, in that order. */
-export const checkBinding = (clientData: ClientData, authData: AuthenticatorDataHead, expected: Expectation): Either.Either<void, BindingFailure> => {
+export const checkBinding = (
+  clientData: ClientData,
+  authData: AuthenticatorDataHead,
+  expected: Expectation,
+): Either.Either<void, ChallengeMismatch | OriginMismatch | RpIdMismatch | UserVerificationRequired> => {
   if (!constantTimeEqual(utf8(clientData.challenge), utf8(expected.challenge))) return Either.left(new ChallengeMismatch())
   if (!expected.origins.includes(clientData.origin)) return Either.left(new OriginMismatch())
   if (!constantTimeEqual(rpIdHashOf(expected.rpId), authData.rpIdHash)) return Either.left(new RpIdMismatch())

@@ -1,10 +1,17 @@
 /** Verifies a passkey assertion against a stored credential and an expected challenge. */
 import { Effect, Either } from "effect"
 import { InvalidRequest } from "../../kernel/errors.ts"
-import { PasskeySignatureInvalid, SignatureCounterRegressed } from "../errors.ts"
+import {
+  type ChallengeMismatch,
+  type OriginMismatch,
+  PasskeySignatureInvalid,
+  type RpIdMismatch,
+  SignatureCounterRegressed,
+  type UserVerificationRequired,
+} from "../errors.ts"
 import { fromBase64 } from "../../kernel/encoding.ts"
 import type { Passkey } from "../model.ts"
-import { type BindingFailure, checkBinding, type Expectation } from "./checks.ts"
+import { checkBinding, type Expectation } from "./checks.ts"
 import { type AuthenticatorDataHead, base64UrlField, type ClientData, parseAuthenticatorData, parseClientData } from "./parse.ts"
 import type { Assertion } from "./schemas.ts"
 import { simpleWebAuthn } from "./library.ts"
@@ -26,7 +33,10 @@ interface ReadAssertion {
 }
 
 /** Request shape, challenge, origin, RP id and user verification: everything but the signature, at once. */
-const readAssertion = (assertion: Assertion, expected: Expectation): Either.Either<ReadAssertion, InvalidRequest | BindingFailure> => {
+const readAssertion = (
+  assertion: Assertion,
+  expected: Expectation,
+): Either.Either<ReadAssertion, InvalidRequest | ChallengeMismatch | OriginMismatch | RpIdMismatch | UserVerificationRequired> => {
   if (assertion.type !== "public-key") return Either.left(new InvalidRequest({ detail: "assertion.type must be public-key" }))
   const clientData = parseClientData("assertion.response.clientDataJSON", assertion.response.clientDataJSON)
   if (Either.isLeft(clientData)) return Either.left(clientData.left)
@@ -53,10 +63,18 @@ export const verifyAssertion = (
   assertion: Assertion,
   passkey: Passkey,
   expected: Expectation,
-): Effect.Effect<VerifiedAssertion, InvalidRequest | BindingFailure | PasskeySignatureInvalid | SignatureCounterRegressed> =>
+): Effect.Effect<
+  VerifiedAssertion,
+  InvalidRequest | ChallengeMismatch | OriginMismatch | RpIdMismatch | UserVerificationRequired | PasskeySignatureInvalid | SignatureCounterRegressed
+> =>
   Effect.flatMap(
     Es256Verifier,
-    (verifier): Effect.Effect<VerifiedAssertion, InvalidRequest | BindingFailure | PasskeySignatureInvalid | SignatureCounterRegressed> => {
+    (
+      verifier,
+    ): Effect.Effect<
+      VerifiedAssertion,
+      InvalidRequest | ChallengeMismatch | OriginMismatch | RpIdMismatch | UserVerificationRequired | PasskeySignatureInvalid | SignatureCounterRegressed
+    > => {
       const read = readAssertion(assertion, expected)
       if (Either.isLeft(read)) return Effect.fail(read.left)
       const { clientData, authBytes, authData, signature } = read.right
