@@ -204,6 +204,22 @@ describe.each(STORAGES)("hash signing on %s", (_name, databaseUrl) => {
     expect((await env.client.raw("POST", `/v2/sign/auth/${single.requestId}`, { body: { assertion } })).status).toBe(200)
   })
 
+  it("approves with client data of several KiB (members a browser added), and refuses it signed over other bytes", async () => {
+    // past 2 KiB the client data's SHA-256 is no longer computed in the request's thread (kernel/digest.ts)
+    const extraClientData = { other_keys_can_be_added_here: "x".repeat(4096) }
+    const good = ok(await create({ documentHash: "cd".repeat(32), credentialId: passkey.credentialId })) as Pending
+    const assertion = passkey.assert({ challenge: good.challenge }, { includeUserHandle: false, extraClientData })
+    expect(Buffer.from(assertion.response.clientDataJSON, "base64url").length).toBeGreaterThan(4096)
+    const done = await env.client.raw<Completed | ErrorBody>("POST", `/v2/sign/auth/${good.requestId}`, { body: { assertion } })
+    expect(done.status).toBe(200)
+    expect((done.body as Completed).status).toBe("completed")
+    const bad = ok(await create({ documentHash: "ce".repeat(32), credentialId: passkey.credentialId })) as Pending
+    const forged = passkey.assert({ challenge: bad.challenge }, { includeUserHandle: false, extraClientData, fault: "badSignature" })
+    const refused = await env.client.raw<ErrorBody>("POST", `/v2/sign/auth/${bad.requestId}`, { body: { assertion: forged } })
+    expect(refused.status).toBe(403)
+    expect(refused.body).toEqual({ error: "Passkey signature verification failed" })
+  })
+
   it("judges callbackUrl by the address guard at creation, single and batch (issue 13 item 15)", async () => {
     const documents = [{ id: "d1", hash: "ab".repeat(32), hash_algo: SHA256 }]
     // (loopback names are for the unit tests: this engine has the loopback development switch on)

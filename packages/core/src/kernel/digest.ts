@@ -13,4 +13,7 @@ export const digest = (algorithm: "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512", d
 const SMALL = 2048
 
 /** SHA-256 of bytes. Pure: the same input always gives the same digest. */
-export const sha256 = (data: Uint8Array): Effect.Effect<Uint8Array> => (data.length <= SMALL ? Effect.sync(() => nobleSha256(data)) : digest("SHA-256", data))
+export const sha256 = (data: Uint8Array): Effect.Effect<Uint8Array> => (data.length <= SMALL ? Effect.sync(() => sha256Small(data)!) : digest("SHA-256", data))
+
+/** SHA-256 of up to 2 KiB, computed at once; undefined for larger inputs (use `sha256`). */
+export const sha256Small = (data: Uint8Array): Uint8Array | undefined => (data.length <= SMALL ? nobleSha256(data) : undefined)

@@ -59,6 +59,8 @@ export interface PasskeyRequestOptions {
 export interface PasskeyAssertOptions {
   readonly fault?: PasskeyFault
   readonly includeUserHandle?: boolean
+  /** Members written after the ones WebAuthn names, as browsers may add (Chrome adds one); a relying party ignores them. */
+  readonly extraClientData?: Readonly<Record<string, string>>
 }
 
 /** The foreign relying party used by the origin and RP-ID faults. */
@@ -291,7 +293,7 @@ export class SoftwarePasskey {
     // Other faults send the next count so that the counter is not a second broken check.
     const signCount = fault === "counterBackwards" ? 0 : this.#signCount + 1
 
-    const clientDataJSON = this.#clientData("webauthn.get", options.challenge, fault)
+    const clientDataJSON = this.#clientData("webauthn.get", options.challenge, fault, opts?.extraClientData)
     const authData = concat(
       sha256(fault === "wrongRpId" ? otherRpId(rpId) : rpId),
       Uint8Array.of(FLAG_UP | (fault === "noUserVerification" ? 0 : FLAG_UV)),
@@ -320,7 +322,12 @@ export class SoftwarePasskey {
   }
 
   /** Builds clientDataJSON with the member order browsers use. */
-  #clientData(type: "webauthn.create" | "webauthn.get", challenge: string, fault: PasskeyFault | undefined): Uint8Array {
+  #clientData(
+    type: "webauthn.create" | "webauthn.get",
+    challenge: string,
+    fault: PasskeyFault | undefined,
+    extra: Readonly<Record<string, string>> = {},
+  ): Uint8Array {
     const json = JSON.stringify({
       type,
       // a browser writes the challenge's bytes as base64url, whatever encoding the RP was given them in
@@ -332,6 +339,7 @@ export class SoftwarePasskey {
             : challenge,
       origin: fault === "wrongOrigin" ? otherOrigin(this.origin) : this.origin,
       crossOrigin: false,
+      ...extra,
     })
     return new TextEncoder().encode(json)
   }

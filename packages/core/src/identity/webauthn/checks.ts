@@ -18,7 +18,7 @@ const rpIdHashes = new Map<string, Uint8Array>()
 const rpIdHashOf = (rpId: string): Uint8Array => {
   const known = rpIdHashes.get(rpId)
   if (known !== undefined) return known
-  // An RP id is a host name: a few dozen bytes, hashed once.
+  // An RP id is the deployment's own host name (at most 253 bytes), hashed once, in this thread.
   const hash = sha256(utf8(rpId))
   if (rpIdHashes.size >= RP_ID_HASH_LIMIT) rpIdHashes.clear()
   rpIdHashes.set(rpId, hash)

@@ -4,8 +4,8 @@
  * key is kept per stored public key (it never changes), so a signature costs one digest and one
  * verification. Anything else is left to the library (`undefined` here).
  */
-import { sha256 as nobleSha256 } from "@noble/hashes/sha2"
 import { Effect } from "effect"
+import { sha256, sha256Small } from "../../kernel/digest.ts"
 import { concatBytes, fromBase64 } from "../../kernel/encoding.ts"
 import type { Es256Key, Es256VerifierService } from "./es256-verifier.ts"
 
@@ -120,9 +120,15 @@ export const verifyEs256Signature = (
   if (!BASE64URL.test(input.authenticatorDataText) || !BASE64URL.test(input.signatureText)) return Effect.succeed(undefined)
   const signature = rawSignature(input.signature)
   if (signature === undefined) return Effect.succeed(undefined)
-  // The clientDataJSON is a few hundred bytes: hashed in this thread (see kernel/digest.ts).
-  const signed = () => concatBytes([input.authenticatorData, nobleSha256(input.clientDataJSON)])
+  // A clientDataJSON is a few hundred bytes, hashed in this thread; a larger one goes through `sha256`.
+  const small = sha256Small(input.clientDataJSON)
   const known = keysByVerifier.get(verifier)?.get(input.publicKey)
-  if (known?.verifyNow !== undefined) return Effect.succeed(known.verifyNow(signed(), signature))
-  return Effect.flatMap(importedKey(verifier, input.publicKey), (key) => (key === undefined ? Effect.succeed(undefined) : key.verify(signed(), signature)))
+  if (small !== undefined && known?.verifyNow !== undefined) return Effect.succeed(known.verifyNow(concatBytes([input.authenticatorData, small]), signature))
+  return Effect.flatMap(importedKey(verifier, input.publicKey), (key) =>
+    key === undefined
+      ? Effect.succeed(undefined)
+      : Effect.flatMap(small !== undefined ? Effect.succeed(small) : sha256(input.clientDataJSON), (hash) =>
+          key.verify(concatBytes([input.authenticatorData, hash]), signature),
+        ),
+  )
 }
