@@ -6,7 +6,6 @@
  */
 import { Effect } from "effect"
 import { sha256, sha256Small } from "../../kernel/digest.ts"
-import { setBounded } from "../../kernel/bounded-map.ts"
 import { concatBytes, fromBase64 } from "../../kernel/encoding.ts"
 import type { Es256Key, Es256VerifierService } from "./es256-verifier.ts"
 
@@ -89,7 +88,8 @@ const importedKey = (verifier: Es256VerifierService, publicKey: string): Effect.
     Effect.tap((key) =>
       Effect.sync(() => {
         if (key === undefined) return
-        setBounded(known, publicKey, key, KEY_LIMIT)
+        if (known.size >= KEY_LIMIT) known.delete(known.keys().next().value!)
+        known.set(publicKey, key)
       }),
     ),
   )
