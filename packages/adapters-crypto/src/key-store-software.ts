@@ -111,12 +111,13 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
       })
 
     // WebCrypto fixes an RSA signing key's hash at import, so RSA keys are imported once per hash (ECDSA takes it per signature).
+    const slotOf = (stored: StoredKey, hash: SignatureHash) => (stored.algorithm === "RS256" ? `${hash} ${stored.keyId}` : stored.keyId)
     const signer = (keyId: string, hash: SignatureHash) =>
       Effect.gen(function* () {
         const stored = yield* find(keyId)
         const rsa = stored.algorithm === "RS256"
         if (stored.algorithm === "RSA-OAEP-2048") return yield* Effect.dieMessage(`key ${keyId} is a decryption key; it does not sign`)
-        const slot = rsa ? `${hash} ${keyId}` : keyId
+        const slot = slotOf(stored, hash)
         const cached = signers.get(slot)
         if (cached !== undefined) return { key: cached, rsa }
         const key = yield* Effect.promise(async () =>
@@ -164,7 +165,7 @@ export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterK
         }
         // A key already unsealed signs in one step: the lookup's runtime steps cost about a third of an ECDSA signature.
         const stored = known.get(keyId)
-        const key = stored === undefined ? undefined : signers.get(stored.algorithm === "RS256" ? `${hash} ${keyId}` : keyId)
+        const key = stored === undefined ? undefined : signers.get(slotOf(stored, hash))
         const signed =
           stored !== undefined && key !== undefined
             ? Effect.sync(() => signNow({ key, rsa: stored.algorithm === "RS256" }))

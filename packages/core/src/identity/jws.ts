@@ -6,6 +6,7 @@
  */
 import { Clock, Effect } from "effect"
 import { base64url, importJWK, jwtVerify, type JWTPayload } from "jose"
+import { setBounded } from "../kernel/bounded-map.ts"
 import { utf8 } from "../kernel/encoding.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 
@@ -112,8 +113,12 @@ export const verifyJwt = (token: string, expected: JwtExpectation) =>
           { issuer: expected.issuer, audience: expected.audience, algorithms: ["ES256", "RS256"], typ: expected.typ, currentDate: new Date(nowMs) },
         )
         if (verifiedWith !== undefined) {
-          if (verifiedTokens.size >= VERIFIED_TOKENS) verifiedTokens.delete(verifiedTokens.keys().next().value!)
-          verifiedTokens.set(token, { ...verifiedWith, typ: expected.typ, issuer: expected.issuer, audience: expected.audience, payload })
+          setBounded(
+            verifiedTokens,
+            token,
+            { ...verifiedWith, typ: expected.typ, issuer: expected.issuer, audience: expected.audience, payload },
+            VERIFIED_TOKENS,
+          )
         }
         return payload
       } catch {

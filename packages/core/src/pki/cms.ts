@@ -6,6 +6,7 @@
 import * as asn1js from "asn1js"
 import { Effect, Metric } from "effect"
 import * as pkijs from "pkijs"
+import { setBounded } from "../kernel/bounded-map.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { toBase64 } from "../kernel/encoding.ts"
 import { signaturesMade, withTags } from "../kernel/metrics.ts"
@@ -103,10 +104,13 @@ const preparedKey = (identity: SigningIdentity): string => {
   return key
 }
 
+/** The prepared signer of `identity` when the memo holds it. */
+const knownSigner = (identity: SigningIdentity): PreparedSigner | undefined => prepared.get(preparedKey(identity))
+
 const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner> => {
-  const key = preparedKey(identity)
-  const cached = prepared.get(key)
+  const cached = knownSigner(identity)
   if (cached !== undefined) return Effect.succeed(cached)
+  const key = preparedKey(identity)
   return Effect.gen(function* () {
     const signerDer = yield* derOf(identity.certificate)
     const signer = yield* parseCertificate(signerDer)
@@ -123,8 +127,7 @@ const preparedSigner = (identity: SigningIdentity): Effect.Effect<PreparedSigner
       verifyKey,
       checked: new Set(),
     }
-    if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!)
-    prepared.set(key, entry)
+    setBounded(prepared, key, entry, PREPARED_LIMIT)
     return entry
   })
 }
@@ -215,7 +218,7 @@ const signContent = <E = never, R = never>(input: ContentToSign<E, R>): Effect.E
   if (digest.length !== algorithm.length) {
     return Effect.die(new Error(`a ${digestAlgorithm} digest has ${algorithm.length} bytes, not ${digest.length}`))
   }
-  const known = prepared.get(preparedKey(input.identity))
+  const known = knownSigner(input.identity)
   return known !== undefined ? signWith(known, input) : Effect.flatMap(preparedSigner(input.identity), (signer) => signWith(signer, input))
 }
 

@@ -4,6 +4,7 @@
  * `KeyStore.sign` for an opaque key handle, so the issuer's private key never leaves the store.
  */
 import { Effect, Runtime } from "effect"
+import { setBounded } from "../kernel/bounded-map.ts"
 import { concatBytes, fromBase64, toHex, utf8 } from "../kernel/encoding.ts"
 import { sha256 } from "../kernel/digest.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
@@ -132,8 +133,7 @@ export const rfc4514 = (x509: typeof X509, dn: DistinguishedName): string => {
   const known = rfc4514Texts.get(key)
   if (known !== undefined) return known
   const text = new x509.Name(jsonName([...dn].reverse())).toString()
-  if (rfc4514Texts.size >= RFC4514_LIMIT) rfc4514Texts.delete(rfc4514Texts.keys().next().value!)
-  rfc4514Texts.set(key, text)
+  setBounded(rfc4514Texts, key, text, RFC4514_LIMIT)
   return text
 }
 

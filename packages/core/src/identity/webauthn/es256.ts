@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import { sha256, sha256Small } from "../../kernel/digest.ts"
+import { setBounded } from "../../kernel/bounded-map.ts"
 import { concatBytes, fromBase64 } from "../../kernel/encoding.ts"
 import type { Es256Key, Es256VerifierService } from "./es256-verifier.ts"
 
@@ -88,8 +89,7 @@ const importedKey = (verifier: Es256VerifierService, publicKey: string): Effect.
     Effect.tap((key) =>
       Effect.sync(() => {
         if (key === undefined) return
-        if (known.size >= KEY_LIMIT) known.delete(known.keys().next().value!)
-        known.set(publicKey, key)
+        setBounded(known, publicKey, key, KEY_LIMIT)
       }),
     ),
   )

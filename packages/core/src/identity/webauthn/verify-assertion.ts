@@ -24,6 +24,16 @@ export interface VerifiedAssertion {
   readonly userVerified: true
 }
 
+/** Every way an assertion is refused, each with its own spec message. */
+type AssertionFailure =
+  | InvalidRequest
+  | ChallengeMismatch
+  | OriginMismatch
+  | RpIdMismatch
+  | UserVerificationRequired
+  | PasskeySignatureInvalid
+  | SignatureCounterRegressed
+
 /** What the response says, read and checked before the signature. */
 interface ReadAssertion {
   readonly clientData: ClientData
@@ -59,51 +69,36 @@ const readAssertion = (
  * checks, so each maps to exactly one message), then the signature with SimpleWebAuthn,
  * then that the signature counter moved forward.
  */
-export const verifyAssertion = (
-  assertion: Assertion,
-  passkey: Passkey,
-  expected: Expectation,
-): Effect.Effect<
-  VerifiedAssertion,
-  InvalidRequest | ChallengeMismatch | OriginMismatch | RpIdMismatch | UserVerificationRequired | PasskeySignatureInvalid | SignatureCounterRegressed
-> =>
-  Effect.flatMap(
-    Es256Verifier,
-    (
-      verifier,
-    ): Effect.Effect<
-      VerifiedAssertion,
-      InvalidRequest | ChallengeMismatch | OriginMismatch | RpIdMismatch | UserVerificationRequired | PasskeySignatureInvalid | SignatureCounterRegressed
-    > => {
-      const read = readAssertion(assertion, expected)
-      if (Either.isLeft(read)) return Effect.fail(read.left)
-      const { clientData, authBytes, authData, signature } = read.right
-      // Authenticators that keep no counter report 0 forever; any other value must grow.
-      const counted = (): Effect.Effect<VerifiedAssertion, SignatureCounterRegressed> =>
-        (passkey.counter > 0 || authData.signCount > 0) && authData.signCount <= passkey.counter
-          ? Effect.fail(new SignatureCounterRegressed())
-          : Effect.succeed({ newCounter: authData.signCount, userVerified: true })
-      // The common case (ES256, bare authenticator data) is checked here; the library judges the rest.
-      const fast: Effect.Effect<boolean | undefined> =
-        passkey.algorithm === -7 && assertion.id !== "" && assertion.id === assertion.rawId && !clientData.tokenBinding
-          ? verifyEs256Signature(verifier, {
-              publicKey: passkey.publicKey,
-              authenticatorData: authBytes,
-              authenticatorDataText: assertion.response.authenticatorData,
-              clientDataJSON: clientData.bytes,
-              signature,
-              signatureText: assertion.response.signature,
-            })
-          : Effect.succeed(undefined)
-      return Effect.flatMap(fast, (valid) =>
-        valid === false
-          ? Effect.fail(new PasskeySignatureInvalid())
-          : valid === true
-            ? counted()
-            : Effect.zipRight(verifyWithLibrary(assertion, passkey, expected), Effect.suspend(counted)),
-      )
-    },
-  )
+export const verifyAssertion = (assertion: Assertion, passkey: Passkey, expected: Expectation): Effect.Effect<VerifiedAssertion, AssertionFailure> =>
+  Effect.flatMap(Es256Verifier, (verifier): Effect.Effect<VerifiedAssertion, AssertionFailure> => {
+    const read = readAssertion(assertion, expected)
+    if (Either.isLeft(read)) return Effect.fail(read.left)
+    const { clientData, authBytes, authData, signature } = read.right
+    // Authenticators that keep no counter report 0 forever; any other value must grow.
+    const counted = (): Effect.Effect<VerifiedAssertion, SignatureCounterRegressed> =>
+      (passkey.counter > 0 || authData.signCount > 0) && authData.signCount <= passkey.counter
+        ? Effect.fail(new SignatureCounterRegressed())
+        : Effect.succeed({ newCounter: authData.signCount, userVerified: true })
+    // The common case (ES256, bare authenticator data) is checked here; the library judges the rest.
+    const fast: Effect.Effect<boolean | undefined> =
+      passkey.algorithm === -7 && assertion.id !== "" && assertion.id === assertion.rawId && !clientData.tokenBinding
+        ? verifyEs256Signature(verifier, {
+            publicKey: passkey.publicKey,
+            authenticatorData: authBytes,
+            authenticatorDataText: assertion.response.authenticatorData,
+            clientDataJSON: clientData.bytes,
+            signature,
+            signatureText: assertion.response.signature,
+          })
+        : Effect.succeed(undefined)
+    return Effect.flatMap(fast, (valid) =>
+      valid === false
+        ? Effect.fail(new PasskeySignatureInvalid())
+        : valid === true
+          ? counted()
+          : Effect.zipRight(verifyWithLibrary(assertion, passkey, expected), Effect.suspend(counted)),
+    )
+  })
 
 /** SimpleWebAuthn's check of the signature (and again of the binding), for what the fast path leaves. */
 const verifyWithLibrary = (assertion: Assertion, passkey: Passkey, expected: Expectation) =>
