@@ -9,6 +9,7 @@ export { noMigrations } from "./module.ts"
 export type { AnySqlModule, ServicesOf, SqlModule } from "./module.ts"
 export { sqlModules } from "./modules.ts"
 export {
+  cachedRead,
   guardedWrite,
   makeSqlDatabase,
   query,
@@ -18,6 +19,8 @@ export {
   uniqueViolationColumns,
 } from "./sql-database.ts"
 export type { ActiveTransaction, SqlDatabaseService } from "./sql-database.ts"
+export { bumpConfigEpochOn } from "./config-epoch.ts"
+export type { ConfigView } from "./config-epoch.ts"
 export { DbBigInt, DbFlag, DbStringArray, decodeRow, flag, rowEncoder } from "./rows.ts"
 export { SqlStorageLive } from "./storage.ts"
 export type { StorageServices } from "./storage.ts"

@@ -12,6 +12,7 @@ import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryRes
 import { SelectQueryNode, sql } from "kysely"
 import { dbCommits, dbTransactionSeconds, Storage, traced, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
+import { type ConfigView, ConfigWriteWatch, freshConfigView, noteStatement, readEpoch } from "./config-epoch.ts"
 import type { Database } from "./database.ts"
 
 /** A transaction in progress and the lock that keeps each repository call in it atomic. */
@@ -29,6 +30,8 @@ export interface ActiveTransaction {
    * so the commit refuses instead (on both databases, so they behave alike).
    */
   poisoned: boolean
+  /** what the transaction knows of the configuration epoch (see config-epoch.ts) */
+  readonly config: ConfigView
 }
 
 /**
@@ -50,6 +53,8 @@ interface OpenGroup {
   units: number
   /** set when a unit could not be undone to its savepoint: the whole group rolls back */
   broken: boolean
+  /** the configuration epoch as the group's transaction sees it, shared by its units */
+  readonly config: ConfigView
   /** the COMMIT's outcome, which every unit of the group waits for */
   readonly done: Deferred.Deferred<void>
 }
@@ -78,6 +83,10 @@ export interface SqlDatabaseService {
    * commits. Undefined for `:memory:` (a second connection would be another database) and PostgreSQL.
    */
   readonly readNow: ((query: CompiledQuery<unknown>) => QueryResult<unknown>) | undefined
+  /** the tables whose reads may be cached (see `cachedRead`); registered by their repositories */
+  readonly configTables: Set<string>
+  /** cached results by statement and parameters, each with the epoch it was read under */
+  readonly configCache: Map<string, { readonly epoch: string; readonly result: QueryResult<unknown> }>
 }
 
 /** The database the SQL repositories run on; provided by `StorageSqlite` / `StoragePostgres`. */
@@ -96,6 +105,8 @@ export const makeSqlDatabase = (
     runNow,
     readNow,
     currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()),
+    configTables: new Set<string>(),
+    configCache: new Map(),
     group: dialect === "sqlite" ? { turn: Effect.unsafeMakeSemaphore(1), waiting: 0, open: undefined } : undefined,
   }))
 
@@ -241,11 +252,15 @@ export const execute =
   <O>(statement: (db: Kysely<Database>) => CompiledQuery<O>): Effect.Effect<QueryResult<O>> =>
     Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
       const runNow = service.runNow
-      if (Option.isSome(tx) && runNow !== undefined) {
+      if (Option.isSome(tx)) {
         const active = tx.value
+        const compiled = statement(active.trx)
+        // A prepared statement is compiled once, so the transaction's plugin does not see it run: noted here.
+        noteStatement(active.config, compiled.query, service.configTables)
+        if (runNow === undefined) return query(service)((db) => db.executeQuery(compiled))
         return poisonOnDefect(
           active,
-          Effect.sync(() => runNow(statement(active.trx)) as QueryResult<O>),
+          Effect.sync(() => runNow(compiled) as QueryResult<O>),
         )
       }
       const readNow = service.readNow
@@ -274,7 +289,15 @@ export const transaction =
               ? grouped(service, service.group, effect)
               : Effect.acquireUseRelease(
                   Effect.promise(() => service.db.startTransaction().execute()).pipe(
-                    Effect.map((trx): ActiveTransaction => ({ trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: false })),
+                    Effect.map((trx): ActiveTransaction => {
+                      const config = freshConfigView()
+                      return {
+                        trx: trx.withPlugin(new ConfigWriteWatch(config, service.configTables)),
+                        lock: Effect.unsafeMakeSemaphore(1),
+                        poisoned: false,
+                        config,
+                      }
+                    }),
                   ),
                   (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
                   ({ trx, poisoned }, exit) =>
@@ -373,14 +396,20 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
         group.open ??
         (yield* Effect.promise(() => service.db.startTransaction().execute()).pipe(
           Effect.zip(Deferred.make<void>()),
-          Effect.map(([trx, done]): OpenGroup => ({ trx, units: 0, broken: false, done })),
+          Effect.map(([trx, done]): OpenGroup => {
+            const config = freshConfigView()
+            return { trx: trx.withPlugin(new ConfigWriteWatch(config, service.configTables)), units: 0, broken: false, done, config }
+          }),
           Effect.tapDefect(() => group.turn.release(1)),
         ))
       group.open = open
       open.units++
       const started = yield* Effect.exit(statement(service, open.trx, sql`savepoint signet_unit`))
       if (Exit.isFailure(started)) open.broken = true
-      return { open, tx: { trx: open.trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: Exit.isFailure(started) } satisfies ActiveTransaction }
+      return {
+        open,
+        tx: { trx: open.trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: Exit.isFailure(started), config: open.config } satisfies ActiveTransaction,
+      }
     }),
     ({ tx }) =>
       tx.poisoned
@@ -422,3 +451,59 @@ export const StorageSql: Layer.Layer<Storage, never, SqlDatabase> = Layer.effect
   Storage,
   Effect.map(SqlDatabase, (service) => Storage.of({ transaction: transaction(service) })),
 )
+
+// The statement's text and its parameters (strings and numbers in the cached reads; anything else as JSON).
+const cacheKey = (compiled: CompiledQuery<unknown>): string => {
+  let key = compiled.sql
+  for (const p of compiled.parameters)
+    key += typeof p === "string" || typeof p === "number" ? `\u0000${typeof p === "string" ? "s" : "n"}${p}` : `\u0000j${JSON.stringify(p)}`
+  return key
+}
+
+/** Most cached results kept per database (a few per RP: its record, plan and webhooks; the CAs). */
+const CONFIG_CACHE_LIMIT = 4096
+
+/**
+ * A read of `table`, which changes rarely and whose writes bump the configuration epoch (a trigger
+ * of its module's migration): inside a unit of work it is answered from the cache when the result
+ * was read under the epoch the unit sees; outside one it is an ordinary read. Registers `table`, so
+ * that a transaction writing to it stops using the cache. See config-epoch.ts.
+ */
+export const cachedRead = (service: SqlDatabaseService, table: string) => {
+  service.configTables.add(table)
+  const run = execute(service)
+  const epochOf = (active: ActiveTransaction): Effect.Effect<string> =>
+    active.config.epoch !== undefined
+      ? Effect.succeed(active.config.epoch)
+      : Effect.map(
+          run((db) => readEpoch.compile(db)),
+          (r) => {
+            const row = r.rows[0]
+            if (row === undefined) throw new Error("config_epoch has no row: the database was not migrated by this engine")
+            const epoch = String(row.epoch)
+            active.config.epoch = epoch
+            return epoch
+          },
+        )
+  return <O>(statement: (db: Kysely<Database>) => CompiledQuery<O>): Effect.Effect<QueryResult<O>> =>
+    Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
+      if (Option.isNone(tx) || tx.value.config.written) return run(statement)
+      const active = tx.value
+      return Effect.flatMap(epochOf(active), (epoch) => {
+        const compiled = statement(active.trx)
+        const key = cacheKey(compiled)
+        const hit = service.configCache.get(key)
+        if (hit !== undefined && hit.epoch === epoch) return Effect.succeed(hit.result as QueryResult<O>)
+        return Effect.tap(
+          run(() => compiled),
+          (result) => {
+            // Filled only by a transaction that has not written to a cached table: what it read is committed state.
+            if (active.config.written || active.config.epoch !== epoch) return
+            if (service.configCache.size >= CONFIG_CACHE_LIMIT && !service.configCache.has(key))
+              service.configCache.delete(service.configCache.keys().next().value!)
+            service.configCache.set(key, { epoch, result })
+          },
+        )
+      })
+    })
+}

@@ -3,7 +3,8 @@
  * migration with the next global number (see `../migrations.ts`), never an edit.
  */
 import type { Kysely, Migration } from "kysely"
-import { type SqlDialect, typesOf } from "../migration.ts"
+import { type AnyDb, type SqlDialect, typesOf } from "../migration.ts"
+import { bumpConfigEpochOn } from "../config-epoch.ts"
 
 /** 0010: checkouts (attempts to pay for a plan) and subscriptions (paid terms, one per paid checkout). */
 const plans = (dialect: SqlDialect): Migration => {
@@ -69,4 +70,6 @@ const usageDays = (dialect: SqlDialect): Migration => {
 export const billingMigrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0010_plans": plans(dialect),
   "0016_usage_days": usageDays(dialect),
+  // the plan in force is read from the cache at every signing request (config-epoch.ts)
+  "0019_subscriptions_config_epoch": { up: (db: AnyDb) => bumpConfigEpochOn(db, dialect, "subscriptions") },
 })

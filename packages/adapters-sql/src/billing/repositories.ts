@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
 import type { CheckoutsTable, SubscriptionsTable } from "./tables.ts"
-import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
+import { cachedRead, guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 /** A `checkouts` row decoded to the domain `Checkout`. */
 export const CheckoutFromRow = Schema.transform(
@@ -144,8 +144,8 @@ export const SubscriptionsSql: Layer.Layer<Subscriptions, never, SqlDatabase> = 
     const write = guardedWrite(service)
     const decode = decodeRow(SubscriptionFromRow)
     const toRow = rowEncoder<Insertable<SubscriptionsTable>>()(SubscriptionFromRow)
-    const exec = execute(service)
     // read at every signing request (the plan in force)
+    const fromCache = cachedRead(service, "subscriptions")
     const forRp = prepare((db, clientId: string) =>
       db.selectFrom("subscriptions").selectAll().where("client_id", "=", clientId).orderBy("starts_at", "desc").orderBy("id", "asc"),
     )
@@ -155,7 +155,7 @@ export const SubscriptionsSql: Layer.Layer<Subscriptions, never, SqlDatabase> = 
           (columns) => (columns.includes("checkout_id") ? "checkout_id" : "subscription id"),
           (db) => db.insertInto("subscriptions").values(toRow(s)).execute(),
         ).pipe(Effect.asVoid),
-      listForRp: (clientId) => exec((db) => forRp(db, clientId)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decode))),
+      listForRp: (clientId) => fromCache((db) => forRp(db, clientId)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decode))),
     })
   }),
 )

@@ -4,6 +4,7 @@
  */
 import type { ColumnDefinitionBuilder, Migration } from "kysely"
 import { type AnyDb, type SqlDialect, typesOf } from "../migration.ts"
+import { bumpConfigEpochOn } from "../config-epoch.ts"
 
 const webhooks = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
@@ -65,4 +66,6 @@ const webhooks = (dialect: SqlDialect): Migration => {
 /** The events module's migrations for `dialect`, by global name. */
 export const eventsMigrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0004_webhooks": webhooks(dialect),
+  // an RP's webhook subscriptions are read from the cache at every completion (config-epoch.ts)
+  "0021_webhooks_config_epoch": { up: (db: AnyDb) => bumpConfigEpochOn(db, dialect, "webhook_subscriptions") },
 })

@@ -3,7 +3,7 @@ import { Deliveries, Delivery, DeliveryAttempt, WebhookSubscription, WebhookSubs
 import { Effect, Layer, Schema } from "effect"
 import { sql } from "kysely"
 import { DbBigInt, DbFlag, decodeRow, flag } from "../rows.ts"
-import { query, SqlDatabase, execute, prepare } from "../sql-database.ts"
+import { cachedRead, query, SqlDatabase, prepare } from "../sql-database.ts"
 
 /** A `webhook_subscriptions` row decoded to the domain `WebhookSubscription`. */
 export const WebhookSubscriptionFromRow = Schema.transform(
@@ -132,9 +132,9 @@ export const WebhookSubscriptionsSql: Layer.Layer<WebhookSubscriptions, never, S
   Effect.gen(function* () {
     const service = yield* SqlDatabase
     const run = query(service)
-    const exec = execute(service)
     const decode = decodeRow(WebhookSubscriptionFromRow)
     // read at every completion
+    const fromCache = cachedRead(service, "webhook_subscriptions")
     const activeFor = prepare((db, clientId: string) =>
       db.selectFrom("webhook_subscriptions").selectAll().where("client_id", "=", clientId).where("active", "=", 1).orderBy("id", "asc"),
     )
@@ -165,7 +165,7 @@ export const WebhookSubscriptionsSql: Layer.Layer<WebhookSubscriptions, never, S
           db.selectFrom("webhook_subscriptions").selectAll().where("client_id", "=", clientId).where("active", "=", 1).orderBy("id", "asc").execute(),
         ).pipe(Effect.flatMap(Effect.forEach(decode))),
       listFor: (clientId, eventType) =>
-        exec((db) => activeFor(db, clientId)).pipe(
+        fromCache((db) => activeFor(db, clientId)).pipe(
           Effect.flatMap((r) => Effect.forEach(r.rows, decode)),
           Effect.map((all) => all.filter((s) => s.events.includes(eventType))),
         ),

@@ -6,6 +6,7 @@
  */
 import type { ColumnDefinitionBuilder, Migration } from "kysely"
 import { type AnyDb, type SqlDialect, typesOf } from "../migration.ts"
+import { createConfigEpoch } from "../config-epoch.ts"
 
 const foundation = (dialect: SqlDialect): Migration => {
   const t = typesOf(dialect)
@@ -302,4 +303,6 @@ export const historyMigrations = (dialect: SqlDialect): Readonly<Record<string, 
   "0002_signing": signing(dialect),
   "0007_openid_provider": openidProvider(dialect),
   "0014_accounts": accounts(dialect),
+  // The counter of changes to rarely changing rows (config-epoch.ts); each owning module adds its trigger.
+  "0017_config_epoch": { up: (db: AnyDb) => createConfigEpoch(db, dialect) },
 })

@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRowRemembered, rowEncoder } from "../rows.ts"
 import type { CertificatesTable } from "./tables.ts"
-import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
+import { cachedRead, guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
 /** A `certificates` row decoded to the domain `StoredCertificate`. */
 export const CertificateFromRow = Schema.transform(
@@ -88,6 +88,7 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
         .limit(1),
     )
     // Both CAs in one statement, oldest first within each kind: one read where two cost five times as much on SQLite.
+    const fromCache = cachedRead(service, "certificates")
     const currentCas = prepare((db, environment: string) =>
       db
         .selectFrom("certificates")
@@ -113,7 +114,7 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
       // The oldest valid one: nodes that raced to create a CA all settle on the first row written.
       findCurrentCa: (kind, environment) => exec((db) => currentCa(db, kind, environment)).pipe(Effect.flatMap((r) => first(r.rows[0]))),
       findCurrentCas: (environment) =>
-        exec((db) => currentCas(db, environment)).pipe(
+        fromCache((db) => currentCas(db, environment)).pipe(
           Effect.flatMap((r) => {
             const rows = r.rows as ReadonlyArray<{ readonly kind: string }>
             return Effect.all({ root: first(rows.find((row) => row.kind === "root")), issuing: first(rows.find((row) => row.kind === "issuing")) })

@@ -4,6 +4,7 @@
  */
 import type { Migration } from "kysely"
 import { type AnyDb, type SqlDialect, typesOf } from "../migration.ts"
+import { bumpConfigEpochOn } from "../config-epoch.ts"
 
 // RP platform: redirect URIs, the requested plan and the rotated secrets in their grace period on the RP
 // row; the organisation-KYC record of RPs in its own append-only table.
@@ -62,4 +63,6 @@ const idTokenAlgorithm = (dialect: SqlDialect): Migration => {
 export const rpMigrations = (dialect: SqlDialect): Readonly<Record<string, Migration>> => ({
   "0009_rp_platform": rpPlatform(dialect),
   "0015_id_token_algorithm": idTokenAlgorithm(dialect),
+  // RP records are read from the cache at every signature (config-epoch.ts)
+  "0018_rp_config_epoch": { up: (db: AnyDb) => bumpConfigEpochOn(db, dialect, "relying_parties") },
 })

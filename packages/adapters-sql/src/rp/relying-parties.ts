@@ -5,7 +5,7 @@ import { AllowanceSchema, Environment, IdTokenAlgorithm, Loa, PlanId, RelyingPar
 import type { NewRelyingParty } from "@signet/core"
 import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag } from "../rows.ts"
 import type { RelyingPartiesTable } from "./tables.ts"
-import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
+import { cachedRead, guardedWrite, query, SqlDatabase, prepare } from "../sql-database.ts"
 
 const retired = (hash: string | null, until: number | null) => (hash === null || until === null ? null : { hash, validUntil: until })
 
@@ -131,10 +131,10 @@ export const RelyingPartiesSql: Layer.Layer<RelyingParties, never, SqlDatabase> 
   Effect.gen(function* () {
     const service = yield* SqlDatabase
     const run = query(service)
-    const exec = execute(service)
     const write = guardedWrite(service)
     const decodeFirst = (row: unknown) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))
     // read on every signing request
+    const fromCache = cachedRead(service, "relying_parties")
     const byClientId = prepare((db, clientId: string) => db.selectFrom("relying_parties").selectAll().where("client_id", "=", clientId))
     return RelyingParties.of({
       insert: (rp) =>
@@ -145,7 +145,7 @@ export const RelyingPartiesSql: Layer.Layer<RelyingParties, never, SqlDatabase> 
         !isRowId(id)
           ? Effect.succeedNone
           : run((db) => db.selectFrom("relying_parties").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
-      findByClientId: (clientId) => exec((db) => byClientId(db, clientId)).pipe(Effect.flatMap((r) => decodeFirst(r.rows[0]))),
+      findByClientId: (clientId) => fromCache((db) => byClientId(db, clientId)).pipe(Effect.flatMap((r) => decodeFirst(r.rows[0]))),
       list: () =>
         run((db) => db.selectFrom("relying_parties").selectAll().orderBy("created_at").orderBy("id").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
     })

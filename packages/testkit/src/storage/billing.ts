@@ -2,6 +2,7 @@
 import { describe, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { Checkouts, Subscriptions, UniqueViolation, UsageHistory } from "@signet/core"
+import { samplePlanSubscription } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 
 /** The billing module's repositories against the storage contract. */
@@ -40,16 +41,7 @@ export const billingConformance = conformanceSuite<Checkouts | Subscriptions | U
     test("one subscription per checkout; listed latest start first", () =>
       Effect.gen(function* () {
         const repo = yield* Subscriptions
-        const first = {
-          id: "sub_1",
-          clientId: "rp_sbx_1",
-          plan: "starter",
-          period: "monthly",
-          checkoutId: "chk_1",
-          startsAt: 10,
-          endsAt: 20,
-          createdAt: 10,
-        } as const
+        const first = samplePlanSubscription()
         const second = { ...first, id: "sub_2", checkoutId: "chk_2", startsAt: 30, endsAt: 40 }
         yield* repo.insert(first)
         yield* repo.insert(second)

@@ -1,5 +1,5 @@
 /** Sample aggregates for storage tests: every field set, with values that stress the columns. */
-import type { Ceremony, HostedSession, NewRelyingParty, Passkey, StoredKey, User } from "@signet/core"
+import type { Ceremony, HostedSession, NewRelyingParty, Passkey, StoredKey, Subscription, User } from "@signet/core"
 
 /** 2100-01-01T00:00:00Z in ms: beyond 32 bits, so a column that truncates shows it. */
 export const FAR_FUTURE_MS = 4_102_444_800_000
@@ -112,5 +112,18 @@ export const sampleStoredKey = (overrides: Partial<StoredKey> = {}): StoredKey =
   publicJwk: JSON.stringify({ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0" }),
   encryptedPrivateKey: "AAECAwQFBgcICQoL" + "z".repeat(200),
   createdAt: FAR_FUTURE_MS,
+  ...overrides,
+})
+
+/** A plan subscription (the starter plan, monthly) of RP `rp_sbx_1`, overridable. */
+export const samplePlanSubscription = (overrides: Partial<Subscription> = {}): Subscription => ({
+  id: "sub_1",
+  clientId: "rp_sbx_1",
+  plan: "starter",
+  period: "monthly",
+  checkoutId: "chk_1",
+  startsAt: 10,
+  endsAt: 20,
+  createdAt: 10,
   ...overrides,
 })

@@ -9,6 +9,7 @@ export {
   samplePasskey,
   sampleRelyingParty,
   sampleStoredKey,
+  samplePlanSubscription,
   sampleUser,
 } from "./fixtures.ts"
 export {
