@@ -1,16 +1,22 @@
 /** Storage on PostgreSQL: the shared store of several stateless engine nodes. */
 import { dbPoolConnections, withTags } from "@signet/core"
 import { Effect, Layer } from "effect"
+import { AsyncLocalStorage } from "node:async_hooks"
 import {
+  CompiledQuery,
+  type DatabaseConnection,
   type DatabaseIntrospector,
   type DatabaseMetadata,
   type DatabaseMetadataOptions,
   Kysely,
   PostgresDialect,
+  type PostgresDialectConfig,
+  PostgresDriver,
   PostgresIntrospector,
   type SchemaMetadata,
   sql,
   type TableMetadata,
+  type TransactionSettings,
 } from "kysely"
 import pg from "pg"
 import { type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices } from "@signet/adapters-sql"
@@ -68,8 +74,46 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
   }
 }
 
-/** PostgreSQL with the current-schema introspector. */
+// One simple-query message: the transaction starts and the configuration epoch is read in one round trip.
+const BEGIN_WITH_EPOCH = "begin; select epoch from config_epoch where id = 1"
+
+/** A `pg` client that answers the two-statement BEGIN_WITH_EPOCH with its second result, as kysely reads one result. */
+class EpochClient extends pg.Client {
+  // pg's query has a dozen overloads (hence any); only the text is looked at, the rest is forwarded as given.
+  override query(...args: Array<any>): any {
+    if (args[0] === BEGIN_WITH_EPOCH && (args[1] === undefined || (Array.isArray(args[1]) && args[1].length === 0))) {
+      return (super.query(BEGIN_WITH_EPOCH) as unknown as Promise<pg.QueryResult | Array<pg.QueryResult>>).then((results) =>
+        Array.isArray(results) ? results[results.length - 1] : results,
+      )
+    }
+    return (super.query as (...a: Array<any>) => any)(...args)
+  }
+}
+
+/** Where `beginWithEpoch` receives the epoch its BEGIN read (set only around that call). */
+const epochAtBegin = new AsyncLocalStorage<{ epoch: string | undefined }>()
+
+/** Starts the transactions the storage asks for with BEGIN_WITH_EPOCH; every other one (the migrator's) with a plain BEGIN. */
+class EpochDriver extends PostgresDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const box = epochAtBegin.getStore()
+    if (box === undefined || settings.isolationLevel !== undefined || settings.accessMode !== undefined) return super.beginTransaction(connection, settings)
+    const { rows } = await connection.executeQuery(CompiledQuery.raw(BEGIN_WITH_EPOCH))
+    const epoch = (rows[0] as { readonly epoch?: unknown } | undefined)?.epoch
+    box.epoch = typeof epoch === "string" || typeof epoch === "number" || typeof epoch === "bigint" ? String(epoch) : undefined
+  }
+}
+
+/** PostgreSQL with the current-schema introspector and the epoch-reading BEGIN. */
 class PostgresCurrentSchemaDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig
+  constructor(config: PostgresDialectConfig) {
+    super(config)
+    this.#config = config
+  }
+  override createDriver(): PostgresDriver {
+    return new EpochDriver(this.#config)
+  }
   override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new CurrentSchemaIntrospector(db)
   }
@@ -92,7 +136,7 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
     Effect.gen(function* () {
       const db = yield* Effect.acquireRelease(
         Effect.sync(() => {
-          const pool = new pg.Pool(poolConfig(options))
+          const pool = new pg.Pool({ ...poolConfig(options), Client: EpochClient })
           // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
           pool.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
           // The pool's occupancy for `/metrics`, kept current: the pool changes on every query, so the
@@ -128,7 +172,12 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
         return yield* Effect.dieMessage("PostgreSQL: no current schema (the search path names no existing schema)")
       }
       yield* migrateToLatest(db, "postgres", { migrationTableSchema })
-      return yield* makeSqlDatabase(db, "postgres")
+      const beginWithEpoch = async () => {
+        const box: { epoch: string | undefined } = { epoch: undefined }
+        const trx = await epochAtBegin.run(box, () => db.startTransaction().execute())
+        return { trx, epoch: box.epoch }
+      }
+      return yield* makeSqlDatabase(db, "postgres", undefined, undefined, beginWithEpoch)
     }),
   )
 

@@ -6,8 +6,9 @@
  * - One row, `config_epoch`, counts changes. A trigger on each cached table bumps it in the
  *   same transaction as any write to the table, whoever makes it: this engine, another node,
  *   an operator's SQL. A change and its bump commit together or not at all.
- * - A unit of work reads the epoch once, at its first cached read, and takes a cached result
- *   only when it was read under that same epoch. A result read under epoch E reflects every
+ * - A unit of work reads the epoch once (on PostgreSQL in the message of its BEGIN, see
+ *   `beginWithEpoch`; on SQLite at its first cached read) and takes a cached result only when it
+ *   was read under that same epoch. A result read under epoch E reflects every
  *   change up to E; a unit that sees E saw nothing newer in those tables when it read it.
  * - A unit of work that writes to a cached table itself (seen from the statements it runs)
  *   reads those tables from the database for the rest of its transaction and fills nothing:

@@ -83,6 +83,11 @@ export interface SqlDatabaseService {
    * commits. Undefined for `:memory:` (a second connection would be another database) and PostgreSQL.
    */
   readonly readNow: ((query: CompiledQuery<unknown>) => QueryResult<unknown>) | undefined
+  /**
+   * PostgreSQL: starts a transaction and reads the configuration epoch in the same round trip
+   * (`epoch` undefined when it could not: the first cached read then reads it).
+   */
+  readonly beginWithEpoch: (() => Promise<{ readonly trx: ControlledTransaction<Database>; readonly epoch: string | undefined }>) | undefined
   /** the tables whose reads may be cached (see `cachedRead`); registered by their repositories */
   readonly configTables: Set<string>
   /** cached results by statement and parameters, each with the epoch it was read under */
@@ -98,12 +103,14 @@ export const makeSqlDatabase = (
   dialect: SqlDialect,
   runNow?: (query: CompiledQuery<unknown>) => QueryResult<unknown>,
   readNow?: (query: CompiledQuery<unknown>) => QueryResult<unknown>,
+  beginWithEpoch?: SqlDatabaseService["beginWithEpoch"],
 ): Effect.Effect<SqlDatabaseService> =>
   Effect.sync(() => ({
     db,
     dialect,
     runNow,
     readNow,
+    beginWithEpoch,
     currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()),
     configTables: new Set<string>(),
     configCache: new Map(),
@@ -288,9 +295,17 @@ export const transaction =
             service.group !== undefined
               ? grouped(service, service.group, effect)
               : Effect.acquireUseRelease(
-                  Effect.promise(() => service.db.startTransaction().execute()).pipe(
-                    Effect.map((trx): ActiveTransaction => {
+                  Effect.promise(() =>
+                    service.beginWithEpoch !== undefined && service.configTables.size > 0
+                      ? service.beginWithEpoch()
+                      : service.db
+                          .startTransaction()
+                          .execute()
+                          .then((trx) => ({ trx, epoch: undefined })),
+                  ).pipe(
+                    Effect.map(({ trx, epoch }): ActiveTransaction => {
                       const config = freshConfigView()
+                      config.epoch = epoch
                       return {
                         trx: trx.withPlugin(new ConfigWriteWatch(config, service.configTables)),
                         lock: Effect.unsafeMakeSemaphore(1),
