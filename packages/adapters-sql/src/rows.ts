@@ -3,6 +3,7 @@
  * decoded to the domain's type.
  */
 import { Effect, Schema } from "effect"
+import { setBounded } from "@signet/core"
 
 /** A `bigint` column: a number on SQLite, a decimal string on PostgreSQL. */
 export const DbBigInt = Schema.Union(Schema.Number, Schema.NumberFromString)
@@ -50,8 +51,7 @@ export const decodeRowRemembered = <A, I>(schema: Schema.Schema<A, I>, column: s
   const last = new Map<unknown, { readonly row: Readonly<Record<string, unknown>>; readonly value: A }>()
   const remember = (key: unknown, row: Readonly<Record<string, unknown>>, value: A) =>
     Effect.sync(() => {
-      if (!last.has(key) && last.size >= capacity) last.delete(last.keys().next().value)
-      last.set(key, { row, value })
+      setBounded(last, key, { row, value }, capacity)
     })
   return (row: unknown): Effect.Effect<A> => {
     if (typeof row !== "object" || row === null) return decode(row).pipe(Effect.orDie)

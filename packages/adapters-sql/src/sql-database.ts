@@ -10,7 +10,7 @@
 import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
 import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult } from "kysely"
 import { SelectQueryNode, sql } from "kysely"
-import { dbCommits, dbTransactionSeconds, Storage, traced, UniqueViolation, withTags } from "@signet/core"
+import { dbCommits, dbTransactionSeconds, setBounded, Storage, traced, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
 import { type ConfigView, ConfigWriteWatch, freshConfigView, noteStatement, readEpoch } from "./config-epoch.ts"
 import type { Database } from "./database.ts"
@@ -514,9 +514,7 @@ export const cachedRead = (service: SqlDatabaseService, table: string) => {
           (result) => {
             // Filled only by a transaction that has not written to a cached table: what it read is committed state.
             if (active.config.written || active.config.epoch !== epoch) return
-            if (service.configCache.size >= CONFIG_CACHE_LIMIT && !service.configCache.has(key))
-              service.configCache.delete(service.configCache.keys().next().value!)
-            service.configCache.set(key, { epoch, result })
+            setBounded(service.configCache, key, { epoch, result }, CONFIG_CACHE_LIMIT)
           },
         )
       })

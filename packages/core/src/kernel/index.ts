@@ -59,3 +59,4 @@ export {
   sseClients,
   withTags,
 } from "./metrics.ts"
+export { setBounded } from "./bounded-map.ts"
