@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 /** Workspace packages export their sources under this condition (published builds resolve `dist/`). */
@@ -17,5 +18,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // At least two files at once: most of these tests wait on PostgreSQL, Chromium, child processes
+    // or fsync, and vitest's default (cores − 1) runs them one at a time on a 2-core machine.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    minWorkers: 1,
   },
 })
