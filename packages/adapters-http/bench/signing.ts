@@ -7,7 +7,8 @@
  *   (c) the same over HTTP on loopback, one client after another, and 64 clients at once (c64: the
  *       clients run in a load-generator process of their own, beside the engine's, as real clients
  *       would: the engine's process serves, the generator's makes the passkey assertions);
- * (b) and (c) on SQLite and on PostgreSQL (`DATABASE_URL`, or the local server; skipped when none answers).
+ * (b) and (c) on SQLite and on PostgreSQL (`DATABASE_URL`, or the local server; skipped when none answers),
+ * with the pool the server gives one process on this machine (`BENCH_PG_POOL` sets another).
  * `--sqlite-only` and `--postgres-only` skip the other database's figures; `--path-only` stops after (a).
  * Every ratio is against the crypto floor of the same run. `--check` compares the ratios with
  * `bench/baseline.json` and fails when one is more than 30 % below it; `--write-baseline` writes it.
@@ -37,13 +38,16 @@ import { fork } from "node:child_process"
 import { createHash, generateKeyPairSync, randomBytes, sign, verify } from "node:crypto"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import inspector from "node:inspector/promises"
-import { loadavg, tmpdir } from "node:os"
+import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { defaultDatabasePool } from "../../server/src/config.ts"
 import { startEngine, type RunningEngine } from "../src/test-support/running-engine.ts"
 
 const N = Number(process.env["BENCH_N"] ?? 300)
+/** PostgreSQL connections: the server's default for one worker on this machine (SIGNET_DATABASE_POOL unset) */
+const PG_POOL = Number(process.env["BENCH_PG_POOL"] ?? defaultDatabasePool(availableParallelism(), 1))
 /** signatures made by the 64 concurrent clients together, per storage */
 const CONCURRENT_N = Number(process.env["BENCH_CONCURRENT_N"] ?? 1280)
 const CLIENTS = 64
@@ -419,9 +423,10 @@ const main = async () => {
       housekeeping: false,
       validateResponses: false,
       trustedProxies: LOOPBACK,
-      storage: StoragePostgres({ connectionString: url, schema }),
+      storage: StoragePostgres({ connectionString: url, schema, maxConnections: PG_POOL }),
     })
     try {
+      console.log(`PostgreSQL: a pool of ${PG_POOL} connections`)
       const signers = await prepare(postgres)
       const r = await engineFigures(postgres, signers, "PostgreSQL")
       figures["b postgres"] = r.inProcess

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { ConfigError, loadConfig } from "./config.ts"
+import { ConfigError, defaultDatabasePool, loadConfig } from "./config.ts"
 
 const key = "ab".repeat(32)
 
@@ -42,6 +42,21 @@ describe("server configuration", () => {
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_WORKERS: "0" }, [])).toThrow(/SIGNET_WORKERS must be a whole number from 1/)
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_WORKERS: "1.5" }, [])).toThrow(/invalid configuration/)
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_WORKERS: "2", SIGNET_DATABASE: ":memory:" }, [])).toThrow(/not :memory:/)
+  })
+
+  it("SIGNET_DATABASE_POOL: PostgreSQL connections per process, by default about two per core shared by the workers; refused on SQLite", () => {
+    const pgUrl = "postgres://signet@db.example.com/signet"
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: pgUrl, SIGNET_DATABASE_POOL: "7" }, []).databasePool).toBe(7)
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: pgUrl, SIGNET_WORKERS: "1" }, []).databasePool).toBe(2 * availableParallelism() + 2)
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: pgUrl }, []).databasePool).toBe(
+      defaultDatabasePool(availableParallelism(), availableParallelism()),
+    )
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).databasePool).toBeUndefined()
+    // two per core plus two for the node, split among its workers, never under two each
+    expect([defaultDatabasePool(2, 1), defaultDatabasePool(2, 2), defaultDatabasePool(32, 32), defaultDatabasePool(4, 64)]).toEqual([6, 3, 3, 2])
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE_POOL: "4" }, [])).toThrow(/SQLite has none/)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: pgUrl, SIGNET_DATABASE_POOL: "0" }, [])).toThrow(/from 1 to 1000/)
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: pgUrl, SIGNET_DATABASE_POOL: "ten" }, [])).toThrow(/invalid configuration/)
   })
 
   it("refuses an origin with a path, a bad environment and a bad port", () => {

@@ -7,17 +7,19 @@ import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import type { StorageServices } from "@signet/adapters-http"
 import { EventBusWorkers } from "./cluster.ts"
+import { isPostgresUrl } from "./config.ts"
 
 /**
  * Storage and event bus for a database setting. PostgreSQL: LISTEN/NOTIFY, across every process and
- * node. SQLite: one machine; the in-process bus, or with `workers` the bus the cluster's primary relays.
+ * node, with at most `pool` connections (StoragePostgres's default without it). SQLite: one machine; the in-process bus, or with `workers` the bus the cluster's primary relays.
  */
 export const storageFor = (
   database: string,
-  options: { readonly workers?: boolean } = {},
+  options: { readonly workers?: boolean; readonly pool?: number | undefined } = {},
 ): { readonly storage: Layer.Layer<StorageServices, unknown>; readonly eventBus: Layer.Layer<EventBus, unknown> } => {
-  if (/^postgres(ql)?:\/\//.test(database)) {
-    return { storage: StoragePostgres({ connectionString: database }), eventBus: EventBusPostgres({ connectionString: database }) }
+  if (isPostgresUrl(database)) {
+    const storage = StoragePostgres({ connectionString: database, ...(options.pool === undefined ? {} : { maxConnections: options.pool }) })
+    return { storage, eventBus: EventBusPostgres({ connectionString: database }) }
   }
   if (database !== ":memory:") mkdirSync(dirname(database), { recursive: true })
   return { storage: StorageSqlite({ filename: database }), eventBus: options.workers === true ? EventBusWorkers : EventBusInProcess }

@@ -10,6 +10,7 @@ import { administerRelyingParty, registerRelyingParty } from "@signet/core"
 import { enrol, ok, SignetClient, signIn, SoftwarePasskey, type TokenAnswer } from "@signet/testkit"
 import { dropSchema, findPostgres, freshSchemaName } from "@signet/testkit/storage"
 import { LogLevel } from "effect"
+import pg from "pg"
 import { createHash, randomBytes } from "node:crypto"
 import { Agent, request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -69,6 +70,9 @@ const openStream = (url: string, token: string) =>
     },
   )
 
+/** SIGNET_DATABASE_POOL of the PostgreSQL run: 200 parallel creations share two connections per worker. */
+const POOL = 2
+
 describe.each(STORAGES)("two workers on %s", (storageName, postgresUrl) => {
   let server: ServerProcess
   let admin: Engine
@@ -81,8 +85,11 @@ describe.each(STORAGES)("two workers on %s", (storageName, postgresUrl) => {
     // PostgreSQL: a fresh schema, migrated by the administering engine; the server reaches it through its search path.
     schema = postgresUrl === undefined ? undefined : freshSchemaName()
     const pgStorage = postgresUrl === undefined ? undefined : StoragePostgres({ connectionString: postgresUrl, schema: schema! })
+    // Its application name tells the server's connections apart in pg_stat_activity.
     const pgDatabase =
-      postgresUrl === undefined ? undefined : `${postgresUrl}${postgresUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+      postgresUrl === undefined
+        ? undefined
+        : `${postgresUrl}${postgresUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`
     // One master key for the administering engine and the server: whichever makes the engine's keys first seals them.
     const masterKey = randomBytes(32)
     const settings = { environment: "sandbox", basePath: "/api", accessTokenTtlSeconds: 3600, ceremonyTtlSeconds: 300, sessionTtlSeconds: 3600 } as const
@@ -102,7 +109,7 @@ describe.each(STORAGES)("two workers on %s", (storageName, postgresUrl) => {
       SIGNET_WORKERS: "2",
       SIGNET_SHUTDOWN_GRACE_MS: "5000",
       SIGNET_MASTER_KEY: masterKey.toString("hex"),
-      ...(pgDatabase === undefined ? {} : { SIGNET_DATABASE: pgDatabase }),
+      ...(pgDatabase === undefined ? {} : { SIGNET_DATABASE: pgDatabase, SIGNET_DATABASE_POOL: String(POOL) }),
     })
     if (pgStorage === undefined) {
       // Administration in process on the same database (the admin CLI's way), without a delivery worker.
@@ -181,6 +188,20 @@ describe.each(STORAGES)("two workers on %s", (storageName, postgresUrl) => {
     const byWorker = new Map<string | undefined, number>()
     for (const a of answers) byWorker.set(a.worker, (byWorker.get(a.worker) ?? 0) + 1)
     expect([...byWorker.keys()].sort()).toEqual(["1", "2"])
+    if (postgresUrl !== undefined) {
+      // SIGNET_DATABASE_POOL held under that load. Per worker: its storage pool, and the event bus's
+      // 4 publishing connections and 1 listening one (docs/operations.md#workers). A pool of 10, the
+      // library's default, took about 10 per worker here.
+      const probe = new pg.Client({ connectionString: postgresUrl })
+      await probe.connect()
+      try {
+        const { rows } = await probe.query<{ readonly n: string }>("select count(*) as n from pg_stat_activity where application_name = $1", [schema])
+        expect(Number(rows[0]!.n)).toBeGreaterThan(0)
+        expect(Number(rows[0]!.n)).toBeLessThanOrEqual(2 * (POOL + 5))
+      } finally {
+        await probe.end()
+      }
+    }
   }, 90_000)
 
   it("an event stream on one worker hears completions made on the other within a second", async () => {
