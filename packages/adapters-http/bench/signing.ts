@@ -113,6 +113,24 @@ interface SignerState {
   readonly passkey: SoftwarePasskeyState
 }
 
+/** The machine's CPU time so far, busy and in all, from `/proc/stat` (Linux; undefined elsewhere), in clock ticks. */
+const machineTicks = (): { readonly busy: number; readonly all: number } | undefined => {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
+    // user nice system idle iowait irq softirq steal: idle and iowait are not busy
+    const all = fields.slice(0, 8).reduce((a, b) => a + b, 0)
+    return { busy: all - fields[3]! - fields[4]!, all }
+  } catch {
+    return undefined
+  }
+}
+
+/** How many of the machine's cores were busy between two `machineTicks`, whoever used them (the database server too). */
+const busyCores = (from: ReturnType<typeof machineTicks>, to: ReturnType<typeof machineTicks>): string =>
+  from === undefined || to === undefined || to.all === from.all
+    ? "machine CPU not known"
+    : `machine busy ${(((to.busy - from.busy) / (to.all - from.all)) * availableParallelism()).toFixed(2)} of ${availableParallelism()} cores`
+
 type GeneratorMessage = { readonly ready: true } | { readonly latencies: ReadonlyArray<number>; readonly cpuMs: number } | { readonly error: string }
 
 /**
@@ -141,10 +159,12 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
     const commits0 = await commits()
     const profiling = await startProfile()
     const cpu0 = process.cpuUsage()
+    const machine0 = machineTicks()
     const started = performance.now()
     generator.send({ go: true })
     const done = await next()
     const elapsed = performance.now() - started
+    const machine = busyCores(machine0, machineTicks())
     await profiling?.(`c64-${dialect}`)
     // The serving process's CPU (its thread pool included): what a signature costs the engine, whatever the load.
     const cpu = process.cpuUsage(cpu0)
@@ -159,7 +179,7 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
     line(
       label,
       perSecond,
-      `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, CPU per signature: server ${serverCpuMs.toFixed(2)} ms, load generator ${(done.cpuMs / total).toFixed(2)} ms; ${unitsPerCommit.toFixed(1)} units per COMMIT`,
+      `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, CPU per signature: server ${serverCpuMs.toFixed(2)} ms, load generator ${(done.cpuMs / total).toFixed(2)} ms; ${unitsPerCommit.toFixed(1)} units per COMMIT; ${machine}`,
     )
     return { perSecond, p50, p99 }
   } finally {
