@@ -11,7 +11,8 @@ import { isPostgresUrl } from "./config.ts"
 
 /**
  * Storage and event bus for a database setting. PostgreSQL: LISTEN/NOTIFY, across every process and
- * node, with at most `pool` connections (StoragePostgres's default without it). SQLite: one machine; the in-process bus, or with `workers` the bus the cluster's primary relays.
+ * node; the storage opens at most `pool` connections (StoragePostgres's default, 10, without it).
+ * SQLite: one machine; the in-process bus, or with `workers` the bus the cluster's primary relays.
  */
 export const storageFor = (
   database: string,

@@ -122,7 +122,8 @@ const main = async () => {
     process.exit(group === undefined || group === "help" || group === "--help" ? 0 : 2)
   }
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
-  const { storage } = storageFor(config.database)
+  // SIGNET_DATABASE_POOL (the deployment's connection budget) holds for the CLI too.
+  const { storage } = storageFor(config.database, { pool: config.databasePool })
   const engine = await makeEngine({
     settings: config.settings,
     storage,
