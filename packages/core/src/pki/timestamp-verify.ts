@@ -18,6 +18,7 @@ import { certificateStatus } from "./revocation.ts"
 import { imprintAlgorithmOf, oidText } from "./timestamp.ts"
 import type { ImprintAlgorithm } from "./timestamp-authority.ts"
 import { loadX509, type X509 } from "./x509.ts"
+import { x509OfParsed, x509OfStored } from "./x509-views.ts"
 
 /** What the timestamp of a signature says and whether it holds. */
 export interface TimestampReport {
@@ -34,7 +35,6 @@ export interface TimestampReport {
 const TIME_STAMPING = "1.3.6.1.5.5.7.3.8"
 
 const hexSerial = (i: asn1js.Integer) => toHex(new Uint8Array(i.valueBlock.valueHexView)).replace(/^(00)+(?=[0-9a-f])/, "")
-const x509Of = (x509: typeof X509, c: pkijs.Certificate) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER(false)))
 
 /** The policy of a DER TSTInfo in dotted form (its second element). */
 const policyOf = (tstInfo: Uint8Array): string | null => {
@@ -74,7 +74,7 @@ export const verifyTimestampToken = (
       const content = new Uint8Array(signed.encapContentInfo.eContent.getValue())
       // every certificate the token carries must be readable by the X.509 library used below (fuzzing: a malformed
       // authority information access extension threw there, a 500 from /v2/validate)
-      for (const c of signed.certificates ?? []) if (c instanceof pkijs.Certificate) x509Of(x509, c)
+      for (const c of signed.certificates ?? []) if (c instanceof pkijs.Certificate) x509OfParsed(x509, c)
       return { signed, content, info: pkijs.TSTInfo.fromBER(content) }
     }).pipe(Effect.option)
     if (Option.isNone(parsed)) {
@@ -130,7 +130,7 @@ export const verifyTimestampToken = (
     let trusted = false
     let tsa: TimestampReport["tsa"] = null
     if (tsaCertificate !== undefined) {
-      const certificate = x509Of(x509, tsaCertificate)
+      const certificate = x509OfParsed(x509, tsaCertificate)
       tsa = { subject: certificate.subject, serial }
       const usage = certificate.getExtension(x509.ExtendedKeyUsageExtension)
       const timeStamping = usage !== null && usage.critical && usage.usages.length === 1 && usage.usages[0] === TIME_STAMPING
@@ -138,8 +138,8 @@ export const verifyTimestampToken = (
       const inPeriod = certificate.notBefore.getTime() <= genTime.getTime() && genTime.getTime() < certificate.notAfter.getTime()
       if (!inPeriod) problems.push("the TSA certificate was not valid at the timestamp's time")
       const ca = yield* certificateAuthority
-      const root = new x509.X509Certificate(new Uint8Array(yield* derOf(ca.root)))
-      const candidates = [...inToken.map((c) => x509Of(x509, c)), new x509.X509Certificate(new Uint8Array(yield* derOf(ca.issuing)))]
+      const root = yield* x509OfStored(x509, ca.root)
+      const candidates = [...inToken.map((c) => x509OfParsed(x509, c)), yield* x509OfStored(x509, ca.issuing)]
       const issuing = candidates.find((c) => c.subject === certificate.issuer && c.serialNumber !== certificate.serialNumber)
       const verifies = (c: X509.X509Certificate, by: X509.X509Certificate) =>
         Effect.promise(() => c.verify({ publicKey: by.publicKey, signatureOnly: true }).catch(() => false))

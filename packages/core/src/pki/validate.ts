@@ -21,6 +21,7 @@ import { verifySignerInfo } from "./signer-verify.ts"
 import { signatureTimestampOf, verifySignatureTimestamp, type TimestampReport } from "./timestamp-verify.ts"
 import { TrustAnchors } from "./trust-anchors.ts"
 import { loadX509, type X509 } from "./x509.ts"
+import { x509OfParsed, x509OfStored } from "./x509-views.ts"
 import { imprintAlgorithmOf } from "./timestamp.ts"
 
 /**
@@ -220,7 +221,7 @@ export const validateSignedData = (
     // a malformed extension (e.g. a CRL distribution point) threw there, a 500 found by fuzzing.
     yield* Effect.try({
       try: () => {
-        for (const c of certificates) for (const e of new x509.X509Certificate(new Uint8Array(c.toSchema().toBER())).extensions) e.toString()
+        for (const c of certificates) for (const e of x509OfParsed(x509, c).extensions) e.toString()
       },
       catch: () => new InvalidRequest({ detail: "signature carries a certificate that cannot be read" }),
     })
@@ -240,10 +241,10 @@ export const validateSignedData = (
     // Chain: signer → issuers (from the CMS, the file, the engine) → a trust anchor, each signature checked.
     const ca = yield* certificateAuthority
     const readable = (bytes: Uint8Array) => Effect.try(() => new x509.X509Certificate(new Uint8Array(bytes))).pipe(Effect.option)
-    const anchors = [new x509.X509Certificate(new Uint8Array(yield* derOf(ca.root)))]
+    const anchors = [yield* x509OfStored(x509, ca.root)]
     for (const bytes of (yield* TrustAnchors).certificates) anchors.push(...Option.toArray(yield* readable(bytes)))
-    const pool = certificates.map((c) => new x509.X509Certificate(new Uint8Array(c.toSchema().toBER())))
-    pool.push(new x509.X509Certificate(new Uint8Array(yield* derOf(ca.issuing))))
+    const pool = certificates.map((c) => x509OfParsed(x509, c))
+    pool.push(yield* x509OfStored(x509, ca.issuing))
     for (const bytes of embedded.certificates.slice(0, EMBEDDED_LIMIT)) pool.push(...Option.toArray(yield* readable(bytes)))
     const same = (a: X509.X509Certificate, b: X509.X509Certificate) => bytesEqual(new Uint8Array(a.rawData), new Uint8Array(b.rawData))
     const verifies = (c: X509.X509Certificate, by: X509.X509Certificate) =>
@@ -252,7 +253,7 @@ export const validateSignedData = (
     const path: Array<{ certificate: X509.X509Certificate; signatureValid: boolean; anchor: boolean }> = []
     let trustedRoot = false
     if (signerCert !== undefined) {
-      let current = new x509.X509Certificate(new Uint8Array(signerCert.toSchema().toBER()))
+      let current = x509OfParsed(x509, signerCert)
       for (let depth = 0; depth < 8; depth++) {
         if (anchors.some((a) => same(a, current))) {
           path.push({ certificate: current, signatureValid: true, anchor: true })
