@@ -22,5 +22,9 @@ export default defineConfig({
     // or fsync, and vitest's default (cores − 1) runs them one at a time on a 2-core machine.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     minWorkers: 1,
+    // `expect.poll` waits for what a browser or a server shows; with two files at once a step can
+    // take seconds on a loaded machine. A poll still fails if the state never comes (timing limits
+    // belong in the benchmarks).
+    expect: { poll: { timeout: 15_000 } },
   },
 })
