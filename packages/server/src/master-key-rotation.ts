@@ -10,7 +10,7 @@ import { SqlDatabasePostgres } from "@signet/adapters-postgres"
 import { holdSqliteExclusively, SqlDatabaseSqlite } from "@signet/adapters-sqlite"
 import { masterKeyResealer, parseMasterKey } from "@signet/adapters-crypto"
 import { Cause, Effect, Exit, type Layer } from "effect"
-import { loadConfig } from "./config.ts"
+import { isPostgresUrl, loadConfig } from "./config.ts"
 
 /** How a rotation runs. */
 export interface MasterKeyRotationOptions {
@@ -25,12 +25,10 @@ export interface MasterKeyRotationOptions {
   readonly onBatch?: (progress: SealedTableRotation) => void
 }
 
-const isPostgres = (database: string) => /^postgres(ql)?:\/\//.test(database)
-
 /** Re-seals the database under `next`; run it again after an interruption: it picks up where it stopped. */
 export const rotateMasterKey = async (options: MasterKeyRotationOptions): Promise<ReadonlyArray<SealedTableRotation>> => {
   const resealer = await masterKeyResealer(options.previous, options.next)
-  const layer: Layer.Layer<SqlDatabase> = isPostgres(options.database)
+  const layer: Layer.Layer<SqlDatabase> = isPostgresUrl(options.database)
     ? SqlDatabasePostgres({ connectionString: options.database, maxConnections: 2 })
     : SqlDatabaseSqlite({ filename: options.database, busyTimeoutMs: 1000 })
   const program = Effect.gen(function* () {

@@ -28,7 +28,7 @@ import {
 } from "@signet/core"
 import { Effect, Layer, LogLevel, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import { loadConfig } from "../config.ts"
+import { isPostgresUrl, loadConfig } from "../config.ts"
 import { demoMasterKey } from "../demo.ts"
 import { fileSource, makeEngine, signedFileWriter } from "@signet/adapters-http"
 import { storageFor } from "../storage.ts"
@@ -110,7 +110,7 @@ const main = async () => {
   if (group === "backup" || group === "restore") {
     const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
     if (command === undefined) throw new Error(`${group} needs a file`)
-    if (/^postgres(ql)?:\/\//.test(config.database)) {
+    if (isPostgresUrl(config.database)) {
       throw new Error(`${group} is for the embedded SQLite database; on PostgreSQL use pg_dump / pg_restore (docs/operations.md)`)
     }
     const done = group === "backup" ? await backupSqlite(config.database, command) : restoreSqlite(command, config.database)
