@@ -3,7 +3,8 @@
  *   crypto floor: `node:crypto` verify one ES256 assertion + make one ES256 signature;
  *   commit floor: one durable SQLite commit (WAL, synchronous=FULL, one row written);
  *   (a) Signet's signing path without storage: assertion verification + CMS signature, in process;
- *   (b) the engine in process: create a request, then complete it;
+ *   (b) the engine in process: create a request, then complete it; (b64) the same with 64 callers at
+ *       once (no HTTP: with (c64) it shows what the HTTP layer costs the serving thread);
  *   (c) the same over HTTP on loopback, one client after another, and 64 clients at once (c64: the
  *       clients run in a load-generator process of their own, beside the engine's, as real clients
  *       would: the engine's process serves, the generator's makes the passkey assertions);
@@ -40,6 +41,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import inspector from "node:inspector/promises"
 import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
+import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { defaultDatabasePool } from "../../server/src/config.ts"
@@ -87,9 +89,15 @@ const time = async (label: string, run: (i: number) => Promise<void> | void, n =
 
 const quantile = (sorted: ReadonlyArray<number>, q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
 
-/** `clients` loops at once sharing `total` runs, after one warm-up run each; the latency of each run. */
+/**
+ * Warm-up runs per client before a crowd is timed: the first few hundred signatures at 64 at once
+ * run up to twice as slow (the JIT compiles the grouped paths, V8 sizes its young generation).
+ */
+const CROWD_WARMUP = 5
+
+/** `clients` loops at once sharing `total` runs, after `CROWD_WARMUP` warm-up runs each; the latency of each run. */
 const crowd = async (clients: number, total: number, run: (client: number) => Promise<void>, ready: () => Promise<void>) => {
-  await Promise.all(Array.from({ length: clients }, (_, c) => run(c)))
+  for (let w = 0; w < CROWD_WARMUP; w++) await Promise.all(Array.from({ length: clients }, (_, c) => run(c)))
   await ready()
   let next = 0
   const latencies: Array<number> = []
@@ -160,11 +168,14 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
     const profiling = await startProfile()
     const cpu0 = process.cpuUsage()
     const machine0 = machineTicks()
+    const loop0 = performance.eventLoopUtilization()
     const started = performance.now()
     generator.send({ go: true })
     const done = await next()
     const elapsed = performance.now() - started
     const machine = busyCores(machine0, machineTicks())
+    // The serving thread's share of the time it was busy: near 100 %, it is the limit, whatever the idle cores.
+    const serving = performance.eventLoopUtilization(loop0).utilization
     await profiling?.(`c64-${dialect}`)
     // The serving process's CPU (its thread pool included): what a signature costs the engine, whatever the load.
     const cpu = process.cpuUsage(cpu0)
@@ -179,7 +190,7 @@ const crowdOverHttp = async (label: string, env: RunningEngine, signers: Readonl
     line(
       label,
       perSecond,
-      `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, CPU per signature: server ${serverCpuMs.toFixed(2)} ms, load generator ${(done.cpuMs / total).toFixed(2)} ms; ${unitsPerCommit.toFixed(1)} units per COMMIT; ${machine}`,
+      `   p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, CPU per signature: server ${serverCpuMs.toFixed(2)} ms, load generator ${(done.cpuMs / total).toFixed(2)} ms; ${unitsPerCommit.toFixed(1)} units per COMMIT; ${machine}, serving thread busy ${(100 * serving).toFixed(1)} %`,
     )
     return { perSecond, p50, p99 }
   } finally {
@@ -381,7 +392,38 @@ const signingPath = async (env: RunningEngine, signer: Signer) => {
   return { floor, path }
 }
 
-/** (b) and (c) serial, and (c) with 64 concurrent clients, on one storage. */
+/**
+ * (b64): `CLIENTS` callers of the engine at once in this process, one signer each, sharing `total`
+ * signatures: no HTTP, no load generator. Each caller makes its own assertions (about 0.05 ms of CPU
+ * each, counted in the CPU figure).
+ */
+const crowdInProcess = async (label: string, env: RunningEngine, signers: ReadonlyArray<Signer>, total: number) => {
+  const one = async (signer: Signer) => {
+    const user = { userId: signer.userId, clientId: env.rp.clientId, scope: ["basic"] }
+    const pending = await env.engine.run(createSigningRequest(user, { documentHash: hash(), credentialId: signer.passkey.credentialId }))
+    await env.engine.run(completeSigningRequest(pending.requestId, signer.passkey.assert({ challenge: pending.challenge }, noHandle) as Assertion))
+  }
+  let cpu0 = process.cpuUsage()
+  let loop0 = performance.eventLoopUtilization()
+  let started = performance.now()
+  const timed = async () => {
+    cpu0 = process.cpuUsage()
+    loop0 = performance.eventLoopUtilization()
+    started = performance.now()
+  }
+  const latencies = (await crowd(signers.length, total, (c) => one(signers[c]!), timed)).sort((a, b) => a - b)
+  const perSecond = total / ((performance.now() - started) / 1000)
+  const cpu = process.cpuUsage(cpu0)
+  const serving = performance.eventLoopUtilization(loop0).utilization
+  line(
+    label,
+    perSecond,
+    `   p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms, CPU per signature ${((cpu.user + cpu.system) / 1000 / total).toFixed(2)} ms, thread busy ${(100 * serving).toFixed(1)} %`,
+  )
+  return perSecond
+}
+
+/** (b) and (c) serial, (b64) and (c64) with 64 callers at once, on one storage. */
 const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>, storage: string) => {
   const first = signers[0]!
   const user = { userId: first.userId, clientId: env.rp.clientId, scope: ["basic"] }
@@ -389,6 +431,7 @@ const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>,
     const pending = await env.engine.run(createSigningRequest(user, { documentHash: hash(), credentialId: first.passkey.credentialId }))
     await env.engine.run(completeSigningRequest(pending.requestId, first.passkey.assert({ challenge: pending.challenge }, noHandle) as Assertion))
   })
+  const inProcessCrowd = await crowdInProcess(`(b64) engine in process, ${CLIENTS} concurrent callers (${storage})`, env, signers, CONCURRENT_N)
   const label = storage === "SQLite" ? "(c) engine over HTTP (loopback): create + complete" : `(c) engine over HTTP (loopback, ${storage}): create + complete`
   const overHttp = await time(label, () => signOverHttp(first.client, first.passkey, first.token))
   // One signer per client: a passkey's signature counter orders its approvals.
@@ -399,7 +442,7 @@ const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>,
     CONCURRENT_N,
     storage === "SQLite" ? "sqlite" : "postgres",
   )
-  return { inProcess, overHttp, crowd }
+  return { inProcess, inProcessCrowd, overHttp, crowd }
 }
 
 const main = async () => {
@@ -409,7 +452,7 @@ const main = async () => {
       .map((l) => l.toFixed(2))
       .join(", ")
   console.log(
-    `Signet signing benchmark: ${N} signatures per serial figure after ${WARMUP} warm-up, ${CONCURRENT_N} with ${CLIENTS} clients; Node ${process.version}; load ${load()}\n`,
+    `Signet signing benchmark: ${N} signatures per serial figure after ${WARMUP} warm-up, ${CONCURRENT_N} with ${CLIENTS} clients after ${CROWD_WARMUP * CLIENTS} warm-up; Node ${process.version}; load ${load()}\n`,
   )
   figures["commit floor"] = await commitFloor()
   let floor = 0
@@ -428,6 +471,7 @@ const main = async () => {
     if (!postgresOnly) {
       const r = await engineFigures(sqlite, signers, "SQLite")
       figures["b sqlite"] = r.inProcess
+      figures["b64 sqlite"] = r.inProcessCrowd
       figures["c sqlite"] = r.overHttp
       figures["c64 sqlite"] = r.crowd.perSecond
       figures["c64 sqlite p99 ms"] = r.crowd.p99
@@ -450,6 +494,7 @@ const main = async () => {
       const signers = await prepare(postgres)
       const r = await engineFigures(postgres, signers, "PostgreSQL")
       figures["b postgres"] = r.inProcess
+      figures["b64 postgres"] = r.inProcessCrowd
       figures["c postgres"] = r.overHttp
       figures["c64 postgres"] = r.crowd.perSecond
       figures["c64 postgres p99 ms"] = r.crowd.p99
@@ -463,7 +508,7 @@ const main = async () => {
   }
 
   const ratios: Record<string, number> = {}
-  for (const name of ["a", "b sqlite", "c sqlite", "c64 sqlite", "b postgres", "c postgres", "c64 postgres"]) {
+  for (const name of ["a", "b sqlite", "b64 sqlite", "c sqlite", "c64 sqlite", "b postgres", "b64 postgres", "c postgres", "c64 postgres"]) {
     if (figures[name] !== undefined) ratios[`${name} / crypto floor`] = figures[name] / floor
   }
   console.log(`\nratios against the crypto floor (${floor.toFixed(0)}/s) of this run; load ${load()}`)
