@@ -2,7 +2,7 @@
  * Column codecs shared by the row schemas: what a column reads back as on either database,
  * decoded to the domain's type.
  */
-import { Effect, Schema } from "effect"
+import { Either, type Effect, Exit, Schema } from "effect"
 import { setBounded } from "@signet/core"
 
 /** A `bigint` column: a number on SQLite, a decimal string on PostgreSQL. */
@@ -21,11 +21,21 @@ export const DbStringArray = Schema.parseJson(Schema.Array(Schema.String))
 /** The 0/1 value of a boolean, for writes. */
 export const flag = (b: boolean): 0 | 1 => (b ? 1 : 0)
 
-/** Decodes a row (an `unknown` from the driver) with `schema`; a row that does not decode is a defect. */
-export const decodeRow = <A, I>(schema: Schema.Schema<A, I>) => {
-  const decode = Schema.decodeUnknown(schema)
-  return (row: unknown) => decode(row).pipe(Effect.orDie)
+/**
+ * `schema`'s synchronous decoder as an Exit: the value, or the ParseError as a defect. An Exit is
+ * an Effect that runs in one runtime step, where `decodeUnknown` and `orDie` take four (a row
+ * schema is synchronous: its transformations never wait).
+ */
+const decodeNow = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknownEither(schema)
+  return (row: unknown): Exit.Exit<A> => {
+    const decoded = decode(row)
+    return Either.isRight(decoded) ? Exit.succeed(decoded.right) : Exit.die(decoded.left)
+  }
 }
+
+/** Decodes a row (an `unknown` from the driver) with `schema`; a row that does not decode is a defect. */
+export const decodeRow = <A, I>(schema: Schema.Schema<A, I>): ((row: unknown) => Effect.Effect<A>) => decodeNow(schema)
 
 /** True when both rows have the same columns holding identical (`===`) values. */
 const sameColumns = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean => {
@@ -47,23 +57,18 @@ const sameColumns = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<st
  * are kept, the oldest dropped first.
  */
 export const decodeRowRemembered = <A, I>(schema: Schema.Schema<A, I>, column: string, capacity = 1024) => {
-  const decode = Schema.decodeUnknown(schema)
+  const decode = decodeNow(schema)
   const last = new Map<unknown, { readonly row: Readonly<Record<string, unknown>>; readonly value: A }>()
-  const remember = (key: unknown, row: Readonly<Record<string, unknown>>, value: A) =>
-    Effect.sync(() => {
-      setBounded(last, key, { row, value }, capacity)
-    })
   return (row: unknown): Effect.Effect<A> => {
-    if (typeof row !== "object" || row === null) return decode(row).pipe(Effect.orDie)
+    if (typeof row !== "object" || row === null) return decode(row)
     const columns = row as Readonly<Record<string, unknown>>
     const key = columns[column]
     const seen = last.get(key)
-    if (seen !== undefined && sameColumns(seen.row, columns)) return Effect.succeed(seen.value)
+    if (seen !== undefined && sameColumns(seen.row, columns)) return Exit.succeed(seen.value)
+    const decoded = decode(row)
     // a copy: the driver's object is the caller's to change
-    return decode(row).pipe(
-      Effect.orDie,
-      Effect.tap((value) => remember(key, { ...columns }, value)),
-    )
+    if (Exit.isSuccess(decoded)) setBounded(last, key, { row: { ...columns }, value: decoded.value }, capacity)
+    return decoded
   }
 }
 

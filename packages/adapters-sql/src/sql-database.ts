@@ -257,7 +257,11 @@ export const prepare = <P extends ReadonlyArray<unknown>, O>(build: (db: Kysely<
 export const execute =
   (service: SqlDatabaseService) =>
   <O>(statement: (db: Kysely<Database>) => CompiledQuery<O>): Effect.Effect<QueryResult<O>> =>
-    Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
+    // One runtime step for a statement run at once (about twenty a signature): the transaction is
+    // read off the fiber and the statement's result returned as an Exit, where `FiberRef.get`,
+    // `flatMap`, `sync` and `tapDefect` would take five.
+    Effect.withFiberRuntime((fiber) => {
+      const tx = fiber.getFiberRef(service.currentTransaction)
       const runNow = service.runNow
       if (Option.isSome(tx)) {
         const active = tx.value
@@ -265,13 +269,16 @@ export const execute =
         // A prepared statement is compiled once, so the transaction's plugin does not see it run: noted here.
         noteStatement(active.config, compiled.query, service.configTables)
         if (runNow === undefined) return query(service)((db) => db.executeQuery(compiled))
-        return poisonOnDefect(
-          active,
-          Effect.sync(() => runNow(compiled) as QueryResult<O>),
-        )
+        try {
+          return Exit.succeed(runNow(compiled) as QueryResult<O>)
+        } catch (defect) {
+          // A database error inside a transaction: it can no longer commit (poisonOnDefect).
+          active.poisoned = true
+          return Exit.die(defect)
+        }
       }
       const readNow = service.readNow
-      if (Option.isNone(tx) && readNow !== undefined) {
+      if (readNow !== undefined) {
         const compiled = statement(service.db)
         if (SelectQueryNode.is(compiled.query)) return Effect.sync(() => readNow(compiled) as QueryResult<O>)
         return query(service)((db) => db.executeQuery(compiled))
@@ -500,23 +507,27 @@ export const cachedRead = (service: SqlDatabaseService, table: string) => {
             return epoch
           },
         )
+  const readAt = <O>(active: ActiveTransaction, statement: (db: Kysely<Database>) => CompiledQuery<O>, epoch: string): Effect.Effect<QueryResult<O>> => {
+    const compiled = statement(active.trx)
+    const key = cacheKey(compiled)
+    const hit = service.configCache.get(key)
+    if (hit !== undefined && hit.epoch === epoch) return Exit.succeed(hit.result as QueryResult<O>)
+    return Effect.tap(
+      run(() => compiled),
+      (result) => {
+        // Filled only by a transaction that has not written to a cached table: what it read is committed state.
+        if (active.config.written || active.config.epoch !== epoch) return
+        setBounded(service.configCache, key, { epoch, result }, CONFIG_CACHE_LIMIT)
+      },
+    )
+  }
   return <O>(statement: (db: Kysely<Database>) => CompiledQuery<O>): Effect.Effect<QueryResult<O>> =>
-    Effect.flatMap(FiberRef.get(service.currentTransaction), (tx) => {
+    Effect.withFiberRuntime((fiber) => {
+      const tx = fiber.getFiberRef(service.currentTransaction)
       if (Option.isNone(tx) || tx.value.config.written) return run(statement)
       const active = tx.value
-      return Effect.flatMap(epochOf(active), (epoch) => {
-        const compiled = statement(active.trx)
-        const key = cacheKey(compiled)
-        const hit = service.configCache.get(key)
-        if (hit !== undefined && hit.epoch === epoch) return Effect.succeed(hit.result as QueryResult<O>)
-        return Effect.tap(
-          run(() => compiled),
-          (result) => {
-            // Filled only by a transaction that has not written to a cached table: what it read is committed state.
-            if (active.config.written || active.config.epoch !== epoch) return
-            setBounded(service.configCache, key, { epoch, result }, CONFIG_CACHE_LIMIT)
-          },
-        )
-      })
+      // The epoch is read once per transaction; after that a hit is answered in this one step.
+      const known = active.config.epoch
+      return known !== undefined ? readAt(active, statement, known) : Effect.flatMap(epochOf(active), (epoch) => readAt(active, statement, epoch))
     })
 }

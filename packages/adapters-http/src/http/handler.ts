@@ -26,7 +26,7 @@ import {
   type SigningKeys,
   type TokenRevocations,
 } from "@signet/core"
-import { Cause, Effect, Exit, LogLevel, Metric, Option, type ManagedRuntime } from "effect"
+import { Cause, Effect, Exit, FiberRef, LogLevel, type Metric, Option, type ManagedRuntime } from "effect"
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
 import type { Endpoint } from "./endpoint.ts"
 import { errorResponse, internalError, isCatalogued, json, baseHeaders } from "./respond.ts"
@@ -106,18 +106,22 @@ const taggedMetric = <Type, Out>(
   return made
 }
 
-/** A request in `signet_http_requests_total`, its duration, and its error (a quota refusal by kind). */
+/**
+ * A request in `signet_http_requests_total`, its duration, and its error (a quota refusal by kind).
+ * One runtime step: read the fiber's metric labels once and update each metric as `Metric.update`
+ * would (a counter's increment is an update by 1); four metric effects joined by `Effect.all` cost
+ * about 40 steps of the runtime per request.
+ */
 const recordRequest = (method: string, route: string, status: number, error: string | undefined, seconds: number) =>
-  Effect.all(
-    [
-      Metric.increment(taggedMetric(httpRequests, { method: method, route: route, status: String(status) }, `requests ${method} ${route} ${status}`)),
-      Metric.update(taggedMetric(httpRequestSeconds, { method: method, route: route }, `seconds ${method} ${route}`), seconds),
-      error === undefined ? Effect.void : Metric.increment(taggedMetric(httpErrors, { route: route, error: error }, `errors ${route} ${error}`)),
-      error === undefined || QUOTA_KINDS[error] === undefined
-        ? Effect.void
-        : Metric.increment(taggedMetric(quotaRefusals, { kind: QUOTA_KINDS[error]! }, `quota ${QUOTA_KINDS[error]!}`)),
-    ],
-    { discard: true },
+  FiberRef.getWith(FiberRef.currentMetricLabels, (labels) =>
+    Effect.sync(() => {
+      taggedMetric(httpRequests, { method: method, route: route, status: String(status) }, `requests ${method} ${route} ${status}`).unsafeUpdate(1, labels)
+      taggedMetric(httpRequestSeconds, { method: method, route: route }, `seconds ${method} ${route}`).unsafeUpdate(seconds, labels)
+      if (error === undefined) return
+      taggedMetric(httpErrors, { route: route, error: error }, `errors ${route} ${error}`).unsafeUpdate(1, labels)
+      const kind = QUOTA_KINDS[error]
+      if (kind !== undefined) taggedMetric(quotaRefusals, { kind }, `quota ${kind}`).unsafeUpdate(1, labels)
+    }),
   )
 
 /**

@@ -13,7 +13,7 @@ import {
   SigningKeys,
   TokenRevocations,
 } from "@signet/core"
-import { DbBigInt, DbStringArray, decodeRow } from "../rows.ts"
+import { DbBigInt, DbStringArray, decodeRow, decodeRowRemembered } from "../rows.ts"
 import { execute, guardedWrite, prepare, query, SqlDatabase } from "../sql-database.ts"
 
 /** An `oidc_codes` row decoded to the domain `AuthorizationCode`. */
@@ -173,7 +173,8 @@ export const OidcStorageSql: Layer.Layer<AuthorizationCodes | RefreshTokens | Co
       const generations = prepare((db, environment: string) =>
         db.selectFrom("oidc_signing_keys").selectAll().where("environment", "=", environment).orderBy("seq", "desc"),
       )
-      const decodeSigningKey = decodeRow(SigningKeyFromRow)
+      // Read by every bearer request and changed only by a rotation: a row seen before is not decoded again.
+      const decodeSigningKey = decodeRowRemembered(SigningKeyFromRow, "key_id")
       const codes = AuthorizationCodes.of({
         insert: (c) =>
           write(

@@ -15,7 +15,8 @@ export interface SpanOptions {
 export const traced =
   (name: string, options: SpanOptions = {}) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (enabled) =>
+    // One runtime step to read the flag (`FiberRef.get` and `flatMap` take three).
+    Effect.withFiberRuntime((fiber) =>
       // No stack trace: capturing one per span costs more than most of what is traced.
-      enabled ? Effect.withSpan(effect, name, { ...options, captureStackTrace: false }) : effect,
+      fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.withSpan(effect, name, { ...options, captureStackTrace: false }) : effect,
     )
