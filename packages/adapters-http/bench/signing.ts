@@ -54,8 +54,8 @@ const PG_POOL = Number(process.env["BENCH_PG_POOL"] ?? defaultDatabasePool(avail
 /** signatures made by the 64 concurrent clients together, per storage */
 const CONCURRENT_N = Number(process.env["BENCH_CONCURRENT_N"] ?? 1280)
 const CLIENTS = 64
-/** The load generator's scheduling priority (see `crowdOverHttp`). */
-const GENERATOR_NICE = 10
+/** The load generator's scheduling priority (see `crowdOverHttp`); `BENCH_GENERATOR_NICE` sets another (0: the server's). */
+const GENERATOR_NICE = Number(process.env["BENCH_GENERATOR_NICE"] ?? 10)
 const WARMUP = 30
 /**
  * (a) in steady state: a server makes millions of signatures, so its path is measured once the JIT
