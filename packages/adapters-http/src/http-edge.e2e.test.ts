@@ -116,6 +116,23 @@ describe("version, health and the OpenAPI document", () => {
     expect(echoed.headers.get("x-request-id")).toBe("trace-123")
   })
 
+  it("a JSON answer is the same over HTTP as from engine.handler in process: status, headers and body", async () => {
+    // The Node host writes the engine's JSON answers without making a web Response of them.
+    const headers = { "x-request-id": "same-answer" }
+    const overHttp = await fetch(`${env.client.baseUrl}/health`, { headers })
+    const inProcess = await env.engine.handler(new Request(`${env.client.baseUrl}/health`, { headers }))
+    const named = (r: Response) =>
+      Object.fromEntries([...r.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name)))
+    expect(overHttp.status).toBe(inProcess.status)
+    expect(named(overHttp)).toEqual(named(inProcess))
+    expect(named(overHttp)).toMatchObject({
+      "content-type": "application/json; charset=utf-8",
+      "x-content-type-options": "nosniff",
+      "x-request-id": "same-answer",
+    })
+    expect(await overHttp.json()).toEqual(await inProcess.json())
+  })
+
   it("health answers with the environment", async () => {
     expect(await env.client.raw("GET", "/health")).toMatchObject({ status: 200, body: { status: "ok", environment: "sandbox", version: INTERFACE_VERSION } })
   })

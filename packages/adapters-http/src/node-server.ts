@@ -4,7 +4,7 @@ import type { Socket } from "node:net"
 import { Readable } from "node:stream"
 import { InvalidRequest, PayloadTooLarge } from "@signet/core"
 import { offerDirectBody } from "./http/body.ts"
-import { jsonTextOf } from "./http/respond.ts"
+import { type JsonAnswer, jsonAnswersOf, jsonTextOf } from "./http/respond.ts"
 
 const clientIps = new WeakMap<Request, string>()
 
@@ -139,10 +139,52 @@ const drained = (res: ServerResponse): Promise<boolean> =>
     res.on("close", onClose)
   })
 
+/**
+ * An answer given before the body was read (413, 415, early errors) leaves bytes on the socket
+ * that would corrupt the next request on it: its connection is closed instead. The rest of the
+ * body is never read (no memory is spent on it); the socket is destroyed shortly after the answer,
+ * giving the client time to read it before its writes fail.
+ */
+const closeIfUnread = (req: IncomingMessage, headers: Record<string, string | Array<string>>) => {
+  if (req.complete) return
+  headers["connection"] = "close"
+  // Lingering close: Node would destroy the socket as soon as the answer is flushed, and the
+  // client's next write would be reset before it read the 413. Send FIN instead, read nothing
+  // more (the paused request holds the socket's reads), and destroy after LINGER_MS.
+  const socket = req.socket as Socket & { destroySoon?: () => void }
+  socket.destroySoon = () => {
+    socket.end()
+    setTimeout(() => socket.destroy(), LINGER_MS).unref()
+  }
+}
+
+/** Writes `text` as the whole body, with the backpressure of a body read chunk by chunk. */
+const writeText = async (res: ServerResponse, text: string) => {
+  if (!res.write(text) && !(await drained(res))) res.destroy()
+  res.end()
+}
+
+/** Writes a `JsonAnswer`: its headers as a web `Headers` would give them (names in lower case, repeats joined, `set-cookie` kept apart). */
+const writeJsonAnswer = async (req: IncomingMessage, res: ServerResponse, answer: JsonAnswer) => {
+  const headers: Record<string, string | Array<string>> = {}
+  for (const [name, value] of answer.headers) {
+    const key = name.toLowerCase()
+    const known = headers[key]
+    if (key === "set-cookie") headers[key] = [...((known as Array<string> | undefined) ?? []), value]
+    else headers[key] = known === undefined ? value : `${known as string}, ${value}`
+  }
+  closeIfUnread(req, headers)
+  res.writeHead(answer.status, headers)
+  if (req.method === "HEAD") res.end()
+  else await writeText(res, answer.text)
+}
+
 /** A Node request listener over `handler`. */
 export const nodeListener =
   (handler: (request: Request) => Promise<Response>) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // The engine's own handler answers JSON without a web Response; any other handler as it is.
+    const answers = jsonAnswersOf(handler)
     let request: Request
     try {
       request = toRequest(req)
@@ -153,46 +195,29 @@ export const nodeListener =
         .end(JSON.stringify({ error: new InvalidRequest({ detail: "malformed Host header" }).message }))
       return
     }
-    let response: Response
+    let response: Response | JsonAnswer
     try {
-      response = await handler(request)
+      response = answers !== undefined ? await answers(request) : await handler(request)
     } catch {
       res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "Internal server error" }))
       return
     }
+    if (!(response instanceof Response)) return writeJsonAnswer(req, res, response)
     const headers: Record<string, string | Array<string>> = {}
     response.headers.forEach((value, key) => {
       if (key !== "set-cookie") headers[key] = value
     })
     const cookies = response.headers.getSetCookie()
     if (cookies.length > 0) headers["set-cookie"] = cookies
-    // An answer given before the body was read (413, 415, early errors) leaves bytes on the
-    // socket that would corrupt the next request on it: close the connection instead. The rest
-    // of the body is never read (no memory is spent on it); the socket is destroyed shortly
-    // after the answer, giving the client time to read it before its writes fail.
-    if (!req.complete) {
-      headers["connection"] = "close"
-      // Lingering close: Node would destroy the socket as soon as the answer is flushed, and the
-      // client's next write would be reset before it read the 413. Send FIN instead, read nothing
-      // more (the paused request holds the socket's reads), and destroy after LINGER_MS.
-      const socket = req.socket as Socket & { destroySoon?: () => void }
-      socket.destroySoon = () => {
-        socket.end()
-        setTimeout(() => socket.destroy(), LINGER_MS).unref()
-      }
-    }
+    closeIfUnread(req, headers)
     res.writeHead(response.status, headers)
     if (response.body === null || req.method === "HEAD") {
       res.end()
       return
     }
     const text = jsonTextOf(response)
-    if (text !== undefined) {
-      // The same bytes and the same backpressure as one chunk read from the body.
-      if (!res.write(text) && !(await drained(res))) res.destroy()
-      res.end()
-      return
-    }
+    // The same bytes and the same backpressure as one chunk read from the body.
+    if (text !== undefined) return writeText(res, text)
     const reader = response.body.getReader()
     res.on("close", () => void reader.cancel().catch(() => undefined))
     try {

@@ -29,7 +29,7 @@ import {
 import { Cause, Effect, Exit, FiberRef, LogLevel, type Metric, Option, type ManagedRuntime } from "effect"
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "./body.ts"
 import type { Endpoint } from "./endpoint.ts"
-import { errorResponse, internalError, isCatalogued, json, baseHeaders } from "./respond.ts"
+import { errorResponse, internalError, isCatalogued, jsonAnswer, baseHeaders, type JsonAnswer, offerJsonAnswers, responseOf } from "./respond.ts"
 import { encodeResponse, ResponseContractViolation } from "./response-contract.ts"
 import { limitedClient } from "./client-address.ts"
 import { compileRoutes, matchRoute } from "./router.ts"
@@ -192,7 +192,7 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
     found: ReturnType<typeof route>,
     requestId: string,
     clientIp: string,
-  ): Effect.Effect<Response, CataloguedError, R | HandlerServices> =>
+  ): Effect.Effect<Response | JsonAnswer, CataloguedError, R | HandlerServices> =>
     Effect.gen(function* () {
       if (found._tag === "NotFound") return yield* new ResourceNotFound({ what: "Route" })
       if (found._tag === "MalformedPath") return yield* new InvalidRequest({ detail: "the path has malformed percent-encoding" })
@@ -222,12 +222,11 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
       const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, client, clientIp })
       const answer = yield* encodeResponse(endpoint, result, strict)
       if (answer instanceof Response) return answer
-      const response = json(answer.status, answer.body, requestId)
-      for (const [k, v] of answer.headers) response.headers.append(k, v)
-      return response
+      return jsonAnswer(answer.status, answer.body, requestId, answer.headers)
     })
 
-  return async (request) => {
+  /** The answer to `request`; a JSON one as a `JsonAnswer` when the caller can take one (`plain`), else as a `Response`. */
+  const respond = async (request: Request, plain: boolean): Promise<Response | JsonAnswer> => {
     const started = performance.now()
     const requestId = request.headers.get("x-request-id")?.slice(0, 100) || options.newRequestId()
     const url = new URL(request.url)
@@ -242,13 +241,16 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
     const routeName = found._tag === "Found" ? `${base}${found.route.endpoint.path}` : "unmatched"
 
     /** The answer to what the endpoint ended with, logged and counted. */
-    const answer = (exit: Exit.Exit<Response, CataloguedError>) =>
+    const answer = (exit: Exit.Exit<Response | JsonAnswer, CataloguedError>) =>
       Effect.gen(function* () {
-        let response: Response
+        let response: Response | JsonAnswer
         let error: string | undefined
         if (Exit.isSuccess(exit)) {
           response = exit.value
-          for (const [k, v] of Object.entries(baseHeaders(requestId))) if (!response.headers.has(k)) response.headers.set(k, v)
+          // A JsonAnswer has them, as `json` gives them (and is not HTML: withEdgeHeaders has nothing to add).
+          if (response instanceof Response) {
+            for (const [k, v] of Object.entries(baseHeaders(requestId))) if (!response.headers.has(k)) response.headers.set(k, v)
+          }
         } else {
           const failure = Cause.failureOption(exit.cause)
           if (Option.isSome(failure) && isCatalogued(failure.value)) {
@@ -262,7 +264,7 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
             yield* Effect.logError("request failed", Cause.pretty(exit.cause)).pipe(Effect.annotateLogs({ requestId, method: request.method, path: path() }))
           }
         }
-        response = withEdgeHeaders(response)
+        if (response instanceof Response) response = withEdgeHeaders(response)
         // The line is built only when Info is logged (as Effect.logInfo itself would decide).
         yield* Effect.whenLogLevel(
           Effect.suspend(() =>
@@ -284,7 +286,7 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
       })
 
     // One fiber per request: the endpoint under its deadline and span, then the answer, its log line and metrics.
-    let answered: Response | undefined
+    let answered: Response | JsonAnswer | undefined
     const exit = await options.runtime.runPromiseExit(
       Effect.uninterruptibleMask((restore) =>
         withinDeadline(restore(run(request, url, found, requestId, clientIp)), options.deadlineMs).pipe(
@@ -302,8 +304,13 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
         ),
       ),
     )
-    if (answered !== undefined) return answered
+    if (answered !== undefined) return plain || answered instanceof Response ? answered : responseOf(answered)
     // Logging or counting failed: the host answers 500, as for any handler that throws.
     throw Cause.squash(Exit.isFailure(exit) ? exit.cause : Cause.empty)
   }
+
+  const handler = (request: Request) => respond(request, false) as Promise<Response>
+  // The Node host (node-server.ts) writes JSON answers without making them web Responses.
+  offerJsonAnswers(handler, (request) => respond(request, true))
+  return handler
 }

@@ -6,6 +6,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { makeEngine, type Engine, type EngineOptions, type StorageServices } from "../engine.ts"
+import { jsonAnswersOf, offerJsonAnswers } from "../http/respond.ts"
 import { listen, nodeClientIp } from "../node-server.ts"
 import { SandboxMailbox } from "../mailer-sandbox.ts"
 import { startMailCatcher } from "./mail-catcher.ts"
@@ -64,7 +65,10 @@ export const startEngine = async (
   } = {},
 ): Promise<RunningEngine> => {
   let target: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 })
-  const server = await listen((r) => target(r), 0, "127.0.0.1")
+  const late = (r: Request) => target(r)
+  // As the server binary mounts the engine's handler: JSON answers written without a web Response.
+  offerJsonAnswers(late, (r) => (jsonAnswersOf(target) ?? target)(r))
+  const server = await listen(late, 0, "127.0.0.1")
   const origin = options.publicOrigin ?? `http://localhost:${server.port}`
   const storage = options.storage ?? storageFor(join(mkdtempSync(join(tmpdir(), "signet-")), "signet.db")).storage
   const environment = options.environment ?? "sandbox"
