@@ -15,23 +15,13 @@ export const DEFAULT_RETRY_AFTER_SECONDS = 60
 // the answer's web stream back (node-server.ts): that read costs more than writing the text.
 const jsonTexts = new WeakMap<Response, string>()
 
-/** The JSON text `json` gave `response`, while its body is unread; undefined otherwise. */
+/** The JSON text `responseOf` gave `response`, while its body is unread; undefined otherwise. */
 export const jsonTextOf = (response: Response): string | undefined =>
   response.bodyUsed || response.body?.locked === true ? undefined : jsonTexts.get(response)
 
-/** A JSON answer. */
-export const json = (status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response => {
-  const text = JSON.stringify(body)
-  const response = new Response(text, { status, headers: { ...jsonHeaders(requestId), ...extra } })
-  jsonTexts.set(response, text)
-  return response
-}
-
-const jsonHeaders = (requestId: string): Record<string, string> => ({
-  "content-type": "application/json; charset=utf-8",
-  "cache-control": "no-store",
-  ...baseHeaders(requestId),
-})
+/** A JSON answer, with `extra` headers after its own. */
+export const json = (status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response =>
+  responseOf(jsonAnswer(status, body, requestId, Object.entries(extra)))
 
 /**
  * An endpoint's JSON answer before it is a web `Response`: its status, its headers in order (a name
@@ -46,16 +36,21 @@ export interface JsonAnswer {
 }
 
 /**
- * `json`'s answer, with `appended` after its own headers, as a `JsonAnswer`. An appended header a
+ * A JSON answer, with `appended` after its own headers, as a `JsonAnswer`. An appended header a
  * web `Headers` refuses (a line break, a character past U+00FF) throws here, where the endpoint
  * still answers, as it threw when appended to the `Response`.
  */
 export const jsonAnswer = (status: number, body: unknown, requestId: string, appended: ReadonlyArray<readonly [string, string]> = []): JsonAnswer => {
   if (appended.length > 0) new Headers(appended as Array<[string, string]>)
-  return { _tag: "JsonAnswer", status, headers: [...Object.entries(jsonHeaders(requestId)), ...appended], text: JSON.stringify(body) }
+  const own: Array<readonly [string, string]> = [
+    ["content-type", "application/json; charset=utf-8"],
+    ["cache-control", "no-store"],
+    ...Object.entries(baseHeaders(requestId)),
+  ]
+  return { _tag: "JsonAnswer", status, headers: [...own, ...appended], text: JSON.stringify(body) }
 }
 
-/** The web `Response` of a `JsonAnswer`: what `json` makes, with the appended headers. */
+/** The web `Response` of a `JsonAnswer`. */
 export const responseOf = (answer: JsonAnswer): Response => {
   const response = new Response(answer.text, { status: answer.status, headers: answer.headers as Array<[string, string]> })
   jsonTexts.set(response, answer.text)
