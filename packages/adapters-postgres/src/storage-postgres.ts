@@ -1,7 +1,6 @@
 /** Storage on PostgreSQL: the shared store of several stateless engine nodes. */
 import { dbPoolConnections, withTags } from "@signet/core"
 import { Effect, Layer } from "effect"
-import { AsyncLocalStorage } from "node:async_hooks"
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -13,6 +12,7 @@ import {
   type PostgresDialectConfig,
   PostgresDriver,
   PostgresIntrospector,
+  type QueryResult,
   type SchemaMetadata,
   sql,
   type TableMetadata,
@@ -77,11 +77,15 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
 // One simple-query message: the transaction starts and the configuration epoch is read in one round trip.
 const BEGIN_WITH_EPOCH = "begin; select epoch from config_epoch where id = 1"
 
+/** The client that was last asked for BEGIN_WITH_EPOCH: read back at once, in the same synchronous step, by `EpochDriver`. */
+let beginningOn: EpochClient | undefined
+
 /** A `pg` client that answers the two-statement BEGIN_WITH_EPOCH with its second result, as kysely reads one result. */
 class EpochClient extends pg.Client {
   // pg's query has a dozen overloads (hence any); only the text is looked at, the rest is forwarded as given.
   override query(...args: Array<any>): any {
     if (args[0] === BEGIN_WITH_EPOCH && (args[1] === undefined || (Array.isArray(args[1]) && args[1].length === 0))) {
+      beginningOn = this
       return (super.query(BEGIN_WITH_EPOCH) as unknown as Promise<pg.QueryResult | Array<pg.QueryResult>>).then((results) =>
         Array.isArray(results) ? results[results.length - 1] : results,
       )
@@ -90,29 +94,55 @@ class EpochClient extends pg.Client {
   }
 }
 
-/** Where `beginWithEpoch` receives the epoch its BEGIN read (set only around that call). */
-const epochAtBegin = new AsyncLocalStorage<{ epoch: string | undefined }>()
+/** What a transaction begun with BEGIN_WITH_EPOCH learnt: the epoch, and the client it holds. */
+interface Begun {
+  readonly epoch: string | undefined
+  readonly client: EpochClient
+}
 
-/** Starts the transactions the storage asks for with BEGIN_WITH_EPOCH; every other one (the migrator's) with a plain BEGIN. */
+/** A statement's result as kysely's PostgreSQL driver reports it. */
+const resultOf = (result: pg.QueryResult): QueryResult<unknown> => {
+  const { command, rowCount, rows } = result
+  const writes = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE"
+  return writes ? { numAffectedRows: BigInt(rowCount ?? 0), rows: rows ?? [] } : { rows: rows ?? [] }
+}
+
+/**
+ * Starts the storage's transactions with BEGIN_WITH_EPOCH once the migrations have run (before
+ * that `config_epoch` may not exist), and remembers, by kysely connection, the epoch and the client.
+ */
 class EpochDriver extends PostgresDriver {
+  /** set once the migrations have run */
+  epochReady = false
+  readonly begun = new WeakMap<DatabaseConnection, Begun>()
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const box = epochAtBegin.getStore()
-    if (box === undefined || settings.isolationLevel !== undefined || settings.accessMode !== undefined) return super.beginTransaction(connection, settings)
-    const { rows } = await connection.executeQuery(CompiledQuery.raw(BEGIN_WITH_EPOCH))
+    if (!this.epochReady || settings.isolationLevel !== undefined || settings.accessMode !== undefined) return super.beginTransaction(connection, settings)
+    beginningOn = undefined
+    const answer = connection.executeQuery(CompiledQuery.raw(BEGIN_WITH_EPOCH))
+    const client = beginningOn as EpochClient | undefined
+    beginningOn = undefined
+    const { rows } = await answer
     const epoch = (rows[0] as { readonly epoch?: unknown } | undefined)?.epoch
-    box.epoch = typeof epoch === "string" || typeof epoch === "number" || typeof epoch === "bigint" ? String(epoch) : undefined
+    if (client !== undefined) {
+      this.begun.set(connection, {
+        client,
+        epoch: typeof epoch === "string" || typeof epoch === "number" || typeof epoch === "bigint" ? String(epoch) : undefined,
+      })
+    }
   }
 }
 
 /** PostgreSQL with the current-schema introspector and the epoch-reading BEGIN. */
 class PostgresCurrentSchemaDialect extends PostgresDialect {
   readonly #config: PostgresDialectConfig
+  readonly driver: EpochDriver
   constructor(config: PostgresDialectConfig) {
     super(config)
     this.#config = config
+    this.driver = new EpochDriver(this.#config)
   }
   override createDriver(): PostgresDriver {
-    return new EpochDriver(this.#config)
+    return this.driver
   }
   override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new CurrentSchemaIntrospector(db)
@@ -134,6 +164,7 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
   Layer.scoped(
     SqlDatabase,
     Effect.gen(function* () {
+      let dialect: PostgresCurrentSchemaDialect | undefined
       const db = yield* Effect.acquireRelease(
         Effect.sync(() => {
           const pool = new pg.Pool({ ...poolConfig(options), Client: EpochClient })
@@ -153,7 +184,8 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
             })
           }
           for (const event of ["connect", "acquire", "release", "remove"] as const) pool.on(event, observe)
-          return new Kysely<Database>({ dialect: new PostgresCurrentSchemaDialect({ pool }) })
+          dialect = new PostgresCurrentSchemaDialect({ pool })
+          return new Kysely<Database>({ dialect })
         }),
         (kysely) => Effect.promise(() => kysely.destroy()),
       )
@@ -172,10 +204,21 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
         return yield* Effect.dieMessage("PostgreSQL: no current schema (the search path names no existing schema)")
       }
       yield* migrateToLatest(db, "postgres", { migrationTableSchema })
+      const driver = dialect!.driver
+      driver.epochReady = true
       const beginWithEpoch = async () => {
-        const box: { epoch: string | undefined } = { epoch: undefined }
-        const trx = await epochAtBegin.run(box, () => db.startTransaction().execute())
-        return { trx, epoch: box.epoch }
+        const trx = await db.startTransaction().execute()
+        // The transaction's one connection; through it, what its BEGIN read and the client that runs its statements.
+        const begun = driver.begun.get(await trx.getExecutor().provideConnection(async (connection) => connection))
+        if (begun === undefined) return { trx, epoch: undefined, run: undefined }
+        const { client } = begun
+        return {
+          trx,
+          epoch: begun.epoch,
+          // Straight to the client, as kysely's driver would (it copies the parameters; pg only reads them).
+          run: (compiled: CompiledQuery<unknown>) =>
+            (client.query(compiled.sql, compiled.parameters as Array<unknown>) as Promise<pg.QueryResult>).then(resultOf),
+        }
       }
       return yield* makeSqlDatabase(db, "postgres", undefined, undefined, beginWithEpoch)
     }),

@@ -32,6 +32,13 @@ export interface ActiveTransaction {
   poisoned: boolean
   /** what the transaction knows of the configuration epoch (see config-epoch.ts) */
   readonly config: ConfigView
+  /**
+   * PostgreSQL: runs a compiled statement straight on the transaction's client, without kysely's
+   * executor (its connection lock, plugins and promise hops: about half of a statement's CPU).
+   */
+  readonly run: ((query: CompiledQuery<unknown>) => Promise<QueryResult<unknown>>) | undefined
+  /** guarded writes in progress (they hold `lock` across three statements): meanwhile a statement takes the lock too */
+  guarding: number
 }
 
 /**
@@ -87,7 +94,13 @@ export interface SqlDatabaseService {
    * PostgreSQL: starts a transaction and reads the configuration epoch in the same round trip
    * (`epoch` undefined when it could not: the first cached read then reads it).
    */
-  readonly beginWithEpoch: (() => Promise<{ readonly trx: ControlledTransaction<Database>; readonly epoch: string | undefined }>) | undefined
+  readonly beginWithEpoch:
+    | (() => Promise<{
+        readonly trx: ControlledTransaction<Database>
+        readonly epoch: string | undefined
+        readonly run: ActiveTransaction["run"]
+      }>)
+    | undefined
   /** the tables whose reads may be cached (see `cachedRead`); registered by their repositories */
   readonly configTables: Set<string>
   /** cached results by statement and parameters, each with the epoch it was read under */
@@ -192,13 +205,23 @@ export const guardedWrite =
       const { trx, lock } = active
       if (service.dialect !== "postgres") return poisonOnDefect(active, attempt(trx))
       const savepoint = (statement: ReturnType<typeof sql>) => Effect.promise(() => statement.execute(trx))
-      return lock.withPermits(1)(
-        Effect.gen(function* () {
-          yield* savepoint(sql`savepoint signet_guarded_write`)
-          const exit = yield* Effect.exit(poisonOnDefect(active, attempt(trx)))
-          yield* savepoint(Exit.isSuccess(exit) ? sql`release savepoint signet_guarded_write` : sql`rollback to savepoint signet_guarded_write`)
-          return yield* exit
-        }),
+      // Counted from before the lock is taken: meanwhile another fiber's statement queues on the lock (see `execute`).
+      return Effect.suspend(() => {
+        active.guarding++
+        return lock.withPermits(1)(
+          Effect.gen(function* () {
+            yield* savepoint(sql`savepoint signet_guarded_write`)
+            const exit = yield* Effect.exit(poisonOnDefect(active, attempt(trx)))
+            yield* savepoint(Exit.isSuccess(exit) ? sql`release savepoint signet_guarded_write` : sql`rollback to savepoint signet_guarded_write`)
+            return yield* exit
+          }),
+        )
+      }).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            active.guarding--
+          }),
+        ),
       )
     })
   }
@@ -268,7 +291,20 @@ export const execute =
         const compiled = statement(active.trx)
         // A prepared statement is compiled once, so the transaction's plugin does not see it run: noted here.
         noteStatement(active.config, compiled.query, service.configTables)
-        if (runNow === undefined) return query(service)((db) => db.executeQuery(compiled))
+        if (runNow === undefined) {
+          const run = active.run
+          // While a guarded write holds the lock across its three statements, this one waits for it.
+          if (run === undefined || active.guarding > 0) return query(service)((db) => db.executeQuery(compiled))
+          return Effect.async<QueryResult<O>>((resume) => {
+            run(compiled).then(
+              (result) => resume(Exit.succeed(result as QueryResult<O>)),
+              (defect: unknown) => {
+                active.poisoned = true
+                resume(Exit.die(defect))
+              },
+            )
+          })
+        }
         try {
           return Exit.succeed(runNow(compiled) as QueryResult<O>)
         } catch (defect) {
@@ -303,14 +339,14 @@ export const transaction =
               ? grouped(service, service.group, effect)
               : Effect.acquireUseRelease(
                   Effect.promise(() =>
-                    service.beginWithEpoch !== undefined && service.configTables.size > 0
+                    service.beginWithEpoch !== undefined
                       ? service.beginWithEpoch()
                       : service.db
                           .startTransaction()
                           .execute()
-                          .then((trx) => ({ trx, epoch: undefined })),
+                          .then((trx) => ({ trx, epoch: undefined, run: undefined })),
                   ).pipe(
-                    Effect.map(({ trx, epoch }): ActiveTransaction => {
+                    Effect.map(({ trx, epoch, run }): ActiveTransaction => {
                       const config = freshConfigView()
                       config.epoch = epoch
                       return {
@@ -318,6 +354,8 @@ export const transaction =
                         lock: Effect.unsafeMakeSemaphore(1),
                         poisoned: false,
                         config,
+                        run,
+                        guarding: 0,
                       }
                     }),
                   ),
@@ -448,7 +486,14 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
       if (Exit.isFailure(started)) open.broken = true
       return {
         open,
-        tx: { trx: open.trx, lock: Effect.unsafeMakeSemaphore(1), poisoned: Exit.isFailure(started), config: open.config } satisfies ActiveTransaction,
+        tx: {
+          trx: open.trx,
+          lock: Effect.unsafeMakeSemaphore(1),
+          poisoned: Exit.isFailure(started),
+          config: open.config,
+          run: undefined,
+          guarding: 0,
+        } satisfies ActiveTransaction,
       }
     }),
     // The unit's transaction is the fiber's while it runs, and none again in `release` (a unit runs
