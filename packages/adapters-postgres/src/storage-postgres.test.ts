@@ -1,10 +1,11 @@
 /** The storage contract on PostgreSQL (a fresh schema per test); plus what only PostgreSQL shows. */
 import { relyingPartyModel, signingModel, signingTokenModel, tokenFamilyModel } from "@signet/testkit/models"
 import { expect, it } from "@effect/vitest"
-import { Effect, Layer, Metric, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Metric, Option } from "effect"
+import pg from "pg"
 import { sql } from "kysely"
 import { SqlDatabase } from "@signet/adapters-sql"
-import { RelyingParties, Users, dbPoolConnections, withTags } from "@signet/core"
+import { RelyingParties, Storage, Users, dbPoolConnections, withTags } from "@signet/core"
 import {
   describePostgres,
   findPostgres,
@@ -61,6 +62,55 @@ describePostgres(url, "StoragePostgres", (connectionString) => {
       yield* Effect.flatMap(Users, (u) => u.insert(sampleUser())).pipe(Effect.provide(b))
       expect(yield* Effect.flatMap(Users, (u) => u.findByEmail("ALICE@example.com")).pipe(Effect.provide(nodes[3]!))).toEqual(Option.some(sampleUser()))
     }).pipe(Effect.scoped),
+  )
+
+  /** The engine's statements PostgreSQL holds prepared on the one connection of a pool of one. */
+  const preparedOnConnection = Effect.gen(function* () {
+    const { db } = yield* SqlDatabase
+    const prepared = yield* Effect.promise(() => sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(db))
+    return prepared.rows.filter((r) => r.name.startsWith("signet_"))
+  })
+
+  it.effect("names its statements, so PostgreSQL parses and plans each once per connection; not when told not to", () =>
+    Effect.gen(function* () {
+      const findUser = Effect.flatMap(Users, (u) => u.findById("u_missing"))
+      const named = yield* Effect.gen(function* () {
+        yield* Effect.flatMap(Storage, (s) => s.transaction(findUser))
+        yield* findUser
+        return yield* preparedOnConnection
+      }).pipe(Effect.provide(withFreshSchema(connectionString, (o) => StoragePostgres({ ...o, maxConnections: 1 }))))
+      // in a transaction and outside one: the same statement, prepared once
+      expect(named.filter((r) => r.statement.includes('from "users" where "id"'))).toHaveLength(1)
+      const unnamed = yield* Effect.gen(function* () {
+        yield* Effect.flatMap(Storage, (s) => s.transaction(findUser))
+        yield* findUser
+        return yield* preparedOnConnection
+      }).pipe(Effect.provide(withFreshSchema(connectionString, (o) => StoragePostgres({ ...o, maxConnections: 1, preparedStatements: false }))))
+      expect(unnamed).toEqual([])
+    }),
+  )
+
+  it.effect("a connection whose prepared statement another node's migration changed fails it once, then runs its statements unnamed", () =>
+    Effect.gen(function* () {
+      const user = sampleUser()
+      yield* Effect.flatMap(Users, (u) => u.insert(user))
+      const findUser = Effect.flatMap(Users, (u) => u.findById(user.id))
+      expect(yield* findUser).toEqual(Option.some(user))
+      // Another node adds a column: `select *` now has another shape than the statement prepared here.
+      const { db } = yield* SqlDatabase
+      const schema = (yield* Effect.promise(() => sql<{ s: string }>`select current_schema() as s`.execute(db))).rows[0]!.s
+      const other = new pg.Client({ connectionString })
+      yield* Effect.promise(async () => {
+        await other.connect()
+        await other.query(`alter table ${other.escapeIdentifier(schema)}.users add column added_by_a_later_version text`)
+        await other.end()
+      })
+      const failed = yield* Effect.exit(Effect.flatMap(Storage, (s) => s.transaction(findUser)))
+      expect(Exit.isFailure(failed) && Cause.pretty(failed.cause)).toMatch(/cached plan must not change result type/)
+      // The same connection (a pool of one) answers the next ones, in a transaction and outside.
+      expect(yield* Effect.flatMap(Storage, (s) => s.transaction(findUser))).toEqual(Option.some(user))
+      expect(yield* findUser).toEqual(Option.some(user))
+    }).pipe(Effect.provide(withFreshSchema(connectionString, (o) => StoragePostgres({ ...o, maxConnections: 1 })))),
   )
 
   it("refuses a schema name that is not a plain lower-case identifier", async () => {

@@ -29,6 +29,12 @@ export interface StoragePostgresOptions {
   readonly schema?: string
   /** Pool size (default 10). */
   readonly maxConnections?: number
+  /**
+   * Name the engine's prepared statements, so that PostgreSQL parses and plans each once per
+   * connection (default true). Off behind a pooler that does not keep them (PgBouncer in transaction
+   * mode before 1.21); on, a connection that finds one missing or changed stops naming (see `EpochClient`).
+   */
+  readonly preparedStatements?: boolean
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
@@ -80,17 +86,70 @@ const BEGIN_WITH_EPOCH = "begin; select epoch from config_epoch where id = 1"
 /** The client that was last asked for BEGIN_WITH_EPOCH: read back at once, in the same synchronous step, by `EpochDriver`. */
 let beginningOn: EpochClient | undefined
 
-/** A `pg` client that answers the two-statement BEGIN_WITH_EPOCH with its second result, as kysely reads one result. */
+/**
+ * What PostgreSQL answers when a named statement of this connection no longer fits: its result
+ * columns changed (0A000: another node migrated the table), or a pooler between gave the
+ * statement's name to another server connection (26000 missing, 42P05 already there).
+ */
+const NAMED_STATEMENT_GONE = new Set(["0A000", "26000", "42P05"])
+
+/**
+ * A `pg` client that answers the two-statement BEGIN_WITH_EPOCH with its second result, as kysely
+ * reads one result, and that runs named statements (`{ name, text, values }`) unnamed once one of
+ * them failed as `NAMED_STATEMENT_GONE` says (that statement's transaction fails; the next ones work).
+ */
 class EpochClient extends pg.Client {
+  #unnamed = false
   // pg's query has a dozen overloads (hence any); only the text is looked at, the rest is forwarded as given.
   override query(...args: Array<any>): any {
-    if (args[0] === BEGIN_WITH_EPOCH && (args[1] === undefined || (Array.isArray(args[1]) && args[1].length === 0))) {
+    const first = args[0]
+    if (first === BEGIN_WITH_EPOCH && (args[1] === undefined || (Array.isArray(args[1]) && args[1].length === 0))) {
       beginningOn = this
       return (super.query(BEGIN_WITH_EPOCH) as unknown as Promise<pg.QueryResult | Array<pg.QueryResult>>).then((results) =>
         Array.isArray(results) ? results[results.length - 1] : results,
       )
     }
+    if (typeof first === "object" && first !== null && typeof first.name === "string" && typeof first.text === "string") {
+      const query = super.query as (...a: Array<any>) => any
+      if (this.#unnamed) return query.call(this, { text: first.text, values: first.values }, ...args.slice(1))
+      const noteGone = (error: unknown) => {
+        const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined
+        if (typeof code === "string" && NAMED_STATEMENT_GONE.has(code)) this.#unnamed = true
+      }
+      // pg-pool's query passes a callback; the engine's own calls take the promise.
+      const callback = args[args.length - 1]
+      if (typeof callback === "function") {
+        return query.call(this, ...args.slice(0, -1), (error: unknown, result: unknown) => {
+          if (error) noteGone(error)
+          callback(error, result)
+        })
+      }
+      return (query.call(this, ...args) as Promise<pg.QueryResult>).catch((error: unknown) => {
+        noteGone(error)
+        throw error
+      })
+    }
     return (super.query as (...a: Array<any>) => any)(...args)
+  }
+}
+
+/** Most statement names a storage gives out; statements past them run unnamed. */
+const STATEMENT_NAMES = 1000
+
+/**
+ * A compiled statement as pg runs it: named after its text (the same text, the same name, on every
+ * connection) unless `named` is false or the names are used up.
+ */
+const statementConfig = (names: Map<string, string> | undefined) => {
+  return (compiled: CompiledQuery<unknown>): pg.QueryConfig => {
+    const values = compiled.parameters as Array<unknown>
+    if (names === undefined) return { text: compiled.sql, values }
+    let name = names.get(compiled.sql)
+    if (name === undefined && names.size < STATEMENT_NAMES) {
+      name = `signet_${names.size}`
+      names.set(compiled.sql, name)
+    }
+    return name === undefined ? { text: compiled.sql, values } : { name, text: compiled.sql, values }
   }
 }
 
@@ -165,11 +224,14 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
     SqlDatabase,
     Effect.gen(function* () {
       let dialect: PostgresCurrentSchemaDialect | undefined
+      let pool: pg.Pool | undefined
+      const configOf = statementConfig(options.preparedStatements === false ? undefined : new Map())
       const db = yield* Effect.acquireRelease(
         Effect.sync(() => {
-          const pool = new pg.Pool({ ...poolConfig(options), Client: EpochClient })
+          const opened = new pg.Pool({ ...poolConfig(options), Client: EpochClient })
+          pool = opened
           // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
-          pool.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
+          opened.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
           // The pool's occupancy for `/metrics`, kept current: the pool changes on every query, so the
           // gauges are written once per turn of the event loop, not once per change.
           let pending = false
@@ -178,13 +240,13 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
             pending = true
             queueMicrotask(() => {
               pending = false
-              poolTotal.unsafeUpdate(pool.totalCount, [])
-              poolIdle.unsafeUpdate(pool.idleCount, [])
-              poolWaiting.unsafeUpdate(pool.waitingCount, [])
+              poolTotal.unsafeUpdate(opened.totalCount, [])
+              poolIdle.unsafeUpdate(opened.idleCount, [])
+              poolWaiting.unsafeUpdate(opened.waitingCount, [])
             })
           }
-          for (const event of ["connect", "acquire", "release", "remove"] as const) pool.on(event, observe)
-          dialect = new PostgresCurrentSchemaDialect({ pool })
+          for (const event of ["connect", "acquire", "release", "remove"] as const) opened.on(event, observe)
+          dialect = new PostgresCurrentSchemaDialect({ pool: opened })
           return new Kysely<Database>({ dialect })
         }),
         (kysely) => Effect.promise(() => kysely.destroy()),
@@ -216,11 +278,12 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
           trx,
           epoch: begun.epoch,
           // Straight to the client, as kysely's driver would (it copies the parameters; pg only reads them).
-          run: (compiled: CompiledQuery<unknown>) =>
-            (client.query(compiled.sql, compiled.parameters as Array<unknown>) as Promise<pg.QueryResult>).then(resultOf),
+          run: (compiled: CompiledQuery<unknown>) => (client.query(configOf(compiled)) as Promise<pg.QueryResult>).then(resultOf),
         }
       }
-      return yield* makeSqlDatabase(db, "postgres", undefined, undefined, beginWithEpoch)
+      // Outside a transaction: on any pooled connection, as kysely would take one.
+      const runOnPool = (compiled: CompiledQuery<unknown>) => (pool!.query(configOf(compiled)) as Promise<pg.QueryResult>).then(resultOf)
+      return yield* makeSqlDatabase(db, "postgres", undefined, undefined, beginWithEpoch, runOnPool)
     }),
   )
 

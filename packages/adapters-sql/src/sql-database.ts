@@ -101,6 +101,8 @@ export interface SqlDatabaseService {
         readonly run: ActiveTransaction["run"]
       }>)
     | undefined
+  /** PostgreSQL: runs a compiled statement outside any transaction on a pooled connection, without kysely's executor */
+  readonly runOnPool: ((query: CompiledQuery<unknown>) => Promise<QueryResult<unknown>>) | undefined
   /** the tables whose reads may be cached (see `cachedRead`); registered by their repositories */
   readonly configTables: Set<string>
   /** cached results by statement and parameters, each with the epoch it was read under */
@@ -117,6 +119,7 @@ export const makeSqlDatabase = (
   runNow?: (query: CompiledQuery<unknown>) => QueryResult<unknown>,
   readNow?: (query: CompiledQuery<unknown>) => QueryResult<unknown>,
   beginWithEpoch?: SqlDatabaseService["beginWithEpoch"],
+  runOnPool?: SqlDatabaseService["runOnPool"],
 ): Effect.Effect<SqlDatabaseService> =>
   Effect.sync(() => ({
     db,
@@ -124,6 +127,7 @@ export const makeSqlDatabase = (
     runNow,
     readNow,
     beginWithEpoch,
+    runOnPool,
     currentTransaction: FiberRef.unsafeMake(Option.none<ActiveTransaction>()),
     configTables: new Set<string>(),
     configCache: new Map(),
@@ -295,15 +299,7 @@ export const execute =
           const run = active.run
           // While a guarded write holds the lock across its three statements, this one waits for it.
           if (run === undefined || active.guarding > 0) return query(service)((db) => db.executeQuery(compiled))
-          return Effect.async<QueryResult<O>>((resume) => {
-            run(compiled).then(
-              (result) => resume(Exit.succeed(result as QueryResult<O>)),
-              (defect: unknown) => {
-                active.poisoned = true
-                resume(Exit.die(defect))
-              },
-            )
-          })
+          return answered(run(compiled) as Promise<QueryResult<O>>, active)
         }
         try {
           return Exit.succeed(runNow(compiled) as QueryResult<O>)
@@ -319,8 +315,22 @@ export const execute =
         if (SelectQueryNode.is(compiled.query)) return Effect.sync(() => readNow(compiled) as QueryResult<O>)
         return query(service)((db) => db.executeQuery(compiled))
       }
+      const runOnPool = service.runOnPool
+      if (runOnPool !== undefined) return answered(runOnPool(statement(service.db)) as Promise<QueryResult<O>>, undefined)
       return query(service)((db) => db.executeQuery(statement(db)))
     })
+
+/** A statement's answer in one runtime step; a database error is a defect and, inside a transaction, poisons it (see `poisonOnDefect`). */
+const answered = <O>(answer: Promise<QueryResult<O>>, active: ActiveTransaction | undefined): Effect.Effect<QueryResult<O>> =>
+  Effect.async<QueryResult<O>>((resume) => {
+    answer.then(
+      (result) => resume(Exit.succeed(result)),
+      (defect: unknown) => {
+        if (active !== undefined) active.poisoned = true
+        resume(Exit.die(defect))
+      },
+    )
+  })
 
 /**
  * Runs `effect` in one transaction (kysely controlled transaction): commit on success,
