@@ -2,24 +2,22 @@
 import { dbPoolConnections, withTags } from "@signet/core"
 import { Effect, Layer } from "effect"
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type DatabaseMetadata,
   type DatabaseMetadataOptions,
   Kysely,
   PostgresDialect,
-  type PostgresDialectConfig,
-  PostgresDriver,
   PostgresIntrospector,
   type QueryResult,
   type SchemaMetadata,
   sql,
   type TableMetadata,
-  type TransactionSettings,
+  Transaction,
 } from "kysely"
 import pg from "pg"
-import { type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices } from "@signet/adapters-sql"
+import { type BegunTransaction, type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices } from "@signet/adapters-sql"
 
 /** Where the engine's tables live. */
 export interface StoragePostgresOptions {
@@ -32,7 +30,7 @@ export interface StoragePostgresOptions {
   /**
    * Name the engine's prepared statements, so that PostgreSQL parses and plans each once per
    * connection (default true). Off behind a pooler that does not keep them (PgBouncer in transaction
-   * mode before 1.21); on, a connection that finds one missing or changed stops naming (see `EpochClient`).
+   * mode before 1.21); on, a connection that finds one missing or changed stops naming (see `NamingClient`).
    */
   readonly preparedStatements?: boolean
 }
@@ -83,9 +81,6 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
 // One simple-query message: the transaction starts and the configuration epoch is read in one round trip.
 const BEGIN_WITH_EPOCH = "begin; select epoch from config_epoch where id = 1"
 
-/** The client that was last asked for BEGIN_WITH_EPOCH: read back at once, in the same synchronous step, by `EpochDriver`. */
-let beginningOn: EpochClient | undefined
-
 /**
  * What PostgreSQL answers when a named statement of this connection no longer fits: its result
  * columns changed (0A000: another node migrated the table), or a pooler between gave the
@@ -94,42 +89,33 @@ let beginningOn: EpochClient | undefined
 const NAMED_STATEMENT_GONE = new Set(["0A000", "26000", "42P05"])
 
 /**
- * A `pg` client that answers the two-statement BEGIN_WITH_EPOCH with its second result, as kysely
- * reads one result, and that runs named statements (`{ name, text, values }`) unnamed once one of
- * them failed as `NAMED_STATEMENT_GONE` says (that statement's transaction fails; the next ones work).
+ * A `pg` client that runs named statements (`{ name, text, values }`) unnamed once one of them
+ * failed as `NAMED_STATEMENT_GONE` says (that statement's transaction fails; the next ones work).
  */
-class EpochClient extends pg.Client {
+class NamingClient extends pg.Client {
   #unnamed = false
-  // pg's query has a dozen overloads (hence any); only the text is looked at, the rest is forwarded as given.
+  // pg's query has a dozen overloads (hence any); only a named statement is looked at, the rest is forwarded as given.
   override query(...args: Array<any>): any {
     const first = args[0]
-    if (first === BEGIN_WITH_EPOCH && (args[1] === undefined || (Array.isArray(args[1]) && args[1].length === 0))) {
-      beginningOn = this
-      return (super.query(BEGIN_WITH_EPOCH) as unknown as Promise<pg.QueryResult | Array<pg.QueryResult>>).then((results) =>
-        Array.isArray(results) ? results[results.length - 1] : results,
-      )
+    const query = super.query as (...a: Array<any>) => any
+    if (typeof first !== "object" || first === null || typeof first.name !== "string" || typeof first.text !== "string") return query.apply(this, args)
+    if (this.#unnamed) return query.call(this, { text: first.text, values: first.values }, ...args.slice(1))
+    const noteGone = (error: unknown) => {
+      const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined
+      if (typeof code === "string" && NAMED_STATEMENT_GONE.has(code)) this.#unnamed = true
     }
-    if (typeof first === "object" && first !== null && typeof first.name === "string" && typeof first.text === "string") {
-      const query = super.query as (...a: Array<any>) => any
-      if (this.#unnamed) return query.call(this, { text: first.text, values: first.values }, ...args.slice(1))
-      const noteGone = (error: unknown) => {
-        const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined
-        if (typeof code === "string" && NAMED_STATEMENT_GONE.has(code)) this.#unnamed = true
-      }
-      // pg-pool's query passes a callback; the engine's own calls take the promise.
-      const callback = args[args.length - 1]
-      if (typeof callback === "function") {
-        return query.call(this, ...args.slice(0, -1), (error: unknown, result: unknown) => {
-          if (error) noteGone(error)
-          callback(error, result)
-        })
-      }
-      return (query.call(this, ...args) as Promise<pg.QueryResult>).catch((error: unknown) => {
-        noteGone(error)
-        throw error
+    // pg-pool's query passes a callback; the engine's own calls take the promise.
+    const callback = args[args.length - 1]
+    if (typeof callback === "function") {
+      return query.call(this, ...args.slice(0, -1), (error: unknown, result: unknown) => {
+        if (error) noteGone(error)
+        callback(error, result)
       })
     }
-    return (super.query as (...a: Array<any>) => any)(...args)
+    return (query.apply(this, args) as Promise<pg.QueryResult>).catch((error: unknown) => {
+      noteGone(error)
+      throw error
+    })
   }
 }
 
@@ -138,10 +124,11 @@ const STATEMENT_NAMES = 1000
 
 /**
  * A compiled statement as pg runs it: named after its text (the same text, the same name, on every
- * connection) unless `named` is false or the names are used up.
+ * connection) unless naming is off (`names` undefined) or the names are used up.
  */
-const statementConfig = (names: Map<string, string> | undefined) => {
-  return (compiled: CompiledQuery<unknown>): pg.QueryConfig => {
+const statementConfig =
+  (names: Map<string, string> | undefined) =>
+  (compiled: CompiledQuery<unknown>): pg.QueryConfig => {
     const values = compiled.parameters as Array<unknown>
     if (names === undefined) return { text: compiled.sql, values }
     let name = names.get(compiled.sql)
@@ -151,13 +138,6 @@ const statementConfig = (names: Map<string, string> | undefined) => {
     }
     return name === undefined ? { text: compiled.sql, values } : { name, text: compiled.sql, values }
   }
-}
-
-/** What a transaction begun with BEGIN_WITH_EPOCH learnt: the epoch, and the client it holds. */
-interface Begun {
-  readonly epoch: string | undefined
-  readonly client: EpochClient
-}
 
 /** A statement's result as kysely's PostgreSQL driver reports it. */
 const resultOf = (result: pg.QueryResult): QueryResult<unknown> => {
@@ -166,43 +146,60 @@ const resultOf = (result: pg.QueryResult): QueryResult<unknown> => {
   return writes ? { numAffectedRows: BigInt(rowCount ?? 0), rows: rows ?? [] } : { rows: rows ?? [] }
 }
 
+const epochOf = (rows: ReadonlyArray<unknown>): string | undefined => {
+  const epoch = (rows[0] as { readonly epoch?: unknown } | undefined)?.epoch
+  return typeof epoch === "string" || typeof epoch === "number" || typeof epoch === "bigint" ? String(epoch) : undefined
+}
+
 /**
- * Starts the storage's transactions with BEGIN_WITH_EPOCH once the migrations have run (before
- * that `config_epoch` may not exist), and remembers, by kysely connection, the epoch and the client.
+ * Starts a unit of work's transaction on a pooled client, without kysely's transaction machinery
+ * (its connection lock, driver and promise hops, about half the CPU of a short transaction): the
+ * BEGIN reads the configuration epoch in the same round trip; statements run straight on the
+ * client; `trx` is a kysely handle on that one client for the repositories' built queries. The
+ * client goes back to the pool after COMMIT or ROLLBACK, and is closed when either failed.
  */
-class EpochDriver extends PostgresDriver {
-  /** set once the migrations have run */
-  epochReady = false
-  readonly begun = new WeakMap<DatabaseConnection, Begun>()
-  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    if (!this.epochReady || settings.isolationLevel !== undefined || settings.accessMode !== undefined) return super.beginTransaction(connection, settings)
-    beginningOn = undefined
-    const answer = connection.executeQuery(CompiledQuery.raw(BEGIN_WITH_EPOCH))
-    const client = beginningOn as EpochClient | undefined
-    beginningOn = undefined
-    const { rows } = await answer
-    const epoch = (rows[0] as { readonly epoch?: unknown } | undefined)?.epoch
-    if (client !== undefined) {
-      this.begun.set(connection, {
-        client,
-        epoch: typeof epoch === "string" || typeof epoch === "number" || typeof epoch === "bigint" ? String(epoch) : undefined,
-      })
-    }
+const beginOn = async (
+  pool: pg.Pool,
+  handle: (connection: DatabaseConnection) => Transaction<Database>,
+  configOf: (compiled: CompiledQuery<unknown>) => pg.QueryConfig,
+): Promise<BegunTransaction> => {
+  const client = await pool.connect()
+  let answer: pg.QueryResult | Array<pg.QueryResult>
+  try {
+    answer = (await client.query(BEGIN_WITH_EPOCH)) as unknown as pg.QueryResult | Array<pg.QueryResult>
+  } catch (error) {
+    client.release(error as Error)
+    throw error
+  }
+  const read = Array.isArray(answer) ? answer[answer.length - 1] : answer
+  const run = (compiled: CompiledQuery<unknown>) => (client.query(configOf(compiled)) as Promise<pg.QueryResult>).then(resultOf)
+  const connection: DatabaseConnection = {
+    // as kysely's driver runs a built query (it copies the parameters; pg only reads them)
+    executeQuery: (compiled) => (client.query(compiled.sql, compiled.parameters as Array<unknown>) as Promise<pg.QueryResult>).then(resultOf) as never,
+    streamQuery: () => {
+      throw new Error("a unit of work's transaction does not stream")
+    },
+  }
+  return {
+    trx: handle(connection),
+    epoch: read === undefined ? undefined : epochOf(read.rows),
+    run,
+    end: async (commit) => {
+      try {
+        const ended = await client.query(commit ? "commit" : "rollback")
+        // An aborted transaction answers COMMIT with ROLLBACK, and no error.
+        if (commit && ended.command !== "COMMIT") throw new Error(`transaction not committed: PostgreSQL answered ${ended.command}`)
+      } catch (error) {
+        client.release(error as Error)
+        throw error
+      }
+      client.release()
+    },
   }
 }
 
-/** PostgreSQL with the current-schema introspector and the epoch-reading BEGIN. */
+/** PostgreSQL with the current-schema introspector. */
 class PostgresCurrentSchemaDialect extends PostgresDialect {
-  readonly #config: PostgresDialectConfig
-  readonly driver: EpochDriver
-  constructor(config: PostgresDialectConfig) {
-    super(config)
-    this.#config = config
-    this.driver = new EpochDriver(this.#config)
-  }
-  override createDriver(): PostgresDriver {
-    return this.driver
-  }
   override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new CurrentSchemaIntrospector(db)
   }
@@ -228,7 +225,7 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
       const configOf = statementConfig(options.preparedStatements === false ? undefined : new Map())
       const db = yield* Effect.acquireRelease(
         Effect.sync(() => {
-          const opened = new pg.Pool({ ...poolConfig(options), Client: EpochClient })
+          const opened = new pg.Pool({ ...poolConfig(options), Client: NamingClient })
           pool = opened
           // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
           opened.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
@@ -266,21 +263,18 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
         return yield* Effect.dieMessage("PostgreSQL: no current schema (the search path names no existing schema)")
       }
       yield* migrateToLatest(db, "postgres", { migrationTableSchema })
-      const driver = dialect!.driver
-      driver.epochReady = true
-      const beginWithEpoch = async () => {
-        const trx = await db.startTransaction().execute()
-        // The transaction's one connection; through it, what its BEGIN read and the client that runs its statements.
-        const begun = driver.begun.get(await trx.getExecutor().provideConnection(async (connection) => connection))
-        if (begun === undefined) return { trx, epoch: undefined, run: undefined }
-        const { client } = begun
-        return {
-          trx,
-          epoch: begun.epoch,
-          // Straight to the client, as kysely's driver would (it copies the parameters; pg only reads them).
-          run: (compiled: CompiledQuery<unknown>) => (client.query(configOf(compiled)) as Promise<pg.QueryResult>).then(resultOf),
-        }
-      }
+      // A kysely handle on one transaction's client: the base handle's compiler and plugins, that one connection.
+      const executor = db.getExecutor()
+      const driver = dialect!.createDriver()
+      const config = { dialect: dialect! }
+      const handle = (connection: DatabaseConnection) =>
+        new Transaction<Database>({
+          config,
+          dialect: dialect!,
+          driver,
+          executor: executor.withConnectionProvider({ provideConnection: (consumer) => consumer(connection) }),
+        })
+      const beginWithEpoch = () => beginOn(pool!, handle, configOf)
       // Outside a transaction: on any pooled connection, as kysely would take one.
       const runOnPool = (compiled: CompiledQuery<unknown>) => (pool!.query(configOf(compiled)) as Promise<pg.QueryResult>).then(resultOf)
       return yield* makeSqlDatabase(db, "postgres", undefined, undefined, beginWithEpoch, runOnPool)

@@ -8,7 +8,7 @@
  * wherever they run.
  */
 import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
-import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult } from "kysely"
+import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult, Transaction } from "kysely"
 import { SelectQueryNode, sql } from "kysely"
 import { dbCommits, dbTransactionSeconds, setBounded, Storage, traced, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
@@ -17,7 +17,7 @@ import type { Database } from "./database.ts"
 
 /** A transaction in progress and the lock that keeps each repository call in it atomic. */
 export interface ActiveTransaction {
-  readonly trx: ControlledTransaction<Database>
+  readonly trx: Transaction<Database>
   /**
    * One repository call at a time per transaction: on PostgreSQL a guarded write is three
    * statements (savepoint, write, release) that a concurrent fiber must not interleave with.
@@ -94,19 +94,24 @@ export interface SqlDatabaseService {
    * PostgreSQL: starts a transaction and reads the configuration epoch in the same round trip
    * (`epoch` undefined when it could not: the first cached read then reads it).
    */
-  readonly beginWithEpoch:
-    | (() => Promise<{
-        readonly trx: ControlledTransaction<Database>
-        readonly epoch: string | undefined
-        readonly run: ActiveTransaction["run"]
-      }>)
-    | undefined
+  readonly beginWithEpoch: (() => Promise<BegunTransaction>) | undefined
   /** PostgreSQL: runs a compiled statement outside any transaction on a pooled connection, without kysely's executor */
   readonly runOnPool: ((query: CompiledQuery<unknown>) => Promise<QueryResult<unknown>>) | undefined
   /** the tables whose reads may be cached (see `cachedRead`); registered by their repositories */
   readonly configTables: Set<string>
   /** cached results by statement and parameters, each with the epoch it was read under */
   readonly configCache: Map<string, { readonly epoch: string; readonly result: QueryResult<unknown> }>
+}
+
+/** A transaction a dialect began for a unit of work (`beginWithEpoch`). */
+export interface BegunTransaction {
+  /** kysely's handle on the transaction's connection */
+  readonly trx: Transaction<Database>
+  /** the configuration epoch its BEGIN read (undefined: the first cached read reads it) */
+  readonly epoch: string | undefined
+  readonly run: ActiveTransaction["run"]
+  /** COMMIT (true) or ROLLBACK; either way the connection is given back. Fails when the transaction did not commit. */
+  readonly end: (commit: boolean) => Promise<void>
 }
 
 /** The database the SQL repositories run on; provided by `StorageSqlite` / `StoragePostgres`. */
@@ -348,18 +353,11 @@ export const transaction =
             service.group !== undefined
               ? grouped(service, service.group, effect)
               : Effect.acquireUseRelease(
-                  Effect.promise(() =>
-                    service.beginWithEpoch !== undefined
-                      ? service.beginWithEpoch()
-                      : service.db
-                          .startTransaction()
-                          .execute()
-                          .then((trx) => ({ trx, epoch: undefined, run: undefined })),
-                  ).pipe(
-                    Effect.map(({ trx, epoch, run }): ActiveTransaction => {
+                  Effect.promise(() => (service.beginWithEpoch !== undefined ? service.beginWithEpoch() : beginControlled(service.db))).pipe(
+                    Effect.map(({ trx, epoch, run, end }) => {
                       const config = freshConfigView()
                       config.epoch = epoch
-                      return {
+                      const tx: ActiveTransaction = {
                         trx: trx.withPlugin(new ConfigWriteWatch(config, service.configTables)),
                         lock: Effect.unsafeMakeSemaphore(1),
                         poisoned: false,
@@ -367,28 +365,52 @@ export const transaction =
                         run,
                         guarding: 0,
                       }
+                      return { tx, end }
                     }),
                   ),
-                  (tx) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
-                  ({ trx, poisoned }, exit) =>
+                  ({ tx }) => Effect.locally(effect, service.currentTransaction, Option.some(tx)),
+                  ({ tx, end }, exit) =>
                     Exit.isSuccess(exit)
-                      ? // A failed commit leaves kysely's connection checked out: roll back to return it, then report the failure.
-                        Effect.suspend(() =>
-                          poisoned
+                      ? Effect.suspend(() =>
+                          tx.poisoned
                             ? Effect.die(new Error("transaction not committed: a statement in it failed with a database error"))
-                            : Effect.promise(() => trx.commit().execute()).pipe(Effect.zipRight(Metric.increment(postgresCommits))),
+                            : Effect.promise(() => end(true)).pipe(Effect.zipRight(Metric.increment(postgresCommits))),
                         ).pipe(
+                          // A statement failed: roll back (a failed COMMIT has ended the transaction already), then report it.
                           Effect.catchAllDefect((defect) =>
-                            Effect.promise(() => trx.rollback().execute()).pipe(
+                            (tx.poisoned ? Effect.promise(() => end(false)) : Effect.void).pipe(
                               Effect.catchAllDefect(() => Effect.void),
                               Effect.zipRight(Effect.die(defect)),
                             ),
                           ),
                         )
-                      : Effect.promise(() => trx.rollback().execute()),
+                      : Effect.promise(() => end(false)),
                 ),
           ),
     )
+
+/** A kysely controlled transaction as a `BegunTransaction` (dialects that begin none of their own). */
+const beginControlled = async (db: Kysely<Database>): Promise<BegunTransaction> => {
+  const trx = await db.startTransaction().execute()
+  return {
+    trx,
+    epoch: undefined,
+    run: undefined,
+    end: async (commit) => {
+      if (!commit) return void (await trx.rollback().execute())
+      try {
+        await trx.commit().execute()
+      } catch (error) {
+        // A failed COMMIT leaves kysely's connection checked out: roll back to give it back.
+        await trx
+          .rollback()
+          .execute()
+          .catch(() => undefined)
+        throw error
+      }
+    },
+  }
+}
 
 // Tagged once: a metric tagged afresh per transaction has a new key, built and hashed on each update.
 const transactionSeconds = {
