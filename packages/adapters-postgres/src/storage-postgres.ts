@@ -17,7 +17,16 @@ import {
   Transaction,
 } from "kysely"
 import pg from "pg"
-import { type BegunTransaction, type Database, makeSqlDatabase, migrateToLatest, SqlDatabase, SqlStorageLive, type StorageServices } from "@signet/adapters-sql"
+import {
+  type BegunTransaction,
+  type Database,
+  makeSqlDatabase,
+  type StatementRunner,
+  migrateToLatest,
+  SqlDatabase,
+  SqlStorageLive,
+  type StorageServices,
+} from "@signet/adapters-sql"
 
 /** Where the engine's tables live. */
 export interface StoragePostgresOptions {
@@ -146,6 +155,13 @@ const resultOf = (result: pg.QueryResult): QueryResult<unknown> => {
   return writes ? { numAffectedRows: BigInt(rowCount ?? 0), rows: rows ?? [] } : { rows: rows ?? [] }
 }
 
+/** Runs `config` on `on` (a client, or the pool: any of its clients) with pg's callback: no promise made. */
+const runOn = (on: pg.Pool | pg.ClientBase, config: pg.QueryConfig, done: Parameters<StatementRunner>[1]): void => {
+  ;(on.query as (config: pg.QueryConfig, callback: (error: Error | undefined, result: pg.QueryResult) => void) => void).call(on, config, (error, result) =>
+    error ? done(error, undefined) : done(undefined, resultOf(result)),
+  )
+}
+
 const epochOf = (rows: ReadonlyArray<unknown>): string | undefined => {
   const epoch = (rows[0] as { readonly epoch?: unknown } | undefined)?.epoch
   return typeof epoch === "string" || typeof epoch === "number" || typeof epoch === "bigint" ? String(epoch) : undefined
@@ -172,7 +188,7 @@ const beginOn = async (
     throw error
   }
   const read = Array.isArray(answer) ? answer[answer.length - 1] : answer
-  const run = (compiled: CompiledQuery<unknown>) => (client.query(configOf(compiled)) as Promise<pg.QueryResult>).then(resultOf)
+  const run: StatementRunner = (compiled, done) => runOn(client, configOf(compiled), done)
   const connection: DatabaseConnection = {
     // as kysely's driver runs a built query (it copies the parameters; pg only reads them)
     executeQuery: (compiled) => (client.query(compiled.sql, compiled.parameters as Array<unknown>) as Promise<pg.QueryResult>).then(resultOf) as never,
@@ -276,7 +292,7 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
         })
       const beginWithEpoch = () => beginOn(pool!, handle, configOf)
       // Outside a transaction: on any pooled connection, as kysely would take one.
-      const runOnPool = (compiled: CompiledQuery<unknown>) => (pool!.query(configOf(compiled)) as Promise<pg.QueryResult>).then(resultOf)
+      const runOnPool: StatementRunner = (compiled, done) => runOn(pool!, configOf(compiled), done)
       return yield* makeSqlDatabase(db, "postgres", undefined, undefined, beginWithEpoch, runOnPool)
     }),
   )

@@ -18,7 +18,7 @@ export {
   transaction,
   uniqueViolationColumns,
 } from "./sql-database.ts"
-export type { ActiveTransaction, BegunTransaction, SqlDatabaseService } from "./sql-database.ts"
+export type { ActiveTransaction, BegunTransaction, SqlDatabaseService, StatementRunner } from "./sql-database.ts"
 export { bumpConfigEpochOn } from "./config-epoch.ts"
 export type { ConfigView } from "./config-epoch.ts"
 export { DbBigInt, DbFlag, DbStringArray, decodeRow, flag, rowEncoder } from "./rows.ts"

@@ -36,7 +36,7 @@ export interface ActiveTransaction {
    * PostgreSQL: runs a compiled statement straight on the transaction's client, without kysely's
    * executor (its connection lock, plugins and promise hops: about half of a statement's CPU).
    */
-  readonly run: ((query: CompiledQuery<unknown>) => Promise<QueryResult<unknown>>) | undefined
+  readonly run: StatementRunner | undefined
   /** guarded writes in progress (they hold `lock` across three statements): meanwhile a statement takes the lock too */
   guarding: number
 }
@@ -96,12 +96,19 @@ export interface SqlDatabaseService {
    */
   readonly beginWithEpoch: (() => Promise<BegunTransaction>) | undefined
   /** PostgreSQL: runs a compiled statement outside any transaction on a pooled connection, without kysely's executor */
-  readonly runOnPool: ((query: CompiledQuery<unknown>) => Promise<QueryResult<unknown>>) | undefined
+  readonly runOnPool: StatementRunner | undefined
   /** the tables whose reads may be cached (see `cachedRead`); registered by their repositories */
   readonly configTables: Set<string>
   /** cached results by statement and parameters, each with the epoch it was read under */
   readonly configCache: Map<string, { readonly epoch: string; readonly result: QueryResult<unknown> }>
 }
+
+/**
+ * Runs a compiled statement and calls `done` once with its error or its result: a callback, not a
+ * promise, because it runs about twenty times a signature and each promise is an allocation and a
+ * turn of the microtask queue.
+ */
+export type StatementRunner = (query: CompiledQuery<unknown>, done: (error: unknown, result: QueryResult<unknown> | undefined) => void) => void
 
 /** A transaction a dialect began for a unit of work (`beginWithEpoch`). */
 export interface BegunTransaction {
@@ -304,7 +311,7 @@ export const execute =
           const run = active.run
           // While a guarded write holds the lock across its three statements, this one waits for it.
           if (run === undefined || active.guarding > 0) return query(service)((db) => db.executeQuery(compiled))
-          return answered(run(compiled) as Promise<QueryResult<O>>, active)
+          return answered(run, compiled, active)
         }
         try {
           return Exit.succeed(runNow(compiled) as QueryResult<O>)
@@ -321,20 +328,18 @@ export const execute =
         return query(service)((db) => db.executeQuery(compiled))
       }
       const runOnPool = service.runOnPool
-      if (runOnPool !== undefined) return answered(runOnPool(statement(service.db)) as Promise<QueryResult<O>>, undefined)
+      if (runOnPool !== undefined) return answered(runOnPool, statement(service.db), undefined)
       return query(service)((db) => db.executeQuery(statement(db)))
     })
 
 /** A statement's answer in one runtime step; a database error is a defect and, inside a transaction, poisons it (see `poisonOnDefect`). */
-const answered = <O>(answer: Promise<QueryResult<O>>, active: ActiveTransaction | undefined): Effect.Effect<QueryResult<O>> =>
+const answered = <O>(run: StatementRunner, compiled: CompiledQuery<O>, active: ActiveTransaction | undefined): Effect.Effect<QueryResult<O>> =>
   Effect.async<QueryResult<O>>((resume) => {
-    answer.then(
-      (result) => resume(Exit.succeed(result)),
-      (defect: unknown) => {
-        if (active !== undefined) active.poisoned = true
-        resume(Exit.die(defect))
-      },
-    )
+    run(compiled, (defect, result) => {
+      if (result !== undefined) return resume(Exit.succeed(result as QueryResult<O>))
+      if (active !== undefined) active.poisoned = true
+      resume(Exit.die(defect))
+    })
   })
 
 /**
