@@ -44,6 +44,16 @@ describe("server configuration", () => {
     expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_WORKERS: "2", SIGNET_DATABASE: ":memory:" }, [])).toThrow(/not :memory:/)
   })
 
+  it("SIGNET_DATABASE_PREPARED_STATEMENTS: on by default on PostgreSQL, off when set false; refused on SQLite", () => {
+    const pgUrl = "postgres://u@h/db"
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: pgUrl }, []).databasePreparedStatements).toBe(true)
+    expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: pgUrl, SIGNET_DATABASE_PREPARED_STATEMENTS: "false" }, []).databasePreparedStatements).toBe(
+      false,
+    )
+    expect(loadConfig({ SIGNET_MASTER_KEY: key }, []).databasePreparedStatements).toBeUndefined()
+    expect(() => loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE_PREPARED_STATEMENTS: "false" }, [])).toThrow(/SQLite keeps its own/)
+  })
+
   it("SIGNET_DATABASE_POOL: PostgreSQL connections per process, by default about two per core shared by the workers; refused on SQLite", () => {
     const pgUrl = "postgres://signet@db.example.com/signet"
     expect(loadConfig({ SIGNET_MASTER_KEY: key, SIGNET_DATABASE: pgUrl, SIGNET_DATABASE_POOL: "7" }, []).databasePool).toBe(7)

@@ -21,6 +21,8 @@ export interface ServerConfig {
   readonly workers: number
   /** PostgreSQL connections each process may open (docs/operations.md#workers); undefined on SQLite */
   readonly databasePool: number | undefined
+  /** whether PostgreSQL statements are named, prepared once per connection (docs/operations.md#postgresql); undefined on SQLite */
+  readonly databasePreparedStatements: boolean | undefined
   /** strict response contracts (tests; docs/http.md#contracts-both-ways) */
   readonly validateResponses: boolean
   /** webhook and callback delivery settings */
@@ -74,6 +76,7 @@ const FileConfig = Schema.partial(
     shutdownGraceMs: Schema.Int,
     workers: Schema.Int,
     databasePool: Schema.Int,
+    databasePreparedStatements: Schema.Boolean,
     accessTokenTtlSeconds: Schema.Int,
     ceremonyTtlSeconds: Schema.Int,
     sessionTtlSeconds: Schema.Int,
@@ -107,6 +110,7 @@ const ENV_KEYS = {
   SIGNET_SHUTDOWN_GRACE_MS: "shutdownGraceMs",
   SIGNET_WORKERS: "workers",
   SIGNET_DATABASE_POOL: "databasePool",
+  SIGNET_DATABASE_PREPARED_STATEMENTS: "databasePreparedStatements",
   SIGNET_ACCESS_TOKEN_TTL_SECONDS: "accessTokenTtlSeconds",
   SIGNET_WEBHOOKS_ALLOW_LOOPBACK: "webhooksAllowLoopback",
   SIGNET_WEBHOOK_RETRY_BASE_MS: "webhookRetryBaseMs",
@@ -135,7 +139,7 @@ const NUMERIC = new Set([
   "webhookRetryBaseMs",
   "secretGraceSeconds",
 ])
-const FLAGS = new Set(["demo", "webhooksAllowLoopback", "validateResponses"])
+const FLAGS = new Set(["demo", "webhooksAllowLoopback", "validateResponses", "databasePreparedStatements"])
 
 /** Whether the database setting names PostgreSQL (else it is a SQLite file or `:memory:`). */
 export const isPostgresUrl = (database: string): boolean => /^postgres(ql)?:\/\//.test(database)
@@ -225,6 +229,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
   if (c.databasePool !== undefined && !postgres) throw new ConfigError("SIGNET_DATABASE_POOL sizes PostgreSQL's connection pool; SQLite has none: unset it")
   if (c.databasePool !== undefined && (c.databasePool < 1 || c.databasePool > 1000))
     throw new ConfigError(`SIGNET_DATABASE_POOL must be a whole number from 1 to 1000, not ${c.databasePool}`)
+  if (c.databasePreparedStatements !== undefined && !postgres)
+    throw new ConfigError("SIGNET_DATABASE_PREPARED_STATEMENTS is about PostgreSQL's prepared statements; SQLite keeps its own: unset it")
   // A production engine without a relay is refused when it is built (makeEngine: the sandbox mailbox refuses production).
   return {
     port,
@@ -234,6 +240,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv, argv: ReadonlyArray<string>, 
     database,
     workers,
     databasePool: postgres ? (c.databasePool ?? defaultDatabasePool(availableParallelism(), workers)) : undefined,
+    databasePreparedStatements: postgres ? (c.databasePreparedStatements ?? true) : undefined,
     masterKey: c.masterKey,
     demo,
     deadlineMs: c.deadlineMs ?? 30_000,

@@ -123,7 +123,7 @@ const main = async () => {
   }
   const config = loadConfig(process.env, process.argv, { demo: process.argv.includes("--demo") })
   // SIGNET_DATABASE_POOL (the deployment's connection budget) holds for the CLI too.
-  const { storage } = storageFor(config.database, { pool: config.databasePool })
+  const { storage } = storageFor(config.database, { pool: config.databasePool, preparedStatements: config.databasePreparedStatements })
   const engine = await makeEngine({
     settings: config.settings,
     storage,

@@ -18,7 +18,11 @@ const main = async () => {
   // Several workers: this process is their primary and serves nothing itself (docs/operations.md#workers).
   if (cluster.isPrimary && config.workers > 1) return runPrimary({ workers: config.workers, shutdownGraceMs: config.shutdownGraceMs })
   const slot = workerSlot()
-  const { storage, eventBus } = storageFor(config.database, { workers: slot !== undefined, pool: config.databasePool })
+  const { storage, eventBus } = storageFor(config.database, {
+    workers: slot !== undefined,
+    pool: config.databasePool,
+    preparedStatements: config.databasePreparedStatements,
+  })
   // The local KYC adapters load their models lazily; their package is imported only when chosen.
   // No KYC setting in production: KYC is disabled (null); sandbox ports are passed as such, so production refuses them.
   const kycProviders =
