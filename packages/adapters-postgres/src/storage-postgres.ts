@@ -17,6 +17,7 @@ import {
   Transaction,
 } from "kysely"
 import pg from "pg"
+import { PreparedRun } from "./prepared.ts"
 import {
   type BegunTransaction,
   type Database,
@@ -103,16 +104,24 @@ const NAMED_STATEMENT_GONE = new Set(["0A000", "26000", "42P05"])
  */
 class NamingClient extends pg.Client {
   #unnamed = false
+  /** whether this connection runs its statements unnamed (see above) */
+  get unnamed(): boolean {
+    return this.#unnamed
+  }
+  /** Stops naming on this connection when `error` says a named statement no longer fits. */
+  noteGone(error: unknown): void {
+    const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined
+    if (typeof code === "string" && NAMED_STATEMENT_GONE.has(code)) this.#unnamed = true
+  }
   // pg's query has a dozen overloads (hence any); only a named statement is looked at, the rest is forwarded as given.
   override query(...args: Array<any>): any {
     const first = args[0]
     const query = super.query as (...a: Array<any>) => any
-    if (typeof first !== "object" || first === null || typeof first.name !== "string" || typeof first.text !== "string") return query.apply(this, args)
+    // A submittable (`PreparedRun`) reports through its own callback.
+    if (typeof first !== "object" || first === null || typeof first.name !== "string" || typeof first.text !== "string" || typeof first.submit === "function")
+      return query.apply(this, args)
     if (this.#unnamed) return query.call(this, { text: first.text, values: first.values }, ...args.slice(1))
-    const noteGone = (error: unknown) => {
-      const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined
-      if (typeof code === "string" && NAMED_STATEMENT_GONE.has(code)) this.#unnamed = true
-    }
+    const noteGone = (error: unknown) => this.noteGone(error)
     // pg-pool's query passes a callback; the engine's own calls take the promise.
     const callback = args[args.length - 1]
     if (typeof callback === "function") {
@@ -188,7 +197,20 @@ const beginOn = async (
     throw error
   }
   const read = Array.isArray(answer) ? answer[answer.length - 1] : answer
-  const run: StatementRunner = (compiled, done) => runOn(client, configOf(compiled), done)
+  const naming = client as unknown as NamingClient
+  const run: StatementRunner = (compiled, done) => {
+    const config = configOf(compiled)
+    if (config.name === undefined || naming.unnamed) return runOn(client, config, done)
+    client.query(
+      new PreparedRun(client, config.name, config.text, config.values ?? [], (error, result) => {
+        if (error !== undefined) {
+          naming.noteGone(error)
+          return done(error, undefined)
+        }
+        done(undefined, resultOf(result!))
+      }) as never,
+    )
+  }
   const connection: DatabaseConnection = {
     // as kysely's driver runs a built query (it copies the parameters; pg only reads them)
     executeQuery: (compiled) => (client.query(compiled.sql, compiled.parameters as Array<unknown>) as Promise<pg.QueryResult>).then(resultOf) as never,
