@@ -167,7 +167,10 @@ export class PreparedRun {
   }
 
   handleReadyForQuery(connection: Connection): void {
-    if (this.#failed !== undefined) return this.handleError(this.#failed)
+    if (this.#failed !== undefined) {
+      this.handleError(this.#failed)
+      return
+    }
     // A statement that answers no rows (no RowDescription came) has no columns: learnt too.
     if (this.#describing) columnsOf.get(connection)?.set(this.name, this.#columns ?? NO_COLUMNS)
     this.#done(undefined, { command: this.#command, rowCount: this.#rowCount, rows: this.#rows, oid: 0, fields: [] } as unknown as pg.QueryResult)

@@ -40,7 +40,7 @@ export interface StoragePostgresOptions {
   /**
    * Name the engine's prepared statements, so that PostgreSQL parses and plans each once per
    * connection (default true). Off behind a pooler that does not keep them (PgBouncer in transaction
-   * mode before 1.21); on, a connection that finds one missing or changed stops naming (see `NamingClient`).
+   * mode before 1.21); on, a connection that finds one missing or changed stops naming (docs/operations.md#postgresql).
    */
   readonly preparedStatements?: boolean
 }

@@ -91,8 +91,8 @@ export interface SqlDatabaseService {
    */
   readonly readNow: ((query: CompiledQuery<unknown>) => QueryResult<unknown>) | undefined
   /**
-   * PostgreSQL: starts a transaction and reads the configuration epoch in the same round trip
-   * (`epoch` undefined when it could not: the first cached read then reads it).
+   * PostgreSQL: starts a unit of work's transaction on a pooled client and reads the configuration
+   * epoch in the same round trip (`epoch` undefined when it could not: the first cached read then reads it).
    */
   readonly beginWithEpoch: (() => Promise<BegunTransaction>) | undefined
   /** PostgreSQL: runs a compiled statement outside any transaction on a pooled connection, without kysely's executor */
