@@ -7,12 +7,13 @@ import {
   SigningRequests,
   SscOperations,
   type Batch,
+  type QuotaConsumption,
   type SigningEvent,
   type SigningRequest,
   type SscOperation,
 } from "@signet/core"
 import { purge } from "./identity.ts"
-import { type MemoryDatabase, Sequence, Table, unique } from "./memory-database.ts"
+import { type Journal, type MemoryDatabase, Sequence, Table, unique } from "./memory-database.ts"
 import { orderBy } from "./order.ts"
 
 interface Counter {
@@ -51,6 +52,18 @@ export const signingMemory = (db: MemoryDatabase) => {
   const seqs = new Sequence()
   const counters = new Table<string, Counter>()
   const byKey = orderBy<Counter>([(c) => c.key, "asc"])
+  // An existing window keeps its expiry; only the count moves, and only within the limit.
+  const consumeOne = (j: Journal, { key, amount, limit, expiresAt }: QuotaConsumption): Option.Option<number> => {
+    if (amount > limit) return Option.none()
+    const counter = counters.get(key)
+    if (counter === undefined) {
+      counters.set(j, key, { key, count: amount, expiresAt })
+      return Option.some(amount)
+    }
+    if (counter.count + amount > limit) return Option.none()
+    counters.set(j, key, { ...counter, count: counter.count + amount })
+    return Option.some(counter.count + amount)
+  }
 
   return Context.make(
     SigningRequests,
@@ -95,20 +108,8 @@ export const signingMemory = (db: MemoryDatabase) => {
     Context.add(
       QuotaCounters,
       QuotaCounters.of({
-        consume: (key, amount, limit, expiresAt) =>
-          amount > limit
-            ? Effect.succeedNone
-            : db.run((j) => {
-                const counter = counters.get(key)
-                // An existing window keeps its expiry; only the count moves, and only within the limit.
-                if (counter === undefined) {
-                  counters.set(j, key, { key, count: amount, expiresAt })
-                  return Option.some(amount)
-                }
-                if (counter.count + amount > limit) return Option.none()
-                counters.set(j, key, { ...counter, count: counter.count + amount })
-                return Option.some(counter.count + amount)
-              }),
+        consume: (key, amount, limit, expiresAt) => db.run((j) => consumeOne(j, { key, amount, limit, expiresAt })),
+        consumeEach: (requests) => db.run((j) => requests.map((r) => consumeOne(j, r))),
         peek: (key) => db.run(() => counters.get(key)?.count ?? 0),
         purgeExpired: (now) =>
           db.run((j) =>

@@ -302,6 +302,29 @@ export const consumeUpToStatement = (db: Kysely<Database>, key: string, amount: 
     .returning("count")
 
 /**
+ * Two counters in one upsert, each judged against its own limit (the `case` picks it by key):
+ * answers a row, with its new count, for each counter that moved.
+ */
+export const consumeTwoStatement = (
+  db: Kysely<Database>,
+  first: { readonly key: string; readonly amount: number; readonly limit: number; readonly expiresAt: number },
+  second: { readonly key: string; readonly amount: number; readonly limit: number; readonly expiresAt: number },
+) =>
+  db
+    .insertInto("quota_counters")
+    .values([
+      { key: first.key, count: first.amount, expires_at: first.expiresAt },
+      { key: second.key, count: second.amount, expires_at: second.expiresAt },
+    ])
+    .onConflict((oc) =>
+      oc
+        .column("key")
+        .doUpdateSet({ count: sql`quota_counters.count + excluded.count` })
+        .where(sql<boolean>`quota_counters.count + excluded.count <= case quota_counters.key when ${first.key} then cast(${first.limit} as bigint) else cast(${second.limit} as bigint) end`),
+    )
+    .returning(["key", "count"])
+
+/**
  * `QuotaCounters`: one upsert whose update only applies while the total stays within the
  * limit. The database arbitrates (row lock on PostgreSQL, single writer on SQLite), so
  * concurrent callers can never push a counter past its limit.
@@ -316,13 +339,27 @@ export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = 
     const exec = execute(service)
     // twice at every signing request (the minute's window and the day)
     const consumeUpTo = prepare(consumeUpToStatement)
+    // both limits of every signing request (the minute's window and the day)
+    const consumeTwo = prepare(consumeTwoStatement)
+    const decodeKeyCount = decodeRow(Schema.Struct({ key: Schema.String, count: DbBigInt }))
+    const consume: QuotaCounters["Type"]["consume"] = (key, amount, limit, expiresAt) =>
+      amount > limit
+        ? Effect.succeedNone
+        : exec((db) => consumeUpTo(db, key, amount, limit, expiresAt)).pipe(
+            Effect.flatMap(({ rows: [row] }) => (row === undefined ? Effect.succeedNone : Effect.map(decodeCount(row), (r) => Option.some(r.count)))),
+          )
     return QuotaCounters.of({
-      consume: (key, amount, limit, expiresAt) =>
-        amount > limit
-          ? Effect.succeedNone
-          : exec((db) => consumeUpTo(db, key, amount, limit, expiresAt)).pipe(
-              Effect.flatMap(({ rows: [row] }) => (row === undefined ? Effect.succeedNone : Effect.map(decodeCount(row), (r) => Option.some(r.count)))),
-            ),
+      consume,
+      consumeEach: (requests) => {
+        const [first, second] = requests
+        // Two distinct counters, each possible: one statement; anything else one `consume` after another.
+        if (requests.length !== 2 || first!.key === second!.key || first!.amount > first!.limit || second!.amount > second!.limit)
+          return Effect.forEach(requests, (r) => consume(r.key, r.amount, r.limit, r.expiresAt))
+        return exec((db) => consumeTwo(db, first!, second!)).pipe(
+          Effect.flatMap(({ rows }) => Effect.forEach(rows, decodeKeyCount)),
+          Effect.map((moved) => requests.map((r) => Option.map(Option.fromNullable(moved.find((m) => m.key === r.key)), (m) => m.count))),
+        )
+      },
       purgeExpired: (now) =>
         run((db) => db.deleteFrom("quota_counters").where("expires_at", "<", now).executeTakeFirst()).pipe(Effect.map((r) => Number(r.numDeletedRows))),
       peek: (key) =>

@@ -58,6 +58,7 @@ export type { PlanInForce } from "./plan-in-force.ts"
 export { DEFAULT_ALLOWANCE, PLANS } from "./plans.ts"
 export type { Allowance, Plan } from "./plans.ts"
 export { QuotaCounters, RelyingParties, RpOrganisationChecks } from "./ports.ts"
+export type { QuotaConsumption } from "./ports.ts"
 export { MINUTE_MS, countRequest, signaturesUsedToday } from "./quota.ts"
 export {
   administerRelyingParty,

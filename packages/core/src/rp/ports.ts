@@ -26,6 +26,15 @@ export class RpOrganisationChecks extends Context.Tag("@signet/core/RpOrganisati
   }
 >() {}
 
+/** One counter to consume: `amount` added to `key` if its total stays within `limit`. */
+export interface QuotaConsumption {
+  readonly key: string
+  readonly amount: number
+  readonly limit: number
+  /** when the counter's window ends (ms): after it the counter is purged */
+  readonly expiresAt: number
+}
+
 /** Counters for quotas: exact under concurrency on every adapter. */
 export class QuotaCounters extends Context.Tag("@signet/core/QuotaCounters")<
   QuotaCounters,
@@ -35,6 +44,11 @@ export class QuotaCounters extends Context.Tag("@signet/core/QuotaCounters")<
      * total, or None (and no change) when it would exceed. `expiresAt` (ms) lets old windows be purged.
      */
     readonly consume: (key: string, amount: number, limit: number, expiresAt: number) => Effect.Effect<Option.Option<number>>
+    /**
+     * `consume` for each of several counters (distinct keys) in one step: each is judged on its own
+     * as `consume` judges it; the answers in the order asked. One statement for two counters on SQL.
+     */
+    readonly consumeEach: (requests: ReadonlyArray<QuotaConsumption>) => Effect.Effect<ReadonlyArray<Option.Option<number>>>
     /** The current total of `key` (0 when absent). */
     readonly peek: (key: string) => Effect.Effect<number>
     /** Deletes counters whose window ended before `now`; answers how many. */

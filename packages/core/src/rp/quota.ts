@@ -60,16 +60,23 @@ export const secondsUntil = (now: number, at: number): number => Math.max(1, Mat
 export const reserveSignatures = (rp: RelyingParty, userId: string, count: number, kind: "single" | "batch", inForce?: PlanInForce) =>
   Effect.gen(function* () {
     const { allowance } = inForce ?? (yield* planInForce(rp))
-    yield* countRequest(signingScope(rp.clientId, userId), allowance.requestsPerMinute)
-    if (kind === "batch" && count > allowance.documentsPerBatch) {
-      return yield* new BatchSizeExceeded({ size: count, maximum: allowance.documentsPerBatch })
-    }
     const now = yield* Clock.currentTimeMillis
+    const window = minuteWindow(now)
+    const windowEnds = (window + 1) * MINUTE_MS
     const resets = nextUtcMidnight(now)
     const key = dailyCounterKey(rp.clientId, now)
     const counters = yield* QuotaCounters
-    const granted = yield* counters.consume(key, count, allowance.signaturesPerDay, resets)
-    if (Option.isNone(granted)) {
+    // Both counters in one step (one statement on SQL), judged in the order the limits are named: a
+    // refusal fails the caller's unit of work, which gives back what the other counter took.
+    const [minute, day] = yield* counters.consumeEach([
+      { key: minuteCounterKey(signingScope(rp.clientId, userId), window), amount: 1, limit: allowance.requestsPerMinute, expiresAt: windowEnds },
+      { key, amount: count, limit: allowance.signaturesPerDay, expiresAt: resets },
+    ])
+    if (minute === undefined || Option.isNone(minute)) return yield* new RateLimitExceeded({ retryAfterSeconds: secondsUntil(now, windowEnds) })
+    if (kind === "batch" && count > allowance.documentsPerBatch) {
+      return yield* new BatchSizeExceeded({ size: count, maximum: allowance.documentsPerBatch })
+    }
+    if (day === undefined || Option.isNone(day)) {
       return yield* new DailySigningLimitExceeded({
         used: yield* counters.peek(key),
         maximum: allowance.signaturesPerDay,
@@ -79,7 +86,7 @@ export const reserveSignatures = (rp: RelyingParty, userId: string, count: numbe
     }
     // the day's history row moves with the reservation (same transaction): the console's charts match the counter
     yield* Effect.flatMap(UsageHistory, (h) => h.add(rp.clientId, key.slice(key.lastIndexOf(":") + 1), count, 0))
-    return granted.value
+    return day.value
   })
 
 /** Runs a transaction that reserves signatures, counting a refusal for the day's allowance in the usage history. */

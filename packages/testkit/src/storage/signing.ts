@@ -123,6 +123,45 @@ export const signingConformance = conformanceSuite<Storage | SigningRequests | B
           expect(yield* q.peek("k")).toBe(5)
           expect(yield* q.peek("new")).toBe(0)
         }))
+      test("consumeEach judges each counter against its own limit in one step, answers in order, and moves only the granted ones", () =>
+        Effect.gen(function* () {
+          const q = yield* QuotaCounters
+          const both = (a: number, b: number) =>
+            q.consumeEach([
+              { key: "minute", amount: a, limit: 2, expiresAt: FAR_FUTURE_MS },
+              { key: "day", amount: b, limit: 10, expiresAt: FAR_FUTURE_MS },
+            ])
+          expect(yield* both(1, 4)).toEqual([Option.some(1), Option.some(4)])
+          expect(yield* both(1, 7)).toEqual([Option.some(2), Option.none()])
+          expect(yield* both(1, 6)).toEqual([Option.none(), Option.some(10)])
+          expect(yield* both(3, 1)).toEqual([Option.none(), Option.none()])
+          expect([yield* q.peek("minute"), yield* q.peek("day")]).toEqual([2, 10])
+          // the same key twice, or three counters: judged one after another
+          expect(
+            yield* q.consumeEach([
+              { key: "x", amount: 2, limit: 3, expiresAt: FAR_FUTURE_MS },
+              { key: "x", amount: 2, limit: 3, expiresAt: FAR_FUTURE_MS },
+              { key: "y", amount: 9, limit: 3, expiresAt: FAR_FUTURE_MS },
+            ]),
+          ).toEqual([Option.some(2), Option.none(), Option.none()])
+          expect([yield* q.peek("x"), yield* q.peek("y")]).toEqual([2, 0])
+        }))
+      test("60 concurrent two-counter consumptions against limits of 25 and 40 grant each counter exactly up to its limit", () =>
+        Effect.gen(function* () {
+          const q = yield* QuotaCounters
+          const storage = yield* Storage
+          const take = q.consumeEach([
+            { key: "race-a", amount: 1, limit: 25, expiresAt: FAR_FUTURE_MS },
+            { key: "race-b", amount: 1, limit: 40, expiresAt: FAR_FUTURE_MS },
+          ])
+          const grants = yield* Effect.all(
+            Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? take : storage.transaction(take))),
+            { concurrency: "unbounded" },
+          )
+          expect(grants.filter(([a]) => a !== undefined && Option.isSome(a)).length).toBe(25)
+          expect(grants.filter(([, b]) => b !== undefined && Option.isSome(b)).length).toBe(40)
+          expect([yield* q.peek("race-a"), yield* q.peek("race-b")]).toEqual([25, 40])
+        }))
       test("60 concurrent consumers of a limit of 25 get exactly 25 grants, in transactions too", () =>
         Effect.gen(function* () {
           const q = yield* QuotaCounters
