@@ -320,7 +320,9 @@ export const consumeTwoStatement = (
       oc
         .column("key")
         .doUpdateSet({ count: sql`quota_counters.count + excluded.count` })
-        .where(sql<boolean>`quota_counters.count + excluded.count <= case quota_counters.key when ${first.key} then cast(${first.limit} as bigint) else cast(${second.limit} as bigint) end`),
+        .where(
+          sql<boolean>`quota_counters.count + excluded.count <= case quota_counters.key when ${first.key} then cast(${first.limit} as bigint) else cast(${second.limit} as bigint) end`,
+        ),
     )
     .returning(["key", "count"])
 
