@@ -33,6 +33,12 @@ export const SqlDatabaseSqlite = (options: StorageSqliteOptions): Layer.Layer<Sq
           // before the unit) SQLite keeps in a temporary file past 64 KiB: about three times the bytes
           // of the WAL, one system call per page, thrown away at the group's COMMIT. Kept in memory.
           sqlite.pragma("temp_store = MEMORY")
+          // A checkpoint copies the WAL's pages into the database file inside the COMMIT that passes
+          // the threshold, on the serving thread. At SQLite's 1,000 pages a busy node checkpoints every
+          // few group commits and copies its hot pages (indexes, counters) each time; at 10,000 (about
+          // 40 MB of WAL) it copies them ten times less often. The COMMIT of a group of 64 units took
+          // 3.7 to 4.0 ms on average at 1,000 and 2.8 to 3.1 ms at 10,000 (b64, alternated three times).
+          sqlite.pragma("wal_autocheckpoint = 10000")
           const database = withStatementCache(sqlite)
           return { db: new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database }) }), database }
         }),
