@@ -121,17 +121,16 @@ class NamingClient extends pg.Client {
     if (typeof first !== "object" || first === null || typeof first.name !== "string" || typeof first.text !== "string" || typeof first.submit === "function")
       return query.apply(this, args)
     if (this.#unnamed) return query.call(this, { text: first.text, values: first.values }, ...args.slice(1))
-    const noteGone = (error: unknown) => this.noteGone(error)
     // pg-pool's query passes a callback; the engine's own calls take the promise.
     const callback = args[args.length - 1]
     if (typeof callback === "function") {
       return query.call(this, ...args.slice(0, -1), (error: unknown, result: unknown) => {
-        if (error) noteGone(error)
+        if (error) this.noteGone(error)
         callback(error, result)
       })
     }
     return (query.apply(this, args) as Promise<pg.QueryResult>).catch((error: unknown) => {
-      noteGone(error)
+      this.noteGone(error)
       throw error
     })
   }
@@ -258,13 +257,10 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
   Layer.scoped(
     SqlDatabase,
     Effect.gen(function* () {
-      let dialect: PostgresCurrentSchemaDialect | undefined
-      let pool: pg.Pool | undefined
       const configOf = statementConfig(options.preparedStatements === false ? undefined : new Map())
-      const db = yield* Effect.acquireRelease(
+      const { db, pool, dialect } = yield* Effect.acquireRelease(
         Effect.sync(() => {
           const opened = new pg.Pool({ ...poolConfig(options), Client: NamingClient })
-          pool = opened
           // An idle client's error (server restart, network) is emitted on the pool; unhandled, it would crash the process.
           opened.on("error", (error) => console.error(`[signet] PostgreSQL pool: idle client error: ${error.message}`))
           // The pool's occupancy for `/metrics`, kept current: the pool changes on every query, so the
@@ -281,10 +277,10 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
             })
           }
           for (const event of ["connect", "acquire", "release", "remove"] as const) opened.on(event, observe)
-          dialect = new PostgresCurrentSchemaDialect({ pool: opened })
-          return new Kysely<Database>({ dialect })
+          const dialect = new PostgresCurrentSchemaDialect({ pool: opened })
+          return { db: new Kysely<Database>({ dialect }), pool: opened, dialect }
         }),
-        (kysely) => Effect.promise(() => kysely.destroy()),
+        ({ db }) => Effect.promise(() => db.destroy()),
       )
       if (options.schema !== undefined) {
         const schema = options.schema
@@ -303,18 +299,18 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
       yield* migrateToLatest(db, "postgres", { migrationTableSchema })
       // A kysely handle on one transaction's client: the base handle's compiler and plugins, that one connection.
       const executor = db.getExecutor()
-      const driver = dialect!.createDriver()
-      const config = { dialect: dialect! }
+      const driver = dialect.createDriver()
+      const config = { dialect: dialect }
       const handle = (connection: DatabaseConnection) =>
         new Transaction<Database>({
           config,
-          dialect: dialect!,
+          dialect: dialect,
           driver,
           executor: executor.withConnectionProvider({ provideConnection: (consumer) => consumer(connection) }),
         })
-      const beginWithEpoch = () => beginOn(pool!, handle, configOf)
+      const beginWithEpoch = () => beginOn(pool, handle, configOf)
       // Outside a transaction: on any pooled connection, as kysely would take one.
-      const runOnPool: StatementRunner = (compiled, done) => runOn(pool!, configOf(compiled), done)
+      const runOnPool: StatementRunner = (compiled, done) => runOn(pool, configOf(compiled), done)
       return yield* makeSqlDatabase(db, "postgres", undefined, undefined, beginWithEpoch, runOnPool)
     }),
   )

@@ -343,8 +343,9 @@ const answered = <O>(run: StatementRunner, compiled: CompiledQuery<O>, active: A
   })
 
 /**
- * Runs `effect` in one transaction (kysely controlled transaction): commit on success,
- * rollback on failure, defect or interruption. A nested call joins the outer transaction.
+ * Runs `effect` in one transaction (on PostgreSQL the dialect's own, `beginWithEpoch`; otherwise
+ * kysely's controlled transaction): commit on success, rollback on failure, defect or
+ * interruption. A nested call joins the outer transaction.
  * On SQLite the transaction may be shared with other units of work (group commit, above).
  */
 export const transaction =
