@@ -7,6 +7,7 @@ import {
   SigningRequests,
   SscOperations,
   type Batch,
+  type NewSigningEvent,
   type QuotaConsumption,
   type SigningEvent,
   type SigningRequest,
@@ -50,6 +51,12 @@ export const signingMemory = (db: MemoryDatabase) => {
   const operations = casRepository<SscOperation>(db, "operation id")
   const events = new Table<number, SigningEvent>()
   const seqs = new Sequence()
+  const append = (input: NewSigningEvent) =>
+    db.run((j) => {
+      const event: SigningEvent = { ...input, seq: seqs.next() }
+      events.set(j, event.seq, event)
+      return event
+    })
   const counters = new Table<string, Counter>()
   const byKey = orderBy<Counter>([(c) => c.key, "asc"])
   // An existing window keeps its expiry; only the count moves, and only within the limit.
@@ -87,12 +94,8 @@ export const signingMemory = (db: MemoryDatabase) => {
     Context.add(
       SigningEvents,
       SigningEvents.of({
-        append: (input) =>
-          db.run((j) => {
-            const event: SigningEvent = { ...input, seq: seqs.next() }
-            events.set(j, event.seq, event)
-            return event
-          }),
+        append,
+        record: (input) => Effect.asVoid(append(input)),
         lastSeqForUser: (userId) => db.run(() => events.where((e) => e.userId === userId).reduce((last, e) => Math.max(last, e.seq), 0)),
         listForUser: (userId, afterSeq, limit) =>
           db.run(() =>

@@ -1,12 +1,12 @@
-/** A named statement run the short way answers what `pg`'s own query answers, run after run. */
+/** Statements run the short way answer what `pg`'s own query answers, run after run, several in one exchange. */
 import { describePostgres, dropSchema, findPostgres, freshSchemaName } from "@signet/testkit/storage"
 import pg from "pg"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { PreparedRun } from "./prepared.ts"
+import { type RunStatement, StatementsRun } from "./prepared.ts"
 
 const url = await findPostgres()
 
-describePostgres(url, "PreparedRun", (connectionString) => {
+describePostgres(url, "StatementsRun", (connectionString) => {
   const schema = freshSchemaName()
   let client: pg.Client
   beforeAll(async () => {
@@ -22,10 +22,11 @@ describePostgres(url, "PreparedRun", (connectionString) => {
     await dropSchema(connectionString, schema)
   })
 
-  const short = (name: string, text: string, values: ReadonlyArray<unknown>) =>
-    new Promise<pg.QueryResult>((resolve, reject) => {
-      client.query(new PreparedRun(client, name, text, values, (error, result) => (error ? reject(error) : resolve(result!))) as never)
+  const runs = (statements: ReadonlyArray<RunStatement>, commit = false) =>
+    new Promise<ReadonlyArray<pg.QueryResult>>((resolve, reject) => {
+      client.query(new StatementsRun(client, statements, commit, (error, results) => (error ? reject(error) : resolve(results!))) as never)
     })
+  const short = async (name: string, text: string, values: ReadonlyArray<unknown>) => (await runs([{ name, text, values }]))[0]!
   const own = (text: string, values: ReadonlyArray<unknown>) => client.query(text, values as Array<unknown>)
 
   it("answers the same rows, command and row count as pg's query, on the first run and the runs after", async () => {
@@ -72,5 +73,50 @@ describePostgres(url, "PreparedRun", (connectionString) => {
     delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements["sel2"]
     const after = await short("sel2", select, ["a"])
     expect(after.rows[0]).toMatchObject({ id: "a", extra: "x" })
+  })
+
+  it("runs several statements in one exchange, each answered as pg answers it alone, the COMMIT last", async () => {
+    await client.query("begin")
+    const answers = await runs(
+      [
+        { name: "m_ins", text: "insert into t (id, n) values ($1, $2)", values: ["m1", 7] },
+        { name: undefined, text: "update t set n = n * 2 where id = $1", values: ["m1"] },
+        { name: "m_sel", text: "select id, n from t where id = $1", values: ["m1"] },
+        { name: "m_sel", text: "select id, n from t where id = $1", values: ["zz"] },
+      ],
+      true,
+    )
+    expect(answers.map((a) => [a.command, a.rowCount])).toEqual([
+      ["INSERT", 1],
+      ["UPDATE", 1],
+      ["SELECT", 1],
+      ["SELECT", 0],
+      ["COMMIT", null],
+    ])
+    expect(answers[2]!.rows).toEqual([{ id: "m1", n: "14" }])
+    // committed: another connection sees it
+    const other = new pg.Client({ connectionString, options: `-c search_path=${schema}` })
+    await other.connect()
+    expect((await other.query("select n from t where id = 'm1'")).rows).toEqual([{ n: "14" }])
+    await other.end()
+  })
+
+  it("stops at the first failing statement: those after it do not run, the transaction does not commit, and the connection runs on", async () => {
+    await client.query("begin")
+    await expect(
+      runs(
+        [
+          { name: "f_ins", text: "insert into t (id, n) values ($1, $2)", values: ["f1", 1] },
+          { name: "f_ins", text: "insert into t (id, n) values ($1, $2)", values: ["f1", 2] },
+          { name: "f_new", text: "insert into t (id, n) values ($1, $2) returning id", values: ["f2", 3] },
+        ],
+        true,
+      ),
+    ).rejects.toMatchObject({ code: "23505" })
+    expect((await client.query("rollback")).command).toBe("ROLLBACK")
+    expect((await own("select id from t where id = any($1)", [["f1", "f2"]])).rows).toEqual([])
+    // The statement that never ran is parsed at its next run; the failed one's name is usable again.
+    expect((await short("f_new", "insert into t (id, n) values ($1, $2) returning id", ["f2", 3])).rows).toEqual([{ id: "f2" }])
+    expect((await short("f_ins", "insert into t (id, n) values ($1, $2)", ["f1", 1])).rowCount).toBe(1)
   })
 })

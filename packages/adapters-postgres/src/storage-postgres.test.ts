@@ -3,8 +3,8 @@ import { relyingPartyModel, signingModel, signingTokenModel, tokenFamilyModel } 
 import { expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Metric, Option } from "effect"
 import pg from "pg"
-import { sql } from "kysely"
-import { SqlDatabase } from "@signet/adapters-sql"
+import { type Kysely, sql } from "kysely"
+import { type Database, execute, executeLater, SqlDatabase } from "@signet/adapters-sql"
 import { RelyingParties, Storage, Users, dbPoolConnections, withTags } from "@signet/core"
 import {
   describePostgres,
@@ -88,6 +88,36 @@ describePostgres(url, "StoragePostgres", (connectionString) => {
       }).pipe(Effect.provide(withFreshSchema(connectionString, (o) => StoragePostgres({ ...o, maxConnections: 1, preparedStatements: false }))))
       expect(unnamed).toEqual([])
     }),
+  )
+
+  it.effect("a write whose answer is not needed goes with the next statement: the unit reads it, commits it, and fails with it", () =>
+    Effect.gen(function* () {
+      const service = yield* SqlDatabase
+      const later = executeLater(service)
+      const now = execute(service)
+      const insert = (clientId: string) => (db: Kysely<Database>) =>
+        db.insertInto("usage_days").values({ client_id: clientId, day: "2026-11-29", signatures: 1, quota_refusals: 0 }).compile()
+      const count = (clientId: string) =>
+        Effect.map(
+          now((db) => db.selectFrom("usage_days").select("client_id").where("client_id", "=", clientId).compile()),
+          (r) => r.rows.length,
+        )
+      const unit = <A, E>(effect: Effect.Effect<A, E>) => Effect.flatMap(Storage, (s) => s.transaction(effect))
+      // read by the unit's next statement, then committed with it
+      expect(yield* unit(Effect.zipRight(later(insert("rp_a")), count("rp_a")))).toBe(1)
+      // sent with the COMMIT: committed
+      yield* unit(later(insert("rp_b")))
+      expect(yield* count("rp_b")).toBe(1)
+      // A failing one (the row is there) fails the statement it went with, and nothing of the unit commits.
+      const withStatement = yield* Effect.exit(unit(Effect.zipRight(later(insert("rp_a")), Effect.zipRight(later(insert("rp_c")), count("rp_c")))))
+      expect(Exit.isFailure(withStatement) && Cause.pretty(withStatement.cause)).toMatch(/duplicate key/)
+      // Failing at the COMMIT: the unit fails, the writes before it are gone.
+      const atCommit = yield* Effect.exit(unit(Effect.zipRight(later(insert("rp_d")), later(insert("rp_b")))))
+      expect(Exit.isFailure(atCommit) && Cause.pretty(atCommit.cause)).toMatch(/duplicate key/)
+      expect([yield* count("rp_c"), yield* count("rp_d")]).toEqual([0, 0])
+      // The pool's one connection runs on.
+      expect(yield* unit(count("rp_a"))).toBe(1)
+    }).pipe(Effect.provide(withFreshSchema(connectionString, (o) => StoragePostgres({ ...o, maxConnections: 1 })))),
   )
 
   it.effect("a connection whose prepared statement another node's migration changed fails it once, then runs its statements unnamed", () =>

@@ -17,7 +17,7 @@ import {
   Transaction,
 } from "kysely"
 import pg from "pg"
-import { PreparedRun } from "./prepared.ts"
+import { type RunStatement, StatementsRun } from "./prepared.ts"
 import {
   type BegunTransaction,
   type Database,
@@ -117,7 +117,7 @@ class NamingClient extends pg.Client {
   override query(...args: Array<any>): any {
     const first = args[0]
     const query = super.query as (...a: Array<any>) => any
-    // A submittable (`PreparedRun`) reports through its own callback.
+    // A submittable (`StatementsRun`) reports through its own callback.
     if (typeof first !== "object" || first === null || typeof first.name !== "string" || typeof first.text !== "string" || typeof first.submit === "function")
       return query.apply(this, args)
     if (this.#unnamed) return query.call(this, { text: first.text, values: first.values }, ...args.slice(1))
@@ -175,12 +175,21 @@ const epochOf = (rows: ReadonlyArray<unknown>): string | undefined => {
   return typeof epoch === "string" || typeof epoch === "number" || typeof epoch === "bigint" ? String(epoch) : undefined
 }
 
+/** A compiled statement as one statement of a `StatementsRun` (named unless this connection runs unnamed). */
+const runStatementOf = (config: pg.QueryConfig, naming: NamingClient): RunStatement => ({
+  name: naming.unnamed ? undefined : config.name,
+  text: config.text,
+  values: (config.values ?? []) as ReadonlyArray<unknown>,
+})
+
 /**
  * Starts a unit of work's transaction on a pooled client, without kysely's transaction machinery
  * (its connection lock, driver and promise hops, about half the CPU of a short transaction): the
  * BEGIN reads the configuration epoch in the same round trip; statements run straight on the
- * client; `trx` is a kysely handle on that one client for the repositories' built queries. The
- * client goes back to the pool after COMMIT or ROLLBACK, and is closed when either failed.
+ * client; `trx` is a kysely handle on that one client for the repositories' built queries. Writes
+ * whose answer the unit does not need (`later`) wait for its next statement or its COMMIT and go
+ * in the same exchange. The client goes back to the pool after COMMIT or ROLLBACK, and is closed
+ * when either failed.
  */
 const beginOn = async (
   pool: pg.Pool,
@@ -197,36 +206,66 @@ const beginOn = async (
   }
   const read = Array.isArray(answer) ? answer[answer.length - 1] : answer
   const naming = client as unknown as NamingClient
-  const run: StatementRunner = (compiled, done) => {
-    const config = configOf(compiled)
-    if (config.name === undefined || naming.unnamed) return runOn(client, config, done)
+  // Writes queued by `later`, sent ahead of the next statement (or with the COMMIT).
+  let pending: Array<RunStatement> = []
+  /** The queued writes, then `statements` (and the COMMIT), in one exchange; `done` gets every answer, the queued writes' first. */
+  const send = (
+    statements: ReadonlyArray<RunStatement>,
+    commit: boolean,
+    done: (error: Error | undefined, results: ReadonlyArray<pg.QueryResult> | undefined) => void,
+  ) => {
+    const all = pending.length === 0 ? statements : [...pending, ...statements]
+    pending = []
     client.query(
-      new PreparedRun(client, config.name, config.text, config.values ?? [], (error, result) => {
-        if (error !== undefined) {
-          naming.noteGone(error)
-          return done(error, undefined)
-        }
-        done(undefined, resultOf(result!))
+      new StatementsRun(client, all, commit, (error, results) => {
+        if (error !== undefined) naming.noteGone(error)
+        done(error, results)
       }) as never,
     )
   }
+  const sendPending = () =>
+    new Promise<void>((resolve, reject) => {
+      if (pending.length === 0) return resolve()
+      send([], false, (error) => (error === undefined ? resolve() : reject(error)))
+    })
+  const run: StatementRunner = (compiled, done) => {
+    const config = configOf(compiled)
+    if (config.name === undefined && pending.length === 0) return runOn(client, config, done)
+    send([runStatementOf(config, naming)], false, (error, results) =>
+      error !== undefined ? done(error, undefined) : done(undefined, resultOf(results!.at(-1)!)),
+    )
+  }
   const connection: DatabaseConnection = {
-    // as kysely's driver runs a built query (it copies the parameters; pg only reads them)
-    executeQuery: (compiled) => (client.query(compiled.sql, compiled.parameters as Array<unknown>) as Promise<pg.QueryResult>).then(resultOf) as never,
+    // as kysely's driver runs a built query (it copies the parameters; pg only reads them), after the queued writes
+    executeQuery: async (compiled) => {
+      await sendPending()
+      return resultOf(await client.query(compiled.sql, compiled.parameters as Array<unknown>)) as never
+    },
     streamQuery: () => {
       throw new Error("a unit of work's transaction does not stream")
     },
+  }
+  const ended = (commit: boolean): Promise<pg.QueryResult> => {
+    if (!commit || pending.length === 0) {
+      pending = []
+      return client.query(commit ? "commit" : "rollback")
+    }
+    return new Promise((resolve, reject) => send([], true, (error, results) => (error === undefined ? resolve(results!.at(-1)!) : reject(error))))
   }
   return {
     trx: handle(connection),
     epoch: read === undefined ? undefined : epochOf(read.rows),
     run,
+    later: (compiled) => {
+      pending.push(runStatementOf(configOf(compiled), naming))
+    },
     end: async (commit) => {
       try {
-        const ended = await client.query(commit ? "commit" : "rollback")
+        const answer = await ended(commit)
         // An aborted transaction answers COMMIT with ROLLBACK, and no error.
-        if (commit && ended.command !== "COMMIT") throw new Error(`transaction not committed: PostgreSQL answered ${ended.command}`)
+        if (commit && answer.command !== "COMMIT") throw new Error(`transaction not committed: PostgreSQL answered ${answer.command}`)
       } catch (error) {
+        // Closed with its connection: a transaction a queued write failed in is still open on it.
         client.release(error as Error)
         throw error
       }

@@ -10,6 +10,8 @@ export type { AnySqlModule, ServicesOf, SqlModule } from "./module.ts"
 export { sqlModules } from "./modules.ts"
 export {
   cachedRead,
+  execute,
+  executeLater,
   guardedWrite,
   makeSqlDatabase,
   query,

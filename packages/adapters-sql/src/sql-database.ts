@@ -37,6 +37,11 @@ export interface ActiveTransaction {
    * executor (its connection lock, plugins and promise hops: about half of a statement's CPU).
    */
   readonly run: StatementRunner | undefined
+  /**
+   * PostgreSQL: queues a write whose answer the unit does not need; it is sent ahead of the unit's
+   * next statement, or with its COMMIT, in the same exchange (see `executeLater`).
+   */
+  readonly later: ((query: CompiledQuery<unknown>) => void) | undefined
   /** guarded writes in progress (they hold `lock` across three statements): meanwhile a statement takes the lock too */
   guarding: number
 }
@@ -117,6 +122,7 @@ export interface BegunTransaction {
   /** the configuration epoch its BEGIN read (undefined: the first cached read reads it) */
   readonly epoch: string | undefined
   readonly run: ActiveTransaction["run"]
+  readonly later?: ActiveTransaction["later"]
   /** COMMIT (true) or ROLLBACK; either way the connection is given back. Fails when the transaction did not commit. */
   readonly end: (commit: boolean) => Promise<void>
 }
@@ -332,6 +338,32 @@ export const execute =
       return query(service)((db) => db.executeQuery(statement(db)))
     })
 
+/**
+ * Runs a write whose answer the caller does not need (an appended event, a counter, a usage
+ * row). Inside a PostgreSQL unit of work it is queued and sent ahead of the unit's next statement,
+ * or with its COMMIT, in the same exchange: one round trip fewer each. If it fails, the statement
+ * it went with fails and the unit with it (a defect, as for any database error), so nothing it
+ * belonged to commits. Elsewhere it runs at once, like `execute`.
+ */
+export const executeLater = (service: SqlDatabaseService) => {
+  const now = execute(service)
+  return (statement: (db: Kysely<Database>) => CompiledQuery<unknown>): Effect.Effect<void> =>
+    Effect.withFiberRuntime((fiber) => {
+      const tx = fiber.getFiberRef(service.currentTransaction)
+      if (Option.isSome(tx)) {
+        const active = tx.value
+        // While a guarded write holds the lock across its statements, this one runs in turn, not with them.
+        if (active.later !== undefined && active.guarding === 0) {
+          const compiled = statement(active.trx)
+          noteStatement(active.config, compiled.query, service.configTables)
+          active.later(compiled)
+          return Exit.void
+        }
+      }
+      return Effect.asVoid(now(statement))
+    })
+}
+
 /** A statement's answer in one runtime step; a database error is a defect and, inside a transaction, poisons it (see `poisonOnDefect`). */
 const answered = <O>(run: StatementRunner, compiled: CompiledQuery<O>, active: ActiveTransaction | undefined): Effect.Effect<QueryResult<O>> =>
   Effect.async<QueryResult<O>>((resume) => {
@@ -360,7 +392,7 @@ export const transaction =
               ? grouped(service, service.group, effect)
               : Effect.acquireUseRelease(
                   Effect.promise(() => (service.beginWithEpoch !== undefined ? service.beginWithEpoch() : beginControlled(service.db))).pipe(
-                    Effect.map(({ trx, epoch, run, end }) => {
+                    Effect.map(({ trx, epoch, run, later, end }) => {
                       const config = freshConfigView()
                       config.epoch = epoch
                       const tx: ActiveTransaction = {
@@ -369,6 +401,7 @@ export const transaction =
                         poisoned: false,
                         config,
                         run,
+                        later,
                         guarding: 0,
                       }
                       return { tx, end }
@@ -530,6 +563,7 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
           poisoned: Exit.isFailure(started),
           config: open.config,
           run: undefined,
+          later: undefined,
           guarding: 0,
         } satisfies ActiveTransaction,
       }

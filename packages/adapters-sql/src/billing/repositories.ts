@@ -4,7 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
 import type { CheckoutsTable, SubscriptionsTable } from "./tables.ts"
-import { cachedRead, guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
+import { cachedRead, guardedWrite, query, SqlDatabase, executeLater, prepare } from "../sql-database.ts"
 
 /** A `checkouts` row decoded to the domain `Checkout`. */
 export const CheckoutFromRow = Schema.transform(
@@ -169,7 +169,7 @@ export const UsageHistorySql: Layer.Layer<UsageHistory, never, SqlDatabase> = La
     const service = yield* SqlDatabase
     const run = query(service)
     const decode = decodeRow(UsageDayRow)
-    const exec = execute(service)
+    const execLater = executeLater(service)
     // written at every signing request
     const addTo = prepare((db, clientId: string, day: string, signatures: number, quotaRefusals: number) =>
       db
@@ -183,7 +183,8 @@ export const UsageHistorySql: Layer.Layer<UsageHistory, never, SqlDatabase> = La
         ),
     )
     return UsageHistory.of({
-      add: (clientId, day, signatures, quotaRefusals) => exec((db) => addTo(db, clientId, day, signatures, quotaRefusals)).pipe(Effect.asVoid),
+      // sent with the creation's next statement on PostgreSQL
+      add: (clientId, day, signatures, quotaRefusals) => execLater((db) => addTo(db, clientId, day, signatures, quotaRefusals)),
       list: (clientId, fromDay, toDay) =>
         run((db) =>
           db

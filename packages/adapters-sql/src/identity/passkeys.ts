@@ -2,7 +2,7 @@
 import { Effect, Layer, Schema } from "effect"
 import { Passkey, Passkeys } from "@signet/core"
 import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag } from "../rows.ts"
-import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
+import { guardedWrite, query, SqlDatabase, execute, executeLater, prepare } from "../sql-database.ts"
 
 /** A `passkeys` row decoded to the domain `Passkey`. */
 export const PasskeyFromRow = Schema.transform(
@@ -60,6 +60,7 @@ export const PasskeysSql: Layer.Layer<Passkeys, never, SqlDatabase> = Layer.effe
     const run = query(service)
     const exec = execute(service)
     const write = guardedWrite(service)
+    const execLater = executeLater(service)
     // read at every creation and completion, written at every completion
     const byId = prepare((db, id: string) => db.selectFrom("passkeys").selectAll().where("id", "=", id))
     const use = prepare((db, id: string, counter: number, at: number) => db.updateTable("passkeys").set({ counter, last_used_at: at }).where("id", "=", id))
@@ -88,7 +89,8 @@ export const PasskeysSql: Layer.Layer<Passkeys, never, SqlDatabase> = Layer.effe
         run((db) => db.selectFrom("passkeys").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()).pipe(
           Effect.flatMap(Effect.forEach(decode)),
         ),
-      recordUse: (id, counter, at) => exec((db) => use(db, id, counter, at)).pipe(Effect.asVoid),
+      // sent with the completion's next statement on PostgreSQL
+      recordUse: (id, counter, at) => execLater((db) => use(db, id, counter, at)),
     })
   }),
 )

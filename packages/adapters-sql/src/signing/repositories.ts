@@ -6,7 +6,7 @@ import type { Insertable, Kysely } from "kysely"
 import type { Database } from "../database.ts"
 import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
 import type { BatchesTable, SigningEventsTable, SigningRequestsTable } from "./tables.ts"
-import { guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
+import { guardedWrite, query, SqlDatabase, execute, executeLater, prepare } from "../sql-database.ts"
 
 /** A `signing_requests` row decoded to the domain `SigningRequest`. */
 export const SigningRequestFromRow = Schema.transform(
@@ -257,7 +257,9 @@ export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = 
     const decodeSeq = decodeRow(Schema.Struct({ seq: DbBigInt }))
     const toRow = rowEncoder<Insertable<SigningEventsTable>>()(SigningEventFromRow)
     const exec = execute(service)
+    const execLater = executeLater(service)
     const appendRow = prepare((db, row: Omit<Insertable<SigningEventsTable>, "seq">) => db.insertInto("signing_events").values(row).returning("seq"))
+    const recordRow = prepare((db, row: Omit<Insertable<SigningEventsTable>, "seq">) => db.insertInto("signing_events").values(row))
     return SigningEvents.of({
       append: (event) => {
         const { seq: _seq, ...row } = toRow({ ...event, seq: 0 })
@@ -267,6 +269,11 @@ export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = 
             appended === undefined ? Effect.die(new Error("signing event not appended")) : Effect.map(decodeSeq(appended), ({ seq }) => ({ ...event, seq })),
           ),
         )
+      },
+      // sent with the unit's next statement, or its COMMIT, on PostgreSQL
+      record: (event) => {
+        const { seq: _seq, ...row } = toRow({ ...event, seq: 0 })
+        return execLater((db) => recordRow(db, row))
       },
       lastSeqForUser: (userId) =>
         run((db) =>

@@ -15,7 +15,7 @@ export const batchDigest = (batch: Pick<Batch, "documents">): Effect.Effect<stri
 /** Appends an event of a request, in the caller's transaction. */
 export const recordRequestEvent = (request: SigningRequest, type: SigningEventType, at: number) =>
   Effect.flatMap(SigningEvents, (log) =>
-    log.append({
+    log.record({
       type,
       subjectId: request.id,
       subjectKind: "request",
@@ -35,7 +35,7 @@ export const recordBatchEvent = (batch: Batch, type: SigningEventType, at: numbe
   Effect.gen(function* () {
     const log = yield* SigningEvents
     const signed = batch.status === "completed" || batch.status === "partial"
-    return yield* log.append({
+    return yield* log.record({
       type,
       subjectId: batch.id,
       subjectKind: "batch",

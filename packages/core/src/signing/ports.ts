@@ -31,6 +31,8 @@ export class SigningEvents extends Context.Tag("@signet/core/SigningEvents")<
   {
     /** Appends an event; returns it with its position. */
     readonly append: (event: NewSigningEvent) => Effect.Effect<SigningEvent>
+    /** Appends an event without answering its position: a store may send it with the unit of work's next statement. */
+    readonly record: (event: NewSigningEvent) => Effect.Effect<void>
     /** The position of a user's newest event (0 when none). */
     readonly lastSeqForUser: (userId: string) => Effect.Effect<number>
     /** A user's events after position `afterSeq`, oldest first, at most `limit`. */

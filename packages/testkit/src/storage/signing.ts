@@ -108,6 +108,39 @@ export const signingConformance = conformanceSuite<Storage | SigningRequests | B
           expect(yield* log.listForUser("u1", 0, 1)).toEqual([a])
           expect(yield* log.listForSubject("r1")).toEqual([a, c])
         }))
+
+      test("record appends in order with append, in a unit of work and its reads; a rolled-back unit records nothing", () =>
+        Effect.gen(function* () {
+          const log = yield* SigningEvents
+          const storage = yield* Storage
+          const base = {
+            type: "signing_request_created" as const,
+            subjectId: "r9",
+            subjectKind: "request" as const,
+            userId: "u9",
+            clientId: "c",
+            status: "pending_auth",
+            documentHash: "ab",
+            createdAt: 1,
+            signedAt: null,
+            errorMessage: null,
+            recordedAt: 2,
+          }
+          const seen = yield* storage.transaction(
+            Effect.gen(function* () {
+              yield* log.record(base)
+              const appended = yield* log.append({ ...base, type: "signing_request_completed", status: "signed" })
+              yield* log.record({ ...base, type: "signing_request_failed", status: "failed" })
+              return { appended, listed: yield* log.listForSubject("r9") }
+            }),
+          )
+          expect(seen.listed.map((e) => e.type)).toEqual(["signing_request_created", "signing_request_completed", "signing_request_failed"])
+          expect(seen.listed[1]).toEqual(seen.appended)
+          expect(yield* log.listForSubject("r9")).toEqual(seen.listed)
+          const failed = yield* Effect.exit(storage.transaction(Effect.zipRight(log.record({ ...base, subjectId: "r10" }), Effect.fail("undo"))))
+          expect(failed._tag).toBe("Failure")
+          expect(yield* log.listForSubject("r10")).toEqual([])
+        }))
     })
 
     describe("QuotaCounters", () => {
