@@ -25,6 +25,7 @@ export const oidcMemory = (db: MemoryDatabase) => {
   const revocations = new Table<string, { readonly jti: string; readonly expiresAt: number }>()
   const keys = new Table<string, SigningKey>()
   const signIns = new Table<string, SessionSignIn>()
+  const generationsOf = (environment: string) => keys.where((k) => k.environment === environment).sort(orderBy([(k) => k.seq, "desc"]))
 
   return Context.make(
     AuthorizationCodes,
@@ -103,7 +104,8 @@ export const oidcMemory = (db: MemoryDatabase) => {
             if (keys.has(k.keyId) || keys.find((o) => o.environment === k.environment && o.seq === k.seq) !== undefined) unique("signing key")
             keys.set(j, k.keyId, k)
           }),
-        list: (environment) => db.run(() => keys.where((k) => k.environment === environment).sort(orderBy([(k) => k.seq, "desc"]))),
+        list: (environment) => db.run(() => generationsOf(environment)),
+        listWithRevocation: (environment, jti) => db.run(() => ({ generations: generationsOf(environment), revoked: revocations.has(jti) })),
       }),
     ),
     Context.add(

@@ -75,7 +75,8 @@ export const signingMemory = (db: MemoryDatabase) => {
   return Context.make(
     SigningRequests,
     SigningRequests.of({
-      insert: requests.insert,
+      // ids are random: a taken one is a defect, as on the SQL stores
+      insert: (request) => Effect.orDie(requests.insert(request)),
       findById: requests.findById,
       update: requests.update,
     }),

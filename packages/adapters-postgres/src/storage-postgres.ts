@@ -2,7 +2,7 @@
 import { dbPoolConnections, withTags } from "@signet/core"
 import { Effect, Layer } from "effect"
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type DatabaseMetadata,
@@ -20,6 +20,7 @@ import pg from "pg"
 import { type RunStatement, StatementsRun } from "./prepared.ts"
 import {
   type BegunTransaction,
+  type ConfigView,
   type Database,
   makeSqlDatabase,
   type StatementRunner,
@@ -88,8 +89,9 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
   }
 }
 
-// One simple-query message: the transaction starts and the configuration epoch is read in one round trip.
-const BEGIN_WITH_EPOCH = "begin; select epoch from config_epoch where id = 1"
+// A unit of work's first two statements, sent with its first own one (named like the rest: parsed once per connection).
+const BEGIN = CompiledQuery.raw("begin")
+const EPOCH = CompiledQuery.raw("select epoch from config_epoch where id = 1")
 
 /**
  * What PostgreSQL answers when a named statement of this connection no longer fits: its result
@@ -175,95 +177,104 @@ const epochOf = (rows: ReadonlyArray<unknown>): string | undefined => {
   return typeof epoch === "string" || typeof epoch === "number" || typeof epoch === "bigint" ? String(epoch) : undefined
 }
 
-/** A compiled statement as one statement of a `StatementsRun` (named unless this connection runs unnamed). */
-const runStatementOf = (config: pg.QueryConfig, naming: NamingClient): RunStatement => ({
-  name: naming.unnamed ? undefined : config.name,
-  text: config.text,
-  values: (config.values ?? []) as ReadonlyArray<unknown>,
-})
+/** A statement of an exchange, and what is done with its answer once the exchange succeeded. */
+interface Queued {
+  readonly statement: RunStatement
+  readonly then?: (result: pg.QueryResult) => void
+}
 
 /**
  * Starts a unit of work's transaction on a pooled client, without kysely's transaction machinery
- * (its connection lock, driver and promise hops, about half the CPU of a short transaction): the
- * BEGIN reads the configuration epoch in the same round trip; statements run straight on the
- * client; `trx` is a kysely handle on that one client for the repositories' built queries. Writes
- * whose answer the unit does not need (`later`) wait for its next statement or its COMMIT and go
- * in the same exchange. The client goes back to the pool after COMMIT or ROLLBACK, and is closed
- * when either failed.
+ * (its connection lock, driver and promise hops, about half the CPU of a short transaction).
+ * Nothing is sent yet: the BEGIN and the read of the configuration epoch (into `config`) go with
+ * the unit's first statement, and writes whose answer the unit does not need (`later`) with its
+ * next statement or its COMMIT, each exchange one round trip. Statements run straight on the
+ * client; `trx` is a kysely handle on that one client for the repositories' built queries. The
+ * client goes back to the pool after COMMIT or ROLLBACK, and is closed when either failed.
  */
 const beginOn = async (
   pool: pg.Pool,
   handle: (connection: DatabaseConnection) => Transaction<Database>,
   configOf: (compiled: CompiledQuery<unknown>) => pg.QueryConfig,
+  config: ConfigView,
 ): Promise<BegunTransaction> => {
   const client = await pool.connect()
-  let answer: pg.QueryResult | Array<pg.QueryResult>
-  try {
-    answer = (await client.query(BEGIN_WITH_EPOCH)) as unknown as pg.QueryResult | Array<pg.QueryResult>
-  } catch (error) {
-    client.release(error as Error)
-    throw error
-  }
-  const read = Array.isArray(answer) ? answer[answer.length - 1] : answer
   const naming = client as unknown as NamingClient
-  // Writes queued by `later`, sent ahead of the next statement (or with the COMMIT).
-  let pending: Array<RunStatement> = []
-  /** The queued writes, then `statements` (and the COMMIT), in one exchange; `done` gets every answer, the queued writes' first. */
+  const statementOf = (compiled: CompiledQuery<unknown>): RunStatement => {
+    const { name, text, values } = configOf(compiled)
+    return { name: naming.unnamed ? undefined : name, text, values: (values ?? []) as ReadonlyArray<unknown> }
+  }
+  // What waits for the next exchange: the BEGIN with the epoch's read at first, then queued writes.
+  let pending: Array<Queued> = [
+    { statement: statementOf(BEGIN) },
+    {
+      statement: statementOf(EPOCH),
+      then: (result) => {
+        config.epoch = epochOf(result.rows)
+      },
+    },
+  ]
+  let begun = false
+  /** What waits, then `statements` (and the COMMIT), in one exchange; `done` gets the answers to `statements` (and the COMMIT's). */
   const send = (
     statements: ReadonlyArray<RunStatement>,
     commit: boolean,
     done: (error: Error | undefined, results: ReadonlyArray<pg.QueryResult> | undefined) => void,
   ) => {
-    const all = pending.length === 0 ? statements : [...pending, ...statements]
+    const waiting = pending
     pending = []
+    begun = true
     client.query(
-      new StatementsRun(client, all, commit, (error, results) => {
-        if (error !== undefined) naming.noteGone(error)
-        done(error, results)
+      new StatementsRun(client, [...waiting.map((q) => q.statement), ...statements], commit, (error, results) => {
+        if (error !== undefined) {
+          naming.noteGone(error)
+          return done(error, undefined)
+        }
+        waiting.forEach((q, i) => q.then?.(results![i]!))
+        done(undefined, results!.slice(waiting.length))
       }) as never,
     )
   }
-  const sendPending = () =>
+  const flush = () =>
     new Promise<void>((resolve, reject) => {
       if (pending.length === 0) return resolve()
       send([], false, (error) => (error === undefined ? resolve() : reject(error)))
     })
   const run: StatementRunner = (compiled, done) => {
-    const config = configOf(compiled)
-    if (config.name === undefined && pending.length === 0) return runOn(client, config, done)
-    send([runStatementOf(config, naming)], false, (error, results) =>
-      error !== undefined ? done(error, undefined) : done(undefined, resultOf(results!.at(-1)!)),
-    )
+    const queryConfig = configOf(compiled)
+    if (queryConfig.name === undefined && pending.length === 0) return runOn(client, queryConfig, done)
+    send([statementOf(compiled)], false, (error, results) => (error !== undefined ? done(error, undefined) : done(undefined, resultOf(results![0]!))))
   }
   const connection: DatabaseConnection = {
-    // as kysely's driver runs a built query (it copies the parameters; pg only reads them), after the queued writes
+    // as kysely's driver runs a built query (it copies the parameters; pg only reads them), after what waits
     executeQuery: async (compiled) => {
-      await sendPending()
+      await flush()
       return resultOf(await client.query(compiled.sql, compiled.parameters as Array<unknown>)) as never
     },
     streamQuery: () => {
       throw new Error("a unit of work's transaction does not stream")
     },
   }
-  const ended = (commit: boolean): Promise<pg.QueryResult> => {
-    if (!commit || pending.length === 0) {
+  const ended = (commit: boolean): Promise<pg.QueryResult | undefined> => {
+    if (!commit) {
       pending = []
-      return client.query(commit ? "commit" : "rollback")
+      // Nothing was sent: there is no transaction to roll back.
+      return begun ? client.query("rollback") : Promise.resolve(undefined)
     }
     return new Promise((resolve, reject) => send([], true, (error, results) => (error === undefined ? resolve(results!.at(-1)!) : reject(error))))
   }
   return {
     trx: handle(connection),
-    epoch: read === undefined ? undefined : epochOf(read.rows),
     run,
     later: (compiled) => {
-      pending.push(runStatementOf(configOf(compiled), naming))
+      pending.push({ statement: statementOf(compiled) })
     },
+    flush,
     end: async (commit) => {
       try {
         const answer = await ended(commit)
         // An aborted transaction answers COMMIT with ROLLBACK, and no error.
-        if (commit && answer.command !== "COMMIT") throw new Error(`transaction not committed: PostgreSQL answered ${answer.command}`)
+        if (commit && answer?.command !== "COMMIT") throw new Error(`transaction not committed: PostgreSQL answered ${answer?.command}`)
       } catch (error) {
         // Closed with its connection: a transaction a queued write failed in is still open on it.
         client.release(error as Error)
@@ -347,7 +358,7 @@ export const SqlDatabasePostgres = (options: StoragePostgresOptions): Layer.Laye
           driver,
           executor: executor.withConnectionProvider({ provideConnection: (consumer) => consumer(connection) }),
         })
-      const beginWithEpoch = () => beginOn(pool, handle, configOf)
+      const beginWithEpoch = (config: ConfigView) => beginOn(pool, handle, configOf, config)
       // Outside a transaction: on any pooled connection, as kysely would take one.
       const runOnPool: StatementRunner = (compiled, done) => runOn(pool, configOf(compiled), done)
       return yield* makeSqlDatabase(db, "postgres", undefined, undefined, beginWithEpoch, runOnPool)

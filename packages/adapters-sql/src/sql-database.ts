@@ -42,6 +42,8 @@ export interface ActiveTransaction {
    * next statement, or with its COMMIT, in the same exchange (see `executeLater`).
    */
   readonly later: ((query: CompiledQuery<unknown>) => void) | undefined
+  /** PostgreSQL: sends what waits to go with the next statement (the BEGIN, queued writes) now */
+  readonly flush: (() => Promise<void>) | undefined
   /** guarded writes in progress (they hold `lock` across three statements): meanwhile a statement takes the lock too */
   guarding: number
 }
@@ -96,10 +98,10 @@ export interface SqlDatabaseService {
    */
   readonly readNow: ((query: CompiledQuery<unknown>) => QueryResult<unknown>) | undefined
   /**
-   * PostgreSQL: starts a unit of work's transaction on a pooled client and reads the configuration
-   * epoch in the same round trip (`epoch` undefined when it could not: the first cached read then reads it).
+   * PostgreSQL: starts a unit of work's transaction on a pooled client. Its BEGIN and the read of
+   * the configuration epoch (into `config`) go with the unit's first statement, in one exchange.
    */
-  readonly beginWithEpoch: (() => Promise<BegunTransaction>) | undefined
+  readonly beginWithEpoch: ((config: ConfigView) => Promise<BegunTransaction>) | undefined
   /** PostgreSQL: runs a compiled statement outside any transaction on a pooled connection, without kysely's executor */
   readonly runOnPool: StatementRunner | undefined
   /** the tables whose reads may be cached (see `cachedRead`); registered by their repositories */
@@ -119,10 +121,9 @@ export type StatementRunner = (query: CompiledQuery<unknown>, done: (error: unkn
 export interface BegunTransaction {
   /** kysely's handle on the transaction's connection */
   readonly trx: Transaction<Database>
-  /** the configuration epoch its BEGIN read (undefined: the first cached read reads it) */
-  readonly epoch: string | undefined
   readonly run: ActiveTransaction["run"]
   readonly later?: ActiveTransaction["later"]
+  readonly flush?: ActiveTransaction["flush"]
   /** COMMIT (true) or ROLLBACK; either way the connection is given back. Fails when the transaction did not commit. */
   readonly end: (commit: boolean) => Promise<void>
 }
@@ -391,10 +392,13 @@ export const transaction =
             service.group !== undefined
               ? grouped(service, service.group, effect)
               : Effect.acquireUseRelease(
-                  Effect.promise(() => (service.beginWithEpoch !== undefined ? service.beginWithEpoch() : beginControlled(service.db))).pipe(
-                    Effect.map(({ trx, epoch, run, later, end }) => {
-                      const config = freshConfigView()
-                      config.epoch = epoch
+                  Effect.sync(freshConfigView).pipe(
+                    Effect.flatMap((config) =>
+                      Effect.promise(() => (service.beginWithEpoch !== undefined ? service.beginWithEpoch(config) : beginControlled(service.db))).pipe(
+                        Effect.map((begun) => ({ config, begun })),
+                      ),
+                    ),
+                    Effect.map(({ config, begun: { trx, run, later, flush, end } }) => {
                       const tx: ActiveTransaction = {
                         trx: trx.withPlugin(new ConfigWriteWatch(config, service.configTables)),
                         lock: Effect.unsafeMakeSemaphore(1),
@@ -402,6 +406,7 @@ export const transaction =
                         config,
                         run,
                         later,
+                        flush,
                         guarding: 0,
                       }
                       return { tx, end }
@@ -433,7 +438,6 @@ const beginControlled = async (db: Kysely<Database>): Promise<BegunTransaction> 
   const trx = await db.startTransaction().execute()
   return {
     trx,
-    epoch: undefined,
     run: undefined,
     end: async (commit) => {
       if (!commit) return void (await trx.rollback().execute())
@@ -564,6 +568,7 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
           config: open.config,
           run: undefined,
           later: undefined,
+          flush: undefined,
           guarding: 0,
         } satisfies ActiveTransaction,
       }
@@ -628,7 +633,7 @@ const CONFIG_CACHE_LIMIT = 4096
 export const cachedRead = (service: SqlDatabaseService, table: string) => {
   service.configTables.add(table)
   const run = execute(service)
-  const epochOf = (active: ActiveTransaction): Effect.Effect<string> =>
+  const readIt = (active: ActiveTransaction): Effect.Effect<string> =>
     active.config.epoch !== undefined
       ? Effect.succeed(active.config.epoch)
       : Effect.map(
@@ -641,6 +646,18 @@ export const cachedRead = (service: SqlDatabaseService, table: string) => {
             return epoch
           },
         )
+  // On PostgreSQL the epoch is read with the BEGIN, which waits for the unit's first statement: sent now when none came yet.
+  const epochOf = (active: ActiveTransaction): Effect.Effect<string> => {
+    const flush = active.flush
+    if (active.config.epoch !== undefined || flush === undefined) return readIt(active)
+    return Effect.zipRight(
+      poisonOnDefect(
+        active,
+        Effect.promise(() => flush()),
+      ),
+      Effect.suspend(() => readIt(active)),
+    )
+  }
   const readAt = <O>(active: ActiveTransaction, statement: (db: Kysely<Database>) => CompiledQuery<O>, epoch: string): Effect.Effect<QueryResult<O>> => {
     const compiled = statement(active.trx)
     const key = cacheKey(compiled)

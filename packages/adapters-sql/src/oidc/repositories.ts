@@ -1,5 +1,6 @@
 /** The OpenID provider's repositories: codes, refresh tokens, consents, revocations, signing keys and session sign-ins. */
 import { Context, Effect, Layer, Schema } from "effect"
+import { sql } from "kysely"
 import {
   AuthorizationCode,
   AuthorizationCodes,
@@ -173,6 +174,14 @@ export const OidcStorageSql: Layer.Layer<AuthorizationCodes | RefreshTokens | Co
       const generations = prepare((db, environment: string) =>
         db.selectFrom("oidc_signing_keys").selectAll().where("environment", "=", environment).orderBy("seq", "desc"),
       )
+      // The bearer check's one read: the generations (revoked 0) and, when the token is revoked, one row more (revoked 1).
+      const generationsAndRevocation = prepare((db, environment: string, jti: string) => {
+        const text = sql<
+          Record<string, unknown>
+        >`select key_id, environment, seq, created_at, 0 as revoked from oidc_signing_keys where environment = ${environment}
+            union all select null, null, null, null, 1 from oidc_revocations where jti = ${jti}`
+        return { compile: () => text.compile(db) }
+      })
       // Read by every bearer request and changed only by a rotation: a row seen before is not decoded again.
       const decodeSigningKey = decodeRowRemembered(SigningKeyFromRow, "key_id")
       const codes = AuthorizationCodes.of({
@@ -290,6 +299,21 @@ export const OidcStorageSql: Layer.Layer<AuthorizationCodes | RefreshTokens | Co
             (db) => db.insertInto("oidc_signing_keys").values({ key_id: k.keyId, environment: k.environment, seq: k.seq, created_at: k.createdAt }).execute(),
           ).pipe(Effect.asVoid),
         list: (environment) => exec((db) => generations(db, environment)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decodeSigningKey))),
+        listWithRevocation: (environment, jti) =>
+          exec((db) => generationsAndRevocation(db, environment, jti)).pipe(
+            Effect.flatMap((r) =>
+              Effect.map(
+                Effect.forEach(
+                  r.rows.filter((row) => Number(row.revoked) === 0),
+                  (row) => decodeSigningKey({ key_id: row["key_id"], environment: row["environment"], seq: row["seq"], created_at: row["created_at"] }),
+                ),
+                (keys) => ({
+                  generations: [...keys].sort((a, b) => b.seq - a.seq),
+                  revoked: r.rows.some((row) => Number(row.revoked) === 1),
+                }),
+              ),
+            ),
+          ),
       })
       const signIns = SessionSignIns.of({
         save: (s) =>

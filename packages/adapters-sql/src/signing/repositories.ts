@@ -1,5 +1,5 @@
 /** Signing requests, batches, the event log and quota counters over their tables. */
-import { Batch, Batches, QuotaCounters, SigningEvent, SigningEvents, SigningRequest, SigningRequests, UniqueViolation } from "@signet/core"
+import { Batch, Batches, QuotaCounters, SigningEvent, SigningEvents, SigningRequest, SigningRequests } from "@signet/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { sql } from "kysely"
 import type { Insertable, Kysely } from "kysely"
@@ -198,25 +198,15 @@ export const SigningRequestsSql: Layer.Layer<SigningRequests, never, SqlDatabase
     const decode = decodeRow(SigningRequestFromRow)
     const toRow = rowEncoder<Insertable<SigningRequestsTable>>()(SigningRequestFromRow)
     const exec = execute(service)
+    const execLater = executeLater(service)
     const byId = prepare((db, id: string) => db.selectFrom("signing_requests").selectAll().where("id", "=", id))
-    const insertRow = prepare((db, row: Insertable<SigningRequestsTable>) =>
-      db
-        .insertInto("signing_requests")
-        .values(row)
-        .onConflict((oc) => oc.column("id").doNothing()),
-    )
+    const insertRow = prepare((db, row: Insertable<SigningRequestsTable>) => db.insertInto("signing_requests").values(row))
     const updateRow = prepare((db, row: Insertable<SigningRequestsTable>, id: string, expected: string) =>
       db.updateTable("signing_requests").set(row).where("id", "=", id).where("status", "=", expected),
     )
     return SigningRequests.of({
-      // The id is the only unique key: a taken one inserts nothing. One statement, where a guarded write
-      // on PostgreSQL is three (savepoint, insert, release).
-      insert: (r) =>
-        exec((db) => insertRow(db, toRow(r))).pipe(
-          Effect.flatMap((result) =>
-            Number(result.numAffectedRows ?? 0n) === 1 ? Effect.void : Effect.fail(new UniqueViolation({ what: "signing request id" })),
-          ),
-        ),
+      // A random id: a taken one fails the statement (a defect). Sent with the creation's next statement on PostgreSQL.
+      insert: (r) => execLater((db) => insertRow(db, toRow(r))),
       findById: (id) => exec((db) => byId(db, id)).pipe(Effect.flatMap((r) => firstOf(decode)(r.rows[0]))),
       update: (next, expected) => exec((db) => updateRow(db, toRow(next), next.id, expected)).pipe(Effect.map((r) => Number(r.numAffectedRows ?? 0n) === 1)),
     })

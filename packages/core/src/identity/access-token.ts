@@ -1,12 +1,12 @@
 /** Access tokens: ES256 JWTs (RFC 9068 `at+jwt`) signed inside the KeyStore, verified with `jose` (see jws.ts). */
 import { Clock, Effect, Option } from "effect"
-import type { JWTPayload } from "jose"
+import { decodeJwt, type JWTPayload } from "jose"
 import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, TokenMissingSubject } from "./errors.ts"
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
-import { TokenRevocations } from "../oidc/ports.ts"
+import { SigningKeys, TokenRevocations } from "../oidc/ports.ts"
 import { uuid } from "../ports/random.ts"
-import { acceptedGenerations, acceptedSigningKeyIds, currentSigningKeyId, rsaSigningKeyId, signingKeyId } from "./signing-keys.ts"
+import { acceptedGenerations, acceptedOf, currentSigningKeyId, rsaSigningKeyId, signingKeyId } from "./signing-keys.ts"
 import { signJwt, verifyJwt } from "./jws.ts"
 
 /** Claims the engine puts in (and reads from) an access token. */
@@ -65,16 +65,32 @@ export const issueAccessToken = (input: { readonly sub?: string; readonly client
     return { token, expiresIn: settings.accessTokenTtlSeconds, jti, expiresAt: now + settings.accessTokenTtlSeconds }
   })
 
+/** The `jti` a token names, read before its signature is checked (empty when it names none or is not a JWT). */
+const namedJti = (token: string): string => {
+  try {
+    const jti = decodeJwt(token).jti
+    return typeof jti === "string" ? jti : ""
+  } catch {
+    return ""
+  }
+}
+
 /** Verifies a token's signature, issuer, audience, type and lifetime (at the Clock's time), and that it was not revoked. */
 export const verifyAccessToken = (token: string) =>
   Effect.gen(function* () {
     const settings = yield* EngineConfig
     const issuer = issuerOf(settings)
-    const payload = yield* verifyJwt(token, { keyIds: yield* acceptedSigningKeyIds, typ: "at+jwt", issuer, audience: issuer })
+    // One read for the keys that verify and the token's revocation (RFC 7009, refresh-token reuse), which
+    // must stop a token before it expires; the revocation counts only once the signature proved the `jti`.
+    const named = namedJti(token)
+    const { generations, revoked } = yield* Effect.flatMap(SigningKeys, (k) => k.listWithRevocation(settings.environment, named))
+    const keyIds = acceptedOf(generations).map((seq) => signingKeyId(settings, seq))
+    const payload = yield* verifyJwt(token, { keyIds, typ: "at+jwt", issuer, audience: issuer })
     if (payload === undefined) return yield* new InvalidOrExpiredToken()
     const claims = claimsOf(payload)
-    // One primary-key lookup: revocation (RFC 7009, refresh-token reuse) must stop a token before it expires.
-    if (claims.jti !== "" && (yield* Effect.flatMap(TokenRevocations, (r) => r.isRevoked(claims.jti)))) return yield* new InvalidOrExpiredToken()
+    if (claims.jti === "") return claims
+    const isRevoked = claims.jti === named ? revoked : yield* Effect.flatMap(TokenRevocations, (r) => r.isRevoked(claims.jti))
+    if (isRevoked) return yield* new InvalidOrExpiredToken()
     return claims
   })
 

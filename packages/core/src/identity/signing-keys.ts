@@ -10,6 +10,7 @@ import { Clock, Effect } from "effect"
 import { EngineConfig, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore } from "../ports/key-store.ts"
 import { ID_TOKEN_ALGORITHMS, type IdTokenAlgorithm } from "../oidc/model.ts"
+import type { SigningKey } from "../oidc/model.ts"
 import { SigningKeys } from "../oidc/ports.ts"
 import { Storage } from "../ports/storage.ts"
 
@@ -26,12 +27,14 @@ export const keyIdFor = (s: Pick<EngineSettings, "environment">, alg: IdTokenAlg
 /** How many generations verify: the current one and the one before it. */
 const PUBLISHED_GENERATIONS = 2
 
+/** The generations that verify, of an environment's generations newest first: the current one, then the one before it. */
+export const acceptedOf = (generations: ReadonlyArray<SigningKey>): ReadonlyArray<number> =>
+  generations.length === 0 ? [1] : generations.slice(0, PUBLISHED_GENERATIONS).map((g) => g.seq)
+
 /** Generation numbers newest first: the current generation, then the previous one. */
 export const acceptedGenerations = Effect.gen(function* () {
   const settings = yield* EngineConfig
-  const generations = yield* Effect.flatMap(SigningKeys, (k) => k.list(settings.environment))
-  if (generations.length === 0) return [1]
-  return generations.slice(0, PUBLISHED_GENERATIONS).map((g) => g.seq)
+  return acceptedOf(yield* Effect.flatMap(SigningKeys, (k) => k.list(settings.environment)))
 })
 
 /** ES256 key ids newest first: the current generation, then the previous one. */

@@ -62,6 +62,8 @@ const world = () => {
             generations.unshift(key)
           }),
         list: (environment) => Effect.sync(() => generations.filter((g) => g.environment === environment).sort((a, b) => b.seq - a.seq)),
+        listWithRevocation: (environment) =>
+          Effect.sync(() => ({ generations: generations.filter((g) => g.environment === environment).sort((a, b) => b.seq - a.seq), revoked: false })),
       }),
     ),
     Layer.succeed(

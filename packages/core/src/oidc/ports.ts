@@ -57,6 +57,14 @@ export class SigningKeys extends Context.Tag("@signet/core/SigningKeys")<
     readonly insert: (key: SigningKey) => Effect.Effect<void, UniqueViolation>
     /** An environment's generations, newest first. */
     readonly list: (environment: string) => Effect.Effect<ReadonlyArray<SigningKey>>
+    /**
+     * What a bearer check reads, in one read: an environment's generations, newest first, and
+     * whether token `jti` is revoked (`TokenRevocations`).
+     */
+    readonly listWithRevocation: (
+      environment: string,
+      jti: string,
+    ) => Effect.Effect<{ readonly generations: ReadonlyArray<SigningKey>; readonly revoked: boolean }>
   }
 >() {}
 

@@ -7,7 +7,11 @@ import type { Batch, BatchStatus, NewSigningEvent, SigningEvent, SigningRequest,
 export class SigningRequests extends Context.Tag("@signet/core/SigningRequests")<
   SigningRequests,
   {
-    readonly insert: (request: SigningRequest) => Effect.Effect<void, UniqueViolation>
+    /**
+     * Stores a new request. Its id is random: a taken one is a defect that fails the unit of work
+     * (a store may send the insert with the unit's next statement or its COMMIT).
+     */
+    readonly insert: (request: SigningRequest) => Effect.Effect<void>
     readonly findById: (id: string) => Effect.Effect<Option.Option<SigningRequest>>
     /** Stores `next` only if the stored status is still `expected` (compare-and-set); false when it was not. */
     readonly update: (next: SigningRequest, expected: SigningRequestStatus) => Effect.Effect<boolean>

@@ -113,7 +113,7 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
             certificateSerial: null,
             errorMessage: null,
           }
-          yield* Effect.flatMap(SigningRequests, (r) => r.insert(request)).pipe(Effect.orDie)
+          yield* Effect.flatMap(SigningRequests, (r) => r.insert(request))
           yield* recordRequestEvent(request, "signing_request_created", now)
           return request
         }),

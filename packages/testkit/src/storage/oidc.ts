@@ -114,6 +114,23 @@ export const oidcConformance = conformanceSuite<AuthorizationCodes | RefreshToke
           expect((yield* uniqueViolation(keys.insert({ keyId: "sandbox/other", environment: "sandbox", seq: 2, createdAt: 3 }))).what).toBe("signing key")
         }))
 
+      test("the bearer check's read answers the generations newest first and the token's revocation, as list and isRevoked do", () =>
+        Effect.gen(function* () {
+          const keys = yield* SigningKeys
+          const revocations = yield* TokenRevocations
+          expect(yield* keys.listWithRevocation("sandbox", "jti-x")).toEqual({ generations: [], revoked: false })
+          yield* keys.insert({ keyId: "sandbox/access-token/1", environment: "sandbox", seq: 1, createdAt: 1 })
+          yield* keys.insert({ keyId: "sandbox/access-token/3", environment: "sandbox", seq: 3, createdAt: 3 })
+          yield* keys.insert({ keyId: "sandbox/access-token/2", environment: "sandbox", seq: 2, createdAt: 2 })
+          yield* keys.insert({ keyId: "production/access-token/1", environment: "production", seq: 1, createdAt: 1 })
+          yield* revocations.revoke("jti-x", FAR_FUTURE_MS)
+          const read = yield* keys.listWithRevocation("sandbox", "jti-x")
+          expect(read).toEqual({ generations: yield* keys.list("sandbox"), revoked: true })
+          expect(read.generations.map((k) => k.seq)).toEqual([3, 2, 1])
+          expect(yield* keys.listWithRevocation("sandbox", "jti-y")).toEqual({ generations: read.generations, revoked: false })
+          expect((yield* keys.listWithRevocation("nowhere", "jti-x")).revoked).toBe(true)
+        }))
+
       test("a session sign-in is saved, replaced and removed", () =>
         Effect.gen(function* () {
           const signIns = yield* SessionSignIns
