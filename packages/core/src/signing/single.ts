@@ -3,6 +3,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { DocumentHashAndCredentialRequired, NoSigningCredential } from "./errors.ts"
 import { InvalidRequest } from "../kernel/errors.ts"
 import { RpOriginNotAuthorized } from "../rp/errors.ts"
+import type { Passkey } from "../identity/model.ts"
 import { Passkeys } from "../identity/ports.ts"
 import { SigningRequests } from "./ports.ts"
 import { Storage } from "../ports/storage.ts"
@@ -63,11 +64,13 @@ export const signingContext = (user: BearerUser, input: { readonly callbackUrl?:
     return rp
   })
 
+/** The bearer user's own passkey among what was `found`, or 404 `No signing credential found for user`. */
+const ownPasskey = (userId: string, found: Option.Option<Passkey>) =>
+  Option.isSome(found) && found.value.userId === userId ? Effect.succeed(found.value) : Effect.fail(new NoSigningCredential())
+
 /** The bearer user's own passkey, or 404 `No signing credential found for user`. */
 export const signersPasskey = (userId: string, credentialId: string) =>
-  Effect.flatMap(Passkeys, (p) => p.findById(credentialId)).pipe(
-    Effect.flatMap((found) => (Option.isSome(found) && found.value.userId === userId ? Effect.succeed(found.value) : Effect.fail(new NoSigningCredential()))),
-  )
+  Effect.flatMap(Passkeys, (p) => p.findById(credentialId)).pipe(Effect.flatMap((found) => ownPasskey(userId, found)))
 
 /** `POST /v2/sign/single`: a pending request whose challenge is linked to the document hash. */
 export const createSigningRequest = (user: BearerUser, input: CreateSigningRequest) =>
@@ -86,10 +89,13 @@ export const createSigningRequest = (user: BearerUser, input: CreateSigningReque
     const request = yield* storage
       .transaction(
         Effect.gen(function* () {
+          // Read first, judged after the RP and the plan (their refusals come first): on PostgreSQL the
+          // unit's BEGIN goes with its first statement, and the RP and plan are usually cached reads.
+          const found = yield* Effect.flatMap(Passkeys, (p) => p.findById(credentialId))
           const rp = yield* signingContext(user, input)
           const inForce = yield* planInForce(rp)
           yield* requireLoa(loa, rp, inForce.highestLoa)
-          const passkey = yield* signersPasskey(user.userId, credentialId)
+          const passkey = yield* ownPasskey(user.userId, found)
           yield* reserveSignatures(rp, user.userId, 1, "single", inForce)
           const now = yield* Clock.currentTimeMillis
           const request: SigningRequest = {
