@@ -6,7 +6,7 @@
  * - One row, `config_epoch`, counts changes. A trigger on each cached table bumps it in the
  *   same transaction as any write to the table, whoever makes it: this engine, another node,
  *   an operator's SQL. A change and its bump commit together or not at all.
- * - A unit of work reads the epoch once (on PostgreSQL in the message of its BEGIN, see
+ * - A unit of work reads the epoch once (on PostgreSQL in the exchange of its BEGIN, see
  *   `beginWithEpoch`; on SQLite at its first cached read) and takes a cached result only when it
  *   was read under that same epoch. A result read under epoch E reflects every
  *   change up to E; a unit that sees E saw nothing newer in those tables when it read it.
