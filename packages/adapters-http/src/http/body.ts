@@ -23,9 +23,10 @@ export const readBody = (request: Request, limit: number): Effect.Effect<Uint8Ar
     try: async () => {
       const declared = Number(request.headers.get("content-length") ?? "0")
       if (declared > limit) throw new PayloadTooLarge({ limit })
-      if (request.body === null) return new Uint8Array()
+      // A host may hand the body over only this way (node-server.ts), with no web stream at all.
       const direct = directBodies.get(request)?.(limit)
       if (direct !== undefined) return await direct
+      if (request.body === null) return new Uint8Array()
       const reader = request.body.getReader()
       const chunks: Array<Uint8Array> = []
       let size = 0
