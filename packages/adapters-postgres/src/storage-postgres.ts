@@ -180,7 +180,7 @@ const epochOf = (rows: ReadonlyArray<unknown>): string | undefined => {
 /** A statement of an exchange, and what is done with its answer once the exchange succeeded. */
 interface Queued {
   readonly statement: RunStatement
-  readonly then?: (result: pg.QueryResult) => void
+  readonly answered?: (result: pg.QueryResult) => void
 }
 
 /**
@@ -209,7 +209,7 @@ const beginOn = async (
     { statement: statementOf(BEGIN) },
     {
       statement: statementOf(EPOCH),
-      then: (result) => {
+      answered: (result) => {
         config.epoch = epochOf(result.rows)
       },
     },
@@ -230,7 +230,9 @@ const beginOn = async (
           naming.noteGone(error)
           return done(error, undefined)
         }
-        waiting.forEach((q, i) => q.then?.(results![i]!))
+        waiting.forEach((q, i) => {
+          q.answered?.(results![i]!)
+        })
         done(undefined, results!.slice(waiting.length))
       }) as never,
     )

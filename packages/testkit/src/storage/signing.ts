@@ -45,7 +45,7 @@ export const signingConformance = conformanceSuite<Storage | SigningRequests | B
           expect(Exit.isFailure(taken) && Cause.isDie(taken.cause)).toBe(true)
           expect(yield* requests.findById(request.id)).toEqual(Option.some(done))
         }))
-      test("a batch keeps its documents in order and its results", () =>
+      test("a batch keeps its documents in order and its results; a taken batch id is a UniqueViolation", () =>
         Effect.gen(function* () {
           const batches = yield* Batches
           const batch: Batch = {
@@ -81,6 +81,8 @@ export const signingConformance = conformanceSuite<Storage | SigningRequests | B
           expect(yield* batches.update(done, "pending_auth")).toBe(true)
           expect(yield* batches.findById("b1")).toEqual(Option.some(done))
           expect(yield* batches.update(done, "pending_auth")).toBe(false)
+          yield* uniqueViolation(batches.insert(batch))
+          expect(yield* batches.findById("b1")).toEqual(Option.some(done))
         }))
     })
 
