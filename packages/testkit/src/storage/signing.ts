@@ -1,7 +1,7 @@
 /** Storage conformance of the signing module: signing requests, batches, the event log and quota counters. */
 import { describe, expect } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
-import { type Batch, Batches, QuotaCounters, SigningEvents, type SigningRequest, SigningRequests, Storage } from "@signet/core"
+import { type Batch, Batches, type NewSigningEvent, QuotaCounters, SigningEvents, type SigningRequest, SigningRequests, Storage } from "@signet/core"
 import { FAR_FUTURE_MS } from "./fixtures.ts"
 import { conformanceSuite } from "./suite.ts"
 
@@ -87,22 +87,24 @@ export const signingConformance = conformanceSuite<Storage | SigningRequests | B
     })
 
     describe("SigningEvents", () => {
+      const created = (subjectId: string, userId: string): NewSigningEvent => ({
+        type: "signing_request_created",
+        subjectId,
+        subjectKind: "request",
+        userId,
+        clientId: "c",
+        status: "pending_auth",
+        documentHash: "ab",
+        createdAt: 1,
+        signedAt: null,
+        errorMessage: null,
+        recordedAt: 2,
+      })
+
       test("append assigns increasing positions; reads are per user after a position, and per subject", () =>
         Effect.gen(function* () {
           const log = yield* SigningEvents
-          const base = {
-            type: "signing_request_created" as const,
-            subjectId: "r1",
-            subjectKind: "request" as const,
-            userId: "u1",
-            clientId: "c",
-            status: "pending_auth",
-            documentHash: "ab",
-            createdAt: 1,
-            signedAt: null,
-            errorMessage: null,
-            recordedAt: 2,
-          }
+          const base = created("r1", "u1")
           const a = yield* log.append(base)
           const b = yield* log.append({ ...base, userId: "u2", subjectId: "r2" })
           const c = yield* log.append({ ...base, type: "signing_request_completed", status: "signed", signedAt: FAR_FUTURE_MS })
@@ -118,19 +120,7 @@ export const signingConformance = conformanceSuite<Storage | SigningRequests | B
         Effect.gen(function* () {
           const log = yield* SigningEvents
           const storage = yield* Storage
-          const base = {
-            type: "signing_request_created" as const,
-            subjectId: "r9",
-            subjectKind: "request" as const,
-            userId: "u9",
-            clientId: "c",
-            status: "pending_auth",
-            documentHash: "ab",
-            createdAt: 1,
-            signedAt: null,
-            errorMessage: null,
-            recordedAt: 2,
-          }
+          const base = created("r9", "u9")
           const seen = yield* storage.transaction(
             Effect.gen(function* () {
               yield* log.record(base)
