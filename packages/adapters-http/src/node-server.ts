@@ -196,6 +196,8 @@ const writeJsonAnswer = async (req: IncomingMessage, res: ServerResponse, answer
     if (key === "set-cookie") headers[key] = [...((known as Array<string> | undefined) ?? []), value]
     else headers[key] = known === undefined ? value : `${known as string}, ${value}`
   }
+  // Its length, not chunks: with chunked encoding the end of the body is a second write to the socket.
+  headers["content-length"] = String(Buffer.byteLength(answer.text))
   closeIfUnread(req, headers)
   res.writeHead(answer.status, headers)
   if (req.method === "HEAD") res.end()
