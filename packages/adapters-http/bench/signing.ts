@@ -56,7 +56,12 @@ const CONCURRENT_N = Number(process.env["BENCH_CONCURRENT_N"] ?? 1280)
 const CLIENTS = 64
 /** The load generator's scheduling priority (see `crowdOverHttp`); `BENCH_GENERATOR_NICE` sets another (0: the server's). */
 const GENERATOR_NICE = Number(process.env["BENCH_GENERATOR_NICE"] ?? 10)
-const WARMUP = 30
+/**
+ * Serial figures after 600 warm-up signatures (`BENCH_WARMUP`): after 30, one after another in
+ * process ran at about 200/s and after 900 at 370 to 410/s, its CPU per signature 6.9 ms falling
+ * to 3.0: the first few hundred measured the JIT, not the engine.
+ */
+const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 600)
 /**
  * (a) in steady state: a server makes millions of signatures, so its path is measured once the JIT
  * has compiled it (a thousand warm-up signatures, microseconds each), over a thousand more.
