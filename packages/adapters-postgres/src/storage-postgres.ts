@@ -181,6 +181,8 @@ const epochOf = (rows: ReadonlyArray<unknown>): string | undefined => {
 interface Queued {
   readonly statement: RunStatement
   readonly answered?: (result: pg.QueryResult) => void
+  /** set for a statement someone waits for: told when the exchange fails */
+  readonly failed?: (error: Error) => void
 }
 
 /**
@@ -204,8 +206,9 @@ const beginOn = async (
     const { name, text, values } = configOf(compiled)
     return { name: naming.unnamed ? undefined : name, text, values: (values ?? []) as ReadonlyArray<unknown> }
   }
-  // What waits for the next exchange: the BEGIN with the epoch's read at first, then queued writes.
-  let pending: Array<Queued> = [
+  // What waits for the next exchange: the BEGIN with the epoch's read at first, then queued writes
+  // and the statements of this turn of the microtask queue.
+  let queued: Array<Queued> = [
     { statement: statementOf(BEGIN) },
     {
       statement: statementOf(EPOCH),
@@ -215,37 +218,48 @@ const beginOn = async (
     },
   ]
   let begun = false
-  /** What waits, then `statements` (and the COMMIT), in one exchange; `done` gets the answers to `statements` (and the COMMIT's). */
-  const send = (
-    statements: ReadonlyArray<RunStatement>,
-    commit: boolean,
-    done: (error: Error | undefined, results: ReadonlyArray<pg.QueryResult> | undefined) => void,
-  ) => {
-    const waiting = pending
-    pending = []
+  /** Everything queued (and the COMMIT) in one exchange; `done` gets the last answer (the COMMIT's). */
+  const send = (commit: boolean, done?: (error: Error | undefined, last: pg.QueryResult | undefined) => void) => {
+    const these = queued
+    queued = []
     begun = true
     client.query(
-      new StatementsRun(client, [...waiting.map((q) => q.statement), ...statements], commit, (error, results) => {
-        if (error !== undefined) {
-          naming.noteGone(error)
-          return done(error, undefined)
-        }
-        waiting.forEach((q, i) => {
-          q.answered?.(results![i]!)
-        })
-        done(undefined, results!.slice(waiting.length))
-      }) as never,
+      new StatementsRun(
+        client,
+        these.map((q) => q.statement),
+        commit,
+        (error, results) => {
+          if (error !== undefined) {
+            naming.noteGone(error)
+            for (const q of these) q.failed?.(error)
+            return done?.(error, undefined)
+          }
+          these.forEach((q, i) => {
+            q.answered?.(results![i]!)
+          })
+          done?.(undefined, results!.at(-1))
+        },
+      ) as never,
     )
   }
   const flush = () =>
     new Promise<void>((resolve, reject) => {
-      if (pending.length === 0) return resolve()
-      send([], false, (error) => (error === undefined ? resolve() : reject(error)))
+      if (queued.length === 0) return resolve()
+      send(false, (error) => (error === undefined ? resolve() : reject(error)))
     })
+  // Whether a turn's exchange is scheduled: statements the unit's fibers issue in the same turn of
+  // the microtask queue (reads made concurrently) go together.
+  let scheduled = false
+  const sendWaited = () => {
+    scheduled = false
+    // Sent already (with a flush or the COMMIT), or only writes nobody waits for: nothing to do now.
+    if (queued.some((q) => q.failed !== undefined)) send(false)
+  }
   const run: StatementRunner = (compiled, done) => {
-    const queryConfig = configOf(compiled)
-    if (queryConfig.name === undefined && pending.length === 0) return runOn(client, queryConfig, done)
-    send([statementOf(compiled)], false, (error, results) => (error !== undefined ? done(error, undefined) : done(undefined, resultOf(results![0]!))))
+    queued.push({ statement: statementOf(compiled), answered: (result) => done(undefined, resultOf(result)), failed: (error) => done(error, undefined) })
+    if (scheduled) return
+    scheduled = true
+    queueMicrotask(sendWaited)
   }
   const connection: DatabaseConnection = {
     // as kysely's driver runs a built query (it copies the parameters; pg only reads them), after what waits
@@ -259,17 +273,17 @@ const beginOn = async (
   }
   const ended = (commit: boolean): Promise<pg.QueryResult | undefined> => {
     if (!commit) {
-      pending = []
+      queued = []
       // Nothing was sent: there is no transaction to roll back.
       return begun ? client.query("rollback") : Promise.resolve(undefined)
     }
-    return new Promise((resolve, reject) => send([], true, (error, results) => (error === undefined ? resolve(results!.at(-1)!) : reject(error))))
+    return new Promise((resolve, reject) => send(true, (error, last) => (error === undefined ? resolve(last) : reject(error))))
   }
   return {
     trx: handle(connection),
     run,
     later: (compiled) => {
-      pending.push({ statement: statementOf(compiled) })
+      queued.push({ statement: statementOf(compiled) })
     },
     flush,
     end: async (commit) => {

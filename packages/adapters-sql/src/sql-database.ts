@@ -610,7 +610,7 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
 /** `Storage` (the unit of work) over the SQL database. */
 export const StorageSql: Layer.Layer<Storage, never, SqlDatabase> = Layer.effect(
   Storage,
-  Effect.map(SqlDatabase, (service) => Storage.of({ transaction: transaction(service) })),
+  Effect.map(SqlDatabase, (service) => Storage.of({ transaction: transaction(service), readsTogether: service.beginWithEpoch !== undefined })),
 )
 
 // The statement's text and its parameters (strings and numbers in the cached reads; anything else as JSON).

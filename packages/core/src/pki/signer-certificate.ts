@@ -127,14 +127,19 @@ const userCertificateLine = (user: User, kind: UserCertificateKind) =>
     return { ca, line }
   })
 
-/** The user's current key and certificate of a kind, issuing them when the user has none usable. */
+/**
+ * The user's current key and certificate of a kind, issuing them when the user has none usable.
+ * `listed`: the user's certificates as `Certificates.listByUser` answered them in this unit of work.
+ */
 export const userCertificateFor = (
   user: User,
   kind: UserCertificateKind,
+  listed?: ReadonlyArray<StoredCertificate>,
 ): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
   Effect.gen(function* () {
     const { ca, line } = yield* userCertificateLine(user, kind)
-    const certificate = (yield* Effect.flatMap(Certificates, (c) => c.listByUser(user.id))).find(line.usable) ?? (yield* obtainCertificate(line))
+    const certificates = listed ?? (yield* Effect.flatMap(Certificates, (c) => c.listByUser(user.id)))
+    const certificate = certificates.find(line.usable) ?? (yield* obtainCertificate(line))
     return { keyId: certificate.keyId, certificate, chain: [ca.issuing] }
   })
 
@@ -153,9 +158,11 @@ export const renewUserCertificate = (
     return yield* obtainCertificate({ ...line, usable: (c) => line.usable(c) && !current.has(c.serial) })
   })
 
-/** The signer's current key and certificate, issuing them when the user has none usable. */
-export const signingIdentityFor = (user: User): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>
-  userCertificateFor(user, "signer")
+/** The signer's current key and certificate, issuing them when the user has none usable (`listed`: see `userCertificateFor`). */
+export const signingIdentityFor = (
+  user: User,
+  listed?: ReadonlyArray<StoredCertificate>,
+): Effect.Effect<SigningIdentity, never, KeyStore | Certificates | EngineConfig | Random | Storage> => userCertificateFor(user, "signer", listed)
 
 /** Renewal of the signer certificate (`renewUserCertificate` for kind `signer`). */
 export const renewSigningCertificate = (user: User): Effect.Effect<StoredCertificate, never, KeyStore | Certificates | EngineConfig | Random | Storage> =>

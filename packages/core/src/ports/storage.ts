@@ -14,5 +14,10 @@ export class Storage extends Context.Tag("@signet/core/Storage")<
   {
     /** Runs `effect` in one database transaction; a failure or defect rolls it back. Nested calls join the outer one. */
     readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /**
+     * True when independent reads issued at once cost less than one after another (a database
+     * server, where reads made together go in one exchange): callers may then make them concurrently.
+     */
+    readonly readsTogether?: boolean
   }
 >() {}

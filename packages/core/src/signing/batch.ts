@@ -129,9 +129,9 @@ export const completeBatch = (batchId: string, assertion: Assertion) =>
             notifyUserEvents(o.userId),
             Effect.suspend(() => (enqueued > 0 ? pokeDeliveries : Effect.void)),
           ),
-        sign: (b, signer, at) =>
+        sign: (b, signer, at, _approver, certificates) =>
           Effect.gen(function* () {
-            const identity = yield* signingIdentityFor(signer)
+            const identity = yield* signingIdentityFor(signer, certificates)
             const results: Array<BatchResult> = []
             for (const d of b.documents) {
               const problem = documentProblem(d)

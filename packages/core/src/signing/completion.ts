@@ -11,7 +11,8 @@ import { SigningRequestNotFound } from "./errors.ts"
 import type { TimestampUnavailable } from "../pki/errors.ts"
 import type { User } from "../identity/model.ts"
 import type { KeyStore } from "../ports/key-store.ts"
-import type { Certificates } from "../pki/ports.ts"
+import { Certificates } from "../pki/ports.ts"
+import type { StoredCertificate } from "../pki/model.ts"
 import type { Deliveries, WebhookSubscriptions } from "../events/ports.ts"
 import type { SigningEvents } from "./ports.ts"
 import { Storage } from "../ports/storage.ts"
@@ -46,8 +47,18 @@ export interface CompletionSteps<T extends Completable, R> {
   readonly challenge: (operation: T) => Effect.Effect<string>
   /** Which passkey must approve, given the assertion (fails with `Credential not registered` when none may). */
   readonly approver: (operation: T, assertion: Assertion) => Effect.Effect<Approver, CredentialNotRegistered, R>
-  /** Signs what the operation holds; answers the completed operation (status and results set). A failure (the TSA of a -T format unavailable) rolls everything back. */
-  readonly sign: (operation: T, signer: User, at: number, approver: Approver) => Effect.Effect<T, TimestampUnavailable, R>
+  /**
+   * Signs what the operation holds with the signer's certificates as read in this unit; answers the
+   * completed operation (status and results set). A failure (the TSA of a -T format unavailable)
+   * rolls everything back.
+   */
+  readonly sign: (
+    operation: T,
+    signer: User,
+    at: number,
+    approver: Approver,
+    certificates: ReadonlyArray<StoredCertificate>,
+  ) => Effect.Effect<T, TimestampUnavailable, R>
   /** After the commit of any recorded change (completion, refusal, expiry): tell the live streams. */
   readonly notify?: (operation: T) => Effect.Effect<void, never, R>
 }
@@ -80,12 +91,21 @@ export const completePending = <T extends Completable, R>(steps: CompletionSteps
         }
         const rp = yield* approvedRelyingParty(operation.clientId)
         const challenge = yield* steps.challenge(operation)
+        // The passkey, the signer and the signer's certificates are read together where that is one
+        // exchange with the database (storage.readsTogether), one after another elsewhere.
         const approval = yield* Effect.either(
           steps
             .approver(operation, assertion)
             .pipe(
               Effect.flatMap((who) =>
-                approveWithPasskey({ assertion, credentialId: who.credentialId, userId: who.userId, challenge, rp }).pipe(Effect.as(who)),
+                Effect.all(
+                  [
+                    approveWithPasskey({ assertion, credentialId: who.credentialId, userId: who.userId, challenge, rp }).pipe(Effect.as(who)),
+                    Effect.flatMap(Users, (u) => u.findById(who.userId)),
+                    Effect.flatMap(Certificates, (c) => c.listByUser(who.userId)),
+                  ],
+                  { concurrency: storage.readsTogether === true ? "unbounded" : 1 },
+                ),
               ),
             ),
         )
@@ -94,8 +114,8 @@ export const completePending = <T extends Completable, R>(steps: CompletionSteps
           yield* save(refused.state, refused.events)
           return { _tag: "Refused", error: approval.left, operation } as const
         }
-        const signer = yield* Effect.flatMap(Users, (u) => u.findById(approval.right.userId)).pipe(Effect.map(Option.getOrThrow))
-        const signed = yield* steps.sign(operation, signer, now, approval.right)
+        const [approver, signer, certificates] = approval.right
+        const signed = yield* steps.sign(operation, Option.getOrThrow(signer), now, approver, certificates)
         const done = Either.getOrThrow(step(operation, { _tag: "Complete", at: now, outcome: signed.status }))
         const completed = { ...signed, ...pick(done.state) }
         yield* save(completed, done.events)

@@ -179,9 +179,9 @@ export const completeSigningRequest = (requestId: string, assertion: Assertion) 
             notifyUserEvents(o.userId),
             Effect.suspend(() => (enqueued > 0 ? pokeDeliveries : Effect.void)),
           ),
-        sign: (r, signer, at) =>
+        sign: (r, signer, at, _approver, certificates) =>
           Effect.gen(function* () {
-            const identity = yield* signingIdentityFor(signer)
+            const identity = yield* signingIdentityFor(signer, certificates)
             const cms = yield* signDigest({
               identity,
               digest: fromHex(r.documentHash)!,
