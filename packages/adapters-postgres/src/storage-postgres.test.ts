@@ -120,6 +120,49 @@ describePostgres(url, "StoragePostgres", (connectionString) => {
     }).pipe(Effect.provide(withFreshSchema(connectionString, (o) => StoragePostgres({ ...o, maxConnections: 1 })))),
   )
 
+  it.effect("reads a unit makes at once go in one exchange, each answered with its own rows; a failing one fails the unit", () =>
+    Effect.gen(function* () {
+      const service = yield* SqlDatabase
+      const storage = yield* Storage
+      expect(storage.readsTogether).toBe(true)
+      const now = execute(service)
+      const later = executeLater(service)
+      const insert = (clientId: string) => (db: Kysely<Database>) =>
+        db.insertInto("usage_days").values({ client_id: clientId, day: "2026-11-29", signatures: clientId.length, quota_refusals: 0 }).compile()
+      yield* storage.transaction(Effect.all([now(insert("rp_a")), now(insert("rp_bb")), now(insert("rp_ccc"))], { concurrency: "unbounded" }))
+      const read = (clientId: string) =>
+        Effect.map(
+          now((db) => db.selectFrom("usage_days").select("signatures").where("client_id", "=", clientId).compile()),
+          (r) => r.rows.map((row) => Number((row as { readonly signatures: unknown }).signatures)),
+        )
+      // Exchanges with PostgreSQL, counted as pg is handed them.
+      let exchanges = 0
+      const query = pg.Client.prototype.query
+      pg.Client.prototype.query = function (this: pg.Client, ...args: Array<never>) {
+        exchanges++
+        return (query as (...a: Array<never>) => unknown).apply(this, args)
+      } as typeof query
+      try {
+        const answers = yield* storage.transaction(
+          Effect.zipRight(read("rp_a"), Effect.all([read("rp_ccc"), read("rp_a"), read("rp_none"), read("rp_bb")], { concurrency: "unbounded" })),
+        )
+        expect(answers).toEqual([[6], [4], [], [5]])
+        // the BEGIN with the first read, then the four together, then the COMMIT
+        expect(exchanges).toBe(3)
+      } finally {
+        pg.Client.prototype.query = query
+      }
+      // A duplicate key among reads and writes sent together: every one of them fails, and the unit with them.
+      const failed = yield* Effect.exit(
+        storage.transaction(
+          Effect.zipRight(later(insert("rp_dd")), Effect.all([read("rp_a"), now(insert("rp_a")), read("rp_bb")], { concurrency: "unbounded" })),
+        ),
+      )
+      expect(Exit.isFailure(failed) && Cause.pretty(failed.cause)).toMatch(/duplicate key/)
+      expect(yield* read("rp_dd")).toEqual([])
+    }).pipe(Effect.provide(withFreshSchema(connectionString, (o) => StoragePostgres({ ...o, maxConnections: 1 })))),
+  )
+
   it.effect("a connection whose prepared statement another node's migration changed fails it once, then runs its statements unnamed", () =>
     Effect.gen(function* () {
       const user = sampleUser()
