@@ -30,13 +30,7 @@ const toRequest = (req: IncomingMessage, bodiesDirect: boolean): Request => {
     for (const value of Array.isArray(v) ? v : [v]) headers.append(k, value)
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD"
-  if (hasBody && bodiesDirect) {
-    const request = new Request(url, { method: req.method ?? "POST", headers })
-    clientIps.set(request, req.socket.remoteAddress ?? "unknown")
-    offerDirectBody(request, directBodyOf(req))
-    return request
-  }
-  const body = hasBody ? bodyOf(req) : undefined
+  const body = hasBody && !bodiesDirect ? bodyOf(req) : undefined
   const request = new Request(url, {
     method: req.method ?? "GET",
     headers,
@@ -44,6 +38,7 @@ const toRequest = (req: IncomingMessage, bodiesDirect: boolean): Request => {
   } as RequestInit)
   clientIps.set(request, req.socket.remoteAddress ?? "unknown")
   if (body !== undefined) offerDirectBody(request, body.direct)
+  else if (hasBody) offerDirectBody(request, directBodyOf(req))
   return request
 }
 
@@ -196,7 +191,7 @@ const writeJsonAnswer = async (req: IncomingMessage, res: ServerResponse, answer
     if (key === "set-cookie") headers[key] = [...((known as Array<string> | undefined) ?? []), value]
     else headers[key] = known === undefined ? value : `${known as string}, ${value}`
   }
-  // Its length, not chunks: with chunked encoding the end of the body is a second write to the socket.
+  // The whole text is at hand: its length, not chunked framing.
   headers["content-length"] = String(Buffer.byteLength(answer.text))
   closeIfUnread(req, headers)
   res.writeHead(answer.status, headers)

@@ -1,13 +1,13 @@
 /** Access tokens: ES256 JWTs (RFC 9068 `at+jwt`) signed inside the KeyStore, verified with `jose` (see jws.ts). */
 import { Clock, Effect, Option } from "effect"
-import { decodeJwt, type JWTPayload } from "jose"
+import type { JWTPayload } from "jose"
 import { InsufficientScope, InvalidOrExpiredToken, MissingAuthorizationHeader, TokenMissingSubject } from "./errors.ts"
 import { EngineConfig, issuerOf, type EngineSettings } from "../ports/engine-config.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
 import { SigningKeys, TokenRevocations } from "../oidc/ports.ts"
 import { uuid } from "../ports/random.ts"
 import { acceptedGenerations, acceptedOf, currentSigningKeyId, rsaSigningKeyId, signingKeyId } from "./signing-keys.ts"
-import { signJwt, verifyJwt } from "./jws.ts"
+import { namedJti, signJwt, verifyJwt } from "./jws.ts"
 
 /** Claims the engine puts in (and reads from) an access token. */
 export interface AccessClaims {
@@ -64,16 +64,6 @@ export const issueAccessToken = (input: { readonly sub?: string; readonly client
     })
     return { token, expiresIn: settings.accessTokenTtlSeconds, jti, expiresAt: now + settings.accessTokenTtlSeconds }
   })
-
-/** The `jti` a token names, read before its signature is checked (empty when it names none or is not a JWT). */
-const namedJti = (token: string): string => {
-  try {
-    const jti = decodeJwt(token).jti
-    return typeof jti === "string" ? jti : ""
-  } catch {
-    return ""
-  }
-}
 
 /** Verifies a token's signature, issuer, audience, type and lifetime (at the Clock's time), and that it was not revoked. */
 export const verifyAccessToken = (token: string) =>

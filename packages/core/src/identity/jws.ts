@@ -5,7 +5,7 @@
  * time it is seen (see `verifiedTokens` for the uses after that).
  */
 import { Clock, Effect } from "effect"
-import { base64url, importJWK, jwtVerify, type JWTPayload } from "jose"
+import { base64url, decodeJwt, importJWK, jwtVerify, type JWTPayload } from "jose"
 import { setBounded } from "../kernel/bounded-map.ts"
 import { utf8 } from "../kernel/encoding.ts"
 import { KeyStore, type KeyInfo } from "../ports/key-store.ts"
@@ -61,6 +61,23 @@ interface VerifiedToken {
  */
 const verifiedTokens = new Map<string, VerifiedToken>()
 const VERIFIED_TOKENS = 4096
+
+/**
+ * The `jti` a token names, before its signature is checked (empty when it names none or is not a
+ * JWT): from its verification when it was verified before, decoded otherwise. What it is good for
+ * is a lookup; only a verification proves it.
+ */
+export const namedJti = (token: string): string => {
+  let jti = verifiedTokens.get(token)?.payload.jti
+  if (jti === undefined) {
+    try {
+      jti = decodeJwt(token).jti
+    } catch {
+      return ""
+    }
+  }
+  return typeof jti === "string" ? jti : ""
+}
 
 /** A key's public coordinates with its algorithm: what a verification depends on. */
 const materialOf = (info: KeyInfo) => {
