@@ -46,12 +46,22 @@ const subtle = () => globalThis.crypto.subtle
 const nodeKeys = new WeakMap<CryptoKey, KeyObject>()
 const NODE_HASH: Record<SignatureHash, string> = { "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" }
 
-const infoOf = (stored: StoredKey): KeyInfo => ({
-  keyId: stored.keyId,
-  algorithm: stored.algorithm as KeyAlgorithm,
-  publicJwk: JSON.parse(stored.publicJwk) as KeyInfo["publicJwk"],
-  createdAt: stored.createdAt,
-})
+// A record never changes once written and the store keeps the one it read: its info is made once
+// (the bearer check asks for it on every request). Shared between callers: domain values are read-only.
+const infos = new WeakMap<StoredKey, KeyInfo>()
+
+const infoOf = (stored: StoredKey): KeyInfo => {
+  const known = infos.get(stored)
+  if (known !== undefined) return known
+  const info: KeyInfo = {
+    keyId: stored.keyId,
+    algorithm: stored.algorithm as KeyAlgorithm,
+    publicJwk: JSON.parse(stored.publicJwk) as KeyInfo["publicJwk"],
+    createdAt: stored.createdAt,
+  }
+  infos.set(stored, info)
+  return info
+}
 
 /** The software KeyStore over the `KeyRecords` repository; unsealed keys are cached as non-extractable handles. */
 export const KeyStoreSoftware: Layer.Layer<KeyStore, never, KeyRecords | MasterKey> = Layer.effect(

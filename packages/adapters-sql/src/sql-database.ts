@@ -262,6 +262,23 @@ const isRow = (value: unknown): value is Readonly<Record<string, unknown>> => ty
 // The columns of a row parameter: kysely leaves out a column whose value is undefined, and so does the shape.
 const columnsOf = (row: Readonly<Record<string, unknown>>): Array<string> => Object.keys(row).filter((column) => row[column] !== undefined)
 
+/** The shape of a call's parameters: each row's defined columns, in order (`columnsOf`), built without intermediate arrays (it is made on every call). */
+const shapeKey = (params: ReadonlyArray<unknown>): string => {
+  let key = ""
+  for (let i = 0; i < params.length; i++) {
+    if (i > 0) key += "|"
+    const p = params[i]
+    if (!isRow(p)) continue
+    let first = true
+    for (const column of Object.keys(p)) {
+      if (p[column] === undefined) continue
+      key += first ? column : `,${column}`
+      first = false
+    }
+  }
+  return key
+}
+
 /**
  * A statement of fixed shape: kysely builds and compiles it on the first call, later calls only
  * bind their parameters. `build` must use its parameters as values only (never to choose the
@@ -272,7 +289,7 @@ const columnsOf = (row: Readonly<Record<string, unknown>>): Array<string> => Obj
 export const prepare = <P extends ReadonlyArray<unknown>, O>(build: (db: Kysely<Database>, ...params: P) => Compilable<O>) => {
   const shapes = new Map<string, { readonly query: CompiledQuery<O>; readonly slots: ReadonlyArray<Slot | undefined> }>()
   return (db: Kysely<Database>, ...params: P): CompiledQuery<O> => {
-    const key = params.map((p) => (isRow(p) ? columnsOf(p).join(",") : "")).join("|")
+    const key = shapeKey(params)
     let shape = shapes.get(key)
     if (shape === undefined) {
       const stand = params.map((p, index) =>

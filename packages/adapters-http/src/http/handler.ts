@@ -219,7 +219,19 @@ export const makeHandler = <R>(options: HandlerOptions<R>): ((request: Request) 
           ? undefined
           : yield* readJson(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES).pipe(Effect.flatMap((raw) => decodeBody(endpoint.body!, raw)))
 
-      const result = yield* endpoint.handle({ body, params: found.params, query: url.searchParams, request, requestId, user, client, clientIp })
+      const result = yield* endpoint.handle({
+        body,
+        params: found.params,
+        // made when an endpoint reads it: most never do, and URLSearchParams is built on first use
+        get query() {
+          return url.searchParams
+        },
+        request,
+        requestId,
+        user,
+        client,
+        clientIp,
+      })
       const answer = yield* encodeResponse(endpoint, result, strict)
       if (answer instanceof Response) return answer
       return jsonAnswer(answer.status, answer.body, requestId, answer.headers)

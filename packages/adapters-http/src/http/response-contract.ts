@@ -2,7 +2,7 @@
  * Responses through their contract: every JSON answer is encoded with its endpoint's Schema for
  * its status, so what leaves is what the contract declares (docs/http.md#contracts).
  */
-import { Data, Effect, ParseResult, Schema } from "effect"
+import { Data, Effect, Either, Exit, ParseResult, Schema } from "effect"
 import type { Endpoint } from "./endpoint.ts"
 import { Reply } from "./respond.ts"
 
@@ -25,6 +25,25 @@ export const responseSchemaFor = (endpoint: Endpoint<any, any>, status: number):
 }
 
 const nameOf = (endpoint: Endpoint<any, any>) => `${endpoint.method} ${endpoint.path}`
+
+type Encoder = (value: unknown) => Either.Either<unknown, ParseResult.ParseError>
+
+// Each response Schema's synchronous encoders (lenient, strict), made once: making one per answer cost more than most answers' encoding.
+const encoders = new WeakMap<Schema.Schema<any, any, never>, { lenient?: Encoder; strict?: Encoder }>()
+
+const encoderFor = (schema: Schema.Schema<any, any, never>, strict: boolean): Encoder => {
+  let both = encoders.get(schema)
+  if (both === undefined) {
+    both = {}
+    encoders.set(schema, both)
+  }
+  const mode = strict ? "strict" : "lenient"
+  const known = both[mode]
+  if (known !== undefined) return known
+  const made = Schema.encodeUnknownEither(schema, { errors: "first", onExcessProperty: strict ? "error" : "ignore" })
+  both[mode] = made
+  return made
+}
 
 /**
  * Encodes what a handler returned. `strict` (engine option `validateResponses`, on in every test
@@ -49,6 +68,14 @@ export const encodeResponse = (endpoint: Endpoint<any, any>, result: unknown, st
   const schema = responseSchemaFor(endpoint, answer.status)
   if (schema === undefined) {
     return Effect.die(new ResponseContractViolation({ endpoint: nameOf(endpoint), status: answer.status, issue: "no response Schema for this status" }))
+  }
+  // An answer that encodes at once is an `Exit` (one runtime step); any other takes the effectful
+  // encoder below, which names the mismatch (or waits for a transformation that does).
+  try {
+    const encoded = encoderFor(schema, strict)(answer.body)
+    if (Either.isRight(encoded)) return Exit.succeed(new Reply(answer.status, encoded.right, answer.headers))
+  } catch {
+    // told below
   }
   return Effect.suspend(() => Schema.encodeUnknown(schema, { errors: "first", onExcessProperty: strict ? "error" : "ignore" })(answer.body)).pipe(
     Effect.map((body) => new Reply(answer.status, body, answer.headers)),
