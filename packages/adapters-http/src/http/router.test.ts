@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { endpoint, type Endpoint } from "./endpoint.ts"
 import { compileRoutes, matchRoute } from "./router.ts"
@@ -66,6 +67,27 @@ describe("the router", () => {
         expect(`${method} ${path}: ${actual}`).toBe(`${method} ${path}: ${expected}`)
       }
     }
+  })
+
+  it("answers as the reference for any path made of the templates' segments (and others), with any method", () => {
+    const compiled = compileRoutes(endpoints)
+    const everyRoute = [...compiled]
+    const outcome = (routes: ReadonlyArray<ReturnType<typeof compileRoutes>[number]>, method: string, path: string) => {
+      try {
+        const found = matchRoute(routes, method, path)
+        return found._tag === "Found" ? `${found.route.endpoint.method} ${found.route.endpoint.path} ${JSON.stringify(found.params)}` : found._tag
+      } catch (e) {
+        return `throws ${String(e)}`
+      }
+    }
+    const segment = fc.constantFrom("", "a", "b", "c", "q", "z", "v2", "files", "sign", "batch", "download", "auth", "1", "%E0", "%20x")
+    fc.assert(
+      fc.property(fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE"), fc.boolean(), fc.array(segment, { maxLength: 6 }), (method, rooted, parts) => {
+        const path = `${rooted ? "/" : ""}${parts.join("/")}`
+        expect(outcome(compiled, method, path)).toBe(outcome(everyRoute, method, path))
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   it("takes the first declared match, a known path with another method is 405, an unknown one 404", () => {

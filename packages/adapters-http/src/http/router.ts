@@ -10,43 +10,59 @@ export interface Route<R> {
 
 const PARAMETER = /^\{(\w+)\}$/
 
-/** Routes in declaration order, and the same routes by the shape of the paths they can match. */
+/** Routes in declaration order, and a way to the routes a path matches. */
 interface Compiled<R> extends ReadonlyArray<Route<R>> {
-  /** the routes that can match a path with these segments, in declaration order */
-  readonly candidates: (segments: number, first: string) => ReadonlyArray<Route<R>>
+  /** the routes whose template matches a path with these segments, in declaration order */
+  readonly matching: (segments: ReadonlyArray<string>) => ReadonlyArray<Route<R>>
 }
 
+/** A node of the segment tree: the next literal segments, the parameter, and the routes that end here. */
+interface Node<R> {
+  readonly literal: Map<string, Node<R>>
+  param: Node<R> | undefined
+  readonly ending: Array<readonly [number, Route<R>]>
+}
+
+const node = <R>(): Node<R> => ({ literal: new Map(), param: undefined, ending: [] })
+
 /**
- * A parameter matches one segment and a literal segment holds no `/`, so a route only matches
- * paths with as many segments as its own, and, when its first segment is literal, that segment.
- * Grouping by both leaves a handful of patterns to try per request instead of every route.
+ * The routes as a tree of their segments: a literal segment matches itself, a parameter any
+ * non-empty segment (a segment never holds `/`), as the patterns do. A path walks the tree once
+ * instead of trying the pattern of every route of its length; where a literal and a parameter
+ * both match, both branches are followed, and the routes found keep their declaration order.
  */
-const byShape = <R>(routes: ReadonlyArray<Route<R>>): Compiled<R>["candidates"] => {
-  const literal = new Map<string, Array<[number, Route<R>]>>()
-  const anyFirst = new Map<number, Array<[number, Route<R>]>>()
+const segmentTree = <R>(routes: ReadonlyArray<Route<R>>): Compiled<R>["matching"] => {
+  const root = node<R>()
   routes.forEach((route, index) => {
-    const segments = route.endpoint.path.split("/")
-    const first = segments[1] ?? ""
-    if (PARAMETER.test(first)) {
-      const list = anyFirst.get(segments.length) ?? []
-      list.push([index, route])
-      anyFirst.set(segments.length, list)
-    } else {
-      const key = `${segments.length}/${first}`
-      const list = literal.get(key) ?? []
-      list.push([index, route])
-      literal.set(key, list)
+    let at = root
+    for (const segment of route.endpoint.path.split("/")) {
+      if (PARAMETER.test(segment)) at = at.param ??= node()
+      else {
+        let next = at.literal.get(segment)
+        if (next === undefined) {
+          next = node()
+          at.literal.set(segment, next)
+        }
+        at = next
+      }
     }
+    at.ending.push([index, route])
   })
-  const merged = new Map<string, ReadonlyArray<Route<R>>>()
-  return (segments, first) => {
-    const key = `${segments}/${first}`
-    const known = merged.get(key)
-    if (known !== undefined) return known
-    const both = [...(literal.get(key) ?? []), ...(anyFirst.get(segments) ?? [])].sort((a, b) => a[0] - b[0]).map(([, route]) => route)
-    // Only shapes some route has are kept: a stranger's paths do not grow the map.
-    if (both.length > 0) merged.set(key, both)
-    return both
+  const walk = (at: Node<R>, segments: ReadonlyArray<string>, i: number, found: Array<readonly [number, Route<R>]>): void => {
+    if (i === segments.length) {
+      for (const ending of at.ending) found.push(ending)
+      return
+    }
+    const segment = segments[i]!
+    const literal = at.literal.get(segment)
+    if (literal !== undefined) walk(literal, segments, i + 1, found)
+    if (at.param !== undefined && segment !== "") walk(at.param, segments, i + 1, found)
+  }
+  return (segments) => {
+    const found: Array<readonly [number, Route<R>]> = []
+    walk(root, segments, 0, found)
+    if (found.length > 1) found.sort((a, b) => a[0] - b[0])
+    return found.map(([, route]) => route)
   }
 }
 
@@ -67,15 +83,7 @@ export const compileRoutes = <R>(endpoints: ReadonlyArray<Endpoint<any, R>>): Re
       .join("/")
     return { endpoint, pattern: new RegExp(`^${source}$`), names }
   })
-  return Object.assign(routes, { candidates: byShape(routes) })
-}
-
-/** The routes that can match `path`: by its shape when compiled here, else all of them. */
-const candidatesFor = <R>(routes: ReadonlyArray<Route<R>>, path: string): ReadonlyArray<Route<R>> => {
-  const candidates = (routes as Partial<Compiled<R>>).candidates
-  if (candidates === undefined) return routes
-  const segments = path.split("/")
-  return candidates(segments.length, segments[1] ?? "")
+  return Object.assign(routes, { matching: segmentTree(routes) })
 }
 
 /** The route for a method and path, or why there is none. */
@@ -87,8 +95,25 @@ export const matchRoute = <R>(
   | { readonly _tag: "Found"; readonly route: Route<R>; readonly params: Record<string, string> }
   | { readonly _tag: "NotFound" }
   | { readonly _tag: "MethodNotAllowed" } => {
+  const matching = (routes as Partial<Compiled<R>>).matching
+  if (matching !== undefined) {
+    // compiled here: the tree gives the routes whose template matches, the parameters are their segments
+    const segments = path.split("/")
+    const matched = matching(segments)
+    for (const route of matched) {
+      if (route.endpoint.method !== method && !(method === "HEAD" && route.endpoint.method === "GET")) continue
+      const params: Record<string, string> = {}
+      const at = positionsOf(route)
+      route.names.forEach((name, i) => {
+        params[name] = decodeURIComponent(segments[at[i]!]!)
+      })
+      return { _tag: "Found", route, params }
+    }
+    return matched.length > 0 ? { _tag: "MethodNotAllowed" } : { _tag: "NotFound" }
+  }
+  // a plain list of routes: each pattern in turn
   let pathKnown = false
-  for (const route of candidatesFor(routes, path)) {
+  for (const route of routes) {
     const m = route.pattern.exec(path)
     if (m === null) continue
     pathKnown = true
@@ -100,4 +125,18 @@ export const matchRoute = <R>(
     return { _tag: "Found", route, params }
   }
   return pathKnown ? { _tag: "MethodNotAllowed" } : { _tag: "NotFound" }
+}
+
+// The segment index of each parameter of a route's template, found once per route.
+const positions = new WeakMap<Route<any>, ReadonlyArray<number>>()
+const positionsOf = (route: Route<any>): ReadonlyArray<number> => {
+  let known = positions.get(route)
+  if (known === undefined) {
+    known = route.endpoint.path
+      .split("/")
+      .map((segment, index) => (PARAMETER.test(segment) ? index : -1))
+      .filter((index) => index >= 0)
+    positions.set(route, known)
+  }
+  return known
 }
