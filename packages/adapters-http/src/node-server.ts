@@ -4,6 +4,7 @@ import type { Socket } from "node:net"
 import { Readable } from "node:stream"
 import { InvalidRequest, PayloadTooLarge } from "@signet/core"
 import { offerDirectBody } from "./http/body.ts"
+import { NodeRequest } from "./node-request.ts"
 import { type JsonAnswer, jsonAnswersOf, jsonTextOf } from "./http/respond.ts"
 
 const clientIps = new WeakMap<Request, string>()
@@ -16,21 +17,28 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})?(?:\.[A-Za-z0-9](?:[A-Za-z0-
 
 /**
  * Converts Node's request to a web `Request`; throws on a malformed Host header. For the engine's
- * own handler (`bodiesDirect`), which reads every body through `readBody`, the body is offered only
- * as a direct read of Node's stream: a web stream and a `Request` around it cost about as much as
- * the rest of a small JSON request.
+ * own handler (`bodiesDirect`), which reads every body through `readBody`, it is a `NodeRequest`
+ * over Node's parse, whose body is offered only as a direct read of Node's stream: a web stream,
+ * `Headers` and a `Request` around them cost about as much as the rest of a small JSON request.
  */
 const toRequest = (req: IncomingMessage, bodiesDirect: boolean): Request => {
   const host = req.headers.host ?? "localhost"
   if (!HOST.test(host)) throw new Error("malformed Host header")
   const url = new URL(req.url ?? "/", `http://${host}`)
+  const hasBody = req.method !== "GET" && req.method !== "HEAD"
+  if (bodiesDirect) {
+    // The engine reads the method, URL and headers, and the body directly: no web Request is made (node-request.ts).
+    const request = new NodeRequest(req.method ?? "GET", url.href, req.headers) as unknown as Request
+    clientIps.set(request, req.socket.remoteAddress ?? "unknown")
+    if (hasBody) offerDirectBody(request, directBodyOf(req))
+    return request
+  }
   const headers = new Headers()
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue
     for (const value of Array.isArray(v) ? v : [v]) headers.append(k, value)
   }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD"
-  const body = hasBody && !bodiesDirect ? bodyOf(req) : undefined
+  const body = hasBody ? bodyOf(req) : undefined
   const request = new Request(url, {
     method: req.method ?? "GET",
     headers,
@@ -38,7 +46,6 @@ const toRequest = (req: IncomingMessage, bodiesDirect: boolean): Request => {
   } as RequestInit)
   clientIps.set(request, req.socket.remoteAddress ?? "unknown")
   if (body !== undefined) offerDirectBody(request, body.direct)
-  else if (hasBody) offerDirectBody(request, directBodyOf(req))
   return request
 }
 
