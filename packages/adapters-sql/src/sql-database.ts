@@ -495,17 +495,40 @@ const measured = <A, E, R>(dialect: SqlDialect, effect: Effect.Effect<A, E, R>):
     )
   })
 
+/** The savepoint statements of a unit in the commit group (fixed text, no parameters). */
+const UNIT_SAVEPOINT = sql`savepoint signet_unit`
+const UNIT_ROLLBACK = sql`rollback to savepoint signet_unit`
+const UNIT_RELEASE = sql`release savepoint signet_unit`
+type SavepointStatement = typeof UNIT_SAVEPOINT
+
+// Each savepoint statement compiled once per database: compiling went through kysely's compiler and
+// plugins twice for every unit of work.
+const savepointsCompiled = new WeakMap<SqlDatabaseService, Map<SavepointStatement, CompiledQuery<unknown>>>()
+const compiledSavepoint = (service: SqlDatabaseService, trx: ControlledTransaction<Database>, text: SavepointStatement): CompiledQuery<unknown> => {
+  let known = savepointsCompiled.get(service)
+  if (known === undefined) {
+    known = new Map()
+    savepointsCompiled.set(service, known)
+  }
+  let compiled = known.get(text)
+  if (compiled === undefined) {
+    compiled = text.compile(trx)
+    known.set(text, compiled)
+  }
+  return compiled
+}
+
 /**
  * A savepoint statement of the commit group, and how it ended. On SQLite, whose group transaction
  * holds the one connection, it runs at once, when this is called, and its Exit is yielded without
  * a step of the runtime (two per statement otherwise, four around it for its Exit): call it only
  * where it is yielded.
  */
-const statementExit = (service: SqlDatabaseService, trx: ControlledTransaction<Database>, text: ReturnType<typeof sql>): Effect.Effect<Exit.Exit<unknown>> => {
+const statementExit = (service: SqlDatabaseService, trx: ControlledTransaction<Database>, text: SavepointStatement): Effect.Effect<Exit.Exit<unknown>> => {
   const runNow = service.runNow
   if (runNow === undefined) return Effect.exit(Effect.promise(() => text.execute(trx)))
   try {
-    runNow(text.compile(trx))
+    runNow(compiledSavepoint(service, trx, text))
     return Exit.succeed(Exit.void)
   } catch (defect) {
     return Exit.succeed(Exit.die(defect))
@@ -574,7 +597,7 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
         ))
       group.open = open
       open.units++
-      const started = yield* statementExit(service, open.trx, sql`savepoint signet_unit`)
+      const started = yield* statementExit(service, open.trx, UNIT_SAVEPOINT)
       if (Exit.isFailure(started)) open.broken = true
       return {
         open,
@@ -603,8 +626,8 @@ const grouped = <A, E, R>(service: SqlDatabaseService, group: CommitGroup, effec
         const kept = Exit.isSuccess(exit) && !tx.poisoned
         if (!open.broken) {
           // Undone to its savepoint when it failed; if even that fails, SQLite may have dropped the whole transaction.
-          let ended = kept ? undefined : yield* statementExit(service, open.trx, sql`rollback to savepoint signet_unit`)
-          if (ended === undefined || Exit.isSuccess(ended)) ended = yield* statementExit(service, open.trx, sql`release savepoint signet_unit`)
+          let ended = kept ? undefined : yield* statementExit(service, open.trx, UNIT_ROLLBACK)
+          if (ended === undefined || Exit.isSuccess(ended)) ended = yield* statementExit(service, open.trx, UNIT_RELEASE)
           if (Exit.isFailure(ended)) open.broken = true
         }
         if (open.units >= GROUP_COMMIT_LIMIT || open.broken) yield* endGroup(group, open).pipe(Effect.ensuring(group.turn.release(1)))

@@ -52,11 +52,11 @@ export const runNowOn =
     const statement = database.prepare(query.sql)
     if (statement.reader) return { rows: statement.all(query.parameters) as Array<unknown> }
     const { changes, lastInsertRowid } = statement.run(query.parameters)
-    return {
-      rows: [],
-      ...(changes !== undefined && changes !== null ? { numAffectedRows: BigInt(changes) } : {}),
-      ...(lastInsertRowid !== undefined && lastInsertRowid !== null ? { insertId: BigInt(lastInsertRowid) } : {}),
-    }
+    // set one by one, not spread from temporary objects: this runs for every write inside a transaction
+    const result: { rows: Array<unknown>; numAffectedRows?: bigint; insertId?: bigint } = { rows: [] }
+    if (changes !== undefined && changes !== null) result.numAffectedRows = BigInt(changes)
+    if (lastInsertRowid !== undefined && lastInsertRowid !== null) result.insertId = BigInt(lastInsertRowid)
+    return result
   }
 
 class ImmediateSqliteDriver extends SqliteDriver {
