@@ -3,7 +3,8 @@
  *   crypto floor: `node:crypto` verify one ES256 assertion + make one ES256 signature;
  *   commit floor: one durable SQLite commit (WAL, synchronous=FULL, one row written);
  *   (a) Signet's signing path without storage: assertion verification + CMS signature, in process;
- *   (b) the engine in process: create a request, then complete it; (b64) the same with 64 callers at
+ *   (b) the engine in process: create a request, then complete it, also counted in runtime steps per
+ *       signature (machine-independent, `--check` holds it within 10 %); (b64) the same with 64 callers at
  *       once (no HTTP: with (c64) it shows what the HTTP layer costs the serving thread);
  *   (c) the same over HTTP on loopback, one client after another, and 64 clients at once (c64: the
  *       clients run in a load-generator process of their own, beside the engine's, as real clients
@@ -35,7 +36,7 @@ import {
 import { StoragePostgres } from "@signet/adapters-postgres"
 import { enrol, ok, signIn, SignetClient, SoftwarePasskey, type SoftwarePasskeyState, type TokenAnswer } from "@signet/testkit"
 import BetterSqlite3 from "better-sqlite3"
-import { Effect, Metric, Option } from "effect"
+import { Effect, Metric, Option, RuntimeFlags, RuntimeFlagsPatch, Supervisor } from "effect"
 import { fork } from "node:child_process"
 import { createHash, generateKeyPairSync, randomBytes, sign, verify } from "node:crypto"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -450,6 +451,41 @@ const crowdInProcess = async (label: string, env: RunningEngine, signers: Readon
   return perSecond
 }
 
+/** Counts the runtime's steps (each effect a fiber evaluates) of the fibers it supervises. */
+class StepCounter extends Supervisor.AbstractSupervisor<number> {
+  steps = 0
+  get value() {
+    return Effect.sync(() => this.steps)
+  }
+  override onEffect() {
+    this.steps++
+  }
+}
+
+/** Signatures whose runtime steps are counted: a figure the machine's speed does not move. */
+const COUNTED = 200
+
+/**
+ * The runtime steps of one signature in process (create + complete, one after another), counted by
+ * a supervisor with the runtime's op supervision on: the same code takes the same steps on any
+ * machine, so this figure shows a change of the engine's path where timings drown in the noise.
+ */
+const stepsPerSignature = async (env: RunningEngine, signer: Signer, storage: string) => {
+  const user = { userId: signer.userId, clientId: env.rp.clientId, scope: ["basic"] }
+  const counter = new StepCounter()
+  const counted = <A, E>(effect: Effect.Effect<A, E, any>) =>
+    env.engine.run(effect.pipe(Effect.supervised(counter), Effect.withRuntimeFlagsPatch(RuntimeFlagsPatch.enable(RuntimeFlags.OpSupervision))))
+  for (let i = 0; i < COUNTED; i++) {
+    const pending = await counted(createSigningRequest(user, { documentHash: hash(), credentialId: signer.passkey.credentialId }))
+    await counted(completeSigningRequest(pending.requestId, signer.passkey.assert({ challenge: pending.challenge }, noHandle) as Assertion))
+  }
+  const steps = counter.steps / COUNTED
+  console.log(
+    `${`(b) runtime steps per signature (${storage}, counted)`.padEnd(60)} ${steps.toFixed(0).padStart(8)}   (${COUNTED} signatures, create + complete in process)`,
+  )
+  return steps
+}
+
 /** (b) and (c) serial, (b64) and (c64) with 64 callers at once, on one storage. */
 const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>, storage: string) => {
   const first = signers[0]!
@@ -458,6 +494,7 @@ const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>,
     const pending = await env.engine.run(createSigningRequest(user, { documentHash: hash(), credentialId: first.passkey.credentialId }))
     await env.engine.run(completeSigningRequest(pending.requestId, first.passkey.assert({ challenge: pending.challenge }, noHandle) as Assertion))
   })
+  const steps = await stepsPerSignature(env, first, storage)
   const inProcessCrowd = await crowdInProcess(`(b64) engine in process, ${CLIENTS} concurrent callers (${storage})`, env, signers, CONCURRENT_N)
   const label = storage === "SQLite" ? "(c) engine over HTTP (loopback): create + complete" : `(c) engine over HTTP (loopback, ${storage}): create + complete`
   const overHttp = await time(label, () => signOverHttp(first.client, first.passkey, first.token))
@@ -469,7 +506,7 @@ const engineFigures = async (env: RunningEngine, signers: ReadonlyArray<Signer>,
     CONCURRENT_N,
     storage === "SQLite" ? "sqlite" : "postgres",
   )
-  return { inProcess, inProcessCrowd, overHttp, crowd }
+  return { inProcess, steps, inProcessCrowd, overHttp, crowd }
 }
 
 const main = async () => {
@@ -498,6 +535,7 @@ const main = async () => {
     if (!postgresOnly) {
       const r = await engineFigures(sqlite, signers, "SQLite")
       figures["b sqlite"] = r.inProcess
+      figures["b sqlite steps"] = r.steps
       figures["b64 sqlite"] = r.inProcessCrowd
       figures["c sqlite"] = r.overHttp
       figures["c64 sqlite"] = r.crowd.perSecond
@@ -521,6 +559,7 @@ const main = async () => {
       const signers = await prepare(postgres)
       const r = await engineFigures(postgres, signers, "PostgreSQL")
       figures["b postgres"] = r.inProcess
+      figures["b postgres steps"] = r.steps
       figures["b64 postgres"] = r.inProcessCrowd
       figures["c postgres"] = r.overHttp
       figures["c64 postgres"] = r.crowd.perSecond
@@ -547,15 +586,19 @@ const main = async () => {
   }
 
   if (writeBaseline) {
-    writeFileSync(BASELINE, `${JSON.stringify({ node: process.version, load: loadavg()[0], figures, ratios }, null, 2)}\n`)
+    const steps = Object.fromEntries(Object.entries(figures).filter(([name]) => name.endsWith(" steps")))
+    writeFileSync(BASELINE, `${JSON.stringify({ node: process.version, load: loadavg()[0], figures, ratios, steps }, null, 2)}\n`)
     console.log(`\nbaseline written: ${BASELINE.pathname}`)
   }
   if (check) {
-    const baseline = JSON.parse(readFileSync(BASELINE, "utf8")) as { readonly ratios: Record<string, number> }
+    const baseline = JSON.parse(readFileSync(BASELINE, "utf8")) as { readonly ratios: Record<string, number>; readonly steps?: Record<string, number> }
     const fallen = Object.entries(baseline.ratios).filter(([name, was]) => ratios[name] !== undefined && ratios[name] < was * 0.7)
     for (const [name, was] of fallen) console.error(`REGRESSION: ${name} ${ratios[name]!.toFixed(3)} is more than 30 % below the baseline ${was.toFixed(3)}`)
-    if (fallen.length > 0) process.exitCode = 1
-    else console.log(`\n--check: every ratio within 30 % of the baseline (${BASELINE.pathname})`)
+    // Steps do not move with the machine: more than 10 % more is a change of the path.
+    const longer = Object.entries(baseline.steps ?? {}).filter(([name, was]) => figures[name] !== undefined && figures[name] > was * 1.1)
+    for (const [name, was] of longer) console.error(`REGRESSION: ${name} ${figures[name]!.toFixed(0)} is more than 10 % above the baseline ${was.toFixed(0)}`)
+    if (fallen.length > 0 || longer.length > 0) process.exitCode = 1
+    else console.log(`\n--check: every ratio within 30 % of the baseline, every step count within 10 % (${BASELINE.pathname})`)
   }
 }
 
