@@ -1,7 +1,7 @@
 /** Row decoding: a remembered decoder answers what a fresh decode would, whatever changed the row. */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
-import { DbBigInt, DbStringArray, decodeRowRemembered } from "./rows.ts"
+import { DbBigInt, DbStringArray, decodeEach, decodeRow, decodeRowRemembered } from "./rows.ts"
 
 const Row = Schema.Struct({ id: DbBigInt, name: Schema.String, origins: DbStringArray })
 
@@ -70,6 +70,34 @@ describe("decodeRowRemembered", () => {
       expect(decodes.n).toBe(3)
       yield* decode(row(1))
       expect(decodes.n).toBe(4)
+    }),
+  )
+})
+
+describe("decodeEach", () => {
+  const rows = [
+    { id: 1, name: "One", origins: "[]" },
+    { id: "2", name: "Two", origins: '["https://b.example"]' },
+  ]
+
+  it.effect("answers what Effect.forEach would: every row in order, from an immediate decoder or any other", () =>
+    Effect.gen(function* () {
+      const decode = decodeRow(Row)
+      const expected = yield* Effect.forEach(rows, decode)
+      expect(yield* decodeEach(rows, decode)).toEqual(expected)
+      expect(expected.map((r) => r.id)).toEqual([1, 2])
+      // a decoder that waits (not an Exit) is run by Effect.forEach
+      const later = (row: unknown) => Effect.flatMap(Effect.yieldNow(), () => decode(row))
+      expect(yield* decodeEach(rows, later)).toEqual(expected)
+      expect(yield* decodeEach([], decode)).toEqual([])
+    }),
+  )
+
+  it.effect("a row that does not decode is a defect, as with Effect.forEach", () =>
+    Effect.gen(function* () {
+      const broken = [...rows, { id: 3, name: 3, origins: "[]" }]
+      const exit = yield* Effect.exit(decodeEach(broken, decodeRow(Row)))
+      expect(Exit.isFailure(exit) && exit.cause._tag === "Die").toBe(true)
     }),
   )
 })

@@ -2,7 +2,7 @@
  * Column codecs shared by the row schemas: what a column reads back as on either database,
  * decoded to the domain's type.
  */
-import { Either, type Effect, Exit, Schema } from "effect"
+import { Effect, Either, Exit, Schema } from "effect"
 import { setBounded } from "@signet/core"
 
 /** A `bigint` column: a number on SQLite, a decimal string on PostgreSQL. */
@@ -36,6 +36,24 @@ const decodeNow = <A, I>(schema: Schema.Schema<A, I>) => {
 
 /** Decodes a row (an `unknown` from the driver) with `schema`; a row that does not decode is a defect. */
 export const decodeRow = <A, I>(schema: Schema.Schema<A, I>): ((row: unknown) => Effect.Effect<A>) => decodeNow(schema)
+
+/**
+ * Every row decoded with `decode`, in order; the first that does not decode is the failure. Rows
+ * whose decoder answers at once (an `Exit`, as `decodeRow`'s do) take one runtime step in all,
+ * where `Effect.forEach` takes four around them and three for each row; any other decoder goes
+ * through `Effect.forEach`.
+ */
+export const decodeEach = <A>(rows: ReadonlyArray<unknown>, decode: (row: unknown) => Effect.Effect<A>): Effect.Effect<Array<A>> => {
+  const values: Array<A> = []
+  for (const row of rows) {
+    const decoded = decode(row)
+    if (!Exit.isExit(decoded)) return Effect.forEach(rows, (r) => decode(r))
+    const exit = decoded as Exit.Exit<A>
+    if (Exit.isFailure(exit)) return Exit.failCause(exit.cause)
+    values.push(exit.value)
+  }
+  return Exit.succeed(values)
+}
 
 /** True when both rows have the same columns holding identical (`===`) values. */
 const sameColumns = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean => {

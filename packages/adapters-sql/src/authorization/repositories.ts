@@ -1,7 +1,7 @@
 /** `StepUpProofs` and `AuditLog` over the `step_up_proofs` and `audit_events` tables (migration 0013). */
 import { type AuditEvent, AuditLog, StepUpProofs } from "@signet/core"
 import { Context, Effect, Layer, Schema } from "effect"
-import { DbBigInt, decodeRow } from "../rows.ts"
+import { DbBigInt, decodeRow, decodeEach } from "../rows.ts"
 import { query, SqlDatabase } from "../sql-database.ts"
 
 const Detail = Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null) }))
@@ -73,7 +73,7 @@ export const AuthorizationStorageSql: Layer.Layer<StepUpProofs | AuditLog, never
         ).pipe(Effect.asVoid),
       recent: (limit) =>
         run((db) => db.selectFrom("audit_events").selectAll().orderBy("at", "desc").orderBy("id").limit(limit).execute()).pipe(
-          Effect.flatMap(Effect.forEach(decodeEvent)),
+          Effect.flatMap((rows) => decodeEach(rows, decodeEvent)),
           Effect.map((rows) =>
             rows.map(
               (r): AuditEvent => ({

@@ -2,7 +2,7 @@
 import { Checkout, Checkouts, Subscription, Subscriptions, UsageHistory } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
-import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
+import { DbBigInt, decodeRow, rowEncoder, decodeEach } from "../rows.ts"
 import type { CheckoutsTable, SubscriptionsTable } from "./tables.ts"
 import { cachedRead, guardedWrite, query, SqlDatabase, executeLater, prepare } from "../sql-database.ts"
 
@@ -155,7 +155,7 @@ export const SubscriptionsSql: Layer.Layer<Subscriptions, never, SqlDatabase> = 
           (columns) => (columns.includes("checkout_id") ? "checkout_id" : "subscription id"),
           (db) => db.insertInto("subscriptions").values(toRow(s)).execute(),
         ).pipe(Effect.asVoid),
-      listForRp: (clientId) => fromCache((db) => forRp(db, clientId)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decode))),
+      listForRp: (clientId) => fromCache((db) => forRp(db, clientId)).pipe(Effect.flatMap((r) => decodeEach(r.rows, decode))),
     })
   }),
 )
@@ -196,7 +196,7 @@ export const UsageHistorySql: Layer.Layer<UsageHistory, never, SqlDatabase> = La
             .orderBy("day")
             .execute(),
         ).pipe(
-          Effect.flatMap(Effect.forEach(decode)),
+          Effect.flatMap((rows) => decodeEach(rows, decode)),
           Effect.map((rows) => rows.map((r) => ({ clientId: r.client_id, day: r.day, signatures: r.signatures, quotaRefusals: r.quota_refusals }))),
         ),
     })

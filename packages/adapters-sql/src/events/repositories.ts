@@ -2,7 +2,7 @@
 import { Deliveries, Delivery, DeliveryAttempt, WebhookSubscription, WebhookSubscriptions } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import { sql } from "kysely"
-import { DbBigInt, DbFlag, decodeRow, flag } from "../rows.ts"
+import { DbBigInt, DbFlag, decodeRow, flag, decodeEach } from "../rows.ts"
 import { cachedRead, query, SqlDatabase, prepare } from "../sql-database.ts"
 
 /** A `webhook_subscriptions` row decoded to the domain `WebhookSubscription`. */
@@ -163,10 +163,10 @@ export const WebhookSubscriptionsSql: Layer.Layer<WebhookSubscriptions, never, S
       listActive: (clientId) =>
         run((db) =>
           db.selectFrom("webhook_subscriptions").selectAll().where("client_id", "=", clientId).where("active", "=", 1).orderBy("id", "asc").execute(),
-        ).pipe(Effect.flatMap(Effect.forEach(decode))),
+        ).pipe(Effect.flatMap((rows) => decodeEach(rows, decode))),
       listFor: (clientId, eventType) =>
         fromCache((db) => activeFor(db, clientId)).pipe(
-          Effect.flatMap((r) => Effect.forEach(r.rows, decode)),
+          Effect.flatMap((r) => decodeEach(r.rows, decode)),
           Effect.map((all) => all.filter((s) => s.events.includes(eventType))),
         ),
       deactivate: (id) => run((db) => db.updateTable("webhook_subscriptions").set({ active: 0 }).where("id", "=", id).execute()).pipe(Effect.asVoid),
@@ -289,10 +289,10 @@ export const DeliveriesSql: Layer.Layer<Deliveries, never, SqlDatabase> = Layer.
           let q = db.selectFrom("deliveries").selectAll().where("client_id", "=", clientId)
           if (subscriptionId !== null) q = q.where("subscription_id", "=", subscriptionId)
           return q.orderBy("id", "desc").limit(limit).execute()
-        }).pipe(Effect.flatMap(Effect.forEach(decode))),
+        }).pipe(Effect.flatMap((rows) => decodeEach(rows, decode))),
       attemptsOf: (deliveryId) =>
         run((db) => db.selectFrom("delivery_attempts").selectAll().where("delivery_id", "=", deliveryId).orderBy("attempt", "asc").execute()).pipe(
-          Effect.flatMap(Effect.forEach(decodeAttempt)),
+          Effect.flatMap((rows) => decodeEach(rows, decodeAttempt)),
         ),
       pendingSummary: () =>
         run((db) =>

@@ -1,7 +1,7 @@
 /** The identity-provider repositories: providers, external logins in flight, identity links and link offers. */
 import { Effect, Layer, Schema } from "effect"
 import { ExternalLogin, ExternalLogins, IdentityLink, IdentityLinks, IdentityProvider, IdentityProviders, LinkOffer, LinkOffers } from "@signet/core"
-import { DbBigInt, DbStringArray, decodeRow } from "../rows.ts"
+import { DbBigInt, DbStringArray, decodeRow, decodeEach } from "../rows.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** An `identity_providers` row decoded to the domain `IdentityProvider`. */
@@ -214,7 +214,7 @@ export const IdentityProvidersSql: Layer.Layer<IdentityProviders, never, SqlData
         run((db) => db.selectFrom("identity_providers").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(first(decodeProvider))),
       list: () =>
         run((db) => db.selectFrom("identity_providers").selectAll().orderBy("created_at").orderBy("id").execute()).pipe(
-          Effect.flatMap((rows) => Effect.forEach(rows, decodeProvider)),
+          Effect.flatMap((rows) => decodeEach(rows, decodeProvider)),
         ),
       remove: (id) =>
         run((db) => db.deleteFrom("identity_providers").where("id", "=", id).executeTakeFirst()).pipe(Effect.map((r) => Number(r.numDeletedRows) > 0)),
@@ -292,7 +292,7 @@ export const IdentityLinksSql: Layer.Layer<IdentityLinks, never, SqlDatabase> = 
         ),
       listByUser: (userId) =>
         run((db) => db.selectFrom("identity_links").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()).pipe(
-          Effect.flatMap((rows) => Effect.forEach(rows, decodeLink)),
+          Effect.flatMap((rows) => decodeEach(rows, decodeLink)),
         ),
       remove: (id, userId) =>
         run((db) => db.deleteFrom("identity_links").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst()).pipe(

@@ -1,7 +1,7 @@
 /** `Passkeys` over the `passkeys` table (primary key: the credential id). */
 import { Effect, Layer, Schema } from "effect"
 import { Passkey, Passkeys } from "@signet/core"
-import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag } from "../rows.ts"
+import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag, decodeEach } from "../rows.ts"
 import { guardedWrite, query, SqlDatabase, execute, executeLater, prepare } from "../sql-database.ts"
 
 /** A `passkeys` row decoded to the domain `Passkey`. */
@@ -87,7 +87,7 @@ export const PasskeysSql: Layer.Layer<Passkeys, never, SqlDatabase> = Layer.effe
         exec((db) => byId(db, id)).pipe(Effect.flatMap(({ rows: [row] }) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row))))),
       listByUser: (userId) =>
         run((db) => db.selectFrom("passkeys").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("id").execute()).pipe(
-          Effect.flatMap(Effect.forEach(decode)),
+          Effect.flatMap((rows) => decodeEach(rows, decode)),
         ),
       // sent with the completion's next statement on PostgreSQL
       recordUse: (id, counter, at) => execLater((db) => use(db, id, counter, at)),

@@ -2,7 +2,7 @@
 import { KycAudit, KycAuditEntry, KycCapture, KycCaptures, KycImage, KycImages, KycRpSettings, KycVerification, KycVerifications } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
-import { DbBigInt, DbFlag, DbStringArray, decodeRow, rowEncoder } from "../rows.ts"
+import { DbBigInt, DbFlag, DbStringArray, decodeRow, rowEncoder, decodeEach } from "../rows.ts"
 import type { KycAuditTable, KycCapturesTable, KycImagesTable, KycSettingsTable, KycVerificationsTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
@@ -229,7 +229,7 @@ export const KycVerificationsSql: Layer.Layer<KycVerifications, never, SqlDataba
           if (filter.clientId !== undefined) q = q.where("client_id", "=", filter.clientId)
           if (filter.status !== undefined) q = q.where("status", "=", filter.status)
           return q.orderBy("updated_at", "desc").orderBy("id").limit(filter.limit).execute()
-        }).pipe(Effect.flatMap(Effect.forEach(decode))),
+        }).pipe(Effect.flatMap((rows) => decodeEach(rows, decode))),
       update: (next, expectedVersion) =>
         write(whatOf, (db) =>
           db.updateTable("kyc_verifications").set(toRow(next)).where("id", "=", next.id).where("version", "=", expectedVersion).executeTakeFirst(),
@@ -301,7 +301,7 @@ export const KycImagesSql: Layer.Layer<KycImages, never, SqlDatabase> = Layer.ef
             .orderBy("created_at")
             .orderBy("id")
             .execute(),
-        ).pipe(Effect.flatMap((rows) => Effect.forEach(rows, decode))),
+        ).pipe(Effect.flatMap((rows) => decodeEach(rows, decode))),
       removeFor: (verificationId, kind) =>
         run((db) => db.deleteFrom("kyc_images").where("verification_id", "=", verificationId).where("kind", "=", kind).execute()).pipe(Effect.asVoid),
       purgeBefore: (before) =>
@@ -330,7 +330,7 @@ export const KycAuditSql: Layer.Layer<KycAudit, never, SqlDatabase> = Layer.effe
             .where("verification_id", "=", verificationId)
             .orderBy("seq")
             .execute(),
-        ).pipe(Effect.flatMap((rows) => Effect.forEach(rows, decodeEntry))),
+        ).pipe(Effect.flatMap((rows) => decodeEach(rows, decodeEntry))),
       settingsOf: (clientId) =>
         run((db) => db.selectFrom("kyc_settings").selectAll().where("client_id", "=", clientId).executeTakeFirst()).pipe(
           Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decodeSettings(row)))),

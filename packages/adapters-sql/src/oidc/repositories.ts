@@ -14,7 +14,7 @@ import {
   SigningKeys,
   TokenRevocations,
 } from "@signet/core"
-import { DbBigInt, DbStringArray, decodeRow, decodeRowRemembered } from "../rows.ts"
+import { DbBigInt, DbStringArray, decodeRow, decodeRowRemembered, decodeEach } from "../rows.ts"
 import { execute, guardedWrite, prepare, query, SqlDatabase } from "../sql-database.ts"
 
 /** An `oidc_codes` row decoded to the domain `AuthorizationCode`. */
@@ -263,7 +263,7 @@ export const OidcStorageSql: Layer.Layer<AuthorizationCodes | RefreshTokens | Co
           run(async (db) => {
             await db.updateTable("oidc_refresh_tokens").set({ revoked_at: at }).where("family_id", "=", familyId).where("revoked_at", "is", null).execute()
             return db.selectFrom("oidc_refresh_tokens").selectAll().where("family_id", "=", familyId).orderBy("created_at").execute()
-          }).pipe(Effect.flatMap(Effect.forEach(decodeTokenRow))),
+          }).pipe(Effect.flatMap((rows) => decodeEach(rows, decodeTokenRow))),
       })
       const consents = Consents.of({
         find: (userId, clientId) =>
@@ -298,7 +298,7 @@ export const OidcStorageSql: Layer.Layer<AuthorizationCodes | RefreshTokens | Co
             () => "signing key",
             (db) => db.insertInto("oidc_signing_keys").values({ key_id: k.keyId, environment: k.environment, seq: k.seq, created_at: k.createdAt }).execute(),
           ).pipe(Effect.asVoid),
-        list: (environment) => exec((db) => generations(db, environment)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decodeSigningKey))),
+        list: (environment) => exec((db) => generations(db, environment)).pipe(Effect.flatMap((r) => decodeEach(r.rows, decodeSigningKey))),
         listWithRevocation: (environment, jti) =>
           exec((db) => generationsAndRevocation(db, environment, jti)).pipe(
             Effect.flatMap((r) =>

@@ -2,7 +2,7 @@
 import { Certificates, StoredCertificate } from "@signet/core"
 import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
-import { DbBigInt, decodeRowRemembered, rowEncoder } from "../rows.ts"
+import { DbBigInt, decodeRowRemembered, rowEncoder, decodeEach } from "../rows.ts"
 import type { CertificatesTable } from "./tables.ts"
 import { cachedRead, guardedWrite, query, SqlDatabase, execute, prepare } from "../sql-database.ts"
 
@@ -120,7 +120,7 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
             return Effect.all({ root: first(rows.find((row) => row.kind === "root")), issuing: first(rows.find((row) => row.kind === "issuing")) })
           }),
         ),
-      listByUser: (userId) => exec((db) => byUser(db, userId)).pipe(Effect.flatMap((r) => Effect.forEach(r.rows, decode))),
+      listByUser: (userId) => exec((db) => byUser(db, userId)).pipe(Effect.flatMap((r) => decodeEach(r.rows, decode))),
       listRevokedBy: (issuerSerial) =>
         run((db) =>
           db
@@ -131,7 +131,7 @@ export const CertificatesSql: Layer.Layer<Certificates, never, SqlDatabase> = La
             .orderBy("revoked_at", "asc")
             .orderBy("serial", "asc")
             .execute(),
-        ).pipe(Effect.flatMap(Effect.forEach(decode))),
+        ).pipe(Effect.flatMap((rows) => decodeEach(rows, decode))),
       revoke: (serial, at, reason) =>
         run((db) =>
           db

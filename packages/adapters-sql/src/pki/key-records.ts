@@ -2,7 +2,7 @@
 import { Effect, Layer, Schema } from "effect"
 import { KeyRecords } from "@signet/core"
 import type { StoredKey } from "@signet/core"
-import { DbBigInt, decodeRow } from "../rows.ts"
+import { DbBigInt, decodeRow, decodeEach } from "../rows.ts"
 import { guardedWrite, query, SqlDatabase } from "../sql-database.ts"
 
 /** A `keys` row decoded to a `StoredKey`. */
@@ -77,7 +77,10 @@ export const KeyRecordsSql: Layer.Layer<KeyRecords, never, SqlDatabase> = Layer.
         run((db) => db.selectFrom("keys").selectAll().where("key_id", "=", keyId).executeTakeFirst()).pipe(
           Effect.flatMap((row) => (row === undefined ? Effect.succeedNone : Effect.asSome(decode(row)))),
         ),
-      list: () => run((db) => db.selectFrom("keys").selectAll().orderBy("created_at").orderBy("key_id").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
+      list: () =>
+        run((db) => db.selectFrom("keys").selectAll().orderBy("created_at").orderBy("key_id").execute()).pipe(
+          Effect.flatMap((rows) => decodeEach(rows, decode)),
+        ),
     })
   }),
 )

@@ -1,7 +1,7 @@
 /** `RpOrganisationChecks` over the append-only `rp_organisation_checks` table. */
 import { Effect, Layer, Schema } from "effect"
 import { OrganisationCheck, OrganisationCheckStatus, OrganisationDocument, RpOrganisationChecks } from "@signet/core"
-import { DbBigInt, decodeRow } from "../rows.ts"
+import { DbBigInt, decodeRow, decodeEach } from "../rows.ts"
 import { query, SqlDatabase } from "../sql-database.ts"
 
 /** An `rp_organisation_checks` row decoded to the domain `OrganisationCheck`. */
@@ -80,7 +80,7 @@ export const RpOrganisationChecksSql: Layer.Layer<RpOrganisationChecks, never, S
         ).pipe(Effect.flatMap(decode)),
       listByClientId: (clientId) =>
         run((db) => db.selectFrom("rp_organisation_checks").selectAll().where("client_id", "=", clientId).orderBy("id").execute()).pipe(
-          Effect.flatMap(Effect.forEach(decode)),
+          Effect.flatMap((rows) => decodeEach(rows, decode)),
         ),
     })
   }),

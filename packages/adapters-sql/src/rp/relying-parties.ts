@@ -3,7 +3,7 @@ import { Effect, Layer, Schema } from "effect"
 import type { Insertable } from "kysely"
 import { AllowanceSchema, Environment, IdTokenAlgorithm, Loa, PlanId, RelyingParties, RelyingParty, RpStatus } from "@signet/core"
 import type { NewRelyingParty } from "@signet/core"
-import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag } from "../rows.ts"
+import { DbBigInt, DbFlag, DbStringArray, decodeRowRemembered, flag, decodeEach } from "../rows.ts"
 import type { RelyingPartiesTable } from "./tables.ts"
 import { cachedRead, guardedWrite, query, SqlDatabase, prepare } from "../sql-database.ts"
 
@@ -147,7 +147,9 @@ export const RelyingPartiesSql: Layer.Layer<RelyingParties, never, SqlDatabase> 
           : run((db) => db.selectFrom("relying_parties").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.flatMap(decodeFirst)),
       findByClientId: (clientId) => fromCache((db) => byClientId(db, clientId)).pipe(Effect.flatMap((r) => decodeFirst(r.rows[0]))),
       list: () =>
-        run((db) => db.selectFrom("relying_parties").selectAll().orderBy("created_at").orderBy("id").execute()).pipe(Effect.flatMap(Effect.forEach(decode))),
+        run((db) => db.selectFrom("relying_parties").selectAll().orderBy("created_at").orderBy("id").execute()).pipe(
+          Effect.flatMap((rows) => decodeEach(rows, decode)),
+        ),
     })
   }),
 )

@@ -4,7 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { sql } from "kysely"
 import type { Insertable, Kysely } from "kysely"
 import type { Database } from "../database.ts"
-import { DbBigInt, decodeRow, rowEncoder } from "../rows.ts"
+import { DbBigInt, decodeRow, rowEncoder, decodeEach } from "../rows.ts"
 import type { BatchesTable, SigningEventsTable, SigningRequestsTable } from "./tables.ts"
 import { guardedWrite, query, SqlDatabase, execute, executeLater, prepare } from "../sql-database.ts"
 
@@ -276,10 +276,10 @@ export const SigningEventsSql: Layer.Layer<SigningEvents, never, SqlDatabase> = 
       listForUser: (userId, afterSeq, limit) =>
         run((db) =>
           db.selectFrom("signing_events").selectAll().where("user_id", "=", userId).where("seq", ">", afterSeq).orderBy("seq", "asc").limit(limit).execute(),
-        ).pipe(Effect.flatMap(Effect.forEach(decode))),
+        ).pipe(Effect.flatMap((rows) => decodeEach(rows, decode))),
       listForSubject: (subjectId) =>
         run((db) => db.selectFrom("signing_events").selectAll().where("subject_id", "=", subjectId).orderBy("seq", "asc").execute()).pipe(
-          Effect.flatMap(Effect.forEach(decode)),
+          Effect.flatMap((rows) => decodeEach(rows, decode)),
         ),
     })
   }),
@@ -355,7 +355,7 @@ export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = 
         if (requests.length !== 2 || first!.key === second!.key || first!.amount > first!.limit || second!.amount > second!.limit)
           return Effect.forEach(requests, (r) => consume(r.key, r.amount, r.limit, r.expiresAt))
         return exec((db) => consumeTwo(db, first!, second!)).pipe(
-          Effect.flatMap(({ rows }) => Effect.forEach(rows, decodeKeyCount)),
+          Effect.flatMap(({ rows }) => decodeEach(rows, decodeKeyCount)),
           Effect.map((moved) => requests.map((r) => Option.map(Option.fromNullable(moved.find((m) => m.key === r.key)), (m) => m.count))),
         )
       },
@@ -379,7 +379,7 @@ export const QuotaCountersSql: Layer.Layer<QuotaCounters, never, SqlDatabase> = 
                 .orderBy("key", "asc")
                 .execute(),
             ).pipe(
-              Effect.flatMap(Effect.forEach(decodeCounter)),
+              Effect.flatMap((rows) => decodeEach(rows, decodeCounter)),
               Effect.map((rows) => rows.map((r) => ({ key: r.key, count: r.count, expiresAt: r.expires_at }))),
             ),
     })
