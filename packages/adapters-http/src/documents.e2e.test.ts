@@ -16,6 +16,7 @@ import { promisify } from "node:util"
 import { inflateSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
+import { freshMinuteWindow } from "./test-support/minute-window.ts"
 
 const run = promisify(execFile)
 const work = mkdtempSync(join(tmpdir(), "signet-documents-"))
@@ -286,10 +287,7 @@ describe("documents", () => {
   })
 
   /** Waits so that a burst of calls fits in one per-minute window. */
-  const freshWindow = async () => {
-    const intoMinute = Date.now() % 60_000
-    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100))
-  }
+  const freshWindow = () => freshMinuteWindow(20_000)
 
   it("POST /decrypt allows 30 calls a minute per user: the 31st is 429", async () => {
     const stored = ok(await call<FileMetadata>(dave, "POST", "/v2/files", { name: "n.txt", content: Buffer.from("note").toString("base64") }))

@@ -17,6 +17,7 @@ import { makeEngine } from "./engine.ts"
 import { clientAddress, limitedClient, parseTrustedProxies } from "./http/client-address.ts"
 import { endpoint } from "./http/endpoint.ts"
 import { storageFor } from "../../server/src/index.ts"
+import { freshMinuteWindow } from "./test-support/minute-window.ts"
 import { startEngine, type RunningEngine } from "./test-support/running-engine.ts"
 
 let env: RunningEngine
@@ -43,6 +44,8 @@ const expectRetryAfter = (answer: { status: number; headers: Headers }) => {
 
 describe("POST /enrolment/request: 60 per minute per IP (each call writes a ceremony row)", () => {
   it("the 61st request from one address is 429 with Retry-After; another address is not affected", async () => {
+    // one minute window for the whole burst: the counters turn over with the calendar minute
+    await freshMinuteWindow()
     const attacker = newClient()
     const answers = await Promise.all(
       Array.from({ length: 61 }, (_, i) => post("/enrolment/request", { email: `flood${i}@example.com` }, { "x-forwarded-for": attacker })),
@@ -59,6 +62,8 @@ describe("POST /enrolment/request: 60 per minute per IP (each call writes a cere
 
 describe("IPv6 clients are counted by their /64 network", () => {
   it("61 enrolment requests from 61 addresses of one /64 meet the one counter; the neighbouring /64 has its own", async () => {
+    // one minute window for the whole burst: the counters turn over with the calendar minute
+    await freshMinuteWindow()
     const answers = await Promise.all(
       Array.from({ length: 61 }, (_, i) =>
         post("/enrolment/request", { email: `v6-${i}@example.com` }, { "x-forwarded-for": `2001:db8:0:64::${(i + 1).toString(16)}` }),
@@ -80,6 +85,8 @@ describe("IPv6 clients are counted by their /64 network", () => {
 
 describe("KYC: one 20-per-minute counter per IP for start, document, session, face, comparison and handoff", () => {
   it("20 calls spread over the six operations use up the one counter; the 21st, of any kind, is 429", async () => {
+    // one minute window for the whole burst: the counters turn over with the calendar minute
+    await freshMinuteWindow()
     const ip = newClient()
     const headers = { authorization: basic, "x-forwarded-for": ip }
     const paths = [
@@ -102,6 +109,8 @@ describe("KYC: one 20-per-minute counter per IP for start, document, session, fa
 
 describe("KYC selfie and video: 60 per minute per IP on the capture relay and the face step", () => {
   it("60 frames through the relay, then both the relay and /kyc/customers/face are 429 while the KYC counter still has room", async () => {
+    // one minute window for the whole burst: the counters turn over with the calendar minute
+    await freshMinuteWindow()
     const ip = newClient()
     const relay = () =>
       env.client.raw<ErrorBody>("POST", "/kyc/faceapi", {
@@ -120,6 +129,8 @@ describe("KYC selfie and video: 60 per minute per IP on the capture relay and th
 
 describe("registered-mode /ssc/challenge: one signer's token cannot spend the RP-wide allowance", () => {
   it("a token gets 5 challenges a minute; the 6th is 429 and another signer's token still gets its challenge", async () => {
+    // one minute window for the whole burst: the counters turn over with the calendar minute
+    await freshMinuteWindow()
     const passkey = SoftwarePasskey.create({ origin: env.origin })
     await enrol(env.client, passkey, { email: "frame@example.com" })
     const documentHash = createHash("sha256").update(randomBytes(16)).digest("hex")
