@@ -59,6 +59,9 @@ describe("NodeHeaders", () => {
     expect(headers.get("x-new")).toBe("n")
     expect(headers.getSetCookie()).toEqual(["x=1", "y=2"])
     expect(fields).toEqual({ accept: "a", "set-cookie": ["x=1"] })
+    // the changed copy has no prototype, as Node's parse has none: Object.prototype's names are no headers
+    expect(headers.get("constructor")).toBeNull()
+    expect(headers.has("toString")).toBe(false)
   })
 })
 

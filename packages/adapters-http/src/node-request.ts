@@ -80,7 +80,8 @@ export class NodeHeaders implements Headers {
 
   #writable(): IncomingHttpHeaders {
     if (!this.#own) {
-      this.#fields = { ...this.#fields }
+      // without a prototype, as Node's own: a header name is never read through to Object.prototype
+      this.#fields = Object.assign(Object.create(null) as IncomingHttpHeaders, this.#fields)
       this.#own = true
     }
     return this.#fields

@@ -8,8 +8,7 @@
  * wherever they run.
  */
 import { Context, Deferred, Effect, Exit, FiberRef, Layer, Metric, Option } from "effect"
-import type { Compilable, CompiledQuery, ControlledTransaction, Kysely, QueryResult, Transaction } from "kysely"
-import { SelectQueryNode, sql } from "kysely"
+import { type Compilable, CompiledQuery, type ControlledTransaction, type Kysely, type QueryResult, SelectQueryNode, sql, type Transaction } from "kysely"
 import { dbCommits, dbTransactionSeconds, setBounded, Storage, traced, UniqueViolation, withTags } from "@signet/core"
 import type { SqlDialect } from "./migration.ts"
 import { type ConfigView, ConfigWriteWatch, freshConfigView, noteStatement, readEpoch } from "./config-epoch.ts"
@@ -495,28 +494,13 @@ const measured = <A, E, R>(dialect: SqlDialect, effect: Effect.Effect<A, E, R>):
     )
   })
 
-/** The savepoint statements of a unit in the commit group (fixed text, no parameters). */
-const UNIT_SAVEPOINT = sql`savepoint signet_unit`
-const UNIT_ROLLBACK = sql`rollback to savepoint signet_unit`
-const UNIT_RELEASE = sql`release savepoint signet_unit`
-type SavepointStatement = typeof UNIT_SAVEPOINT
-
-// Each savepoint statement compiled once per database: compiling went through kysely's compiler and
-// plugins twice for every unit of work.
-const savepointsCompiled = new WeakMap<SqlDatabaseService, Map<SavepointStatement, CompiledQuery<unknown>>>()
-const compiledSavepoint = (service: SqlDatabaseService, trx: ControlledTransaction<Database>, text: SavepointStatement): CompiledQuery<unknown> => {
-  let known = savepointsCompiled.get(service)
-  if (known === undefined) {
-    known = new Map()
-    savepointsCompiled.set(service, known)
-  }
-  let compiled = known.get(text)
-  if (compiled === undefined) {
-    compiled = text.compile(trx)
-    known.set(text, compiled)
-  }
-  return compiled
-}
+/**
+ * The savepoint statements of a unit in the commit group: fixed text without parameters, the same
+ * on both dialects, so compiled once here (kysely compiled them twice for every unit of work).
+ */
+const UNIT_SAVEPOINT = CompiledQuery.raw("savepoint signet_unit")
+const UNIT_ROLLBACK = CompiledQuery.raw("rollback to savepoint signet_unit")
+const UNIT_RELEASE = CompiledQuery.raw("release savepoint signet_unit")
 
 /**
  * A savepoint statement of the commit group, and how it ended. On SQLite, whose group transaction
@@ -524,11 +508,15 @@ const compiledSavepoint = (service: SqlDatabaseService, trx: ControlledTransacti
  * a step of the runtime (two per statement otherwise, four around it for its Exit): call it only
  * where it is yielded.
  */
-const statementExit = (service: SqlDatabaseService, trx: ControlledTransaction<Database>, text: SavepointStatement): Effect.Effect<Exit.Exit<unknown>> => {
+const statementExit = (
+  service: SqlDatabaseService,
+  trx: ControlledTransaction<Database>,
+  statement: CompiledQuery<unknown>,
+): Effect.Effect<Exit.Exit<unknown>> => {
   const runNow = service.runNow
-  if (runNow === undefined) return Effect.exit(Effect.promise(() => text.execute(trx)))
+  if (runNow === undefined) return Effect.exit(Effect.promise(() => trx.executeQuery(statement)))
   try {
-    runNow(compiledSavepoint(service, trx, text))
+    runNow(statement)
     return Exit.succeed(Exit.void)
   } catch (defect) {
     return Exit.succeed(Exit.die(defect))

@@ -26,6 +26,9 @@ export const responseSchemaFor = (endpoint: Endpoint<any, any>, status: number):
 
 const nameOf = (endpoint: Endpoint<any, any>) => `${endpoint.method} ${endpoint.path}`
 
+/** How an answer is encoded: `strict` refuses properties its Schema does not declare, otherwise they are dropped. */
+const encodeOptions = (strict: boolean) => ({ errors: "first", onExcessProperty: strict ? "error" : "ignore" }) as const
+
 type Encoder = (value: unknown) => Either.Either<unknown, ParseResult.ParseError>
 
 // Each response Schema's synchronous encoders (lenient, strict), made once: making one per answer cost more than most answers' encoding.
@@ -40,7 +43,7 @@ const encoderFor = (schema: Schema.Schema<any, any, never>, strict: boolean): En
   const mode = strict ? "strict" : "lenient"
   const known = both[mode]
   if (known !== undefined) return known
-  const made = Schema.encodeUnknownEither(schema, { errors: "first", onExcessProperty: strict ? "error" : "ignore" })
+  const made = Schema.encodeUnknownEither(schema, encodeOptions(strict))
   both[mode] = made
   return made
 }
@@ -77,7 +80,7 @@ export const encodeResponse = (endpoint: Endpoint<any, any>, result: unknown, st
   } catch {
     // told below
   }
-  return Effect.suspend(() => Schema.encodeUnknown(schema, { errors: "first", onExcessProperty: strict ? "error" : "ignore" })(answer.body)).pipe(
+  return Effect.suspend(() => Schema.encodeUnknown(schema, encodeOptions(strict))(answer.body)).pipe(
     Effect.map((body) => new Reply(answer.status, body, answer.headers)),
     Effect.catchAll((error) => {
       const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)

@@ -6,6 +6,8 @@ export interface Route<R> {
   readonly endpoint: Endpoint<any, R>
   readonly pattern: RegExp
   readonly names: ReadonlyArray<string>
+  /** the segment of the path each of `names` is, in the same order */
+  readonly positions: ReadonlyArray<number>
 }
 
 const PARAMETER = /^\{(\w+)\}$/
@@ -70,18 +72,20 @@ const segmentTree = <R>(routes: ReadonlyArray<Route<R>>): Compiled<R>["matching"
 export const compileRoutes = <R>(endpoints: ReadonlyArray<Endpoint<any, R>>): ReadonlyArray<Route<R>> => {
   const routes = endpoints.map((endpoint) => {
     const names: Array<string> = []
+    const positions: Array<number> = []
     const source = endpoint.path
       .split("/")
-      .map((segment) => {
+      .map((segment, index) => {
         const m = PARAMETER.exec(segment)
         if (m) {
           names.push(m[1]!)
+          positions.push(index)
           return "([^/]+)"
         }
         return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
       })
       .join("/")
-    return { endpoint, pattern: new RegExp(`^${source}$`), names }
+    return { endpoint, pattern: new RegExp(`^${source}$`), names, positions }
   })
   return Object.assign(routes, { matching: segmentTree(routes) })
 }
@@ -103,9 +107,8 @@ export const matchRoute = <R>(
     for (const route of matched) {
       if (route.endpoint.method !== method && !(method === "HEAD" && route.endpoint.method === "GET")) continue
       const params: Record<string, string> = {}
-      const at = positionsOf(route)
       route.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(segments[at[i]!]!)
+        params[name] = decodeURIComponent(segments[route.positions[i]!]!)
       })
       return { _tag: "Found", route, params }
     }
@@ -125,18 +128,4 @@ export const matchRoute = <R>(
     return { _tag: "Found", route, params }
   }
   return pathKnown ? { _tag: "MethodNotAllowed" } : { _tag: "NotFound" }
-}
-
-// The segment index of each parameter of a route's template, found once per route.
-const positions = new WeakMap<Route<any>, ReadonlyArray<number>>()
-const positionsOf = (route: Route<any>): ReadonlyArray<number> => {
-  let known = positions.get(route)
-  if (known === undefined) {
-    known = route.endpoint.path
-      .split("/")
-      .map((segment, index) => (PARAMETER.test(segment) ? index : -1))
-      .filter((index) => index >= 0)
-    positions.set(route, known)
-  }
-  return known
 }
